@@ -1,0 +1,1 @@
+//! The `arbiter` command line.

@@ -1,0 +1,8 @@
+//! `arbiter`: a rules-specification verifier for chess variants.
+//!
+//! Scenario files (`scenario`) describe positions, turns and expectations; reference rules
+//! interpreters (`rules`) evaluate them; the command line (`cli`) reports the results.
+
+pub mod cli;
+pub mod rules;
+pub mod scenario;

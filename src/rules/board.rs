@@ -1,0 +1,313 @@
+//! Board geometry and the padded mailbox that every variant's move generator walks.
+//!
+//! Boards are up to 16x16. Cells live in a fixed 22-wide mailbox with a three-cell wall on every
+//! side, so a leap of up to three squares (the extended knight, the mage, csipgs `H` and `G`)
+//! from any square lands on a wall cell instead of wrapping around. Direction offsets are
+//! therefore the same for every board size.
+
+use std::fmt;
+
+use super::piece::Piece;
+
+pub const MAX_FILES: u8 = 16;
+pub const MAX_RANKS: u8 = 16;
+const PAD: i32 = 3;
+/// Cells per mailbox row.
+pub const STRIDE: i32 = MAX_FILES as i32 + 2 * PAD;
+/// Cells in the mailbox.
+pub const CELLS: usize = (STRIDE * (MAX_RANKS as i32 + 2 * PAD)) as usize;
+
+const EMPTY: u8 = 0;
+const WALL: u8 = 0xFF;
+
+/// A square by file and rank, both counted from zero at White's lower left.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Square {
+    pub file: u8,
+    pub rank: u8,
+}
+
+impl Square {
+    pub const fn new(file: u8, rank: u8) -> Square {
+        Square { file, rank }
+    }
+}
+
+/// A mailbox index. Only meaningful together with a [`Board`] of the same layout.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Sq(pub u16);
+
+impl Sq {
+    #[inline]
+    pub fn of(square: Square) -> Sq {
+        Sq(((square.rank as i32 + PAD) * STRIDE + square.file as i32 + PAD) as u16)
+    }
+
+    #[inline]
+    pub fn square(self) -> Square {
+        let i = self.0 as i32;
+        Square::new((i % STRIDE - PAD) as u8, (i / STRIDE - PAD) as u8)
+    }
+
+    /// The cell `df` files and `dr` ranks away. The caller keeps `|df|, |dr| <= 3` per step, so
+    /// the result is always inside the mailbox.
+    #[inline]
+    pub fn offset(self, delta: i32) -> Sq {
+        Sq((self.0 as i32 + delta) as u16)
+    }
+
+    #[inline]
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// A mailbox offset for a step of `df` files and `dr` ranks.
+#[inline]
+pub const fn delta(df: i32, dr: i32) -> i32 {
+    dr * STRIDE + df
+}
+
+/// How squares are named on one board: file labels left to right, rank labels bottom to top.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Geometry {
+    pub files: u8,
+    pub ranks: u8,
+    file_labels: &'static [&'static str],
+    /// The number that names the first rank: 1 in chess, 0 in Cypher Chess.
+    first_rank: u8,
+}
+
+const LETTERS: [&str; 16] = [
+    "a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "o", "p",
+];
+
+impl Geometry {
+    /// Files `a`, `b`, ... and ranks from 1, as in orthodox chess.
+    pub fn lettered(files: u8, ranks: u8) -> Geometry {
+        assert!(files <= MAX_FILES && ranks <= MAX_RANKS && files > 0 && ranks > 0);
+        Geometry { files, ranks, file_labels: &LETTERS[..files as usize], first_rank: 1 }
+    }
+
+    /// Arbitrary file labels and a first rank number.
+    pub fn labelled(file_labels: &'static [&'static str], ranks: u8, first_rank: u8) -> Geometry {
+        assert!(file_labels.len() <= MAX_FILES as usize && ranks <= MAX_RANKS);
+        Geometry { files: file_labels.len() as u8, ranks, file_labels, first_rank }
+    }
+
+    pub fn contains(&self, square: Square) -> bool {
+        square.file < self.files && square.rank < self.ranks
+    }
+
+    pub fn file_label(&self, file: u8) -> &'static str {
+        self.file_labels[file as usize]
+    }
+
+    pub fn rank_label(&self, rank: u8) -> String {
+        (rank as u32 + self.first_rank as u32).to_string()
+    }
+
+    pub fn file_of(&self, label: &str) -> Option<u8> {
+        self.file_labels.iter().position(|l| *l == label).map(|i| i as u8)
+    }
+
+    pub fn rank_of(&self, label: &str) -> Option<u8> {
+        if label.is_empty() || !label.bytes().all(|b| b.is_ascii_digit()) || label.len() > 3 {
+            return None;
+        }
+        let n: u32 = label.parse().ok()?;
+        let r = n.checked_sub(self.first_rank as u32)?;
+        (r < self.ranks as u32).then_some(r as u8)
+    }
+
+    /// Parses a square name such as `e4` or `z10`.
+    pub fn parse_square(&self, text: &str) -> Option<Square> {
+        let split = text.find(|c: char| c.is_ascii_digit())?;
+        let file = self.file_of(&text[..split])?;
+        let rank = self.rank_of(&text[split..])?;
+        Some(Square::new(file, rank))
+    }
+
+    pub fn square_name(&self, square: Square) -> String {
+        format!("{}{}", self.file_label(square.file), self.rank_label(square.rank))
+    }
+
+    /// A one-line description of the valid squares, for error messages.
+    pub fn describe(&self) -> String {
+        format!(
+            "files {}..{}, ranks {}..{}",
+            self.file_labels[0],
+            self.file_labels[self.files as usize - 1],
+            self.first_rank,
+            self.first_rank as u32 + self.ranks as u32 - 1
+        )
+    }
+
+    /// Every square, rank by rank from White's side, files left to right.
+    pub fn squares(&self) -> impl Iterator<Item = Square> + '_ {
+        (0..self.ranks).flat_map(move |r| (0..self.files).map(move |f| Square::new(f, r)))
+    }
+}
+
+/// The cells of a board: pieces, empty squares and the wall around them.
+#[derive(Clone)]
+pub struct Board {
+    cells: [u8; CELLS],
+    geometry: Geometry,
+}
+
+impl Board {
+    pub fn empty(geometry: Geometry) -> Board {
+        let mut cells = [WALL; CELLS];
+        for sq in geometry.squares() {
+            cells[Sq::of(sq).index()] = EMPTY;
+        }
+        Board { cells, geometry }
+    }
+
+    #[inline]
+    pub fn geometry(&self) -> &Geometry {
+        &self.geometry
+    }
+
+    #[inline]
+    pub fn piece_at(&self, sq: Sq) -> Option<Piece> {
+        Piece::from_code(self.cells[sq.index()])
+    }
+
+    #[inline]
+    pub fn is_empty(&self, sq: Sq) -> bool {
+        self.cells[sq.index()] == EMPTY
+    }
+
+    #[inline]
+    pub fn is_wall(&self, sq: Sq) -> bool {
+        self.cells[sq.index()] == WALL
+    }
+
+    /// The raw cell byte: 0 empty, 0xFF wall, otherwise a [`Piece`] code.
+    #[inline]
+    pub fn cell(&self, sq: Sq) -> u8 {
+        self.cells[sq.index()]
+    }
+
+    #[inline]
+    pub fn set(&mut self, sq: Sq, piece: Option<Piece>) {
+        debug_assert!(!self.is_wall(sq));
+        self.cells[sq.index()] = piece.map_or(EMPTY, Piece::code);
+    }
+
+    pub fn get(&self, square: Square) -> Option<Piece> {
+        if self.geometry.contains(square) {
+            self.piece_at(Sq::of(square))
+        } else {
+            None
+        }
+    }
+
+    pub fn put(&mut self, square: Square, piece: Option<Piece>) {
+        assert!(self.geometry.contains(square), "square off the board");
+        self.set(Sq::of(square), piece);
+    }
+
+    /// Every occupied square with its piece, in [`Geometry::squares`] order.
+    pub fn pieces(&self) -> impl Iterator<Item = (Square, Piece)> + '_ {
+        self.geometry.squares().filter_map(move |s| self.get(s).map(|p| (s, p)))
+    }
+
+    /// The placement part of a FEN: ranks from the top, `/` between them.
+    pub fn fen_placement(&self) -> String {
+        let g = self.geometry;
+        let mut out = String::new();
+        for rank in (0..g.ranks).rev() {
+            let mut run = 0;
+            for file in 0..g.files {
+                match self.get(Square::new(file, rank)) {
+                    None => run += 1,
+                    Some(p) => {
+                        if run > 0 {
+                            out.push_str(&run.to_string());
+                            run = 0;
+                        }
+                        out.push(p.fen_char());
+                    }
+                }
+            }
+            if run > 0 {
+                out.push_str(&run.to_string());
+            }
+            if rank > 0 {
+                out.push('/');
+            }
+        }
+        out
+    }
+
+    /// Parses the placement part of a FEN for this geometry.
+    pub fn from_fen_placement(geometry: Geometry, text: &str) -> Result<Board, String> {
+        let mut board = Board::empty(geometry);
+        let rows: Vec<&str> = text.split('/').collect();
+        if rows.len() != geometry.ranks as usize {
+            return Err(format!(
+                "the placement has {} ranks; this board has {}",
+                rows.len(),
+                geometry.ranks
+            ));
+        }
+        for (i, row) in rows.iter().enumerate() {
+            let rank = geometry.ranks - 1 - i as u8;
+            let mut file: u32 = 0;
+            let mut digits = String::new();
+            let flush = |digits: &mut String, file: &mut u32| {
+                if !digits.is_empty() {
+                    *file += digits.parse::<u32>().unwrap_or(0);
+                    digits.clear();
+                }
+            };
+            for c in row.chars() {
+                if c.is_ascii_digit() {
+                    digits.push(c);
+                    continue;
+                }
+                flush(&mut digits, &mut file);
+                let piece = Piece::from_fen_char(c)
+                    .ok_or_else(|| format!("`{c}` is not a piece letter"))?;
+                if file >= geometry.files as u32 {
+                    return Err(format!("rank {} has more than {} files", rank + 1, geometry.files));
+                }
+                board.put(Square::new(file as u8, rank), Some(piece));
+                file += 1;
+            }
+            flush(&mut digits, &mut file);
+            if file != geometry.files as u32 {
+                return Err(format!(
+                    "rank {} describes {} files; this board has {}",
+                    geometry.rank_label(rank),
+                    file,
+                    geometry.files
+                ));
+            }
+        }
+        Ok(board)
+    }
+}
+
+impl PartialEq for Board {
+    fn eq(&self, other: &Board) -> bool {
+        self.geometry == other.geometry && self.cells[..] == other.cells[..]
+    }
+}
+
+impl Eq for Board {}
+
+impl std::hash::Hash for Board {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.cells[..].hash(state);
+    }
+}
+
+impl fmt::Debug for Board {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Board({})", self.fen_placement())
+    }
+}

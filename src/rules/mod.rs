@@ -1,0 +1,378 @@
+//! The shared rules engine: one [`Rules`] trait that every variant implements, the [`Variant`]
+//! enum that picks one, and the vocabulary they share (rule ids, refusals, outcomes, options,
+//! state keys, invariants).
+
+pub mod board;
+pub mod chess;
+pub mod game;
+pub mod piece;
+pub mod turn;
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::str::FromStr;
+
+pub use board::{Board, Geometry, Sq, Square};
+pub use game::Game;
+pub use piece::{Color, Piece, Role};
+pub use turn::{Action, ActionPattern, CastleSide, Claim, Origin, PieceRef, Style, Turn, TurnPattern};
+
+/// One enforced rule: a kebab-case id, the clause of the rule text it comes from, and a summary.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RuleDef {
+    pub id: &'static str,
+    pub source: &'static str,
+    pub summary: &'static str,
+}
+
+/// A reading the rule texts leave open: a named option, its values, the default and why.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OptionDef {
+    pub name: &'static str,
+    pub values: &'static [&'static str],
+    pub default: &'static str,
+    pub reason: &'static str,
+}
+
+/// A piece of variant state that `set` and `expect` can name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KeyDef {
+    pub name: &'static str,
+    /// Whether the key takes a colour (`prisoners white`).
+    pub per_color: bool,
+    /// What its values look like.
+    pub values: &'static str,
+    pub summary: &'static str,
+}
+
+/// A property that must hold in every reachable position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct InvariantDef {
+    pub name: &'static str,
+    pub summary: &'static str,
+}
+
+/// Why a turn is not legal: the rule that forbids it and a sentence about this case.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refusal {
+    pub rule: &'static str,
+    pub reason: String,
+}
+
+impl Refusal {
+    pub fn new(rule: &'static str, reason: impl Into<String>) -> Refusal {
+        Refusal { rule, reason: reason.into() }
+    }
+}
+
+impl fmt::Display for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.rule, self.reason)
+    }
+}
+
+/// Why a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Reason {
+    Checkmate,
+    Stalemate,
+    Flip,
+    Infiltration,
+    Coup,
+    Repetition,
+    Agreement,
+    Extinction,
+    Challenge,
+    KillRule,
+    Resignation,
+    FiftyMove,
+    InsufficientMaterial,
+}
+
+impl Reason {
+    pub const ALL: [Reason; 13] = [
+        Reason::Checkmate,
+        Reason::Stalemate,
+        Reason::Flip,
+        Reason::Infiltration,
+        Reason::Coup,
+        Reason::Repetition,
+        Reason::Agreement,
+        Reason::Extinction,
+        Reason::Challenge,
+        Reason::KillRule,
+        Reason::Resignation,
+        Reason::FiftyMove,
+        Reason::InsufficientMaterial,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Reason::Checkmate => "checkmate",
+            Reason::Stalemate => "stalemate",
+            Reason::Flip => "flip",
+            Reason::Infiltration => "infiltration",
+            Reason::Coup => "coup",
+            Reason::Repetition => "repetition",
+            Reason::Agreement => "agreement",
+            Reason::Extinction => "extinction",
+            Reason::Challenge => "challenge",
+            Reason::KillRule => "kill-rule",
+            Reason::Resignation => "resignation",
+            Reason::FiftyMove => "fifty-move",
+            Reason::InsufficientMaterial => "insufficient-material",
+        }
+    }
+}
+
+impl FromStr for Reason {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Reason::ALL.iter().copied().find(|r| r.name() == s).ok_or_else(|| {
+            let names: Vec<_> = Reason::ALL.iter().map(|r| r.name()).collect();
+            format!("unknown reason `{s}`; reasons: {}", names.join(", "))
+        })
+    }
+}
+
+impl fmt::Display for Reason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// How a game ended: the winner (none for a draw), why, and the rule that says so.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    pub winner: Option<Color>,
+    pub reason: Reason,
+    pub rule: &'static str,
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.winner {
+            Some(c) => write!(f, "{c} wins by {}", self.reason)?,
+            None => write!(f, "draw by {}", self.reason)?,
+        }
+        write!(f, " (rule {})", self.rule)
+    }
+}
+
+/// The interpretation options in force: every option of the variant has a value.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Options {
+    values: BTreeMap<&'static str, &'static str>,
+}
+
+impl Options {
+    /// The defaults of a catalogue.
+    pub fn defaults(defs: &'static [OptionDef]) -> Options {
+        Options { values: defs.iter().map(|d| (d.name, d.default)).collect() }
+    }
+
+    /// Pins `name` to `value`, checking both against the catalogue.
+    pub fn set(
+        &mut self,
+        defs: &'static [OptionDef],
+        variant: &str,
+        name: &str,
+        value: &str,
+    ) -> Result<(), String> {
+        let def = defs.iter().find(|d| d.name == name).ok_or_else(|| {
+            if defs.is_empty() {
+                format!("unknown option `{name}`; {variant} has no options")
+            } else {
+                let names: Vec<_> = defs.iter().map(|d| d.name).collect();
+                format!("unknown option `{name}`; options of {variant}: {}", names.join(", "))
+            }
+        })?;
+        let v = def.values.iter().find(|v| **v == value).ok_or_else(|| {
+            format!(
+                "option `{name}` has no value `{value}`; values: {}",
+                def.values.join(", ")
+            )
+        })?;
+        self.values.insert(def.name, v);
+        Ok(())
+    }
+
+    /// The value of an option; a name not in the catalogue is a programming error.
+    pub fn get(&self, name: &str) -> &'static str {
+        match self.values.get(name) {
+            Some(v) => v,
+            None => panic!("option `{name}` is not in the catalogue"),
+        }
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = (&'static str, &'static str)> + '_ {
+        self.values.iter().map(|(k, v)| (*k, *v))
+    }
+}
+
+/// A raw position as a scenario describes it, before a variant has checked it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Setup {
+    pub board: Board,
+    pub turn: Color,
+    /// State keys by name and colour (`None` for keys without a colour), as written.
+    pub keys: BTreeMap<(String, Option<Color>), String>,
+}
+
+impl Setup {
+    pub fn empty(geometry: Geometry) -> Setup {
+        Setup { board: Board::empty(geometry), turn: Color::White, keys: BTreeMap::new() }
+    }
+}
+
+/// A variant's rules. Required methods are the hooks a variant supplies; everything built on
+/// them (perft, turn resolution, outcomes with history) lives in [`Game`] and [`perft`].
+pub trait Rules: Clone + Sized {
+    /// The variant's compact move, used by the hot paths.
+    type Move: Copy + Eq + fmt::Debug;
+
+    /// The variant's name as scenario files write it.
+    const NAME: &'static str;
+
+    fn rules() -> &'static [RuleDef];
+    fn options() -> &'static [OptionDef];
+    fn state_keys() -> &'static [KeyDef];
+    fn invariants() -> &'static [InvariantDef];
+
+    /// The board for a scenario header's size (`None` when the header gives none).
+    fn geometry_for(size: Option<(u8, u8)>) -> Result<Geometry, String>;
+
+    /// The variant's initial position.
+    fn start(geometry: Geometry, options: &Options) -> Self;
+
+    /// The one validating constructor: a raw setup becomes a position, or the reason it cannot.
+    fn from_setup(setup: &Setup, options: &Options) -> Result<Self, String>;
+    fn to_setup(&self) -> Setup;
+
+    fn from_fen(geometry: Geometry, fen: &str, options: &Options) -> Result<Self, String>;
+    fn fen(&self) -> String;
+
+    fn board(&self) -> &Board;
+    fn turn(&self) -> Color;
+
+    /// Appends every legal move to `out`.
+    fn legal_moves(&self, out: &mut Vec<Self::Move>);
+
+    /// The number of legal moves; variants may count without generating.
+    fn count_legal(&self) -> u64 {
+        let mut v = Vec::new();
+        self.legal_moves(&mut v);
+        v.len() as u64
+    }
+
+    /// Plays a move that `legal_moves` returned.
+    fn play(&mut self, m: Self::Move);
+
+    /// The move as a [`Turn`], for notation and matching.
+    fn describe(&self, m: Self::Move) -> Turn;
+
+    /// Whether the side to move is in check; `None` where the variant has no check.
+    fn in_check(&self) -> Option<bool>;
+
+    /// An outcome that this position decides by itself (mate, stalemate, flip, ...).
+    fn outcome(&self) -> Option<Outcome>;
+
+    /// Why a pattern that matches no legal turn is illegal.
+    fn refusal(&self, pattern: &TurnPattern) -> Refusal;
+
+    /// The identity of a position for repetition: equal keys mean the same position.
+    fn repetition_key(&self) -> u64;
+
+    /// How many occurrences draw by repetition, and the rule; `None` where the variant has none.
+    fn repetition_limit(&self) -> Option<(usize, &'static str)>;
+
+    /// The rule ids for resignation and agreed draws.
+    fn resignation_rule() -> &'static str;
+    fn agreement_rule() -> &'static str;
+
+    /// Reads a state key (already checked against [`Rules::state_keys`]).
+    fn state_key(&self, key: &str, color: Option<Color>) -> String;
+
+    /// Checks a named invariant (already checked against [`Rules::invariants`]) in this
+    /// position; the error says what broke.
+    fn check_invariant(&self, name: &str) -> Result<(), String>;
+
+    /// The zone of a square, for variants with zones.
+    fn zone(&self, _square: Square) -> Option<&'static str> {
+        None
+    }
+}
+
+/// Counts the move paths of `depth` turns. The last ply is counted, not played.
+pub fn perft<R: Rules>(pos: &R, depth: u32) -> u64 {
+    match depth {
+        0 => 1,
+        1 => pos.count_legal(),
+        _ => {
+            let mut moves = Vec::with_capacity(64);
+            pos.legal_moves(&mut moves);
+            let mut total = 0;
+            for m in moves {
+                let mut next = pos.clone();
+                next.play(m);
+                total += perft(&next, depth - 1);
+            }
+            total
+        }
+    }
+}
+
+/// The games `arbiter` knows, as scenario files name them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Variant {
+    Chess,
+}
+
+impl Variant {
+    pub const ALL: [Variant; 1] = [Variant::Chess];
+    /// Variants of the scenario language that have no interpreter yet.
+    pub const PLANNED: [&'static str; 3] = ["cypher", "csipgs", "xpanse"];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Variant::Chess => chess::Chess::NAME,
+        }
+    }
+}
+
+impl fmt::Display for Variant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Variant {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        if let Some(v) = Variant::ALL.iter().find(|v| v.name() == s) {
+            return Ok(*v);
+        }
+        let known: Vec<_> = Variant::ALL.iter().map(|v| v.name()).collect();
+        if Variant::PLANNED.contains(&s) {
+            Err(format!(
+                "variant `{s}` has no interpreter yet; variants: {}",
+                known.join(", ")
+            ))
+        } else {
+            Err(format!("unknown variant `{s}`; variants: {}", known.join(", ")))
+        }
+    }
+}
+
+/// Runs `$body` with `$R` bound to the rules type of `$variant`: enum dispatch, monomorphised.
+#[macro_export]
+macro_rules! with_variant {
+    ($variant:expr, $R:ident => $body:expr) => {
+        match $variant {
+            $crate::rules::Variant::Chess => {
+                type $R = $crate::rules::chess::Chess;
+                $body
+            }
+        }
+    };
+}

@@ -1,0 +1,67 @@
+//! Problems with scenario input, rendered with miette as plain text that points at the source.
+
+use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteDiagnostic, NamedSource};
+
+use super::ast::Span;
+
+/// One thing wrong with the input: a message, where, a label at that place, maybe a hint.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Problem {
+    pub message: String,
+    pub span: Span,
+    pub label: String,
+    pub help: Option<String>,
+}
+
+impl Problem {
+    pub fn new(message: impl Into<String>, span: Span, label: impl Into<String>) -> Problem {
+        Problem { message: message.into(), span, label: label.into(), help: None }
+    }
+
+    pub fn with_help(mut self, help: impl Into<String>) -> Problem {
+        self.help = Some(help.into());
+        self
+    }
+}
+
+/// 1-based line and column of a byte offset (columns count characters).
+pub fn line_col(src: &str, offset: usize) -> (usize, usize) {
+    let offset = offset.min(src.len());
+    let before = &src[..floor_char_boundary(src, offset)];
+    let line = before.matches('\n').count() + 1;
+    let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    (line, col)
+}
+
+fn floor_char_boundary(s: &str, mut i: usize) -> usize {
+    while i > 0 && !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+/// Renders a problem as `error: ...` with the file, line and column, the source line and a
+/// caret under the place. Plain text, no colour, so snapshots and logs stay readable.
+pub fn render(problem: &Problem, name: &str, src: &str) -> String {
+    let (line, col) = line_col(src, problem.span.start);
+    let start = floor_char_boundary(src, problem.span.start.min(src.len()));
+    let end = floor_char_boundary(src, problem.span.end.min(src.len())).max(start);
+    let mut diag = MietteDiagnostic::new(problem.message.clone())
+        .with_label(LabeledSpan::at(start..end, problem.label.clone()));
+    if let Some(h) = &problem.help {
+        diag = diag.with_help(h.clone());
+    }
+    let report = miette::Report::new(diag)
+        .with_source_code(NamedSource::new(name, src.to_string()));
+    let handler = GraphicalReportHandler::new_themed(GraphicalTheme::unicode_nocolor())
+        .with_width(100)
+        .with_context_lines(1);
+    let mut out = String::new();
+    if handler.render_report(&mut out, report.as_ref()).is_err() {
+        out = format!("error: {} at {name}:{line}:{col}\n", problem.message);
+    }
+    // miette pads lines with trailing spaces in places; snapshots should not depend on them.
+    let mut cleaned: String = out.lines().map(|l| l.trim_end()).collect::<Vec<_>>().join("\n");
+    cleaned.push('\n');
+    cleaned
+}
