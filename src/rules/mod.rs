@@ -297,9 +297,20 @@ pub trait Rules: Clone + Sized {
     /// position; the error says what broke.
     fn check_invariant(&self, name: &str) -> Result<(), String>;
 
+    /// The names of the zones a square can be in; empty where the variant has none.
+    const ZONES: &'static [&'static str] = &[];
+
     /// The zone of a square, for variants with zones.
     fn zone(&self, _square: Square) -> Option<&'static str> {
         None
+    }
+
+    /// Whether the variant prices piece designs (`expect cost`).
+    const HAS_COSTS: bool = false;
+
+    /// The price of a design in Betza notation, for variants with [`Rules::HAS_COSTS`].
+    fn cost(_design: &str) -> Result<u64, String> {
+        Err(format!("{} has no piece designs to price", Self::NAME))
     }
 }
 

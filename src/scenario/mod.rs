@@ -1,5 +1,8 @@
-//! The scenario language: grammar binding, syntax tree, evaluation and reports.
+//! The scenario language: grammar binding and syntax tree (`parse`, `ast`), evaluation against a
+//! variant (`evaluate`), and what `arbiter check` prints (`report`, `diagnostic`).
 
 pub mod ast;
 pub mod diagnostic;
+pub mod evaluate;
 pub mod parse;
+pub mod report;

@@ -1,0 +1,148 @@
+//! The command line as a user meets it: exit statuses, the summary line, pointed errors.
+
+use std::process::{Command, Output};
+
+fn arbiter(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("arbiter runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn check_bundled_scenarios_passes() {
+    let o = arbiter(&["check", "scenarios"]);
+    let out = stdout(&o);
+    let last = out.lines().last().unwrap_or("");
+    let (passed, failed) = last.split_once(" passed, ").expect("summary line");
+    assert!(passed.parse::<usize>().unwrap() > 0, "{out}");
+    assert_eq!(failed, "0 failed", "{out}");
+    assert_eq!(o.status.code(), Some(0), "{out}{}", stderr(&o));
+}
+
+#[test]
+fn check_defaults_to_the_scenarios_folder() {
+    let o = arbiter(&["check"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(stdout(&o).lines().last().unwrap_or("").ends_with(" passed, 0 failed"));
+}
+
+#[test]
+fn false_expectation_exits_1_and_points_at_it() {
+    let o = arbiter(&["check", "tests/failing/false-expectations.scn"]);
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(out.contains("tests/failing/false-expectations.scn:6:3: expect moves count 21"), "{out}");
+    assert!(out.contains("expected: 21 legal turns"), "{out}");
+    assert!(out.contains("found:    20 legal turns"), "{out}");
+    assert_eq!(out.lines().last(), Some("1 passed, 3 failed"));
+}
+
+#[test]
+fn syntax_error_exits_2_with_line_column_and_caret() {
+    let dir = std::env::temp_dir().join(format!("arbiter-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("broken.scn");
+    std::fs::write(&file, "variant chess\nscenario \"x\" {\n  start\n  expect moves count lots\n}\n").unwrap();
+    let o = arbiter(&["check", file.to_str().unwrap()]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("broken.scn:4:22"), "{err}");
+    assert!(err.contains("expect moves count lots"), "{err}");
+    assert!(err.contains('^') || err.contains('┬'), "{err}");
+    assert!(!err.contains('\u{1b}'), "no colour codes: {err}");
+    assert_eq!(stdout(&o).lines().last(), Some("0 passed, 0 failed"));
+}
+
+#[test]
+fn unknown_names_exit_2_and_list_the_valid_ones() {
+    let o = arbiter(&["check", "tests/failing/unusable-names.scn"]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("unknown option `colour-blind`; options of chess: "), "{err}");
+    assert!(err.contains("unknown rule id `no-such-rule`"), "{err}");
+}
+
+#[test]
+fn unknown_variant_lists_the_variants() {
+    let o = arbiter(&["perft", "shogi", "1"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("unknown variant `shogi`; variants: chess"));
+}
+
+#[test]
+fn perft_counts_and_divides() {
+    let o = arbiter(&["perft", "chess", "3"]);
+    assert_eq!(stdout(&o).trim(), "perft 3 = 8902");
+    let o = arbiter(&["perft", "chess", "2", "--divide"]);
+    let out = stdout(&o);
+    assert!(out.contains("e2-e4 20\n"), "{out}");
+    assert!(out.ends_with("perft 2 = 400\n"), "{out}");
+    let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    let o = arbiter(&["perft", "chess", "--fen", kiwipete, "2"]);
+    assert_eq!(stdout(&o).trim(), "perft 2 = 2039");
+}
+
+#[test]
+fn moves_lists_sorted_canonical_turns() {
+    let o = arbiter(&["moves", "chess", "--from", "g1"]);
+    assert_eq!(stdout(&o), "Ng1-f3\nNg1-h3\n");
+    let o = arbiter(&["moves", "chess"]);
+    assert_eq!(stdout(&o).lines().count(), 20);
+}
+
+#[test]
+fn rules_lists_ids_with_sources() {
+    let o = arbiter(&["rules", "chess"]);
+    let out = stdout(&o);
+    assert!(out.contains("own-king-in-check"), "{out}");
+    assert!(out.contains("FIDE"), "{out}");
+    let o = arbiter(&["rules", "chess", "--coverage", "scenarios"]);
+    let out = stdout(&o);
+    assert!(out.contains("0 of "), "every chess rule has a scenario:\n{out}");
+    assert_eq!(o.status.code(), Some(0));
+}
+
+#[test]
+fn explain_names_the_rule() {
+    let o = arbiter(&["explain", "chess", "e2-e5"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stdout(&o).contains("pawn-move"), "{}", stdout(&o));
+    let o = arbiter(&["explain", "chess", "Nf3"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(stdout(&o), "legal: Ng1-f3\n");
+}
+
+#[test]
+fn json_report_parses() {
+    let o = arbiter(&["check", "--format", "json", "tests/failing/false-expectations.scn"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    assert_eq!(v["failed"], 3);
+    assert_eq!(v["passed"], 1);
+    assert_eq!(v["files"][0]["scenarios"][0]["failures"][0]["line"], 6);
+}
+
+#[test]
+fn dispute_shows_each_reading() {
+    let dir = std::env::temp_dir().join(format!("arbiter-dispute-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("d.scn");
+    std::fs::write(
+        &file,
+        "variant chess\nscenario \"three times\" {\n  start\n  play Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1 Ng8\n  expect result draw by repetition\n}\n",
+    )
+    .unwrap();
+    let o = arbiter(&["dispute", file.to_str().unwrap()]);
+    let out = stdout(&o);
+    assert!(out.contains("repetition-draw = fivefold: fails"), "{out}");
+    assert!(out.contains("the outcome depends on: repetition-draw = fivefold"), "{out}");
+}

@@ -1,0 +1,115 @@
+//! Property tests over random legal playouts: move counting, notation round trips, FEN round
+//! trips and king safety.
+
+use arbiter::rules::chess::Chess;
+use arbiter::rules::game::Resolved;
+use arbiter::rules::{perft, Game, Geometry, Options, Rules, Square};
+use arbiter::scenario::evaluate::Lowering;
+use arbiter::scenario::parse::parse_turn;
+use proptest::prelude::*;
+
+const STARTS: [&str; 6] = [
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+    "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+    "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P3/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+];
+
+fn geometry() -> Geometry {
+    Chess::geometry_for(None).unwrap()
+}
+
+fn options() -> Options {
+    Options::defaults(Chess::options())
+}
+
+/// A playout: the positions met along `choices`, each choice picking among the legal moves.
+fn playout(start: usize, choices: &[usize]) -> Vec<Chess> {
+    let mut pos = Chess::from_fen(geometry(), STARTS[start], &options()).unwrap();
+    let mut seen = vec![pos.clone()];
+    for c in choices {
+        let mut moves = Vec::new();
+        pos.legal_moves(&mut moves);
+        if moves.is_empty() {
+            break;
+        }
+        pos.play(moves[c % moves.len()]);
+        seen.push(pos.clone());
+    }
+    seen
+}
+
+fn walk() -> impl Strategy<Value = (usize, Vec<usize>)> {
+    (0..STARTS.len(), prop::collection::vec(any::<usize>(), 0..60))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn perft_one_counts_the_legal_turns((start, choices) in walk()) {
+        for pos in playout(start, &choices) {
+            let mut moves = Vec::new();
+            pos.legal_moves(&mut moves);
+            prop_assert_eq!(perft(&pos, 1), moves.len() as u64, "{}", pos.fen());
+            let game = Game::new(pos.clone(), options());
+            if game.outcome().is_none() {
+                prop_assert_eq!(game.legal_turns().len(), moves.len());
+            }
+        }
+    }
+
+    #[test]
+    fn canonical_turn_text_parses_back_to_the_same_turn((start, choices) in walk()) {
+        let g = geometry();
+        for pos in playout(start, &choices) {
+            let game = Game::new(pos.clone(), options());
+            for (m, turn) in game.legal_turns() {
+                let text = turn.text(&g);
+                let parsed = parse_turn(&text).map_err(|p| TestCaseError::fail(p.message))?;
+                let pattern = Lowering::<Chess>::new(g).turn(&parsed)
+                    .map_err(|p| TestCaseError::fail(p.message))?;
+                match game.resolve(&pattern) {
+                    Ok(Resolved::Move(back, _)) => prop_assert_eq!(back, m, "{}", text),
+                    other => prop_assert!(false, "{} resolved to {:?} in {}", text, other, pos.fen()),
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn fen_and_setup_round_trip((start, choices) in walk()) {
+        for pos in playout(start, &choices) {
+            let fen = pos.fen();
+            let again = Chess::from_fen(geometry(), &fen, &options()).map_err(TestCaseError::fail)?;
+            prop_assert_eq!(again.fen(), fen.clone());
+            let rebuilt = Chess::from_setup(&pos.to_setup(), &options()).map_err(TestCaseError::fail)?;
+            prop_assert_eq!(rebuilt.fen(), fen);
+        }
+    }
+
+    #[test]
+    fn no_playout_leaves_the_mover_in_check((start, choices) in walk()) {
+        for pos in playout(start, &choices).into_iter().skip(1) {
+            prop_assert!(pos.check_invariant("mover-not-in-check").is_ok(), "{}", pos.fen());
+            prop_assert!(pos.check_invariant("one-king-each").is_ok(), "{}", pos.fen());
+        }
+    }
+}
+
+/// Square names round-trip on every board size and on Cypher-style labels.
+#[test]
+fn square_names_round_trip() {
+    fn prop(files: u8, ranks: u8, file: u8, rank: u8) -> bool {
+        let (files, ranks) = (files % 16 + 1, ranks % 16 + 1);
+        let sq = Square::new(file % files, rank % ranks);
+        let lettered = Geometry::lettered(files, ranks);
+        let cypher = Geometry::labelled(&["z", "a", "b", "c", "d", "e", "f", "g", "h", "i"], 11, 0);
+        let csq = Square::new(sq.file % 10, sq.rank % 11);
+        lettered.parse_square(&lettered.square_name(sq)) == Some(sq)
+            && cypher.parse_square(&cypher.square_name(csq)) == Some(csq)
+    }
+    quickcheck::quickcheck(prop as fn(u8, u8, u8, u8) -> bool);
+}
