@@ -1,1 +1,56 @@
-fn main(){}
+//! Perft benchmarks for orthodox chess.
+//!
+//! `cargo bench --bench perft` runs criterion on perft 5 of the start position and perft 4 of
+//! Kiwipete. `PERFT_DEEP=1 cargo bench --bench perft` instead times perft 6 of the start
+//! position and perft 5 of Kiwipete once each and prints nodes per second.
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use arbiter::rules::chess::{Chess, START_FEN};
+use arbiter::rules::{perft, Geometry, Options, Rules};
+use criterion::{criterion_group, Criterion};
+
+const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+
+fn position(fen: &str) -> Chess {
+    let options = Options::defaults(Chess::options());
+    Chess::from_fen(Geometry::lettered(8, 8), fen, &options).expect("valid FEN")
+}
+
+fn bench_perft(c: &mut Criterion) {
+    let mut group = c.benchmark_group("perft");
+    group.sample_size(10);
+    let start = position(START_FEN);
+    group.bench_function("start 5", |b| b.iter(|| perft(black_box(&start), 5)));
+    let kiwipete = position(KIWIPETE);
+    group.bench_function("kiwipete 4", |b| b.iter(|| perft(black_box(&kiwipete), 4)));
+    group.finish();
+}
+
+criterion_group!(benches, bench_perft);
+
+fn deep() {
+    for (name, fen, depth, expected) in
+        [("start", START_FEN, 6, 119_060_324u64), ("kiwipete", KIWIPETE, 5, 193_690_690)]
+    {
+        let pos = position(fen);
+        let t = Instant::now();
+        let nodes = perft(&pos, depth);
+        let secs = t.elapsed().as_secs_f64();
+        assert_eq!(nodes, expected, "{name} perft {depth}");
+        println!(
+            "{name} perft {depth}: {nodes} nodes in {secs:.3}s = {:.1} million nodes/s",
+            nodes as f64 / secs / 1e6
+        );
+    }
+}
+
+fn main() {
+    if std::env::var_os("PERFT_DEEP").is_some() {
+        deep();
+        return;
+    }
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}

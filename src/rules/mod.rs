@@ -2,6 +2,7 @@
 //! enum that picks one, and the vocabulary they share (rule ids, refusals, outcomes, options,
 //! state keys, invariants).
 
+pub mod attacks;
 pub mod board;
 pub mod chess;
 pub mod game;

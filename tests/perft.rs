@@ -1,0 +1,100 @@
+//! Perft counts for orthodox chess from `tests/data/perft-chess.txt`.
+//!
+//! The normal run checks every count up to [`FAST_LIMIT`] nodes; the ignored `perft_deep` test
+//! checks the deeper ones up to [`DEEP_LIMIT`] and prints nodes per second
+//! (`cargo test --release --test perft -- --ignored --nocapture`).
+
+use std::time::Instant;
+
+use arbiter::rules::chess::Chess;
+use arbiter::rules::{perft, Geometry, Options, Rules};
+
+const FAST_LIMIT: u64 = 5_000_000;
+const DEEP_LIMIT: u64 = 250_000_000;
+
+struct Case {
+    id: String,
+    fen: String,
+    depth: u32,
+    nodes: u64,
+}
+
+fn cases() -> Vec<Case> {
+    let text = include_str!("data/perft-chess.txt");
+    let mut out = Vec::new();
+    let (mut id, mut fen) = (String::new(), String::new());
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let (word, rest) = line.split_once(' ').unwrap_or((line, ""));
+        match word {
+            "id" => id = rest.to_string(),
+            "fen" => fen = rest.to_string(),
+            "perft" => {
+                let mut it = rest.split_whitespace();
+                let depth = it.next().and_then(|d| d.parse().ok());
+                let nodes = it.next().and_then(|d| d.parse().ok());
+                match (depth, nodes) {
+                    (Some(depth), Some(nodes)) => {
+                        out.push(Case { id: id.clone(), fen: fen.clone(), depth, nodes })
+                    }
+                    _ => panic!("line {}: bad perft line `{line}`", n + 1),
+                }
+            }
+            _ => panic!("line {}: unknown line `{line}`", n + 1),
+        }
+    }
+    out
+}
+
+fn position(fen: &str) -> Chess {
+    let options = Options::defaults(Chess::options());
+    match Chess::from_fen(Geometry::lettered(8, 8), fen, &options) {
+        Ok(p) => p,
+        Err(e) => panic!("bad FEN `{fen}`: {e}"),
+    }
+}
+
+fn run(min: u64, max: u64) -> (u64, f64) {
+    let mut failures = Vec::new();
+    let mut total = 0;
+    let mut secs = 0.0;
+    for c in cases().into_iter().filter(|c| c.nodes > min && c.nodes <= max) {
+        let pos = position(&c.fen);
+        let t = Instant::now();
+        let got = perft(&pos, c.depth);
+        let dt = t.elapsed().as_secs_f64();
+        total += got;
+        secs += dt;
+        if min > 0 {
+            println!(
+                "{:>20} perft {} = {:>11} in {:>7.3}s: {:>6.1} Mnps",
+                c.id,
+                c.depth,
+                got,
+                dt,
+                got as f64 / dt / 1e6
+            );
+        }
+        if got != c.nodes {
+            failures.push(format!("{} perft {}: expected {}, got {}", c.id, c.depth, c.nodes, got));
+        }
+    }
+    assert!(failures.is_empty(), "perft mismatches:\n{}", failures.join("\n"));
+    (total, secs)
+}
+
+#[test]
+fn perft_fast() {
+    let (total, _) = run(0, FAST_LIMIT);
+    assert!(total > 0);
+}
+
+#[test]
+#[ignore = "deep perft; run in release with --ignored --nocapture for nodes per second"]
+fn perft_deep() {
+    let (total, secs) = run(FAST_LIMIT, DEEP_LIMIT);
+    println!("total {total} nodes in {secs:.3}s: {:.1} Mnps", total as f64 / secs / 1e6);
+}
