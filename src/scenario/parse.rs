@@ -157,7 +157,12 @@ fn error_pos(error: &PestError<Rule>) -> usize {
 /// Turns a pest error on `src[offset..]` into a problem with a span in `src`.
 fn syntax_problem(error: &PestError<Rule>, src: &str, offset: usize) -> Problem {
     let pos = (offset + error_pos(error)).min(src.len());
-    let here = pos..next_char_end(src, pos);
+    let mut here = pos..next_char_end(src, pos);
+    if pos == src.len() {
+        // Nothing to underline at the end of the file: point just after the last token.
+        let end = src.trim_end().len();
+        here = end..next_char_end(src, end);
+    }
     let found = found_at(src, pos);
     match &error.variant {
         ErrorVariant::CustomError { message } => Problem::new(message.clone(), here, "here"),
@@ -180,7 +185,7 @@ fn syntax_problem(error: &PestError<Rule>, src: &str, offset: usize) -> Problem 
             let problem = Problem::new(
                 format!("expected {expected}, found {found}"),
                 here,
-                format!("expected {}", short_expected(positives)),
+                short_expected(positives),
             );
             match help_for(positives) {
                 Some(help) => problem.with_help(help),
@@ -258,10 +263,10 @@ fn describe(rule: Rule) -> Option<&'static str> {
         }
         Rule::move_number => return None,
         Rule::castle => "`O-O` or `O-O-O`",
-        Rule::step => "`-` or `x`",
+        Rule::step => "a step (`-` or `x`)",
         Rule::capture => "`x`",
         Rule::promotion => "a promotion such as `=Q`",
-        Rule::claim => "`+` or `#`",
+        Rule::claim => "a claim (`+` or `#`)",
         Rule::piece | Rule::piece_letter | Rule::piece_name | Rule::role_letter => {
             "a piece (a letter such as `K`, a word such as `king`, or a design such as `(WD)`)"
         }
@@ -330,7 +335,7 @@ fn keyword(rule: Rule) -> Option<&'static str> {
 }
 
 /// Rules that only continue a token glued to what precedes them (`x`, `=Q`, `+`): when a
-/// whole new token was also possible, they are left unsaid.
+/// whole new token was also possible there, they are left unsaid.
 fn is_glued(rule: Rule) -> bool {
     matches!(
         rule,
@@ -338,12 +343,30 @@ fn is_glued(rule: Rule) -> bool {
     )
 }
 
-/// The readable list of what was expected: `a, b or c`.
-fn describe_all(rules: &[Rule]) -> String {
-    let only_glued = rules.iter().all(|r| is_glued(*r));
+/// Rules that start a whole new token: statements, turns, braces.
+fn is_whole(rule: Rule) -> bool {
+    matches!(
+        rule,
+        Rule::statement
+            | Rule::rbrace
+            | Rule::turn
+            | Rule::action
+            | Rule::assertion
+            | Rule::scenario
+            | Rule::EOI
+            | Rule::option_setting
+            | Rule::placement
+            | Rule::board_side
+    )
+}
+
+/// The readable names of what was expected, without repeats.
+fn expected_names(rules: &[Rule]) -> Vec<&'static str> {
+    let drop_glued = rules.iter().any(|r| is_whole(*r));
+    let has_step = rules.contains(&Rule::step);
     let mut names: Vec<&str> = Vec::new();
     for rule in rules {
-        if !only_glued && is_glued(*rule) {
+        if (drop_glued && is_glued(*rule)) || (has_step && *rule == Rule::capture) {
             continue;
         }
         if let Some(name) = describe(*rule) {
@@ -352,6 +375,12 @@ fn describe_all(rules: &[Rule]) -> String {
             }
         }
     }
+    names
+}
+
+/// The readable list of what was expected: `a, b or c`.
+fn describe_all(rules: &[Rule]) -> String {
+    let names = expected_names(rules);
     match names.len() {
         0 => String::new(),
         1 => names[0].to_string(),
@@ -360,17 +389,21 @@ fn describe_all(rules: &[Rule]) -> String {
 }
 
 /// A short label for the caret.
-fn short_expected(rules: &[Rule]) -> &'static str {
+fn short_expected(rules: &[Rule]) -> String {
+    let names = expected_names(rules);
     if rules.contains(&Rule::statement) {
-        "a statement or `}` here"
+        "expected a statement or `}` here".to_string()
     } else if rules.contains(&Rule::assertion) {
-        "an assertion here"
+        "expected an assertion here".to_string()
     } else if rules.iter().any(|r| matches!(r, Rule::turn | Rule::action)) {
-        "a turn here"
-    } else if rules.iter().any(|r| matches!(r, Rule::square | Rule::lone_square)) {
-        "a square here"
+        "expected a turn here".to_string()
+    } else if names.len() == 1 {
+        let name = names[0];
+        // The part before any explanation in parentheses.
+        let short = name.split(" (").next().unwrap_or(name);
+        format!("expected {short} here")
     } else {
-        "something else here"
+        "unexpected here".to_string()
     }
 }
 
