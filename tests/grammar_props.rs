@@ -46,7 +46,10 @@ fn check(src: &str) {
     if let Err(problems) = parse_file(src) {
         assert!(!problems.is_empty());
         for p in &problems {
-            assert!(p.span.start <= p.span.end && p.span.end <= src.len(), "{p:?}");
+            assert!(
+                p.span.start <= p.span.end && p.span.end <= src.len(),
+                "{p:?}"
+            );
             let _ = render(p, "prop.scn", src);
         }
     }
@@ -115,14 +118,33 @@ fn canonical_turn() -> impl Strategy<Value = String> {
     ];
     let opt_piece = prop_oneof![Just(String::new()), piece.clone()];
     let step = prop_oneof![Just("-"), Just("x")];
-    let promo = prop_oneof![Just(String::new()), piece.clone().prop_map(|p| format!("={p}"))];
-    let coordinate = (opt_piece.clone(), square.clone(), prop::collection::vec((step, square.clone()), 1..3), promo.clone())
+    let promo = prop_oneof![
+        Just(String::new()),
+        piece.clone().prop_map(|p| format!("={p}"))
+    ];
+    let coordinate = (
+        opt_piece.clone(),
+        square.clone(),
+        prop::collection::vec((step, square.clone()), 1..3),
+        promo.clone(),
+    )
         .prop_map(|(p, from, legs, promo)| {
             let legs: String = legs.into_iter().map(|(s, q)| format!("{s}{q}")).collect();
             format!("{p}{from}{legs}{promo}")
         });
-    let origin = prop_oneof![Just(String::new()), "[a-z]", (0u8..=16).prop_map(|r| r.to_string()), square.clone()];
-    let short = (opt_piece, origin, prop_oneof![Just(""), Just("x")], square.clone(), promo)
+    let origin = prop_oneof![
+        Just(String::new()),
+        "[a-z]",
+        (0u8..=16).prop_map(|r| r.to_string()),
+        square.clone()
+    ];
+    let short = (
+        opt_piece,
+        origin,
+        prop_oneof![Just(""), Just("x")],
+        square.clone(),
+        promo,
+    )
         .prop_map(|(p, o, x, to, promo)| format!("{p}{o}{x}{to}{promo}"));
     let action = prop_oneof![
         coordinate,
@@ -147,7 +169,10 @@ fn canonical_turn() -> impl Strategy<Value = String> {
 #[test]
 fn the_valid_file_parses() {
     if let Err(problems) = parse_file(VALID) {
-        let rendered: Vec<String> = problems.iter().map(|p| render(p, "valid.scn", VALID)).collect();
+        let rendered: Vec<String> = problems
+            .iter()
+            .map(|p| render(p, "valid.scn", VALID))
+            .collect();
         panic!("{}", rendered.join("\n"));
     }
 }

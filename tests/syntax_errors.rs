@@ -8,7 +8,10 @@ use arbiter::scenario::parse::parse_file;
 fn broken_inputs() {
     insta::glob!("broken/*.scn", |path| {
         let src = std::fs::read_to_string(path).expect("broken inputs are UTF-8");
-        let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
         let problems = match parse_file(&src) {
             Ok(_) => panic!("{name} parsed without problems"),
             Err(problems) => problems,
@@ -16,7 +19,10 @@ fn broken_inputs() {
         assert!(!problems.is_empty(), "{name}: an error without problems");
         let rendered: Vec<String> = problems.iter().map(|p| render(p, &name, &src)).collect();
         let report = rendered.join("\n");
-        assert!(!report.contains('\u{1b}'), "{name}: ANSI escape codes in the report");
+        assert!(
+            !report.contains('\u{1b}'),
+            "{name}: ANSI escape codes in the report"
+        );
         insta::with_settings!({
             snapshot_path => "../snapshots",
             prepend_module_to_snapshot => false,
