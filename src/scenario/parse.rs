@@ -158,10 +158,16 @@ fn error_pos(error: &PestError<Rule>) -> usize {
 fn syntax_problem(error: &PestError<Rule>, src: &str, offset: usize) -> Problem {
     let pos = (offset + error_pos(error)).min(src.len());
     let mut here = pos..next_char_end(src, pos);
-    if pos == src.len() {
-        // Nothing to underline at the end of the file: point just after the last token.
+    let at_end = pos == src.len();
+    if at_end {
+        // Nothing to underline at the end of the file: point at the whitespace just after the
+        // last token, or at its last character when the file ends right there.
         let end = src.trim_end().len();
         here = end..next_char_end(src, end);
+        if here.is_empty() {
+            let last = src[..end].chars().next_back().map_or(0, char::len_utf8);
+            here = end - last..end;
+        }
     }
     let found = found_at(src, pos);
     match &error.variant {
@@ -185,11 +191,12 @@ fn syntax_problem(error: &PestError<Rule>, src: &str, offset: usize) -> Problem 
                 };
                 return Problem::new(message, here, "not expected here");
             }
-            let problem = Problem::new(
-                format!("expected {expected}, found {found}"),
-                here,
-                short_expected(positives),
-            );
+            let label = if at_end {
+                "the file ends here".to_string()
+            } else {
+                short_expected(positives)
+            };
+            let problem = Problem::new(format!("expected {expected}, found {found}"), here, label);
             match help_for(positives) {
                 Some(help) => problem.with_help(help),
                 None => problem,
