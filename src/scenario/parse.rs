@@ -86,8 +86,17 @@ fn sorted(mut problems: Vec<Problem>) -> Vec<Problem> {
 fn recover(src: &str, first: &PestError<Rule>) -> Vec<Problem> {
     let mut problems = vec![syntax_problem(first, src, 0)];
     let mut error_at = error_pos(first);
-    // The header parses on its own when the error lies beyond it; check it too.
-    if let Ok(mut pairs) = ScenarioParser::parse(Rule::header, src) {
+    // The scenarios before the broken one parse on their own: check them too. Failing that,
+    // the header alone may parse when the error lies beyond it.
+    let before = last_scenario_line(src, error_at);
+    let prefix = before.and_then(|end| ScenarioParser::parse(Rule::file, &src[..end]).ok());
+    if let Some(pair) = prefix.and_then(|mut pairs| pairs.next()) {
+        let mut builder = Builder::new(0);
+        if let Err(p) = builder.file(pair) {
+            builder.problems.push(p);
+        }
+        problems.extend(builder.problems);
+    } else if let Ok(mut pairs) = ScenarioParser::parse(Rule::header, src) {
         if let Some(pair) = pairs.next() {
             if pair.as_span().end() <= error_at {
                 let mut builder = Builder::new(0);
@@ -122,25 +131,34 @@ fn recover(src: &str, first: &PestError<Rule>) -> Vec<Problem> {
     problems
 }
 
-/// The byte offset of the first `scenario` keyword that starts a line, at or after `error_at`
-/// and after `resumed_at`.
+/// The byte offsets of the `scenario` keywords that start a line.
+fn scenario_lines(src: &str) -> impl Iterator<Item = usize> + '_ {
+    src.split_inclusive('\n')
+        .scan(0, |line_start, line| {
+            let start = *line_start;
+            *line_start += line.len();
+            Some((start, line))
+        })
+        .filter_map(|(start, line)| {
+            let indent = line.len() - line.trim_start_matches([' ', '\t', '\r']).len();
+            let rest = &line[indent..];
+            let is_scenario = rest.starts_with("scenario")
+                && !rest["scenario".len()..]
+                    .chars()
+                    .next()
+                    .is_some_and(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+            is_scenario.then_some(start + indent)
+        })
+}
+
+/// The first `scenario` line at or after `error_at` and after `resumed_at`.
 fn next_scenario_line(src: &str, error_at: usize, resumed_at: usize) -> Option<usize> {
-    let mut line_start = 0;
-    for line in src.split_inclusive('\n') {
-        let indent = line.len() - line.trim_start_matches([' ', '\t', '\r']).len();
-        let keyword = line_start + indent;
-        let rest = &line[indent..];
-        let is_scenario = rest.starts_with("scenario")
-            && !rest["scenario".len()..]
-                .chars()
-                .next()
-                .is_some_and(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
-        if is_scenario && keyword >= error_at && keyword > resumed_at {
-            return Some(keyword);
-        }
-        line_start += line.len();
-    }
-    None
+    scenario_lines(src).find(|&k| k >= error_at && k > resumed_at)
+}
+
+/// The start of the last `scenario` line before `error_at`: where the broken scenario starts.
+fn last_scenario_line(src: &str, error_at: usize) -> Option<usize> {
+    scenario_lines(src).take_while(|&k| k < error_at).last()
 }
 
 fn error_pos(error: &PestError<Rule>) -> usize {
@@ -2372,6 +2390,11 @@ scenario "From the start, a pawn steps one square" {
         // Header problems are reported along with syntax errors further down.
         let p = problems("variant xpanse 99x5\nscenario \"a\" { strat }");
         assert_eq!(p.len(), 2, "{p:#?}");
+        // And so are problems of scenarios before and after a broken one.
+        let src = "variant xpanse 99x5\nscenario \"a\" { expect result draw by x }\nscenario \"b\" { strat }\nscenario \"c\" { expect perft 9999999999 = 1 }\n";
+        let p = problems(src);
+        assert_eq!(p.len(), 4, "{p:#?}");
+        assert!(p.windows(2).all(|w| w[0].span.start <= w[1].span.start));
     }
 
     #[test]
