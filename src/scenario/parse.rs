@@ -393,7 +393,9 @@ fn is_whole(rule: Rule) -> bool {
 /// The readable names of what was expected, without repeats.
 fn expected_names(rules: &[Rule]) -> Vec<&'static str> {
     let drop_glued = rules.iter().any(|r| is_whole(*r));
-    let has_step = rules.contains(&Rule::step);
+    // `x` is only ever a prefix of what comes next: when a square or a step is also expected,
+    // naming those is enough.
+    let has_step = rules.iter().any(|r| matches!(r, Rule::step | Rule::square));
     let mut names: Vec<&str> = Vec::new();
     for rule in rules {
         if (drop_glued && is_glued(*rule)) || (has_step && *rule == Rule::capture) {
