@@ -395,10 +395,10 @@ fn expected_names(rules: &[Rule]) -> Vec<&'static str> {
     let drop_glued = rules.iter().any(|r| is_whole(*r));
     // `x` is only ever a prefix of what comes next: when a square or a step is also expected,
     // naming those is enough.
-    let has_step = rules.iter().any(|r| matches!(r, Rule::step | Rule::square));
+    let drop_capture = rules.iter().any(|r| matches!(r, Rule::step | Rule::square));
     let mut names: Vec<&str> = Vec::new();
     for rule in rules {
-        if (drop_glued && is_glued(*rule)) || (has_step && *rule == Rule::capture) {
+        if (drop_glued && is_glued(*rule)) || (drop_capture && *rule == Rule::capture) {
             continue;
         }
         if let Some(name) = describe(*rule) {
