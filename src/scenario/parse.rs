@@ -86,8 +86,17 @@ fn sorted(mut problems: Vec<Problem>) -> Vec<Problem> {
 fn recover(src: &str, first: &PestError<Rule>) -> Vec<Problem> {
     let mut problems = vec![syntax_problem(first, src, 0)];
     let mut error_at = error_pos(first);
-    // The header parses on its own when the error lies beyond it; check it too.
-    if let Ok(mut pairs) = ScenarioParser::parse(Rule::header, src) {
+    // The scenarios before the broken one parse on their own: check them too. Failing that,
+    // the header alone may parse when the error lies beyond it.
+    let before = last_scenario_line(src, error_at);
+    let prefix = before.and_then(|end| ScenarioParser::parse(Rule::file, &src[..end]).ok());
+    if let Some(pair) = prefix.and_then(|mut pairs| pairs.next()) {
+        let mut builder = Builder::new(0);
+        if let Err(p) = builder.file(pair) {
+            builder.problems.push(p);
+        }
+        problems.extend(builder.problems);
+    } else if let Ok(mut pairs) = ScenarioParser::parse(Rule::header, src) {
         if let Some(pair) = pairs.next() {
             if pair.as_span().end() <= error_at {
                 let mut builder = Builder::new(0);
@@ -122,25 +131,34 @@ fn recover(src: &str, first: &PestError<Rule>) -> Vec<Problem> {
     problems
 }
 
-/// The byte offset of the first `scenario` keyword that starts a line, at or after `error_at`
-/// and after `resumed_at`.
+/// The byte offsets of the `scenario` keywords that start a line.
+fn scenario_lines(src: &str) -> impl Iterator<Item = usize> + '_ {
+    src.split_inclusive('\n')
+        .scan(0, |line_start, line| {
+            let start = *line_start;
+            *line_start += line.len();
+            Some((start, line))
+        })
+        .filter_map(|(start, line)| {
+            let indent = line.len() - line.trim_start_matches([' ', '\t', '\r']).len();
+            let rest = &line[indent..];
+            let is_scenario = rest.starts_with("scenario")
+                && !rest["scenario".len()..]
+                    .chars()
+                    .next()
+                    .is_some_and(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+            is_scenario.then_some(start + indent)
+        })
+}
+
+/// The first `scenario` line at or after `error_at` and after `resumed_at`.
 fn next_scenario_line(src: &str, error_at: usize, resumed_at: usize) -> Option<usize> {
-    let mut line_start = 0;
-    for line in src.split_inclusive('\n') {
-        let indent = line.len() - line.trim_start_matches([' ', '\t', '\r']).len();
-        let keyword = line_start + indent;
-        let rest = &line[indent..];
-        let is_scenario = rest.starts_with("scenario")
-            && !rest["scenario".len()..]
-                .chars()
-                .next()
-                .is_some_and(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
-        if is_scenario && keyword >= error_at && keyword > resumed_at {
-            return Some(keyword);
-        }
-        line_start += line.len();
-    }
-    None
+    scenario_lines(src).find(|&k| k >= error_at && k > resumed_at)
+}
+
+/// The start of the last `scenario` line before `error_at`: where the broken scenario starts.
+fn last_scenario_line(src: &str, error_at: usize) -> Option<usize> {
+    scenario_lines(src).take_while(|&k| k < error_at).last()
 }
 
 fn error_pos(error: &PestError<Rule>) -> usize {
@@ -157,11 +175,25 @@ fn error_pos(error: &PestError<Rule>) -> usize {
 /// Turns a pest error on `src[offset..]` into a problem with a span in `src`.
 fn syntax_problem(error: &PestError<Rule>, src: &str, offset: usize) -> Problem {
     let pos = (offset + error_pos(error)).min(src.len());
-    let here = pos..next_char_end(src, pos);
+    let mut here = pos..next_char_end(src, pos);
+    let at_end = pos == src.len();
+    if at_end {
+        // Nothing to underline at the end of the file: point at the whitespace just after the
+        // last token, or at its last character when the file ends right there.
+        let end = src.trim_end().len();
+        here = end..next_char_end(src, end);
+        if here.is_empty() {
+            let last = src[..end].chars().next_back().map_or(0, char::len_utf8);
+            here = end - last..end;
+        }
+    }
     let found = found_at(src, pos);
     match &error.variant {
         ErrorVariant::CustomError { message } => Problem::new(message.clone(), here, "here"),
-        ErrorVariant::ParsingError { positives, negatives } => {
+        ErrorVariant::ParsingError {
+            positives,
+            negatives,
+        } => {
             if positives.contains(&Rule::string) && src[pos..].starts_with('"') {
                 if let Some(problem) = string_problem(src, pos) {
                     return problem;
@@ -177,11 +209,12 @@ fn syntax_problem(error: &PestError<Rule>, src: &str, offset: usize) -> Problem 
                 };
                 return Problem::new(message, here, "not expected here");
             }
-            let problem = Problem::new(
-                format!("expected {expected}, found {found}"),
-                here,
-                format!("expected {}", short_expected(positives)),
-            );
+            let label = if at_end {
+                "the file ends here".to_string()
+            } else {
+                short_expected(positives)
+            };
+            let problem = Problem::new(format!("expected {expected}, found {found}"), here, label);
             match help_for(positives) {
                 Some(help) => problem.with_help(help),
                 None => problem,
@@ -244,7 +277,9 @@ fn describe(rule: Rule) -> Option<&'static str> {
         Rule::board_side => "`white:` or `black:`",
         Rule::placement => "a placement such as `Ke2`, `a3` or `(WD)e4`",
         Rule::key_value | Rule::key | Rule::key_assert => "a state key such as `treasury`",
-        Rule::value => "a value (a word such as `3` or `yes`, a quoted string, or designs such as `(WD) (WD)`)",
+        Rule::value => {
+            "a value (a word such as `3` or `yes`, a quoted string, or designs such as `(WD) (WD)`)"
+        }
         Rule::designs => "designs such as `(WD) (WD)`",
         Rule::assertion => {
             "an assertion (legal, illegal, moves, check, no check, result, <square> =, zone, \
@@ -258,10 +293,10 @@ fn describe(rule: Rule) -> Option<&'static str> {
         }
         Rule::move_number => return None,
         Rule::castle => "`O-O` or `O-O-O`",
-        Rule::step => "`-` or `x`",
+        Rule::step => "a step (`-` or `x`)",
         Rule::capture => "`x`",
         Rule::promotion => "a promotion such as `=Q`",
-        Rule::claim => "`+` or `#`",
+        Rule::claim => "a claim (`+` or `#`)",
         Rule::piece | Rule::piece_letter | Rule::piece_name | Rule::role_letter => {
             "a piece (a letter such as `K`, a word such as `king`, or a design such as `(WD)`)"
         }
@@ -330,7 +365,7 @@ fn keyword(rule: Rule) -> Option<&'static str> {
 }
 
 /// Rules that only continue a token glued to what precedes them (`x`, `=Q`, `+`): when a
-/// whole new token was also possible, they are left unsaid.
+/// whole new token was also possible there, they are left unsaid.
 fn is_glued(rule: Rule) -> bool {
     matches!(
         rule,
@@ -338,12 +373,32 @@ fn is_glued(rule: Rule) -> bool {
     )
 }
 
-/// The readable list of what was expected: `a, b or c`.
-fn describe_all(rules: &[Rule]) -> String {
-    let only_glued = rules.iter().all(|r| is_glued(*r));
+/// Rules that start a whole new token: statements, turns, braces.
+fn is_whole(rule: Rule) -> bool {
+    matches!(
+        rule,
+        Rule::statement
+            | Rule::rbrace
+            | Rule::turn
+            | Rule::action
+            | Rule::assertion
+            | Rule::scenario
+            | Rule::EOI
+            | Rule::option_setting
+            | Rule::placement
+            | Rule::board_side
+    )
+}
+
+/// The readable names of what was expected, without repeats.
+fn expected_names(rules: &[Rule]) -> Vec<&'static str> {
+    let drop_glued = rules.iter().any(|r| is_whole(*r));
+    // `x` is only ever a prefix of what comes next: when a square or a step is also expected,
+    // naming those is enough.
+    let drop_capture = rules.iter().any(|r| matches!(r, Rule::step | Rule::square));
     let mut names: Vec<&str> = Vec::new();
     for rule in rules {
-        if !only_glued && is_glued(*rule) {
+        if (drop_glued && is_glued(*rule)) || (drop_capture && *rule == Rule::capture) {
             continue;
         }
         if let Some(name) = describe(*rule) {
@@ -352,6 +407,12 @@ fn describe_all(rules: &[Rule]) -> String {
             }
         }
     }
+    names
+}
+
+/// The readable list of what was expected: `a, b or c`.
+fn describe_all(rules: &[Rule]) -> String {
+    let names = expected_names(rules);
     match names.len() {
         0 => String::new(),
         1 => names[0].to_string(),
@@ -360,17 +421,21 @@ fn describe_all(rules: &[Rule]) -> String {
 }
 
 /// A short label for the caret.
-fn short_expected(rules: &[Rule]) -> &'static str {
+fn short_expected(rules: &[Rule]) -> String {
+    let names = expected_names(rules);
     if rules.contains(&Rule::statement) {
-        "a statement or `}` here"
+        "expected a statement or `}` here".to_string()
     } else if rules.contains(&Rule::assertion) {
-        "an assertion here"
+        "expected an assertion here".to_string()
     } else if rules.iter().any(|r| matches!(r, Rule::turn | Rule::action)) {
-        "a turn here"
-    } else if rules.iter().any(|r| matches!(r, Rule::square | Rule::lone_square)) {
-        "a square here"
+        "expected a turn here".to_string()
+    } else if names.len() == 1 {
+        let name = names[0];
+        // The part before any explanation in parentheses.
+        let short = name.split(" (").next().unwrap_or(name);
+        format!("expected {short} here")
     } else {
-        "something else here"
+        "unexpected here".to_string()
     }
 }
 
@@ -393,14 +458,21 @@ fn found_at(src: &str, pos: usize) -> String {
         None => "the end of the file".to_string(),
         Some('\n') | Some('\r') => "the end of the line".to_string(),
         Some(_) => {
-            let token: String = rest.chars().take_while(|c| !c.is_whitespace()).take(20).collect();
+            let token: String = rest
+                .chars()
+                .take_while(|c| !c.is_whitespace())
+                .take(20)
+                .collect();
             format!("`{}`", token.replace('`', "'"))
         }
     }
 }
 
 fn next_char_end(src: &str, pos: usize) -> usize {
-    src[pos.min(src.len())..].chars().next().map_or(pos, |c| pos + c.len_utf8())
+    src[pos.min(src.len())..]
+        .chars()
+        .next()
+        .map_or(pos, |c| pos + c.len_utf8())
 }
 
 // ----------------------------------------------------------------------------------------------
@@ -417,7 +489,10 @@ struct Builder {
 
 impl Builder {
     fn new(offset: usize) -> Builder {
-        Builder { offset, problems: Vec::new() }
+        Builder {
+            offset,
+            problems: Vec::new(),
+        }
     }
 
     fn span(&self, pair: &Pair<Rule>) -> Span {
@@ -433,7 +508,10 @@ impl Builder {
     /// panic.
     fn bug(&self, pair: &Pair<Rule>) -> Problem {
         Problem::new(
-            format!("internal error: unexpected {:?} in the syntax tree", pair.as_rule()),
+            format!(
+                "internal error: unexpected {:?} in the syntax tree",
+                pair.as_rule()
+            ),
             self.span(pair),
             "here",
         )
@@ -449,7 +527,10 @@ impl Builder {
 
     /// The only meaningful child of a pair.
     fn only<'i>(&self, pair: &Pair<'i, Rule>) -> Res<Pair<'i, Rule>> {
-        pair.clone().into_inner().next().ok_or_else(|| self.missing("child", pair))
+        pair.clone()
+            .into_inner()
+            .next()
+            .ok_or_else(|| self.missing("child", pair))
     }
 
     // ---- Entry points ----------------------------------------------------------------------
@@ -474,7 +555,12 @@ impl Builder {
             }
         }
         let variant = variant.ok_or_else(|| self.missing("variant line", &whole))?;
-        Ok(File { variant, size, options, scenarios })
+        Ok(File {
+            variant,
+            size,
+            options,
+            scenarios,
+        })
     }
 
     /// `header = { SOI ~ variant_line ~ option_setting* }`, only checked during recovery.
@@ -528,7 +614,11 @@ impl Builder {
         let span = self.span(&pair);
         let mut sides = Vec::new();
         for p in pair.into_inner().filter(|p| p.as_rule() == Rule::digits) {
-            let value = p.as_str().parse::<u64>().ok().filter(|v| (1..=MAX_BOARD_SIDE).contains(v));
+            let value = p
+                .as_str()
+                .parse::<u64>()
+                .ok()
+                .filter(|v| (1..=MAX_BOARD_SIDE).contains(v));
             match value {
                 Some(v) => sides.push(v as u8),
                 None => {
@@ -600,7 +690,11 @@ impl Builder {
             }
         }
         let title = title.ok_or_else(|| self.missing("title", &whole))?;
-        Ok(Scenario { title, statements, span })
+        Ok(Scenario {
+            title,
+            statements,
+            span,
+        })
     }
 
     /// `statement = { rule_stmt | option_stmt | ... | expect_stmt }`
@@ -613,7 +707,7 @@ impl Builder {
             Rule::start_stmt => self.start_stmt(p),
             Rule::board_stmt => self.board_stmt(p)?,
             Rule::fen_stmt => self.fen_stmt(p)?,
-            Rule::to_move_stmt => self.to_move_stmt(p)?,
+            Rule::side_to_move_stmt => self.side_to_move_stmt(p)?,
             Rule::set_stmt => self.set_stmt(p)?,
             Rule::play_stmt => self.play_stmt(p)?,
             Rule::expect_stmt => self.expect_stmt(p)?,
@@ -651,7 +745,10 @@ impl Builder {
     /// `board_stmt = { kw_board ~ lbrace ~ board_side* ~ rbrace }`
     fn board_stmt(&mut self, pair: Pair<Rule>) -> Res<StatementKind> {
         let mut placements = Vec::new();
-        for p in pair.into_inner().filter(|p| p.as_rule() == Rule::board_side) {
+        for p in pair
+            .into_inner()
+            .filter(|p| p.as_rule() == Rule::board_side)
+        {
             placements.extend(self.board_side(p)?);
         }
         Ok(StatementKind::Board(placements))
@@ -688,7 +785,12 @@ impl Builder {
             }
         }
         let square = square.ok_or_else(|| self.missing("square", &whole))?;
-        Ok(Placement { color, piece, square, span })
+        Ok(Placement {
+            color,
+            piece,
+            square,
+            span,
+        })
     }
 
     /// `fen_stmt = { kw_fen ~ string }`
@@ -701,8 +803,8 @@ impl Builder {
         Ok(StatementKind::Fen(self.string(p)?))
     }
 
-    /// `to_move_stmt = { color ~ kw_to ~ kw_move }`
-    fn to_move_stmt(&mut self, pair: Pair<Rule>) -> Res<StatementKind> {
+    /// `side_to_move_stmt = { color ~ kw_to ~ kw_move }`
+    fn side_to_move_stmt(&mut self, pair: Pair<Rule>) -> Res<StatementKind> {
         let p = self.only(&pair)?;
         Ok(StatementKind::ToMove(self.color(p)?))
     }
@@ -925,7 +1027,8 @@ impl Builder {
     fn reason(&mut self, pair: Pair<Rule>) -> Spanned<String> {
         let reason = self.spanned_text(&pair);
         if let Err(message) = reason.node.parse::<Reason>() {
-            self.problems.push(Problem::new(message, reason.span.clone(), "unknown reason"));
+            self.problems
+                .push(Problem::new(message, reason.span.clone(), "unknown reason"));
         }
         reason
     }
@@ -950,8 +1053,10 @@ impl Builder {
     /// `perft_assert = { kw_perft ~ number ~ eq ~ number }`
     fn perft_assert(&mut self, pair: Pair<Rule>) -> Res<Assertion> {
         let whole = pair.clone();
-        let numbers: Vec<Pair<Rule>> =
-            pair.into_inner().filter(|p| p.as_rule() == Rule::number).collect();
+        let numbers: Vec<Pair<Rule>> = pair
+            .into_inner()
+            .filter(|p| p.as_rule() == Rule::number)
+            .collect();
         match &numbers[..] {
             [depth, n] => {
                 let depth = self.number_u32(depth.clone());
@@ -1138,7 +1243,9 @@ impl Builder {
             .into_inner()
             .find(|p| p.as_rule() == Rule::square)
             .ok_or_else(|| self.missing("square", &pair))?;
-        Ok(ActionSyntax::Reborn { square: self.square(p) })
+        Ok(ActionSyntax::Reborn {
+            square: self.square(p),
+        })
     }
 
     /// `buy = { kw_buy ~ sp+ ~ (design | design_name) }`
@@ -1208,7 +1315,9 @@ impl Builder {
             return Err(self.missing("two squares", &whole));
         }
         let from = squares.remove(0);
-        let to = squares.pop().ok_or_else(|| self.missing("square", &whole))?;
+        let to = squares
+            .pop()
+            .ok_or_else(|| self.missing("square", &whole))?;
         Ok(ActionSyntax::Move {
             style: Style::Coordinate,
             piece,
@@ -1300,7 +1409,11 @@ impl Builder {
 
     /// `piece_letter = { "K" | "Q" | ... }`
     fn piece_letter(&mut self, pair: Pair<Rule>) -> Res<Role> {
-        pair.as_str().chars().next().and_then(Role::from_letter).ok_or_else(|| self.bug(&pair))
+        pair.as_str()
+            .chars()
+            .next()
+            .and_then(Role::from_letter)
+            .ok_or_else(|| self.bug(&pair))
     }
 
     /// `piece_name = { design | role_word | role_letter }`
@@ -1321,7 +1434,11 @@ impl Builder {
 
     /// `role_letter = @{ piece_letter ~ !name_char }`
     fn role_letter(&mut self, pair: Pair<Rule>) -> Res<Role> {
-        pair.as_str().chars().next().and_then(Role::from_letter).ok_or_else(|| self.bug(&pair))
+        pair.as_str()
+            .chars()
+            .next()
+            .and_then(Role::from_letter)
+            .ok_or_else(|| self.bug(&pair))
     }
 
     /// `design = ${ "(" ~ design_name ~ ")" }`: the design without parentheses.
@@ -1385,7 +1502,11 @@ impl Builder {
             Ok(n) => n,
             Err(_) => {
                 self.problems.push(Problem::new(
-                    format!("number `{}` is too large (the largest is {})", pair.as_str(), u64::MAX),
+                    format!(
+                        "number `{}` is too large (the largest is {})",
+                        pair.as_str(),
+                        u64::MAX
+                    ),
                     self.span(&pair),
                     "too large",
                 ));
@@ -1400,7 +1521,11 @@ impl Builder {
             Ok(n) => n,
             Err(_) => {
                 self.problems.push(Problem::new(
-                    format!("number `{}` is too large here (the largest is {})", pair.as_str(), u32::MAX),
+                    format!(
+                        "number `{}` is too large here (the largest is {})",
+                        pair.as_str(),
+                        u32::MAX
+                    ),
                     self.span(&pair),
                     "too large",
                 ));
@@ -1455,7 +1580,11 @@ scenario "From the start, a pawn steps one square" {
     fn statements(body: &str) -> Vec<StatementKind> {
         let src = format!("variant chess\nscenario \"t\" {{\n{body}\n}}\n");
         let f = file(&src);
-        f.scenarios[0].statements.iter().map(|s| s.kind.clone()).collect()
+        f.scenarios[0]
+            .statements
+            .iter()
+            .map(|s| s.kind.clone())
+            .collect()
     }
 
     fn one(body: &str) -> StatementKind {
@@ -1477,7 +1606,10 @@ scenario "From the start, a pawn steps one square" {
                 assert_eq!(t.text, text.trim());
                 t.turn
             }
-            Err(p) => panic!("{text}: {}", super::super::diagnostic::render(&p, "turn", text)),
+            Err(p) => panic!(
+                "{text}: {}",
+                super::super::diagnostic::render(&p, "turn", text)
+            ),
         }
     }
 
@@ -1504,9 +1636,27 @@ scenario "From the start, a pawn steps one square" {
     }
 
     /// A move's style, piece, origin, via squares, target, capture and promotion, as text.
-    fn mv(a: &ActionSyntax) -> (Style, Option<PieceName>, String, Vec<String>, String, bool, Option<PieceName>) {
+    fn mv(
+        a: &ActionSyntax,
+    ) -> (
+        Style,
+        Option<PieceName>,
+        String,
+        Vec<String>,
+        String,
+        bool,
+        Option<PieceName>,
+    ) {
         match a {
-            ActionSyntax::Move { style, piece, from, via, to, capture, promotion } => {
+            ActionSyntax::Move {
+                style,
+                piece,
+                from,
+                via,
+                to,
+                capture,
+                promotion,
+            } => {
                 let origin = match from {
                     OriginSyntax::Any => String::new(),
                     OriginSyntax::File(f) => format!("file {f}"),
@@ -1570,7 +1720,10 @@ scenario "From the start, a pawn steps one square" {
         assert_eq!(kinds[0], &StatementKind::Start);
         match kinds[1] {
             StatementKind::Play(t) => {
-                assert_eq!(t.iter().map(|t| t.text.as_str()).collect::<Vec<_>>(), ["e3-e4", "e7-e6"])
+                assert_eq!(
+                    t.iter().map(|t| t.text.as_str()).collect::<Vec<_>>(),
+                    ["e3-e4", "e7-e6"]
+                )
             }
             other => panic!("{other:?}"),
         }
@@ -1578,14 +1731,22 @@ scenario "From the start, a pawn steps one square" {
             StatementKind::Expect(Assertion::MovesFromCount(s, 9)) => assert_eq!(s.text(), "d0"),
             other => panic!("{other:?}"),
         }
-        assert_eq!(kinds[5], &StatementKind::Expect(Assertion::Result(ExpectedResult::None, None)));
+        assert_eq!(
+            kinds[5],
+            &StatementKind::Expect(Assertion::Result(ExpectedResult::None, None))
+        );
         // Statement spans stop before trailing comments.
-        assert_eq!(&TASTE[s1.statements[4].span.clone()], "expect moves from d0 count 9");
+        assert_eq!(
+            &TASTE[s1.statements[4].span.clone()],
+            "expect moves from d0 count 9"
+        );
     }
 
     #[test]
     fn header_with_size_and_string_option() {
-        let f = file("variant xpanse 5x6\noption a-b = \"x \\\" y\"\noption n = 3\nscenario \"s\" { start }");
+        let f = file(
+            "variant xpanse 5x6\noption a-b = \"x \\\" y\"\noption n = 3\nscenario \"s\" { start }",
+        );
         assert_eq!(f.size.as_ref().map(|s| s.node), Some((5, 6)));
         assert_eq!(f.options[0].value.node, "x \" y");
         assert_eq!(f.options[1].value.node, "3");
@@ -1646,19 +1807,54 @@ scenario "From the start, a pawn steps one square" {
     #[test]
     fn set_statements() {
         let cases = [
-            ("set treasury white = 3", "treasury", Some(Color::White), Value::Word("3".into())),
+            (
+                "set treasury white = 3",
+                "treasury",
+                Some(Color::White),
+                Value::Word("3".into()),
+            ),
             (
                 "set reserve black = (WD) (WD)",
                 "reserve",
                 Some(Color::Black),
                 Value::Designs(vec!["WD".into(), "WD".into()]),
             ),
-            ("set infiltration-used black = yes", "infiltration-used", Some(Color::Black), Value::Word("yes".into())),
-            ("set castling = KQkq", "castling", None, Value::Word("KQkq".into())),
-            ("set en-passant = -", "en-passant", None, Value::Word("-".into())),
-            ("set en-passant = e3", "en-passant", None, Value::Word("e3".into())),
-            ("set note = \"a b\"", "note", None, Value::Text("a b".into())),
-            ("set checks white = 2", "checks", Some(Color::White), Value::Word("2".into())),
+            (
+                "set infiltration-used black = yes",
+                "infiltration-used",
+                Some(Color::Black),
+                Value::Word("yes".into()),
+            ),
+            (
+                "set castling = KQkq",
+                "castling",
+                None,
+                Value::Word("KQkq".into()),
+            ),
+            (
+                "set en-passant = -",
+                "en-passant",
+                None,
+                Value::Word("-".into()),
+            ),
+            (
+                "set en-passant = e3",
+                "en-passant",
+                None,
+                Value::Word("e3".into()),
+            ),
+            (
+                "set note = \"a b\"",
+                "note",
+                None,
+                Value::Text("a b".into()),
+            ),
+            (
+                "set checks white = 2",
+                "checks",
+                Some(Color::White),
+                Value::Word("2".into()),
+            ),
         ];
         for (text, key, color, value) in cases {
             match one(text) {
@@ -1704,12 +1900,17 @@ scenario "From the start, a pawn steps one square" {
         match assertion("moves from d0 = { d1 z0 e10 }") {
             Assertion::MovesFrom(from, to) => {
                 assert_eq!(from.text(), "d0");
-                assert_eq!(to.iter().map(|s| s.text()).collect::<Vec<_>>(), ["d1", "z0", "e10"]);
+                assert_eq!(
+                    to.iter().map(|s| s.text()).collect::<Vec<_>>(),
+                    ["d1", "z0", "e10"]
+                );
             }
             other => panic!("{other:?}"),
         }
         assert_eq!(assertion("moves count 20"), Assertion::MovesCount(20));
-        assert!(matches!(assertion("moves from e2 count 2"), Assertion::MovesFromCount(s, 2) if s.text() == "e2"));
+        assert!(
+            matches!(assertion("moves from e2 count 2"), Assertion::MovesFromCount(s, 2) if s.text() == "e2")
+        );
         assert_eq!(assertion("check"), Assertion::Check(true));
         assert_eq!(assertion("no check"), Assertion::Check(false));
         assert!(matches!(
@@ -1720,8 +1921,14 @@ scenario "From the start, a pawn steps one square" {
             assertion("result black wins by kill-rule"),
             Assertion::Result(ExpectedResult::Wins(Color::Black), Some(r)) if r.node == "kill-rule"
         ));
-        assert!(matches!(assertion("result draw by stalemate"), Assertion::Result(ExpectedResult::Draw, Some(_))));
-        assert_eq!(assertion("result none"), Assertion::Result(ExpectedResult::None, None));
+        assert!(matches!(
+            assertion("result draw by stalemate"),
+            Assertion::Result(ExpectedResult::Draw, Some(_))
+        ));
+        assert_eq!(
+            assertion("result none"),
+            Assertion::Result(ExpectedResult::None, None)
+        );
         assert!(matches!(
             assertion("e4 = white pawn"),
             Assertion::Occupant(s, Some((Color::White, PieceName::Role(Role::Pawn)))) if s.text() == "e4"
@@ -1738,10 +1945,18 @@ scenario "From the start, a pawn steps one square" {
             assertion("a1 = white gatekeeper"),
             Assertion::Occupant(_, Some((Color::White, PieceName::Role(Role::Gatekeeper))))
         ));
-        assert!(matches!(assertion("e4 = empty"), Assertion::Occupant(_, None)));
-        assert!(matches!(assertion("zone d0 = court"), Assertion::Zone(s, z) if s.text() == "d0" && z.node == "court"));
+        assert!(matches!(
+            assertion("e4 = empty"),
+            Assertion::Occupant(_, None)
+        ));
+        assert!(
+            matches!(assertion("zone d0 = court"), Assertion::Zone(s, z) if s.text() == "d0" && z.node == "court")
+        );
         assert_eq!(assertion("perft 3 = 8902"), Assertion::Perft(3, 8902));
-        assert_eq!(assertion("win in 2 for black"), Assertion::WinIn(2, Color::Black));
+        assert_eq!(
+            assertion("win in 2 for black"),
+            Assertion::WinIn(2, Color::Black)
+        );
         assert!(matches!(assertion("cost (WD) = 5"), Assertion::Cost(d, 5) if d.node == "WD"));
         assert!(matches!(assertion("cost BL = 7"), Assertion::Cost(d, 7) if d.node == "BL"));
         assert!(matches!(
@@ -1757,55 +1972,246 @@ scenario "From the start, a pawn steps one square" {
             other => panic!("{other:?}"),
         }
         // Keywords end at word boundaries: `checks` is a key, not `check` + `s`.
-        assert!(matches!(assertion("checks white = 2"), Assertion::Key(kv) if kv.key.node == "checks"));
+        assert!(
+            matches!(assertion("checks white = 2"), Assertion::Key(kv) if kv.key.node == "checks")
+        );
         assert!(matches!(assertion("results = 1"), Assertion::Key(kv) if kv.key.node == "results"));
-        assert!(matches!(assertion("reserve black = (WD) (BL)"), Assertion::Key(kv) if kv.value.node.text() == "(WD) (BL)"));
+        assert!(
+            matches!(assertion("reserve black = (WD) (BL)"), Assertion::Key(kv) if kv.value.node.text() == "(WD) (BL)")
+        );
     }
 
     #[test]
     fn coordinate_moves() {
         use Style::Coordinate as C;
-        assert_eq!(mv(&action("Bc3-d4")), (C, role(Role::Bishop), sq("c3"), vec![], sq("d4"), false, None));
-        assert_eq!(mv(&action("Bc3xe5")), (C, role(Role::Bishop), sq("c3"), vec![], sq("e5"), true, None));
-        assert_eq!(mv(&action("e3-e4")), (C, None, sq("e3"), vec![], sq("e4"), false, None));
-        assert_eq!(mv(&action("e7-e8=Q")), (C, None, sq("e7"), vec![], sq("e8"), false, role(Role::Queen)));
-        assert_eq!(mv(&action("Sd0-d4")), (C, role(Role::Spy), sq("d0"), vec![], sq("d4"), false, None));
-        assert_eq!(mv(&action("Qd2-z4")), (C, role(Role::Queen), sq("d2"), vec![], sq("z4"), false, None));
-        assert_eq!(mv(&action("z9-z10")), (C, None, sq("z9"), vec![], sq("z10"), false, None));
+        assert_eq!(
+            mv(&action("Bc3-d4")),
+            (
+                C,
+                role(Role::Bishop),
+                sq("c3"),
+                vec![],
+                sq("d4"),
+                false,
+                None
+            )
+        );
+        assert_eq!(
+            mv(&action("Bc3xe5")),
+            (
+                C,
+                role(Role::Bishop),
+                sq("c3"),
+                vec![],
+                sq("e5"),
+                true,
+                None
+            )
+        );
+        assert_eq!(
+            mv(&action("e3-e4")),
+            (C, None, sq("e3"), vec![], sq("e4"), false, None)
+        );
+        assert_eq!(
+            mv(&action("e7-e8=Q")),
+            (
+                C,
+                None,
+                sq("e7"),
+                vec![],
+                sq("e8"),
+                false,
+                role(Role::Queen)
+            )
+        );
+        assert_eq!(
+            mv(&action("Sd0-d4")),
+            (C, role(Role::Spy), sq("d0"), vec![], sq("d4"), false, None)
+        );
+        assert_eq!(
+            mv(&action("Qd2-z4")),
+            (
+                C,
+                role(Role::Queen),
+                sq("d2"),
+                vec![],
+                sq("z4"),
+                false,
+                None
+            )
+        );
+        assert_eq!(
+            mv(&action("z9-z10")),
+            (C, None, sq("z9"), vec![], sq("z10"), false, None)
+        );
         assert_eq!(
             mv(&action("Ac1-c3-e5")),
-            (C, role(Role::Archer), sq("c1"), vec![sq("c3")], sq("e5"), false, None)
+            (
+                C,
+                role(Role::Archer),
+                sq("c1"),
+                vec![sq("c3")],
+                sq("e5"),
+                false,
+                None
+            )
         );
         assert_eq!(
             mv(&action("Ga1-a4-d4")),
-            (C, role(Role::Gatekeeper), sq("a1"), vec![sq("a4")], sq("d4"), false, None)
+            (
+                C,
+                role(Role::Gatekeeper),
+                sq("a1"),
+                vec![sq("a4")],
+                sq("d4"),
+                false,
+                None
+            )
         );
         assert_eq!(
             mv(&action("(WD)c3xe5")),
-            (C, Some(PieceName::Design("WD".into())), sq("c3"), vec![], sq("e5"), true, None)
+            (
+                C,
+                Some(PieceName::Design("WD".into())),
+                sq("c3"),
+                vec![],
+                sq("e5"),
+                true,
+                None
+            )
         );
     }
 
     #[test]
     fn short_moves() {
         use Style::Short as S;
-        assert_eq!(mv(&action("Kd2")), (S, role(Role::King), String::new(), vec![], sq("d2"), false, None));
-        assert_eq!(mv(&action("Nxe5")), (S, role(Role::Knight), String::new(), vec![], sq("e5"), true, None));
-        assert_eq!(mv(&action("Nbd7")), (S, role(Role::Knight), sq("file b"), vec![], sq("d7"), false, None));
-        assert_eq!(mv(&action("R1a3")), (S, role(Role::Rook), sq("rank 1"), vec![], sq("a3"), false, None));
-        assert_eq!(mv(&action("R10xa3")), (S, role(Role::Rook), sq("rank 10"), vec![], sq("a3"), true, None));
-        assert_eq!(mv(&action("Nb1d2")), (S, role(Role::Knight), sq("b1"), vec![], sq("d2"), false, None));
-        assert_eq!(mv(&action("exd5")), (S, None, sq("file e"), vec![], sq("d5"), true, None));
-        assert_eq!(mv(&action("e4")), (S, None, String::new(), vec![], sq("e4"), false, None));
-        assert_eq!(mv(&action("e8=Q")), (S, None, String::new(), vec![], sq("e8"), false, role(Role::Queen)));
-        assert_eq!(mv(&action("e8=(WD)")), (S, None, String::new(), vec![], sq("e8"), false, Some(PieceName::Design("WD".into()))));
+        assert_eq!(
+            mv(&action("Kd2")),
+            (
+                S,
+                role(Role::King),
+                String::new(),
+                vec![],
+                sq("d2"),
+                false,
+                None
+            )
+        );
+        assert_eq!(
+            mv(&action("Nxe5")),
+            (
+                S,
+                role(Role::Knight),
+                String::new(),
+                vec![],
+                sq("e5"),
+                true,
+                None
+            )
+        );
+        assert_eq!(
+            mv(&action("Nbd7")),
+            (
+                S,
+                role(Role::Knight),
+                sq("file b"),
+                vec![],
+                sq("d7"),
+                false,
+                None
+            )
+        );
+        assert_eq!(
+            mv(&action("R1a3")),
+            (
+                S,
+                role(Role::Rook),
+                sq("rank 1"),
+                vec![],
+                sq("a3"),
+                false,
+                None
+            )
+        );
+        assert_eq!(
+            mv(&action("R10xa3")),
+            (
+                S,
+                role(Role::Rook),
+                sq("rank 10"),
+                vec![],
+                sq("a3"),
+                true,
+                None
+            )
+        );
+        assert_eq!(
+            mv(&action("Nb1d2")),
+            (
+                S,
+                role(Role::Knight),
+                sq("b1"),
+                vec![],
+                sq("d2"),
+                false,
+                None
+            )
+        );
+        assert_eq!(
+            mv(&action("exd5")),
+            (S, None, sq("file e"), vec![], sq("d5"), true, None)
+        );
+        assert_eq!(
+            mv(&action("e4")),
+            (S, None, String::new(), vec![], sq("e4"), false, None)
+        );
+        assert_eq!(
+            mv(&action("e8=Q")),
+            (
+                S,
+                None,
+                String::new(),
+                vec![],
+                sq("e8"),
+                false,
+                role(Role::Queen)
+            )
+        );
+        assert_eq!(
+            mv(&action("e8=(WD)")),
+            (
+                S,
+                None,
+                String::new(),
+                vec![],
+                sq("e8"),
+                false,
+                Some(PieceName::Design("WD".into()))
+            )
+        );
         assert_eq!(
             mv(&action("(WD)xe5")),
-            (S, Some(PieceName::Design("WD".into())), String::new(), vec![], sq("e5"), true, None)
+            (
+                S,
+                Some(PieceName::Design("WD".into())),
+                String::new(),
+                vec![],
+                sq("e5"),
+                true,
+                None
+            )
         );
         assert_eq!(
             mv(&action("(WA)cd4")),
-            (S, Some(PieceName::Design("WA".into())), sq("file c"), vec![], sq("d4"), false, None)
+            (
+                S,
+                Some(PieceName::Design("WA".into())),
+                sq("file c"),
+                vec![],
+                sq("d4"),
+                false,
+                None
+            )
         );
     }
 
@@ -1813,13 +2219,35 @@ scenario "From the start, a pawn steps one square" {
     fn other_actions() {
         assert_eq!(action("O-O"), ActionSyntax::Castle(CastleSide::King));
         assert_eq!(action("O-O-O"), ActionSyntax::Castle(CastleSide::Queen));
-        assert!(matches!(action("P@c5"), ActionSyntax::Drop { piece: PieceName::Role(Role::Pawn), to } if to.text() == "c5"));
-        assert!(matches!(action("(WD)@e5"), ActionSyntax::Drop { piece: PieceName::Design(d), .. } if d == "WD"));
-        assert_eq!(action("buy WD"), ActionSyntax::Buy { design: "WD".into() });
-        assert_eq!(action("buy (WD)"), ActionSyntax::Buy { design: "WD".into() });
-        assert_eq!(action("Q=BL"), ActionSyntax::Redesign { from: PieceName::Role(Role::Queen), to: "BL".into() });
+        assert!(
+            matches!(action("P@c5"), ActionSyntax::Drop { piece: PieceName::Role(Role::Pawn), to } if to.text() == "c5")
+        );
+        assert!(
+            matches!(action("(WD)@e5"), ActionSyntax::Drop { piece: PieceName::Design(d), .. } if d == "WD")
+        );
+        assert_eq!(
+            action("buy WD"),
+            ActionSyntax::Buy {
+                design: "WD".into()
+            }
+        );
+        assert_eq!(
+            action("buy (WD)"),
+            ActionSyntax::Buy {
+                design: "WD".into()
+            }
+        );
+        assert_eq!(
+            action("Q=BL"),
+            ActionSyntax::Redesign {
+                from: PieceName::Role(Role::Queen),
+                to: "BL".into()
+            }
+        );
         assert_eq!(action("pass"), ActionSyntax::Pass);
-        assert!(matches!(action("reborn c1"), ActionSyntax::Reborn { square } if square.text() == "c1"));
+        assert!(
+            matches!(action("reborn c1"), ActionSyntax::Reborn { square } if square.text() == "c1")
+        );
         assert!(matches!(
             action("coup Nf9"),
             ActionSyntax::Coup { piece: PieceName::Role(Role::Knight), square } if square.text() == "f9"
@@ -1831,11 +2259,23 @@ scenario "From the start, a pawn steps one square" {
         let (a, c) = actions("Kd2; P=WbRbmHfB");
         assert_eq!(a.len(), 2);
         assert_eq!(c, None);
-        assert_eq!(a[1], ActionSyntax::Redesign { from: PieceName::Role(Role::Pawn), to: "WbRbmHfB".into() });
+        assert_eq!(
+            a[1],
+            ActionSyntax::Redesign {
+                from: PieceName::Role(Role::Pawn),
+                to: "WbRbmHfB".into()
+            }
+        );
         assert_eq!(actions("Sd0-d4; Qd2-z4").0.len(), 2);
         assert_eq!(actions("Ke4-e5; Qd2-d10").0.len(), 2);
-        assert!(matches!(&actions("g8-g9; coup Nf9").0[1], ActionSyntax::Coup { .. }));
-        assert!(matches!(&actions("c4-c5; reborn c1").0[1], ActionSyntax::Reborn { .. }));
+        assert!(matches!(
+            &actions("g8-g9; coup Nf9").0[1],
+            ActionSyntax::Coup { .. }
+        ));
+        assert!(matches!(
+            &actions("c4-c5; reborn c1").0[1],
+            ActionSyntax::Reborn { .. }
+        ));
         assert_eq!(actions("c4-c5;reborn c1").0.len(), 2);
         assert_eq!(actions("Qxf7#").1, Some(Claim::Mate));
         assert_eq!(actions("Nf3+").1, Some(Claim::Check));
@@ -1844,7 +2284,10 @@ scenario "From the start, a pawn steps one square" {
         assert_eq!(actions("Sd0-d4+; Qd2-z4").1, Some(Claim::Check));
         assert_eq!(turn("resign"), TurnSyntax::Resign);
         assert_eq!(turn("draw"), TurnSyntax::Draw);
-        assert_eq!(parse_turn("  e2-e4  ").map(|t| t.text), Ok("e2-e4".to_string()));
+        assert_eq!(
+            parse_turn("  e2-e4  ").map(|t| t.text),
+            Ok("e2-e4".to_string())
+        );
     }
 
     #[test]
@@ -1853,7 +2296,10 @@ scenario "From the start, a pawn steps one square" {
             StatementKind::Play(t) => {
                 assert_eq!(t.len(), 1);
                 assert_eq!(t[0].text, "Qxf7#");
-                assert!(matches!(t[0].turn, TurnSyntax::Actions(_, Some(Claim::Mate))));
+                assert!(matches!(
+                    t[0].turn,
+                    TurnSyntax::Actions(_, Some(Claim::Mate))
+                ));
             }
             other => panic!("{other:?}"),
         }
@@ -1861,7 +2307,10 @@ scenario "From the start, a pawn steps one square" {
 
     #[test]
     fn bad_turns_are_refused() {
-        for bad in ["", "e2-e4e5", "e2-", "Kx", "e2-e4;", "O-O-O-O", "passe", "resign x", "e2 e4", "X@e4", "Z1-z2"] {
+        for bad in [
+            "", "e2-e4e5", "e2-", "Kx", "e2-e4;", "O-O-O-O", "passe", "resign x", "e2 e4", "X@e4",
+            "Z1-z2",
+        ] {
             assert!(parse_turn(bad).is_err(), "{bad:?} parsed");
         }
     }
@@ -1897,13 +2346,22 @@ scenario "From the start, a pawn steps one square" {
         let src = "variant chess\nscenario \"t\" {\n  strat\n}\n";
         let p = problems(src);
         assert_eq!(p.len(), 1);
-        assert!(p[0].message.starts_with("expected a statement (rule, option"), "{}", p[0].message);
+        assert!(
+            p[0].message
+                .starts_with("expected a statement (rule, option"),
+            "{}",
+            p[0].message
+        );
         assert!(p[0].message.contains("or `}`"), "{}", p[0].message);
         assert!(p[0].message.ends_with("found `strat`"), "{}", p[0].message);
         assert_eq!(&src[p[0].span.clone()], "s");
 
         let p = problems("variant chess\nscenario \"t\" {\n  expect moves from e 4 count 3\n}\n");
-        assert!(p[0].message.starts_with("expected a square such as `e4`"), "{}", p[0].message);
+        assert!(
+            p[0].message.starts_with("expected a square such as `e4`"),
+            "{}",
+            p[0].message
+        );
     }
 
     #[test]
@@ -1912,7 +2370,11 @@ scenario "From the start, a pawn steps one square" {
         let p = problems(src);
         assert_eq!(p.len(), 3, "{p:#?}");
         assert!(p[0].span.start < p[1].span.start && p[1].span.start < p[2].span.start);
-        assert!(p[2].message.contains("found the end of the file"), "{}", p[2].message);
+        assert!(
+            p[2].message.contains("found the end of the file"),
+            "{}",
+            p[2].message
+        );
     }
 
     #[test]
@@ -1920,7 +2382,8 @@ scenario "From the start, a pawn steps one square" {
         let p = problems("variant xpanse 17x0\nscenario \"a\" { start }");
         assert_eq!(p.len(), 2, "{p:#?}");
         assert!(p[0].message.contains("out of range"));
-        let p = problems("variant chess\nscenario \"a\" { expect perft 1 = 99999999999999999999999 }");
+        let p =
+            problems("variant chess\nscenario \"a\" { expect perft 1 = 99999999999999999999999 }");
         assert!(p[0].message.contains("too large"));
         let p = problems("variant chess\nscenario \"a\" { expect perft 4294967296 = 1 }");
         assert!(p[0].message.contains("too large"));
@@ -1929,13 +2392,26 @@ scenario "From the start, a pawn steps one square" {
         // Header problems are reported along with syntax errors further down.
         let p = problems("variant xpanse 99x5\nscenario \"a\" { strat }");
         assert_eq!(p.len(), 2, "{p:#?}");
+        // And so are problems of scenarios before and after a broken one.
+        let src = "variant xpanse 99x5\nscenario \"a\" { expect result draw by x }\nscenario \"b\" { strat }\nscenario \"c\" { expect perft 9999999999 = 1 }\n";
+        let p = problems(src);
+        assert_eq!(p.len(), 4, "{p:#?}");
+        assert!(p.windows(2).all(|w| w[0].span.start <= w[1].span.start));
     }
 
     #[test]
     fn string_problems() {
         let p = problems("variant chess\nscenario \"abc {\n start\n}\n");
-        assert!(p[0].message.starts_with("unterminated string"), "{}", p[0].message);
+        assert!(
+            p[0].message.starts_with("unterminated string"),
+            "{}",
+            p[0].message
+        );
         let p = problems("variant chess\nscenario \"a\\nb\" { start }\n");
-        assert!(p[0].message.starts_with("unknown escape `\\n`"), "{}", p[0].message);
+        assert!(
+            p[0].message.starts_with("unknown escape `\\n`"),
+            "{}",
+            p[0].message
+        );
     }
 }
