@@ -1,6 +1,9 @@
 //! Problems with scenario input, rendered with miette as plain text that points at the source.
 
-use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteDiagnostic, NamedSource};
+use miette::{
+    GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteDiagnostic, NamedSource,
+    ThemeCharacters, ThemeStyles,
+};
 
 use super::ast::Span;
 
@@ -53,7 +56,7 @@ pub fn render(problem: &Problem, name: &str, src: &str) -> String {
     }
     let report = miette::Report::new(diag)
         .with_source_code(NamedSource::new(name, src.to_string()));
-    let handler = GraphicalReportHandler::new_themed(GraphicalTheme::unicode_nocolor())
+    let handler = GraphicalReportHandler::new_themed(theme())
         .with_width(100)
         .with_context_lines(1);
     let mut out = String::new();
@@ -64,4 +67,15 @@ pub fn render(problem: &Problem, name: &str, src: &str) -> String {
     let mut cleaned: String = out.lines().map(|l| l.trim_end()).collect::<Vec<_>>().join("\n");
     cleaned.push('\n');
     cleaned
+}
+
+/// miette's plain unicode frame, with carets under the place and `error:` before the message.
+fn theme() -> GraphicalTheme {
+    let characters = ThemeCharacters {
+        underbar: '^',
+        underline: '^',
+        error: "error:".to_string(),
+        ..ThemeCharacters::unicode()
+    };
+    GraphicalTheme { characters, styles: ThemeStyles::none() }
 }
