@@ -31,9 +31,10 @@ fn bench_perft(c: &mut Criterion) {
 criterion_group!(benches, bench_perft);
 
 fn deep() {
-    for (name, fen, depth, expected) in
-        [("start", START_FEN, 6, 119_060_324u64), ("kiwipete", KIWIPETE, 5, 193_690_690)]
-    {
+    for (name, fen, depth, expected) in [
+        ("start", START_FEN, 6, 119_060_324u64),
+        ("kiwipete", KIWIPETE, 5, 193_690_690),
+    ] {
         let pos = position(fen);
         let t = Instant::now();
         let nodes = perft(&pos, depth);

@@ -37,9 +37,12 @@ fn cases() -> Vec<Case> {
                 let depth = it.next().and_then(|d| d.parse().ok());
                 let nodes = it.next().and_then(|d| d.parse().ok());
                 match (depth, nodes) {
-                    (Some(depth), Some(nodes)) => {
-                        out.push(Case { id: id.clone(), fen: fen.clone(), depth, nodes })
-                    }
+                    (Some(depth), Some(nodes)) => out.push(Case {
+                        id: id.clone(),
+                        fen: fen.clone(),
+                        depth,
+                        nodes,
+                    }),
                     _ => panic!("line {}: bad perft line `{line}`", n + 1),
                 }
             }
@@ -61,7 +64,10 @@ fn run(min: u64, max: u64) -> (u64, f64) {
     let mut failures = Vec::new();
     let mut total = 0;
     let mut secs = 0.0;
-    for c in cases().into_iter().filter(|c| c.nodes > min && c.nodes <= max) {
+    for c in cases()
+        .into_iter()
+        .filter(|c| c.nodes > min && c.nodes <= max)
+    {
         let pos = position(&c.fen);
         let t = Instant::now();
         let got = perft(&pos, c.depth);
@@ -79,10 +85,17 @@ fn run(min: u64, max: u64) -> (u64, f64) {
             );
         }
         if got != c.nodes {
-            failures.push(format!("{} perft {}: expected {}, got {}", c.id, c.depth, c.nodes, got));
+            failures.push(format!(
+                "{} perft {}: expected {}, got {}",
+                c.id, c.depth, c.nodes, got
+            ));
         }
     }
-    assert!(failures.is_empty(), "perft mismatches:\n{}", failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "perft mismatches:\n{}",
+        failures.join("\n")
+    );
     (total, secs)
 }
 
@@ -96,5 +109,8 @@ fn perft_fast() {
 #[ignore = "deep perft; run in release with --ignored --nocapture for nodes per second"]
 fn perft_deep() {
     let (total, secs) = run(FAST_LIMIT, DEEP_LIMIT);
-    println!("total {total} nodes in {secs:.3}s: {:.1} Mnps", total as f64 / secs / 1e6);
+    println!(
+        "total {total} nodes in {secs:.3}s: {:.1} Mnps",
+        total as f64 / secs / 1e6
+    );
 }

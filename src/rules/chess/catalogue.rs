@@ -3,7 +3,11 @@
 use crate::rules::{InvariantDef, KeyDef, OptionDef, RuleDef};
 
 const fn rule(id: &'static str, source: &'static str, summary: &'static str) -> RuleDef {
-    RuleDef { id, source, summary }
+    RuleDef {
+        id,
+        source,
+        summary,
+    }
 }
 
 pub static RULES: &[RuleDef] = &[
@@ -12,8 +16,7 @@ pub static RULES: &[RuleDef] = &[
     rule("no-piece-there", "FIDE Laws of Chess 1.1", "a move starts from a square holding a piece of the player's colour"),
     rule("no-such-piece", "FIDE Laws of Chess 2.2, Appendix C.8", "the piece named by the move must be one of the player's pieces able to go there"),
     rule("turn-length", "FIDE Laws of Chess 1.1", "a chess turn is exactly one move"),
-    rule("drop-not-allowed", "FIDE Laws of Chess 3.1", "pieces only move on the board; none is ever put onto it from outside"),
-    rule("no-such-action", "FIDE Laws of Chess 1.1", "the only action of a chess turn is a move; there is no pass, coup, rebirth, purchase or redesign"),
+    rule("no-such-action", "FIDE Laws of Chess 1.1", "the only action of a chess turn is a move of a piece on the board; there is no drop, pass, coup, rebirth, purchase or redesign"),
     // Piece movement.
     rule("own-piece-on-target", "FIDE Laws of Chess 3.1", "a piece may not move to a square occupied by a piece of the same colour"),
     rule("bishop-move", "FIDE Laws of Chess 3.2", "the bishop moves any number of squares along a diagonal"),
@@ -26,6 +29,7 @@ pub static RULES: &[RuleDef] = &[
     rule("en-passant", "FIDE Laws of Chess 3.7.d", "a pawn captures en passant only on the move right after the opponent's pawn passed over that square with a double step"),
     rule("promotion", "FIDE Laws of Chess 3.7.e", "a pawn reaching the last rank is exchanged, as part of the same move, for a queen, rook, bishop or knight; no other move promotes"),
     rule("king-move", "FIDE Laws of Chess 3.8.a", "the king moves to an adjoining square, or castles"),
+    rule("castling", "FIDE Laws of Chess 3.8.b", "castling is a move of the king two squares towards a rook on its first rank, the rook then crossing to the square the king passed over"),
     rule("castling-rights", "FIDE Laws of Chess 3.8.b.1", "castling is permanently lost once the king or that rook has moved (or the rook was captured)"),
     rule("castling-blocked", "FIDE Laws of Chess 3.8.b.2", "castling is prevented while any piece stands between the king and the rook"),
     rule("castling-out-of-check", "FIDE Laws of Chess 3.8.b.2", "a king in check cannot castle"),
@@ -40,10 +44,8 @@ pub static RULES: &[RuleDef] = &[
     rule("stalemate", "FIDE Laws of Chess 5.2.a", "the game is drawn when the player to move has no legal move and is not in check"),
     rule("insufficient-material", "FIDE Laws of Chess 5.2.b", "the game is drawn when no series of legal moves can mate (here: K v K, K+minor v K, or bishops all on one square colour)"),
     rule("agreement", "FIDE Laws of Chess 5.2.c, 9.1", "the game is drawn by agreement of both players"),
-    rule("repetition", "FIDE Laws of Chess 9.2", "the game may be drawn when the same position occurs for the third time"),
-    rule("fivefold-repetition", "FIDE Laws of Chess 9.6.1", "the game is drawn when the same position has occurred five times"),
-    rule("fifty-move", "FIDE Laws of Chess 9.3", "the game may be drawn after fifty moves by each player without a pawn move or a capture; a mate on the last move takes precedence"),
-    rule("seventy-five-move", "FIDE Laws of Chess 9.6.2", "the game is drawn after seventy-five moves by each player without a pawn move or a capture; a mate on the last move takes precedence"),
+    rule("repetition", "FIDE Laws of Chess 9.2, 9.6.1", "the game is drawn when the same position occurs for the third time (claimable, 9.2) or, under the fivefold reading, the fifth (automatic, 9.6.1)"),
+    rule("fifty-move", "FIDE Laws of Chess 9.3, 9.6.2", "the game is drawn after fifty moves by each player without a pawn move or a capture (claimable, 9.3) or, under the seventy-five-move reading, seventy-five (automatic, 9.6.2); a mate on the last move takes precedence"),
 ];
 
 pub static OPTIONS: &[OptionDef] = &[
@@ -95,7 +97,10 @@ pub static STATE_KEYS: &[KeyDef] = &[
 ];
 
 pub static INVARIANTS: &[InvariantDef] = &[
-    InvariantDef { name: "one-king-each", summary: "each side has exactly one king" },
+    InvariantDef {
+        name: "one-king-each",
+        summary: "each side has exactly one king",
+    },
     InvariantDef {
         name: "mover-not-in-check",
         summary: "the side that just moved is not in check",

@@ -18,7 +18,9 @@ use super::attacks::{DIAGONAL, KNIGHT as KNIGHT_STEPS, ORTHOGONAL, QUEEN as QUEE
 use super::board::{Board, Geometry, Sq, Square, CELLS, STRIDE};
 use super::piece::{Color, Piece, Role};
 use super::turn::{Action, CastleSide, Turn, TurnPattern};
-use super::{InvariantDef, KeyDef, OptionDef, Options, Outcome, Reason, Refusal, RuleDef, Rules, Setup};
+use super::{
+    InvariantDef, KeyDef, OptionDef, Options, Outcome, Reason, Refusal, RuleDef, Rules, Setup,
+};
 
 pub use catalogue::{INVARIANTS, OPTIONS, RULES, STATE_KEYS};
 
@@ -123,7 +125,12 @@ pub struct Move {
 impl Move {
     #[inline(always)]
     fn new(from: i32, to: i32, kind: u8) -> Move {
-        Move { from: from as u16, to: to as u16, kind, promo: 0 }
+        Move {
+            from: from as u16,
+            to: to as u16,
+            kind,
+            promo: 0,
+        }
     }
 
     pub fn from(self) -> Square {
@@ -150,7 +157,12 @@ impl Move {
 impl fmt::Debug for Move {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let g = Geometry::lettered(8, 8);
-        write!(f, "{}{}", g.square_name(self.from()), g.square_name(self.to()))?;
+        write!(
+            f,
+            "{}{}",
+            g.square_name(self.from()),
+            g.square_name(self.to())
+        )?;
         if let Some(p) = self.promotion() {
             write!(f, "={}", p.letter())?;
         }
@@ -164,7 +176,10 @@ trait Sink {
     #[inline(always)]
     fn push_promotions(&mut self, from: i32, to: i32) {
         for role in [QUEEN, ROOK, BISHOP, KNIGHT] {
-            self.push(Move { promo: role, ..Move::new(from, to, KIND_NORMAL) });
+            self.push(Move {
+                promo: role,
+                ..Move::new(from, to, KIND_NORMAL)
+            });
         }
     }
 }
@@ -571,7 +586,11 @@ impl Chess {
             self.halfmove = 0;
         }
         self.ep = 0;
-        let placed = if m.promo != 0 { code(us, m.promo) } else { piece };
+        let placed = if m.promo != 0 {
+            code(us, m.promo)
+        } else {
+            piece
+        };
         self.put(to, placed);
         self.put(from, EMPTY);
         match m.kind {
@@ -581,7 +600,11 @@ impl Chess {
                 self.put(to - fwd, EMPTY);
             }
             KIND_CASTLE => {
-                let (rook_from, rook_to) = if to > from { (to + 1, to - 1) } else { (to - 2, to + 1) };
+                let (rook_from, rook_to) = if to > from {
+                    (to + 1, to - 1)
+                } else {
+                    (to - 2, to + 1)
+                };
                 let rook = self.at(rook_from);
                 self.put(rook_to, rook);
                 self.put(rook_from, EMPTY);
@@ -736,7 +759,11 @@ impl Chess {
             draws: DrawRules::from_options(options),
         };
         if pos.king_attacked(turn.other()) {
-            return Err(format!("{} is in check, but it is {}'s turn", turn.other(), turn));
+            return Err(format!(
+                "{} is in check, but it is {}'s turn",
+                turn.other(),
+                turn
+            ));
         }
         Ok(pos)
     }
@@ -756,7 +783,11 @@ fn parse_castling(text: &str) -> Result<u8, String> {
             'Q' => WQ,
             'k' => BK,
             'q' => BQ,
-            _ => return Err(format!("`{c}` is not a castling right; write a subset of KQkq or -")),
+            _ => {
+                return Err(format!(
+                    "`{c}` is not a castling right; write a subset of KQkq or -"
+                ))
+            }
         };
         if rights & b != 0 {
             return Err(format!("the castling right `{c}` appears twice"));
@@ -777,7 +808,8 @@ fn parse_ep(text: &str) -> Result<Option<Square>, String> {
 }
 
 fn parse_count(text: &str, what: &str) -> Result<u32, String> {
-    text.parse::<u32>().map_err(|_| format!("the {what} `{text}` is not a non-negative number"))
+    text.parse::<u32>()
+        .map_err(|_| format!("the {what} `{text}` is not a non-negative number"))
 }
 
 impl Rules for Chess {
@@ -828,7 +860,12 @@ impl Rules for Chess {
                 "en-passant" => ep = parse_ep(value)?,
                 "halfmove-clock" => halfmove = parse_count(value, "halfmove clock")?,
                 "fullmove-number" => fullmove = parse_count(value, "fullmove number")?,
-                "fen" => return Err("the state key `fen` is read-only; give the position as a FEN instead".into()),
+                "fen" => {
+                    return Err(
+                        "the state key `fen` is read-only; give the position as a FEN instead"
+                            .into(),
+                    )
+                }
                 _ => {
                     let names: Vec<_> = STATE_KEYS.iter().map(|k| k.name).collect();
                     return Err(format!(
@@ -838,7 +875,15 @@ impl Rules for Chess {
                 }
             }
         }
-        Self::build(setup.board.clone(), setup.turn, castling, ep, halfmove, fullmove, options)
+        Self::build(
+            setup.board.clone(),
+            setup.turn,
+            castling,
+            ep,
+            halfmove,
+            fullmove,
+            options,
+        )
     }
 
     fn to_setup(&self) -> Setup {
@@ -876,7 +921,10 @@ impl Rules for Chess {
         let castling = parse_castling(fields[2])?;
         let ep = parse_ep(fields[3])?;
         let (halfmove, fullmove) = if fields.len() == 6 {
-            (parse_count(fields[4], "halfmove clock")?, parse_count(fields[5], "fullmove number")?)
+            (
+                parse_count(fields[4], "halfmove clock")?,
+                parse_count(fields[5], "fullmove number")?,
+            )
         } else {
             (0, 1)
         };
@@ -921,7 +969,11 @@ impl Rules for Chess {
         let piece = self.board.piece_at(Sq(m.from));
         let role = piece.map_or(Role::Pawn, Piece::role);
         let castle = if m.kind == KIND_CASTLE {
-            Some(if m.to > m.from { CastleSide::King } else { CastleSide::Queen })
+            Some(if m.to > m.from {
+                CastleSide::King
+            } else {
+                CastleSide::Queen
+            })
         } else {
             None
         };
@@ -943,15 +995,30 @@ impl Rules for Chess {
     fn outcome(&self) -> Option<Outcome> {
         if self.count_legal() == 0 {
             return Some(if self.king_attacked(self.turn) {
-                Outcome { winner: Some(self.turn.other()), reason: Reason::Checkmate, rule: "checkmate" }
+                Outcome {
+                    winner: Some(self.turn.other()),
+                    reason: Reason::Checkmate,
+                    rule: "checkmate",
+                }
             } else {
-                Outcome { winner: None, reason: Reason::Stalemate, rule: "stalemate" }
+                Outcome {
+                    winner: None,
+                    reason: Reason::Stalemate,
+                    rule: "stalemate",
+                }
             });
         }
-        let (limit, rule) =
-            if self.draws.seventy_five { (150, "seventy-five-move") } else { (100, "fifty-move") };
+        let (limit, rule) = if self.draws.seventy_five {
+            (150, "fifty-move")
+        } else {
+            (100, "fifty-move")
+        };
         if self.halfmove >= limit {
-            return Some(Outcome { winner: None, reason: Reason::FiftyMove, rule });
+            return Some(Outcome {
+                winner: None,
+                reason: Reason::FiftyMove,
+                rule,
+            });
         }
         if self.insufficient_material() {
             return Some(Outcome {
@@ -981,7 +1048,11 @@ impl Rules for Chess {
     }
 
     fn repetition_limit(&self) -> Option<(usize, &'static str)> {
-        Some(if self.draws.fivefold { (5, "fivefold-repetition") } else { (3, "repetition") })
+        Some(if self.draws.fivefold {
+            (5, "repetition")
+        } else {
+            (3, "repetition")
+        })
     }
 
     fn resignation_rule() -> &'static str {
@@ -1033,7 +1104,11 @@ impl Rules for Chess {
                     .pieces()
                     .find(|(s, p)| p.role() == Role::Pawn && (s.rank == 0 || s.rank == 7))
                 {
-                    Some((s, p)) => Err(format!("a {} pawn stands on {}", p.color(), g.square_name(s))),
+                    Some((s, p)) => Err(format!(
+                        "a {} pawn stands on {}",
+                        p.color(),
+                        g.square_name(s)
+                    )),
                     None => Ok(()),
                 }
             }

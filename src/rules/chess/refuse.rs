@@ -81,28 +81,38 @@ pub(super) fn refusal(pos: &Chess, pattern: &TurnPattern) -> Refusal {
     let actions = match pattern {
         TurnPattern::Actions { actions, .. } => actions,
         TurnPattern::Resign | TurnPattern::Draw => {
-            return Refusal::new("no-such-action", "resigning and agreeing a draw are not moves")
+            return Refusal::new(
+                "no-such-action",
+                "resigning and agreeing a draw are not moves",
+            )
         }
     };
     if actions.len() != 1 {
         return Refusal::new(
             "turn-length",
-            format!("a chess turn is exactly one move; this turn has {} actions", actions.len()),
+            format!(
+                "a chess turn is exactly one move; this turn has {} actions",
+                actions.len()
+            ),
         );
     }
     let fallback = || Refusal::new("no-such-action", "no legal chess move matches this turn");
     match &actions[0] {
         ActionPattern::Drop { to, .. } => Refusal::new(
-            "drop-not-allowed",
-            format!("chess has no drops: no piece can be put onto {} from outside the board", sq_name(*to)),
+            "no-such-action",
+            format!(
+                "chess has no drops: no piece can be put onto {} from outside the board",
+                sq_name(*to)
+            ),
         ),
         ActionPattern::Coup { .. } => Refusal::new("no-such-action", "chess has no coup d'état"),
         ActionPattern::Reborn { .. } => {
             Refusal::new("no-such-action", "chess has no rebirth of pawns")
         }
-        ActionPattern::Pass => {
-            Refusal::new("no-such-action", "a chess player cannot pass; every turn is a move")
-        }
+        ActionPattern::Pass => Refusal::new(
+            "no-such-action",
+            "a chess player cannot pass; every turn is a move",
+        ),
         ActionPattern::Buy { .. } => {
             Refusal::new("no-such-action", "chess has no purchases of pieces")
         }
@@ -110,7 +120,15 @@ pub(super) fn refusal(pos: &Chess, pattern: &TurnPattern) -> Refusal {
             Refusal::new("no-such-action", "chess has no piece designs to change")
         }
         ActionPattern::Castle(side) => castle_refusal(pos, *side).unwrap_or_else(fallback),
-        ActionPattern::Move { style, piece, from, via, to, capture, promotion } => {
+        ActionPattern::Move {
+            style,
+            piece,
+            from,
+            via,
+            to,
+            capture,
+            promotion,
+        } => {
             if !via.is_empty() {
                 return Refusal::new(
                     "no-such-action",
@@ -120,7 +138,10 @@ pub(super) fn refusal(pos: &Chess, pattern: &TurnPattern) -> Refusal {
             let want = match piece {
                 Some(PieceRef::Role(r)) => Some(*r),
                 Some(PieceRef::Design(d)) => {
-                    return Refusal::new("no-such-piece", format!("chess has no piece design ({d})"))
+                    return Refusal::new(
+                        "no-such-piece",
+                        format!("chess has no piece design ({d})"),
+                    )
                 }
                 None if *style == Style::Short => Some(Role::Pawn),
                 None => None,
@@ -150,7 +171,12 @@ pub(super) fn refusal(pos: &Chess, pattern: &TurnPattern) -> Refusal {
                     if p.role() != r {
                         return Refusal::new(
                             "no-such-piece",
-                            format!("the piece on {} is a {}, not a {}", sq_name(*sq), p.role(), r),
+                            format!(
+                                "the piece on {} is a {}, not a {}",
+                                sq_name(*sq),
+                                p.role(),
+                                r
+                            ),
                         );
                     }
                 }
@@ -208,19 +234,34 @@ fn castle_refusal(pos: &Chess, side: CastleSide) -> Option<Refusal> {
     let base = if us == Color::White { 0 } else { BACK };
     let e = E1 + base;
     let (right, rook_sq, between, crossed, word) = match (side, us) {
-        (CastleSide::King, Color::White) => (WK, e + 3, vec![e + 1, e + 2], [e + 1, e + 2], "kingside"),
-        (CastleSide::King, Color::Black) => (BK, e + 3, vec![e + 1, e + 2], [e + 1, e + 2], "kingside"),
-        (CastleSide::Queen, Color::White) => {
-            (WQ, e - 4, vec![e - 1, e - 2, e - 3], [e - 1, e - 2], "queenside")
+        (CastleSide::King, Color::White) => {
+            (WK, e + 3, vec![e + 1, e + 2], [e + 1, e + 2], "kingside")
         }
-        (CastleSide::Queen, Color::Black) => {
-            (BQ, e - 4, vec![e - 1, e - 2, e - 3], [e - 1, e - 2], "queenside")
+        (CastleSide::King, Color::Black) => {
+            (BK, e + 3, vec![e + 1, e + 2], [e + 1, e + 2], "kingside")
         }
+        (CastleSide::Queen, Color::White) => (
+            WQ,
+            e - 4,
+            vec![e - 1, e - 2, e - 3],
+            [e - 1, e - 2],
+            "queenside",
+        ),
+        (CastleSide::Queen, Color::Black) => (
+            BQ,
+            e - 4,
+            vec![e - 1, e - 2, e - 3],
+            [e - 1, e - 2],
+            "queenside",
+        ),
     };
     if pos.kings[us.index()] as i32 != e {
         return Some(Refusal::new(
             "castling-rights",
-            format!("the {us} king is not on {}, so {us} cannot castle", Chess::name(e)),
+            format!(
+                "the {us} king is not on {}, so {us} cannot castle",
+                Chess::name(e)
+            ),
         ));
     }
     if pos.castling & right == 0 {
@@ -281,7 +322,10 @@ fn promotion_refusal(
     let r = |s: String| Some(Refusal::new("promotion", s));
     if role != Role::Pawn {
         if promotion.is_some() {
-            return r(format!("only a pawn is promoted; the piece on {} is a {role}", sq_name(from)));
+            return r(format!(
+                "only a pawn is promoted; the piece on {} is a {role}",
+                sq_name(from)
+            ));
         }
         return None;
     }
@@ -300,7 +344,10 @@ fn promotion_refusal(
             )),
         }
     } else if promotion.is_some() {
-        r(format!("a pawn is promoted only on the last rank, and {} is not on it", sq_name(to)))
+        r(format!(
+            "a pawn is promoted only on the last rank, and {} is not on it",
+            sq_name(to)
+        ))
     } else {
         None
     }
@@ -319,7 +366,11 @@ fn mark_refusal(from: Square, to: Square, capture: bool, captures: bool) -> Opti
                 sq_name(to)
             )
         } else {
-            format!("{}x{} is a capture, so it is written with x rather than -", sq_name(from), sq_name(to))
+            format!(
+                "{}x{} is a capture, so it is written with x rather than -",
+                sq_name(from),
+                sq_name(to)
+            )
         },
     ))
 }
@@ -341,7 +392,8 @@ fn piece_refusal(
     let (fname, tname) = (sq_name(from), sq_name(to));
     let df = to.file as i32 - from.file as i32;
     let dr = to.rank as i32 - from.rank as i32;
-    let fail = |stage: u8, rule: &'static str, reason: String| Some((stage, Refusal::new(rule, reason)));
+    let fail =
+        |stage: u8, rule: &'static str, reason: String| Some((stage, Refusal::new(rule, reason)));
     let mut kind = KIND_NORMAL;
     let mut captures = target.is_some();
 
@@ -361,7 +413,11 @@ fn piece_refusal(
         Role::King => {
             let home = if us == Color::White { 0 } else { 7 };
             if dr == 0 && df.abs() == 2 && from == Square::new(4, home) {
-                let side = if df > 0 { CastleSide::King } else { CastleSide::Queen };
+                let side = if df > 0 {
+                    CastleSide::King
+                } else {
+                    CastleSide::Queen
+                };
                 if let Some(r) = castle_refusal(pos, side) {
                     return Some((STAGE_SAFETY, r));
                 }
@@ -402,7 +458,10 @@ fn piece_refusal(
                 let (rule, text) = match role {
                     Role::Bishop => ("bishop-move", "a bishop moves along a diagonal"),
                     Role::Rook => ("rook-move", "a rook moves along a file or a rank"),
-                    _ => ("queen-move", "a queen moves along a file, a rank or a diagonal"),
+                    _ => (
+                        "queen-move",
+                        "a queen moves along a file, a rank or a diagonal",
+                    ),
                 };
                 return fail(
                     STAGE_MOVEMENT,
@@ -415,7 +474,10 @@ fn piece_refusal(
                 return fail(
                     STAGE_BLOCKED,
                     "blocked",
-                    format!("the {role} on {fname} cannot pass over the {p} on {} to reach {tname}", sq_name(x)),
+                    format!(
+                        "the {role} on {fname} cannot pass over the {p} on {} to reach {tname}",
+                        sq_name(x)
+                    ),
                 );
             }
         }
@@ -445,8 +507,8 @@ fn piece_refusal(
                     }
                     return fail(
                         STAGE_TARGET,
-                        "pawn-move",
-                        format!("a pawn moves straight forward only to an empty square, and {tname} holds a {}; it captures diagonally", describe_piece(p)),
+                        "pawn-capture",
+                        format!("a pawn captures diagonally forward, never straight ahead; it cannot take the {} on {tname}", describe_piece(p)),
                     );
                 }
             } else if df.abs() == 1 && fwd == 1 {
@@ -470,7 +532,9 @@ fn piece_refusal(
                             return fail(
                                 STAGE_TARGET,
                                 "pawn-capture",
-                                format!("a pawn moves diagonally only to capture, and {tname} is empty"),
+                                format!(
+                                    "a pawn moves diagonally only to capture, and {tname} is empty"
+                                ),
                             );
                         }
                     }
@@ -483,7 +547,13 @@ fn piece_refusal(
                 );
             }
         }
-        _ => return fail(STAGE_MOVEMENT, "no-such-piece", format!("the {role} is not a chess piece")),
+        _ => {
+            return fail(
+                STAGE_MOVEMENT,
+                "no-such-piece",
+                format!("the {role} is not a chess piece"),
+            )
+        }
     }
 
     if let Some(p) = target {
@@ -491,7 +561,10 @@ fn piece_refusal(
             return fail(
                 STAGE_TARGET,
                 "own-piece-on-target",
-                format!("{tname} holds a {}; a piece cannot move to a square occupied by its own side", describe_piece(p)),
+                format!(
+                    "{tname} holds a {}; a piece cannot move to a square occupied by its own side",
+                    describe_piece(p)
+                ),
             );
         }
     }

@@ -1,7 +1,7 @@
 use super::*;
 use crate::rules::game::{Game, PlayError};
-use crate::rules::turn::{ActionPattern, Claim, Origin, PieceRef, Style};
 use crate::rules::perft;
+use crate::rules::turn::{ActionPattern, Claim, Origin, PieceRef, Style};
 
 fn opts() -> Options {
     Options::defaults(Chess::options())
@@ -19,7 +19,10 @@ fn sq(s: &str) -> Square {
 }
 
 fn single(a: ActionPattern) -> TurnPattern {
-    TurnPattern::Actions { actions: vec![a], claim: None }
+    TurnPattern::Actions {
+        actions: vec![a],
+        claim: None,
+    }
 }
 
 /// A coordinate move such as `e2-e4`, `e5xd6` or `a7-a8=Q`, with an optional piece letter.
@@ -33,7 +36,12 @@ fn coord(text: &str) -> TurnPattern {
         _ => None,
     };
     let (t, promotion) = match t.split_once('=') {
-        Some((m, p)) => (m, Some(PieceRef::Role(Role::from_letter(p.chars().next().unwrap()).unwrap()))),
+        Some((m, p)) => (
+            m,
+            Some(PieceRef::Role(
+                Role::from_letter(p.chars().next().unwrap()).unwrap(),
+            )),
+        ),
         None => (t, None),
     };
     let capture = t.contains('x');
@@ -93,7 +101,11 @@ fn refused(fen: &str, pattern: &TurnPattern) -> Refusal {
 fn assert_refused(fen: &str, pattern: &TurnPattern, rule: &str) {
     let r = refused(fen, pattern);
     assert_eq!(r.rule, rule, "{fen}: {r}");
-    assert!(Chess::rules().iter().any(|d| d.id == r.rule), "{} not in catalogue", r.rule);
+    assert!(
+        Chess::rules().iter().any(|d| d.id == r.rule),
+        "{} not in catalogue",
+        r.rule
+    );
     assert!(!r.reason.is_empty());
 }
 
@@ -125,7 +137,7 @@ fn catalogue_has_required_rules() {
         "castling-out-of-check",
         "castling-through-check",
         "own-king-in-check",
-        "drop-not-allowed",
+        "castling",
         "no-such-action",
         "turn-length",
         "checkmate",
@@ -165,11 +177,26 @@ fn refusals_piece_movement() {
     assert_refused(open, &coord("f1-f3"), "bishop-move");
     assert_refused(open, &coord("d1-e3"), "queen-move");
     assert_refused(START, &coord("g1-g3"), "knight-move");
-    assert_refused("4k3/8/8/8/8/8/8/R3K3 w - - 0 1", &coord("a1-b3"), "rook-move");
-    assert_refused("4k3/8/8/8/8/8/P7/4K3 w - - 0 1", &coord("e1-e3"), "king-move");
+    assert_refused(
+        "4k3/8/8/8/8/8/8/R3K3 w - - 0 1",
+        &coord("a1-b3"),
+        "rook-move",
+    );
+    assert_refused(
+        "4k3/8/8/8/8/8/P7/4K3 w - - 0 1",
+        &coord("e1-e3"),
+        "king-move",
+    );
     assert_refused(START, &coord("e2-e5"), "pawn-move");
     assert_refused(START, &coord("e2-e1"), "pawn-move");
-    assert_refused("4k3/8/8/8/8/4p3/4P3/4K3 w - - 0 1", &coord("e2-e3"), "pawn-move");
+    assert_refused(
+        "4k3/8/8/8/8/4p3/4P3/4K3 w - - 0 1",
+        &coord("e2-e3"),
+        "pawn-capture",
+    );
+    let pawns = "4k3/8/8/3pp3/4P3/8/8/4K3 w - - 0 1";
+    assert_refused(pawns, &coord("e4xe5"), "pawn-capture");
+    assert_refused(pawns, &coord("e4xf5"), "pawn-capture");
     assert_refused(START, &coord("e2xd3"), "pawn-capture");
     assert_refused(START, &san("exd3"), "pawn-capture");
 }
@@ -178,7 +205,11 @@ fn refusals_piece_movement() {
 fn refusals_blocked_target_mark() {
     assert_refused(START, &coord("f1-c4"), "blocked");
     assert_refused(START, &san("Qh5"), "blocked");
-    assert_refused("4k3/8/8/8/8/4n3/4P3/4K3 w - - 0 1", &coord("e2-e4"), "blocked");
+    assert_refused(
+        "4k3/8/8/8/8/4n3/4P3/4K3 w - - 0 1",
+        &coord("e2-e4"),
+        "blocked",
+    );
     assert_refused(START, &coord("d1-d2"), "own-piece-on-target");
     assert_refused(START, &coord("e2xe4"), "capture-mark");
     assert_refused(START, &coord("Nb1xc3"), "capture-mark");
@@ -192,7 +223,11 @@ fn refusals_blocked_target_mark() {
 #[test]
 fn refusals_pawn_specials() {
     // The d5 pawn did not just make a double step.
-    assert_refused("4k3/8/8/3pP3/8/8/8/4K3 w - - 0 1", &coord("e5xd6"), "en-passant");
+    assert_refused(
+        "4k3/8/8/3pP3/8/8/8/4K3 w - - 0 1",
+        &coord("e5xd6"),
+        "en-passant",
+    );
     let promo = "4k3/P7/8/8/8/8/4P3/4K3 w - - 0 1";
     assert_refused(promo, &coord("a7-a8"), "promotion");
     assert_refused(promo, &coord("a7-a8=K"), "promotion");
@@ -206,9 +241,21 @@ fn refusals_pawn_specials() {
 fn refusals_castling() {
     assert_refused(START, &castle(CastleSide::King), "castling-blocked");
     assert_refused(START, &coord("e1-g1"), "castling-blocked");
-    assert_refused("r3k2r/8/8/8/8/8/8/R3K2R w Kkq - 0 1", &castle(CastleSide::Queen), "castling-rights");
-    assert_refused("r3k2r/8/8/8/8/8/8/R4K1R w kq - 0 1", &castle(CastleSide::King), "castling-rights");
-    assert_refused("4k3/8/8/8/8/8/4r3/R3K2R w KQ - 0 1", &castle(CastleSide::King), "castling-out-of-check");
+    assert_refused(
+        "r3k2r/8/8/8/8/8/8/R3K2R w Kkq - 0 1",
+        &castle(CastleSide::Queen),
+        "castling-rights",
+    );
+    assert_refused(
+        "r3k2r/8/8/8/8/8/8/R4K1R w kq - 0 1",
+        &castle(CastleSide::King),
+        "castling-rights",
+    );
+    assert_refused(
+        "4k3/8/8/8/8/8/4r3/R3K2R w KQ - 0 1",
+        &castle(CastleSide::King),
+        "castling-out-of-check",
+    );
     let through = "4k3/8/8/8/8/8/5r2/R3K2R w KQ - 0 1";
     assert_refused(through, &castle(CastleSide::King), "castling-through-check");
     assert_refused(through, &coord("Ke1-g1"), "castling-through-check");
@@ -226,11 +273,23 @@ fn refusals_castling() {
 #[test]
 fn refusals_king_safety() {
     // The bishop is pinned to the king.
-    assert_refused("4k3/4r3/8/8/8/8/4B3/4K3 w - - 0 1", &coord("e2-d3"), "own-king-in-check");
+    assert_refused(
+        "4k3/4r3/8/8/8/8/4B3/4K3 w - - 0 1",
+        &coord("e2-d3"),
+        "own-king-in-check",
+    );
     // The king may not step into the rook's rank.
-    assert_refused("4k3/8/8/8/8/8/3r4/4K3 w - - 0 1", &coord("e1-f2"), "own-king-in-check");
+    assert_refused(
+        "4k3/8/8/8/8/8/3r4/4K3 w - - 0 1",
+        &coord("e1-f2"),
+        "own-king-in-check",
+    );
     // In check, a move that does not answer it.
-    assert_refused("4k3/4r3/8/8/8/8/8/R3K3 w - - 0 1", &coord("a1-a2"), "own-king-in-check");
+    assert_refused(
+        "4k3/4r3/8/8/8/8/8/R3K3 w - - 0 1",
+        &coord("a1-a2"),
+        "own-king-in-check",
+    );
 }
 
 #[test]
@@ -246,9 +305,18 @@ fn en_passant_discovered_check_is_illegal() {
     let p = pos("8/8/8/KPp5/8/8/8/4k3 w - c6 0 1");
     let mut moves = Vec::new();
     p.legal_moves(&mut moves);
-    let ep = moves.iter().copied().find(|m| m.is_en_passant()).expect("en passant");
+    let ep = moves
+        .iter()
+        .copied()
+        .find(|m| m.is_en_passant())
+        .expect("en passant");
     match &p.describe(ep).actions[0] {
-        Action::Move { capture, castle, to, .. } => {
+        Action::Move {
+            capture,
+            castle,
+            to,
+            ..
+        } => {
             assert!(*capture);
             assert_eq!(*castle, None);
             assert_eq!(*to, sq("c6"));
@@ -263,15 +331,30 @@ fn en_passant_discovered_check_is_illegal() {
 
 #[test]
 fn refusals_other_actions() {
-    assert_refused(START, &single(ActionPattern::Drop { piece: PieceRef::Role(Role::Knight), to: sq("e4") }), "drop-not-allowed");
+    assert_refused(
+        START,
+        &single(ActionPattern::Drop {
+            piece: PieceRef::Role(Role::Knight),
+            to: sq("e4"),
+        }),
+        "no-such-action",
+    );
     assert_refused(START, &single(ActionPattern::Pass), "no-such-action");
-    assert_refused(START, &single(ActionPattern::Buy { design: "W".into() }), "no-such-action");
-    assert_refused(START, &single(ActionPattern::Coup { piece: PieceRef::Role(Role::Queen), square: sq("d1") }), "no-such-action");
+    assert_refused(
+        START,
+        &single(ActionPattern::Buy { design: "W".into() }),
+        "no-such-action",
+    );
+    assert_refused(
+        START,
+        &single(ActionPattern::Coup {
+            piece: PieceRef::Role(Role::Queen),
+            square: sq("d1"),
+        }),
+        "no-such-action",
+    );
     let two = TurnPattern::Actions {
-        actions: vec![
-            ActionPattern::Pass,
-            ActionPattern::Pass,
-        ],
+        actions: vec![ActionPattern::Pass, ActionPattern::Pass],
         claim: None,
     };
     assert_refused(START, &two, "turn-length");
@@ -289,7 +372,10 @@ fn game_over_and_check_claim() {
     }
     game.play(&claimed).expect("mate");
     let o = game.outcome().expect("over");
-    assert_eq!((o.winner, o.reason, o.rule), (Some(Color::Black), Reason::Checkmate, "checkmate"));
+    assert_eq!(
+        (o.winner, o.reason, o.rule),
+        (Some(Color::Black), Reason::Checkmate, "checkmate")
+    );
     match game.resolve(&coord("e2-e4")) {
         Err(PlayError::Refused(r)) => assert_eq!(r.rule, "game-over"),
         other => panic!("{other:?}"),
@@ -348,7 +434,10 @@ fn fen_and_setup_errors() {
     assert!(bad("4k3/8/8/8/8/8/8/4K3 w KX - 0 1").contains("castling right"));
     assert!(bad("4k3/8/8/8/8/8/8/4S3 w - - 0 1").contains("not a chess piece"));
     assert!(Chess::from_fen(Geometry::lettered(10, 8), START, &opts()).is_err());
-    assert_eq!(Chess::geometry_for(Some((10, 8))), Err("chess is played on 8x8".into()));
+    assert_eq!(
+        Chess::geometry_for(Some((10, 8))),
+        Err("chess is played on 8x8".into())
+    );
     assert!(Chess::geometry_for(None).is_ok());
 
     // A setup without a castling key has no castling rights.
@@ -360,7 +449,9 @@ fn fen_and_setup_errors() {
     setup.keys.insert(("en-passant".into(), None), "e3".into());
     assert!(Chess::from_setup(&setup, &opts()).is_err());
     let mut setup = pos(START).to_setup();
-    setup.keys.insert(("halfmove-clock".into(), None), "-1".into());
+    setup
+        .keys
+        .insert(("halfmove-clock".into(), None), "-1".into());
     assert!(Chess::from_setup(&setup, &opts()).is_err());
 }
 
@@ -369,26 +460,34 @@ fn outcomes() {
     let mate = pos("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3");
     assert_eq!(mate.in_check(), Some(true));
     let o = mate.outcome().expect("mate");
-    assert_eq!((o.winner, o.reason, o.rule), (Some(Color::Black), Reason::Checkmate, "checkmate"));
+    assert_eq!(
+        (o.winner, o.reason, o.rule),
+        (Some(Color::Black), Reason::Checkmate, "checkmate")
+    );
 
     let stale = pos("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
     assert_eq!(stale.outcome().map(|o| o.rule), Some("stalemate"));
 
     let fifty = pos("4k3/8/8/8/8/8/4P3/4K3 w - - 100 80");
     let o = fifty.outcome().expect("fifty");
-    assert_eq!((o.winner, o.reason, o.rule), (None, Reason::FiftyMove, "fifty-move"));
+    assert_eq!(
+        (o.winner, o.reason, o.rule),
+        (None, Reason::FiftyMove, "fifty-move")
+    );
     assert_eq!(pos("4k3/8/8/8/8/8/4P3/4K3 w - - 99 80").outcome(), None);
     // Checkmate on the last move takes precedence.
     let mate100 = pos("4k3/4Q3/4K3/8/8/8/8/8 b - - 100 80");
     assert_eq!(mate100.outcome().map(|o| o.rule), Some("checkmate"));
 
     let mut seventy_five = opts();
-    seventy_five.set(Chess::options(), "chess", "move-rule-draw", "seventy-five").unwrap();
+    seventy_five
+        .set(Chess::options(), "chess", "move-rule-draw", "seventy-five")
+        .unwrap();
     let g = Chess::geometry();
     let p = Chess::from_fen(g, "4k3/8/8/8/8/8/4P3/4K3 w - - 100 80", &seventy_five).unwrap();
     assert_eq!(p.outcome(), None);
     let p = Chess::from_fen(g, "4k3/8/8/8/8/8/4P3/4K3 w - - 150 80", &seventy_five).unwrap();
-    assert_eq!(p.outcome().map(|o| o.rule), Some("seventy-five-move"));
+    assert_eq!(p.outcome().map(|o| o.rule), Some("fifty-move"));
 
     for (fen, dead) in [
         ("4k3/8/8/8/8/8/8/4K3 w - - 0 1", true),
@@ -402,7 +501,11 @@ fn outcomes() {
         ("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", false),
     ] {
         let o = pos(fen).outcome();
-        assert_eq!(o.map(|o| o.rule) == Some("insufficient-material"), dead, "{fen}");
+        assert_eq!(
+            o.map(|o| o.rule) == Some("insufficient-material"),
+            dead,
+            "{fen}"
+        );
     }
     assert_eq!(pos(START).outcome(), None);
 }
@@ -420,9 +523,10 @@ fn repetition() {
     assert_eq!((o.reason, o.rule), (Reason::Repetition, "repetition"));
 
     let mut five = opts();
-    five.set(Chess::options(), "chess", "repetition-draw", "fivefold").unwrap();
+    five.set(Chess::options(), "chess", "repetition-draw", "fivefold")
+        .unwrap();
     let p = Chess::start(Chess::geometry(), &five);
-    assert_eq!(p.repetition_limit(), Some((5, "fivefold-repetition")));
+    assert_eq!(p.repetition_limit(), Some((5, "repetition")));
 
     // An en-passant square counts only when the capture is legal (9.2.2).
     let after_e4 = pos("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1");
@@ -439,9 +543,20 @@ fn castling_is_a_king_move_and_rights_are_lost() {
     let p = pos("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
     let mut moves = Vec::new();
     p.legal_moves(&mut moves);
-    let oo = moves.iter().copied().find(|m| m.is_castle() && m.to() == sq("g1")).expect("O-O");
+    let oo = moves
+        .iter()
+        .copied()
+        .find(|m| m.is_castle() && m.to() == sq("g1"))
+        .expect("O-O");
     match &p.describe(oo).actions[0] {
-        Action::Move { role, from, to, castle, capture, .. } => {
+        Action::Move {
+            role,
+            from,
+            to,
+            castle,
+            capture,
+            ..
+        } => {
             assert_eq!((*role, *from, *to), (Role::King, sq("e1"), sq("g1")));
             assert_eq!(*castle, Some(CastleSide::King));
             assert!(!*capture);
@@ -462,7 +577,10 @@ fn castling_is_a_king_move_and_rights_are_lost() {
 
 #[test]
 fn invariants_hold_along_games() {
-    let game = Game::new(pos("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"), opts());
+    let game = Game::new(
+        pos("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"),
+        opts(),
+    );
     for inv in Chess::invariants() {
         assert_eq!(game.invariant_violation(inv.name, 2), None, "{}", inv.name);
     }
@@ -471,5 +589,8 @@ fn invariants_hold_along_games() {
 #[test]
 fn small_perft() {
     assert_eq!(perft(&pos(START), 3), 8902);
-    assert_eq!(perft(&pos("8/8/8/KPp4r/8/8/8/4k3 w - c6 0 1"), 1), pos("8/8/8/KPp4r/8/8/8/4k3 w - c6 0 1").count_legal());
+    assert_eq!(
+        perft(&pos("8/8/8/KPp4r/8/8/8/4k3 w - c6 0 1"), 1),
+        pos("8/8/8/KPp4r/8/8/8/4k3 w - c6 0 1").count_legal()
+    );
 }
