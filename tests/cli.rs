@@ -33,7 +33,11 @@ fn check_bundled_scenarios_passes() {
 fn check_defaults_to_the_scenarios_folder() {
     let o = arbiter(&["check"]);
     assert_eq!(o.status.code(), Some(0));
-    assert!(stdout(&o).lines().last().unwrap_or("").ends_with(" passed, 0 failed"));
+    assert!(stdout(&o)
+        .lines()
+        .last()
+        .unwrap_or("")
+        .ends_with(" passed, 0 failed"));
 }
 
 #[test]
@@ -41,7 +45,10 @@ fn false_expectation_exits_1_and_points_at_it() {
     let o = arbiter(&["check", "tests/failing/false-expectations.scn"]);
     let out = stdout(&o);
     assert_eq!(o.status.code(), Some(1), "{out}");
-    assert!(out.contains("tests/failing/false-expectations.scn:6:3: expect moves count 21"), "{out}");
+    assert!(
+        out.contains("tests/failing/false-expectations.scn:6:3: expect moves count 21"),
+        "{out}"
+    );
     assert!(out.contains("expected: 21 legal turns"), "{out}");
     assert!(out.contains("found:    20 legal turns"), "{out}");
     assert_eq!(out.lines().last(), Some("1 passed, 3 failed"));
@@ -52,7 +59,11 @@ fn syntax_error_exits_2_with_line_column_and_caret() {
     let dir = std::env::temp_dir().join(format!("arbiter-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("broken.scn");
-    std::fs::write(&file, "variant chess\nscenario \"x\" {\n  start\n  expect moves count lots\n}\n").unwrap();
+    std::fs::write(
+        &file,
+        "variant chess\nscenario \"x\" {\n  start\n  expect moves count lots\n}\n",
+    )
+    .unwrap();
     let o = arbiter(&["check", file.to_str().unwrap()]);
     let err = stderr(&o);
     assert_eq!(o.status.code(), Some(2), "{err}");
@@ -68,7 +79,10 @@ fn unknown_names_exit_2_and_list_the_valid_ones() {
     let o = arbiter(&["check", "tests/failing/unusable-names.scn"]);
     let err = stderr(&o);
     assert_eq!(o.status.code(), Some(2), "{err}");
-    assert!(err.contains("unknown option `colour-blind`; options of chess: "), "{err}");
+    assert!(
+        err.contains("unknown option `colour-blind`; options of chess: "),
+        "{err}"
+    );
     assert!(err.contains("unknown rule id `no-such-rule`"), "{err}");
 }
 
@@ -108,7 +122,10 @@ fn rules_lists_ids_with_sources() {
     assert!(out.contains("FIDE"), "{out}");
     let o = arbiter(&["rules", "chess", "--coverage", "scenarios"]);
     let out = stdout(&o);
-    assert!(out.contains("0 of "), "every chess rule has a scenario:\n{out}");
+    assert!(
+        out.contains("0 of "),
+        "every chess rule has a scenario:\n{out}"
+    );
     assert_eq!(o.status.code(), Some(0));
 }
 
@@ -124,7 +141,12 @@ fn explain_names_the_rule() {
 
 #[test]
 fn json_report_parses() {
-    let o = arbiter(&["check", "--format", "json", "tests/failing/false-expectations.scn"]);
+    let o = arbiter(&[
+        "check",
+        "--format",
+        "json",
+        "tests/failing/false-expectations.scn",
+    ]);
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
     assert_eq!(v["failed"], 3);
     assert_eq!(v["passed"], 1);
@@ -144,5 +166,8 @@ fn dispute_shows_each_reading() {
     let o = arbiter(&["dispute", file.to_str().unwrap()]);
     let out = stdout(&o);
     assert!(out.contains("repetition-draw = fivefold: fails"), "{out}");
-    assert!(out.contains("the outcome depends on: repetition-draw = fivefold"), "{out}");
+    assert!(
+        out.contains("the outcome depends on: repetition-draw = fivefold"),
+        "{out}"
+    );
 }

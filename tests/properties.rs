@@ -42,7 +42,10 @@ fn playout(start: usize, choices: &[usize]) -> Vec<Chess> {
 }
 
 fn walk() -> impl Strategy<Value = (usize, Vec<usize>)> {
-    (0..STARTS.len(), prop::collection::vec(any::<usize>(), 0..60))
+    (
+        0..STARTS.len(),
+        prop::collection::vec(any::<usize>(), 0..60),
+    )
 }
 
 proptest! {

@@ -17,11 +17,22 @@ use crate::with_variant;
 pub fn run(command: Command) -> Result<i32, String> {
     match command {
         Command::Check { paths, format } => check(paths, format),
-        Command::Perft { variant, depth, fen, size, divide } => {
+        Command::Perft {
+            variant,
+            depth,
+            fen,
+            size,
+            divide,
+        } => {
             let variant: Variant = variant.parse()?;
             with_variant!(variant, R => perft_command::<R>(depth, fen, size, divide))
         }
-        Command::Moves { variant, fen, size, from } => {
+        Command::Moves {
+            variant,
+            fen,
+            size,
+            from,
+        } => {
             let variant: Variant = variant.parse()?;
             with_variant!(variant, R => moves::<R>(fen, size, from))
         }
@@ -29,7 +40,12 @@ pub fn run(command: Command) -> Result<i32, String> {
             let variant: Variant = variant.parse()?;
             with_variant!(variant, R => rules::<R>(&coverage))
         }
-        Command::Explain { variant, turn, fen, size } => {
+        Command::Explain {
+            variant,
+            turn,
+            fen,
+            size,
+        } => {
             let variant: Variant = variant.parse()?;
             with_variant!(variant, R => explain::<R>(&turn, fen, size))
         }
@@ -43,7 +59,9 @@ fn scenario_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
         let entries =
             std::fs::read_dir(dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
         for entry in entries {
-            let path = entry.map_err(|e| format!("cannot read {}: {e}", dir.display()))?.path();
+            let path = entry
+                .map_err(|e| format!("cannot read {}: {e}", dir.display()))?
+                .path();
             if path.is_dir() {
                 walk(&path, out)?;
             } else if path.extension().is_some_and(|e| e == "scn") {
@@ -68,12 +86,20 @@ fn scenario_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
 }
 
 fn check(paths: Vec<PathBuf>, format: Format) -> Result<i32, String> {
-    let paths = if paths.is_empty() { vec![PathBuf::from("scenarios")] } else { paths };
+    let paths = if paths.is_empty() {
+        vec![PathBuf::from("scenarios")]
+    } else {
+        paths
+    };
     let files = scenario_files(&paths)?;
     if files.is_empty() {
         return Err(format!(
             "no scenario files (*.scn) under {}",
-            paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
+            paths
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
         ));
     }
     let checks: Vec<FileCheck> = files
@@ -107,7 +133,10 @@ fn check(paths: Vec<PathBuf>, format: Format) -> Result<i32, String> {
                 "failed": failed,
                 "exit": code,
             });
-            println!("{}", serde_json::to_string_pretty(&doc).map_err(|e| e.to_string())?);
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&doc).map_err(|e| e.to_string())?
+            );
         }
     }
     Ok(code)
@@ -117,7 +146,10 @@ fn parse_size(size: Option<String>) -> Result<Option<(u8, u8)>, String> {
     let Some(s) = size else { return Ok(None) };
     let bad = || format!("bad board size `{s}`; write <files>x<ranks>, such as 5x6");
     let (f, r) = s.split_once('x').ok_or_else(bad)?;
-    Ok(Some((f.parse().map_err(|_| bad())?, r.parse().map_err(|_| bad())?)))
+    Ok(Some((
+        f.parse().map_err(|_| bad())?,
+        r.parse().map_err(|_| bad())?,
+    )))
 }
 
 fn position<R: Rules>(fen: Option<String>, size: Option<String>) -> Result<(R, Geometry), String> {
@@ -161,11 +193,19 @@ fn perft_command<R: Rules>(
     Ok(0)
 }
 
-fn moves<R: Rules>(fen: Option<String>, size: Option<String>, from: Option<String>) -> Result<i32, String> {
+fn moves<R: Rules>(
+    fen: Option<String>,
+    size: Option<String>,
+    from: Option<String>,
+) -> Result<i32, String> {
     let (pos, geometry) = position::<R>(fen, size)?;
     let from = match from {
         Some(f) => Some(geometry.parse_square(&f).ok_or_else(|| {
-            format!("square `{f}` is not on the {} board ({})", R::NAME, geometry.describe())
+            format!(
+                "square `{f}` is not on the {} board ({})",
+                R::NAME,
+                geometry.describe()
+            )
         })?),
         None => None,
     };
@@ -179,7 +219,11 @@ fn moves<R: Rules>(fen: Option<String>, size: Option<String>, from: Option<Strin
 }
 
 fn rules<R: Rules>(coverage: &[PathBuf]) -> Result<i32, String> {
-    let counts = if coverage.is_empty() { None } else { Some(rule_coverage::<R>(coverage)?) };
+    let counts = if coverage.is_empty() {
+        None
+    } else {
+        Some(rule_coverage::<R>(coverage)?)
+    };
     let width = R::rules().iter().map(|r| r.id.len()).max().unwrap_or(0);
     println!("rules of {}:", R::NAME);
     let mut uncovered = 0;
@@ -190,7 +234,10 @@ fn rules<R: Rules>(coverage: &[PathBuf]) -> Result<i32, String> {
                 if n == 0 {
                     uncovered += 1;
                 }
-                println!("  {:width$}  {:>3} scenarios  {}: {}", r.id, n, r.source, r.summary);
+                println!(
+                    "  {:width$}  {:>3} scenarios  {}: {}",
+                    r.id, n, r.source, r.summary
+                );
             }
             None => println!("  {:width$}  {}: {}", r.id, r.source, r.summary),
         }
@@ -200,7 +247,13 @@ fn rules<R: Rules>(coverage: &[PathBuf]) -> Result<i32, String> {
     } else {
         println!("options:");
         for o in R::options() {
-            println!("  {} = {} (default {}): {}", o.name, o.values.join(" | "), o.default, o.reason);
+            println!(
+                "  {} = {} (default {}): {}",
+                o.name,
+                o.values.join(" | "),
+                o.default,
+                o.reason
+            );
         }
     }
     println!("state keys:");
@@ -213,7 +266,11 @@ fn rules<R: Rules>(coverage: &[PathBuf]) -> Result<i32, String> {
         println!("  {}: {}", i.name, i.summary);
     }
     if counts.is_some() {
-        println!("{} of {} rules have no scenario", uncovered, R::rules().len());
+        println!(
+            "{} of {} rules have no scenario",
+            uncovered,
+            R::rules().len()
+        );
         return Ok(if uncovered == 0 { 0 } else { 1 });
     }
     Ok(0)
@@ -223,7 +280,8 @@ fn rules<R: Rules>(coverage: &[PathBuf]) -> Result<i32, String> {
 pub fn rule_coverage<R: Rules>(paths: &[PathBuf]) -> Result<BTreeMap<String, usize>, String> {
     let mut counts = BTreeMap::new();
     for f in scenario_files(paths)? {
-        let src = std::fs::read_to_string(&f).map_err(|e| format!("cannot read {}: {e}", f.display()))?;
+        let src =
+            std::fs::read_to_string(&f).map_err(|e| format!("cannot read {}: {e}", f.display()))?;
         let Ok(file) = parse_file(&src) else { continue };
         if file.variant.node != R::NAME {
             continue;
@@ -252,7 +310,9 @@ pub fn rule_coverage<R: Rules>(paths: &[PathBuf]) -> Result<BTreeMap<String, usi
 fn explain<R: Rules>(text: &str, fen: Option<String>, size: Option<String>) -> Result<i32, String> {
     let (pos, geometry) = position::<R>(fen, size)?;
     let turn = parse_turn(text).map_err(|p| render(&p, "<turn>", text))?;
-    let pattern = Lowering::<R>::new(geometry).turn(&turn).map_err(|p| render(&p, "<turn>", text))?;
+    let pattern = Lowering::<R>::new(geometry)
+        .turn(&turn)
+        .map_err(|p| render(&p, "<turn>", text))?;
     let game = Game::new(pos, Options::defaults(R::options()));
     let source = |id: &str| R::rules().iter().find(|r| r.id == id).copied();
     match game.resolve(&pattern) {
@@ -294,9 +354,16 @@ fn explain<R: Rules>(text: &str, fen: Option<String>, size: Option<String>) -> R
 fn dispute(path: &Path, only: Option<&str>) -> Result<i32, String> {
     let name = path.display().to_string();
     let src = std::fs::read_to_string(path).map_err(|e| format!("cannot read {name}: {e}"))?;
-    let file = parse_file(&src).map_err(|ps| ps.iter().map(|p| render(p, &name, &src)).collect::<String>())?;
-    let render_all =
-        |ps: Vec<crate::scenario::diagnostic::Problem>| ps.iter().map(|p| render(p, &name, &src)).collect::<String>();
+    let file = parse_file(&src).map_err(|ps| {
+        ps.iter()
+            .map(|p| render(p, &name, &src))
+            .collect::<String>()
+    })?;
+    let render_all = |ps: Vec<crate::scenario::diagnostic::Problem>| {
+        ps.iter()
+            .map(|p| render(p, &name, &src))
+            .collect::<String>()
+    };
     let base = evaluate_with(&file, &src, &[]).map_err(render_all)?;
     let mut code = 0;
     for (scenario, report) in file.scenarios.iter().zip(&base) {

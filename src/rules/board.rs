@@ -86,13 +86,23 @@ impl Geometry {
     /// Files `a`, `b`, ... and ranks from 1, as in orthodox chess.
     pub fn lettered(files: u8, ranks: u8) -> Geometry {
         assert!(files <= MAX_FILES && ranks <= MAX_RANKS && files > 0 && ranks > 0);
-        Geometry { files, ranks, file_labels: &LETTERS[..files as usize], first_rank: 1 }
+        Geometry {
+            files,
+            ranks,
+            file_labels: &LETTERS[..files as usize],
+            first_rank: 1,
+        }
     }
 
     /// Arbitrary file labels and a first rank number.
     pub fn labelled(file_labels: &'static [&'static str], ranks: u8, first_rank: u8) -> Geometry {
         assert!(file_labels.len() <= MAX_FILES as usize && ranks <= MAX_RANKS);
-        Geometry { files: file_labels.len() as u8, ranks, file_labels, first_rank }
+        Geometry {
+            files: file_labels.len() as u8,
+            ranks,
+            file_labels,
+            first_rank,
+        }
     }
 
     pub fn contains(&self, square: Square) -> bool {
@@ -108,7 +118,10 @@ impl Geometry {
     }
 
     pub fn file_of(&self, label: &str) -> Option<u8> {
-        self.file_labels.iter().position(|l| *l == label).map(|i| i as u8)
+        self.file_labels
+            .iter()
+            .position(|l| *l == label)
+            .map(|i| i as u8)
     }
 
     pub fn rank_of(&self, label: &str) -> Option<u8> {
@@ -129,7 +142,11 @@ impl Geometry {
     }
 
     pub fn square_name(&self, square: Square) -> String {
-        format!("{}{}", self.file_label(square.file), self.rank_label(square.rank))
+        format!(
+            "{}{}",
+            self.file_label(square.file),
+            self.rank_label(square.rank)
+        )
     }
 
     /// A one-line description of the valid squares, for error messages.
@@ -212,7 +229,9 @@ impl Board {
 
     /// Every occupied square with its piece, in [`Geometry::squares`] order.
     pub fn pieces(&self) -> impl Iterator<Item = (Square, Piece)> + '_ {
-        self.geometry.squares().filter_map(move |s| self.get(s).map(|p| (s, p)))
+        self.geometry
+            .squares()
+            .filter_map(move |s| self.get(s).map(|p| (s, p)))
     }
 
     /// The placement part of a FEN: ranks from the top, `/` between them.
@@ -273,7 +292,11 @@ impl Board {
                 let piece = Piece::from_fen_char(c)
                     .ok_or_else(|| format!("`{c}` is not a piece letter"))?;
                 if file >= geometry.files as u32 {
-                    return Err(format!("rank {} has more than {} files", rank + 1, geometry.files));
+                    return Err(format!(
+                        "rank {} has more than {} files",
+                        rank + 1,
+                        geometry.files
+                    ));
                 }
                 board.put(Square::new(file as u8, rank), Some(piece));
                 file += 1;

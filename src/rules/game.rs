@@ -35,7 +35,12 @@ pub enum PlayError {
 impl<R: Rules> Game<R> {
     pub fn new(position: R, options: Options) -> Game<R> {
         let key = position.repetition_key();
-        Game { position, history: vec![key], declared: None, options }
+        Game {
+            position,
+            history: vec![key],
+            declared: None,
+            options,
+        }
     }
 
     pub fn position(&self) -> &R {
@@ -64,7 +69,11 @@ impl<R: Rules> Game<R> {
         let (limit, rule) = self.position.repetition_limit()?;
         let now = *self.history.last()?;
         let seen = self.history.iter().filter(|k| **k == now).count();
-        (seen >= limit).then_some(Outcome { winner: None, reason: Reason::Repetition, rule })
+        (seen >= limit).then_some(Outcome {
+            winner: None,
+            reason: Reason::Repetition,
+            rule,
+        })
     }
 
     /// The legal turns with their descriptions, sorted by canonical text; none once the game
@@ -102,15 +111,20 @@ impl<R: Rules> Game<R> {
             TurnPattern::Actions { .. } => {}
         }
         let g = *self.position.board().geometry();
-        let mut found: Vec<(R::Move, Turn)> =
-            self.legal_turns().into_iter().filter(|(_, t)| pattern.matches(t)).collect();
+        let mut found: Vec<(R::Move, Turn)> = self
+            .legal_turns()
+            .into_iter()
+            .filter(|(_, t)| pattern.matches(t))
+            .collect();
         match found.len() {
             0 => Err(PlayError::Refused(self.position.refusal(pattern))),
             1 => {
                 let (m, t) = found.remove(0);
                 Ok(Resolved::Move(m, t))
             }
-            _ => Err(PlayError::Ambiguous(found.iter().map(|(_, t)| t.text(&g)).collect())),
+            _ => Err(PlayError::Ambiguous(
+                found.iter().map(|(_, t)| t.text(&g)).collect(),
+            )),
         }
     }
 
@@ -130,8 +144,11 @@ impl<R: Rules> Game<R> {
                 })
             }
             Resolved::Draw => {
-                self.declared =
-                    Some(Outcome { winner: None, reason: Reason::Agreement, rule: R::agreement_rule() })
+                self.declared = Some(Outcome {
+                    winner: None,
+                    reason: Reason::Agreement,
+                    rule: R::agreement_rule(),
+                })
             }
         }
     }
@@ -147,17 +164,27 @@ impl<R: Rules> Game<R> {
         *self = next;
         Ok(match resolved {
             Resolved::Move(_, t) => t,
-            _ => Turn { actions: Vec::new() },
+            _ => Turn {
+                actions: Vec::new(),
+            },
         })
     }
 
     fn check_claim(&self, claim: Claim) -> Result<(), PlayError> {
         let check = self.position.in_check();
-        let mate = matches!(self.outcome(), Some(Outcome { reason: Reason::Checkmate, .. }));
+        let mate = matches!(
+            self.outcome(),
+            Some(Outcome {
+                reason: Reason::Checkmate,
+                ..
+            })
+        );
         let refuse = |s: &str| Err(PlayError::Refused(Refusal::new(CHECK_CLAIM, s)));
         match (claim, check) {
             (_, None) => refuse("the move claims check, but this variant has no check"),
-            (Claim::Check, Some(false)) => refuse("the move claims check (+), but it gives no check"),
+            (Claim::Check, Some(false)) => {
+                refuse("the move claims check (+), but it gives no check")
+            }
             (Claim::Mate, _) if !mate => refuse("the move claims mate (#), but it does not mate"),
             _ => Ok(()),
         }
@@ -182,9 +209,14 @@ impl<R: Rules> Game<R> {
             next
         };
         if attacker {
-            moves.into_iter().any(|m| after(m).can_force_win(color, turns - 1))
+            moves
+                .into_iter()
+                .any(|m| after(m).can_force_win(color, turns - 1))
         } else {
-            !moves.is_empty() && moves.into_iter().all(|m| after(m).can_force_win(color, turns))
+            !moves.is_empty()
+                && moves
+                    .into_iter()
+                    .all(|m| after(m).can_force_win(color, turns))
         }
     }
 

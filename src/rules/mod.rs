@@ -16,7 +16,9 @@ use std::str::FromStr;
 pub use board::{Board, Geometry, Sq, Square};
 pub use game::Game;
 pub use piece::{Color, Piece, Role};
-pub use turn::{Action, ActionPattern, CastleSide, Claim, Origin, PieceRef, Style, Turn, TurnPattern};
+pub use turn::{
+    Action, ActionPattern, CastleSide, Claim, Origin, PieceRef, Style, Turn, TurnPattern,
+};
 
 /// One enforced rule: a kebab-case id, the clause of the rule text it comes from, and a summary.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -62,7 +64,10 @@ pub struct Refusal {
 
 impl Refusal {
     pub fn new(rule: &'static str, reason: impl Into<String>) -> Refusal {
-        Refusal { rule, reason: reason.into() }
+        Refusal {
+            rule,
+            reason: reason.into(),
+        }
     }
 }
 
@@ -129,10 +134,14 @@ impl Reason {
 impl FromStr for Reason {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Reason::ALL.iter().copied().find(|r| r.name() == s).ok_or_else(|| {
-            let names: Vec<_> = Reason::ALL.iter().map(|r| r.name()).collect();
-            format!("unknown reason `{s}`; reasons: {}", names.join(", "))
-        })
+        Reason::ALL
+            .iter()
+            .copied()
+            .find(|r| r.name() == s)
+            .ok_or_else(|| {
+                let names: Vec<_> = Reason::ALL.iter().map(|r| r.name()).collect();
+                format!("unknown reason `{s}`; reasons: {}", names.join(", "))
+            })
     }
 }
 
@@ -169,7 +178,9 @@ pub struct Options {
 impl Options {
     /// The defaults of a catalogue.
     pub fn defaults(defs: &'static [OptionDef]) -> Options {
-        Options { values: defs.iter().map(|d| (d.name, d.default)).collect() }
+        Options {
+            values: defs.iter().map(|d| (d.name, d.default)).collect(),
+        }
     }
 
     /// Pins `name` to `value`, checking both against the catalogue.
@@ -185,7 +196,10 @@ impl Options {
                 format!("unknown option `{name}`; {variant} has no options")
             } else {
                 let names: Vec<_> = defs.iter().map(|d| d.name).collect();
-                format!("unknown option `{name}`; options of {variant}: {}", names.join(", "))
+                format!(
+                    "unknown option `{name}`; options of {variant}: {}",
+                    names.join(", ")
+                )
             }
         })?;
         let v = def.values.iter().find(|v| **v == value).ok_or_else(|| {
@@ -222,7 +236,11 @@ pub struct Setup {
 
 impl Setup {
     pub fn empty(geometry: Geometry) -> Setup {
-        Setup { board: Board::empty(geometry), turn: Color::White, keys: BTreeMap::new() }
+        Setup {
+            board: Board::empty(geometry),
+            turn: Color::White,
+            keys: BTreeMap::new(),
+        }
     }
 }
 
@@ -371,7 +389,10 @@ impl FromStr for Variant {
                 known.join(", ")
             ))
         } else {
-            Err(format!("unknown variant `{s}`; variants: {}", known.join(", ")))
+            Err(format!(
+                "unknown variant `{s}`; variants: {}",
+                known.join(", ")
+            ))
         }
     }
 }

@@ -103,7 +103,10 @@ impl Role {
     }
 
     pub fn from_letter(c: char) -> Option<Role> {
-        Role::ALL.iter().copied().find(|r| r.letter() == c.to_ascii_uppercase())
+        Role::ALL
+            .iter()
+            .copied()
+            .find(|r| r.letter() == c.to_ascii_uppercase())
     }
 
     pub fn word(self) -> &'static str {
@@ -181,7 +184,11 @@ impl Piece {
 
     pub fn from_fen_char(c: char) -> Option<Piece> {
         let role = Role::from_letter(c)?;
-        let color = if c.is_ascii_uppercase() { Color::White } else { Color::Black };
+        let color = if c.is_ascii_uppercase() {
+            Color::White
+        } else {
+            Color::Black
+        };
         Some(Piece::new(color, role))
     }
 }

@@ -59,7 +59,15 @@ impl Action {
 
     pub fn write(&self, g: &Geometry, out: &mut String) {
         match self {
-            Action::Move { role, from, via, to, capture, promotion, .. } => {
+            Action::Move {
+                role,
+                from,
+                via,
+                to,
+                capture,
+                promotion,
+                ..
+            } => {
                 if *role != Role::Pawn {
                     out.push(role.letter());
                 }
@@ -96,7 +104,9 @@ pub struct Turn {
 
 impl Turn {
     pub fn single(action: Action) -> Turn {
-        Turn { actions: vec![action] }
+        Turn {
+            actions: vec![action],
+        }
     }
 
     /// The canonical text, which parses back to this turn.
@@ -185,20 +195,36 @@ pub enum ActionPattern {
         promotion: Option<PieceRef>,
     },
     Castle(CastleSide),
-    Drop { piece: PieceRef, to: Square },
-    Coup { piece: PieceRef, square: Square },
-    Reborn { square: Square },
+    Drop {
+        piece: PieceRef,
+        to: Square,
+    },
+    Coup {
+        piece: PieceRef,
+        square: Square,
+    },
+    Reborn {
+        square: Square,
+    },
     Pass,
     /// csipgs: buy a piece of a design into the reserve.
-    Buy { design: String },
+    Buy {
+        design: String,
+    },
     /// csipgs: replace the design `from` by the design `to`.
-    Redesign { from: PieceRef, to: String },
+    Redesign {
+        from: PieceRef,
+        to: String,
+    },
 }
 
 /// A turn as written.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum TurnPattern {
-    Actions { actions: Vec<ActionPattern>, claim: Option<Claim> },
+    Actions {
+        actions: Vec<ActionPattern>,
+        claim: Option<Claim>,
+    },
     Resign,
     Draw,
 }
@@ -215,7 +241,15 @@ impl ActionPattern {
     pub fn matches(&self, action: &Action) -> bool {
         match (self, action) {
             (
-                ActionPattern::Move { style, piece, from, via, to, capture, promotion },
+                ActionPattern::Move {
+                    style,
+                    piece,
+                    from,
+                    via,
+                    to,
+                    capture,
+                    promotion,
+                },
                 Action::Move {
                     role,
                     from: afrom,
@@ -237,7 +271,12 @@ impl ActionPattern {
                         _ => false,
                     }
             }
-            (ActionPattern::Castle(side), Action::Move { castle: Some(c), .. }) => side == c,
+            (
+                ActionPattern::Castle(side),
+                Action::Move {
+                    castle: Some(c), ..
+                },
+            ) => side == c,
             (ActionPattern::Drop { piece, to }, Action::Drop { role, to: ato }) => {
                 *piece == PieceRef::Role(*role) && to == ato
             }
@@ -253,7 +292,10 @@ impl ActionPattern {
     /// The square the pattern names as the moving piece's origin, if it names one exactly.
     pub fn exact_origin(&self) -> Option<Square> {
         match self {
-            ActionPattern::Move { from: Origin::Exact(s), .. } => Some(*s),
+            ActionPattern::Move {
+                from: Origin::Exact(s),
+                ..
+            } => Some(*s),
             _ => None,
         }
     }

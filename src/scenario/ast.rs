@@ -127,7 +127,11 @@ impl Value {
     pub fn text(&self) -> String {
         match self {
             Value::Word(w) | Value::Text(w) => w.clone(),
-            Value::Designs(d) => d.iter().map(|d| format!("({d})")).collect::<Vec<_>>().join(" "),
+            Value::Designs(d) => d
+                .iter()
+                .map(|d| format!("({d})"))
+                .collect::<Vec<_>>()
+                .join(" "),
         }
     }
 }
@@ -162,16 +166,29 @@ pub enum ActionSyntax {
     /// `O-O` (king side) or `O-O-O`.
     Castle(CastleSide),
     /// `P@c5`
-    Drop { piece: PieceName, to: SquareName },
+    Drop {
+        piece: PieceName,
+        to: SquareName,
+    },
     /// `coup Nf9`
-    Coup { piece: PieceName, square: SquareName },
+    Coup {
+        piece: PieceName,
+        square: SquareName,
+    },
     /// `reborn c1`
-    Reborn { square: SquareName },
+    Reborn {
+        square: SquareName,
+    },
     Pass,
     /// `buy WD`
-    Buy { design: String },
+    Buy {
+        design: String,
+    },
     /// `Q=BL`
-    Redesign { from: PieceName, to: String },
+    Redesign {
+        from: PieceName,
+        to: String,
+    },
 }
 
 /// The origin of a move as written: nothing, a file (`Nbd7`), a rank (`R1a3`) or a square.

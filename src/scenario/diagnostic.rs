@@ -18,7 +18,12 @@ pub struct Problem {
 
 impl Problem {
     pub fn new(message: impl Into<String>, span: Span, label: impl Into<String>) -> Problem {
-        Problem { message: message.into(), span, label: label.into(), help: None }
+        Problem {
+            message: message.into(),
+            span,
+            label: label.into(),
+            help: None,
+        }
     }
 
     pub fn with_help(mut self, help: impl Into<String>) -> Problem {
@@ -54,8 +59,8 @@ pub fn render(problem: &Problem, name: &str, src: &str) -> String {
     if let Some(h) = &problem.help {
         diag = diag.with_help(h.clone());
     }
-    let report = miette::Report::new(diag)
-        .with_source_code(NamedSource::new(name, src.to_string()));
+    let report =
+        miette::Report::new(diag).with_source_code(NamedSource::new(name, src.to_string()));
     let handler = GraphicalReportHandler::new_themed(theme())
         .with_width(100)
         .with_context_lines(1);
@@ -64,7 +69,11 @@ pub fn render(problem: &Problem, name: &str, src: &str) -> String {
         out = format!("error: {} at {name}:{line}:{col}\n", problem.message);
     }
     // miette pads lines with trailing spaces in places; snapshots should not depend on them.
-    let mut cleaned: String = out.lines().map(|l| l.trim_end()).collect::<Vec<_>>().join("\n");
+    let mut cleaned: String = out
+        .lines()
+        .map(|l| l.trim_end())
+        .collect::<Vec<_>>()
+        .join("\n");
     cleaned.push('\n');
     cleaned
 }
@@ -77,5 +86,8 @@ fn theme() -> GraphicalTheme {
         error: "error:".to_string(),
         ..ThemeCharacters::unicode()
     };
-    GraphicalTheme { characters, styles: ThemeStyles::none() }
+    GraphicalTheme {
+        characters,
+        styles: ThemeStyles::none(),
+    }
 }

@@ -45,9 +45,10 @@ pub struct Failure {
 
 /// Evaluates a parsed file. `Err` holds the problems that make the file unusable.
 pub fn evaluate(file: &File, src: &str) -> Result<Vec<ScenarioReport>, Vec<Problem>> {
-    let variant: Variant = file.variant.node.parse().map_err(|e: String| {
-        vec![Problem::new(e, file.variant.span.clone(), "this variant")]
-    })?;
+    let variant: Variant =
+        file.variant.node.parse().map_err(|e: String| {
+            vec![Problem::new(e, file.variant.span.clone(), "this variant")]
+        })?;
     with_variant!(variant, R => Evaluator::<R>::new(file, src)?.run())
 }
 
@@ -57,9 +58,10 @@ pub fn evaluate_with(
     src: &str,
     overrides: &[(String, String)],
 ) -> Result<Vec<ScenarioReport>, Vec<Problem>> {
-    let variant: Variant = file.variant.node.parse().map_err(|e: String| {
-        vec![Problem::new(e, file.variant.span.clone(), "this variant")]
-    })?;
+    let variant: Variant =
+        file.variant.node.parse().map_err(|e: String| {
+            vec![Problem::new(e, file.variant.span.clone(), "this variant")]
+        })?;
     with_variant!(variant, R => {
         let mut ev = Evaluator::<R>::new(file, src)?;
         ev.overrides = overrides.to_vec();
@@ -68,7 +70,10 @@ pub fn evaluate_with(
 }
 
 /// The options of a file's variant that no statement of the scenario pins (for `dispute`).
-pub fn unpinned_options(file: &File, scenario: &Scenario) -> Vec<(&'static str, Vec<&'static str>)> {
+pub fn unpinned_options(
+    file: &File,
+    scenario: &Scenario,
+) -> Vec<(&'static str, Vec<&'static str>)> {
     let Ok(variant) = file.variant.node.parse::<Variant>() else {
         return Vec::new();
     };
@@ -109,7 +114,10 @@ impl<'a, R: Rules> Evaluator<'a, R> {
         let mut problems = Vec::new();
         let size = file.size.as_ref().map(|s| s.node);
         let geometry = R::geometry_for(size).map_err(|e| {
-            let span = file.size.as_ref().map_or(file.variant.span.clone(), |s| s.span.clone());
+            let span = file
+                .size
+                .as_ref()
+                .map_or(file.variant.span.clone(), |s| s.span.clone());
             vec![Problem::new(e, span, "board size")]
         })?;
         let mut options = Options::defaults(R::options());
@@ -166,14 +174,22 @@ impl<'a, R: Rules> Evaluator<'a, R> {
         let Some(def) = R::state_keys().iter().find(|k| k.name == kv.key.node) else {
             let names: Vec<_> = R::state_keys().iter().map(|k| k.name).collect();
             return Err(Problem::new(
-                format!("unknown key `{}`; keys of {}: {}", kv.key.node, R::NAME, names.join(", ")),
+                format!(
+                    "unknown key `{}`; keys of {}: {}",
+                    kv.key.node,
+                    R::NAME,
+                    names.join(", ")
+                ),
                 kv.key.span.clone(),
                 "no such key",
             ));
         };
         match (def.per_color, kv.color) {
             (true, None) => Err(Problem::new(
-                format!("key `{}` needs a colour: `{} white = ...`", def.name, def.name),
+                format!(
+                    "key `{}` needs a colour: `{} white = ...`",
+                    def.name, def.name
+                ),
                 span.clone(),
                 "colour missing",
             )),
@@ -274,7 +290,12 @@ impl<'a, R: Rules> Evaluator<'a, R> {
                     )));
                 } else if !R::ZONES.contains(&zone.node.as_str()) {
                     push(Err(Problem::new(
-                        format!("unknown zone `{}`; zones of {}: {}", zone.node, R::NAME, R::ZONES.join(", ")),
+                        format!(
+                            "unknown zone `{}`; zones of {}: {}",
+                            zone.node,
+                            R::NAME,
+                            R::ZONES.join(", ")
+                        ),
                         zone.span.clone(),
                         "no such zone",
                     )));
@@ -283,14 +304,19 @@ impl<'a, R: Rules> Evaluator<'a, R> {
             Assertion::Cost(design, _) => {
                 if !R::HAS_COSTS {
                     push(Err(Problem::new(
-                        format!("{} has no piece designs; `expect cost` is for csipgs", R::NAME),
+                        format!(
+                            "{} has no piece designs; `expect cost` is for csipgs",
+                            R::NAME
+                        ),
                         span.clone(),
                         "not answerable in this variant",
                     )));
                 } else {
-                    push(R::cost(&design.node).map(|_| ()).map_err(|e| {
-                        Problem::new(e, design.span.clone(), "this design")
-                    }));
+                    push(
+                        R::cost(&design.node)
+                            .map(|_| ())
+                            .map_err(|e| Problem::new(e, design.span.clone(), "this design")),
+                    );
                 }
             }
             Assertion::Check(_) => {
@@ -339,11 +365,20 @@ impl<'a, R: Rules> Evaluator<'a, R> {
     }
 
     fn text(&self, span: &Span) -> String {
-        self.src.get(span.clone()).unwrap_or("").split_whitespace().collect::<Vec<_>>().join(" ")
+        self.src
+            .get(span.clone())
+            .unwrap_or("")
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
     }
 
     fn run_scenario(&self, scenario: &Scenario) -> Result<ScenarioReport, Problem> {
-        let mut run = Run::<R> { options: self.options.clone(), setup: None, game: None };
+        let mut run = Run::<R> {
+            options: self.options.clone(),
+            setup: None,
+            game: None,
+        };
         let mut report = ScenarioReport {
             title: scenario.title.node.clone(),
             span: scenario.span.clone(),
@@ -402,9 +437,10 @@ impl<'a, R: Rules> Evaluator<'a, R> {
                     run.game = None;
                 }
                 StatementKind::Fen(text) => {
-                    let pos = R::from_fen(self.geometry, &text.node, &run.options).map_err(|e| {
-                        Problem::new(format!("bad FEN: {e}"), text.span.clone(), "this FEN")
-                    })?;
+                    let pos =
+                        R::from_fen(self.geometry, &text.node, &run.options).map_err(|e| {
+                            Problem::new(format!("bad FEN: {e}"), text.span.clone(), "this FEN")
+                        })?;
                     run.setup = None;
                     run.game = Some(Game::new(pos, run.options.clone()));
                 }
@@ -481,7 +517,9 @@ impl<'a, R: Rules> Evaluator<'a, R> {
         span: &Span,
         edit: impl FnOnce(&mut Setup) -> Result<(), Problem>,
     ) -> Result<(), Problem> {
-        let Some(game) = run.game.as_mut() else { return Ok(()) };
+        let Some(game) = run.game.as_mut() else {
+            return Ok(());
+        };
         let mut setup = game.position().to_setup();
         edit(&mut setup)?;
         let pos = R::from_setup(&setup, &run.options)
@@ -493,7 +531,11 @@ impl<'a, R: Rules> Evaluator<'a, R> {
     fn game<'r>(&self, run: &'r mut Run<R>, span: &Span) -> Result<&'r mut Game<R>, Problem> {
         if let Some(setup) = run.setup.take() {
             let pos = R::from_setup(&setup, &run.options).map_err(|e| {
-                Problem::new(format!("invalid position: {e}"), span.clone(), "the position is used here")
+                Problem::new(
+                    format!("invalid position: {e}"),
+                    span.clone(),
+                    "the position is used here",
+                )
             })?;
             run.game = Some(Game::new(pos, run.options.clone()));
         }
@@ -546,9 +588,10 @@ impl<'a, R: Rules> Evaluator<'a, R> {
                         fail(expected, format!("legal, and ambiguous: {}", c.join(", ")))
                     }
                     Err(PlayError::Refused(r)) => match because {
-                        Some(id) if id.node != r.rule => {
-                            fail(expected, format!("illegal because {}: {}", r.rule, r.reason))
-                        }
+                        Some(id) if id.node != r.rule => fail(
+                            expected,
+                            format!("illegal because {}: {}", r.rule, r.reason),
+                        ),
                         _ => Ok(None),
                     },
                 }
@@ -577,7 +620,10 @@ impl<'a, R: Rules> Evaluator<'a, R> {
                 }
                 let mut found = format!("legal turns {}", self.turn_list(&legal));
                 if !unmatched.is_empty() {
-                    found.push_str(&format!("; not legal (or ambiguous): {}", unmatched.join(", ")));
+                    found.push_str(&format!(
+                        "; not legal (or ambiguous): {}",
+                        unmatched.join(", ")
+                    ));
                 }
                 if !extra.is_empty() {
                     found.push_str(&format!("; also legal: {}", self.turn_list(&extra)));
@@ -593,8 +639,10 @@ impl<'a, R: Rules> Evaluator<'a, R> {
                     .filter(|(_, t)| t.first_origin() == Some(from))
                     .filter_map(|(_, t)| t.first_destination())
                     .collect();
-                let expected: BTreeSet<Square> =
-                    sqs.iter().map(|s| self.square(s)).collect::<Result<_, _>>()?;
+                let expected: BTreeSet<Square> = sqs
+                    .iter()
+                    .map(|s| self.square(s))
+                    .collect::<Result<_, _>>()?;
                 if found == expected {
                     return Ok(None);
                 }
@@ -635,7 +683,10 @@ impl<'a, R: Rules> Evaluator<'a, R> {
             Assertion::Check(expected) => {
                 let Some(found) = game.position().in_check() else {
                     return Err(Problem::new(
-                        format!("{} has no check; `expect check` cannot be answered", R::NAME),
+                        format!(
+                            "{} has no check; `expect check` cannot be answered",
+                            R::NAME
+                        ),
                         span.clone(),
                         "not answerable in this variant",
                     ));
@@ -707,7 +758,10 @@ impl<'a, R: Rules> Evaluator<'a, R> {
                 if found == zone.node {
                     Ok(None)
                 } else {
-                    fail(format!("zone {} = {}", sq.text(), zone.node), format!("zone {} = {found}", sq.text()))
+                    fail(
+                        format!("zone {} = {}", sq.text(), zone.node),
+                        format!("zone {} = {found}", sq.text()),
+                    )
                 }
             }
             Assertion::Perft(depth, n) => {
@@ -715,7 +769,10 @@ impl<'a, R: Rules> Evaluator<'a, R> {
                 if found == *n {
                     Ok(None)
                 } else {
-                    fail(format!("perft {depth} = {n}"), format!("perft {depth} = {found}"))
+                    fail(
+                        format!("perft {depth} = {n}"),
+                        format!("perft {depth} = {found}"),
+                    )
                 }
             }
             Assertion::WinIn(n, color) => {
@@ -734,7 +791,10 @@ impl<'a, R: Rules> Evaluator<'a, R> {
                 if found == *n {
                     Ok(None)
                 } else {
-                    fail(format!("cost {} = {n}", design.node), format!("cost {} = {found}", design.node))
+                    fail(
+                        format!("cost {} = {n}", design.node),
+                        format!("cost {} = {found}", design.node),
+                    )
                 }
             }
             Assertion::Key(kv) => {
@@ -749,7 +809,8 @@ impl<'a, R: Rules> Evaluator<'a, R> {
                 };
                 fail(format!("{name} = {expected}"), format!("{name} = {found}"))
             }
-            Assertion::Invariant(name, depth) => match game.invariant_violation(&name.node, *depth) {
+            Assertion::Invariant(name, depth) => match game.invariant_violation(&name.node, *depth)
+            {
                 None => Ok(None),
                 Some((path, what)) => {
                     let after = if path.is_empty() {
@@ -783,7 +844,10 @@ pub struct Lowering<R: Rules> {
 
 impl<R: Rules> Lowering<R> {
     pub fn new(geometry: Geometry) -> Self {
-        Lowering { geometry, _rules: std::marker::PhantomData }
+        Lowering {
+            geometry,
+            _rules: std::marker::PhantomData,
+        }
     }
 
     pub fn square(&self, name: &SquareName) -> Result<Square, Problem> {
@@ -806,7 +870,10 @@ impl<R: Rules> Lowering<R> {
             PieceName::Role(r) => Ok(PieceRef::Role(*r)),
             PieceName::Design(d) if R::HAS_COSTS => Ok(PieceRef::Design(d.clone())),
             PieceName::Design(d) => Err(Problem::new(
-                format!("piece designs such as `({d})` exist only in csipgs; {} has none", R::NAME),
+                format!(
+                    "piece designs such as `({d})` exist only in csipgs; {} has none",
+                    R::NAME
+                ),
                 span.clone(),
                 "a design",
             )),
@@ -822,30 +889,56 @@ impl<R: Rules> Lowering<R> {
         let mut out = Vec::new();
         for a in actions {
             out.push(match a {
-                ActionSyntax::Move { style, piece, from, via, to, capture, promotion } => {
+                ActionSyntax::Move {
+                    style,
+                    piece,
+                    from,
+                    via,
+                    to,
+                    capture,
+                    promotion,
+                } => {
                     let from = match from {
                         OriginSyntax::Any => Origin::Any,
                         OriginSyntax::Exact(s) => Origin::Exact(self.square(s)?),
-                        OriginSyntax::File(f) => Origin::File(self.geometry.file_of(f).ok_or_else(
-                            || Problem::new(
-                                format!("`{f}` is not a file of the {} board ({})", R::NAME, self.geometry.describe()),
-                                turn.span.clone(),
-                                "no such file",
-                            ),
-                        )?),
-                        OriginSyntax::Rank(r) => Origin::Rank(self.geometry.rank_of(r).ok_or_else(
-                            || Problem::new(
-                                format!("`{r}` is not a rank of the {} board ({})", R::NAME, self.geometry.describe()),
-                                turn.span.clone(),
-                                "no such rank",
-                            ),
-                        )?),
+                        OriginSyntax::File(f) => {
+                            Origin::File(self.geometry.file_of(f).ok_or_else(|| {
+                                Problem::new(
+                                    format!(
+                                        "`{f}` is not a file of the {} board ({})",
+                                        R::NAME,
+                                        self.geometry.describe()
+                                    ),
+                                    turn.span.clone(),
+                                    "no such file",
+                                )
+                            })?)
+                        }
+                        OriginSyntax::Rank(r) => {
+                            Origin::Rank(self.geometry.rank_of(r).ok_or_else(|| {
+                                Problem::new(
+                                    format!(
+                                        "`{r}` is not a rank of the {} board ({})",
+                                        R::NAME,
+                                        self.geometry.describe()
+                                    ),
+                                    turn.span.clone(),
+                                    "no such rank",
+                                )
+                            })?)
+                        }
                     };
                     ActionPattern::Move {
                         style: *style,
-                        piece: piece.as_ref().map(|p| self.piece_ref(p, &turn.span)).transpose()?,
+                        piece: piece
+                            .as_ref()
+                            .map(|p| self.piece_ref(p, &turn.span))
+                            .transpose()?,
                         from,
-                        via: via.iter().map(|s| self.square(s)).collect::<Result<_, _>>()?,
+                        via: via
+                            .iter()
+                            .map(|s| self.square(s))
+                            .collect::<Result<_, _>>()?,
                         to: self.square(to)?,
                         capture: *capture,
                         promotion: promotion
@@ -863,17 +956,22 @@ impl<R: Rules> Lowering<R> {
                     piece: self.piece_ref(piece, &turn.span)?,
                     square: self.square(square)?,
                 },
-                ActionSyntax::Reborn { square } => {
-                    ActionPattern::Reborn { square: self.square(square)? }
-                }
+                ActionSyntax::Reborn { square } => ActionPattern::Reborn {
+                    square: self.square(square)?,
+                },
                 ActionSyntax::Pass => ActionPattern::Pass,
-                ActionSyntax::Buy { design } => ActionPattern::Buy { design: design.clone() },
+                ActionSyntax::Buy { design } => ActionPattern::Buy {
+                    design: design.clone(),
+                },
                 ActionSyntax::Redesign { from, to } => ActionPattern::Redesign {
                     from: self.piece_ref(from, &turn.span)?,
                     to: to.clone(),
                 },
             });
         }
-        Ok(TurnPattern::Actions { actions: out, claim })
+        Ok(TurnPattern::Actions {
+            actions: out,
+            claim,
+        })
     }
 }

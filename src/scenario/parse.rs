@@ -2383,7 +2383,9 @@ scenario "From the start, a pawn steps one square" {
         assert!(p[0].message.contains("too large"));
         let p = problems("variant chess\nscenario \"a\" { expect perft 4294967296 = 1 }");
         assert!(p[0].message.contains("too large"));
-        assert!(parse_file("variant chess\nscenario \"a\" { expect result draw by boredom }").is_ok());
+        assert!(
+            parse_file("variant chess\nscenario \"a\" { expect result draw by boredom }").is_ok()
+        );
         // Header problems are reported along with syntax errors further down.
         let p = problems("variant xpanse 99x5\nscenario \"a\" { strat }");
         assert_eq!(p.len(), 2, "{p:#?}");

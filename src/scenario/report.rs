@@ -17,14 +17,22 @@ pub struct FileCheck {
 impl FileCheck {
     pub fn run(path: &str, src: String) -> FileCheck {
         let result = parse_file(&src).and_then(|file| evaluate(&file, &src));
-        FileCheck { path: path.to_string(), src, result }
+        FileCheck {
+            path: path.to_string(),
+            src,
+            result,
+        }
     }
 
     pub fn unreadable(path: &str, error: &std::io::Error) -> FileCheck {
         FileCheck {
             path: path.to_string(),
             src: String::new(),
-            result: Err(vec![Problem::new(format!("cannot read {path}: {error}"), 0..0, "")]),
+            result: Err(vec![Problem::new(
+                format!("cannot read {path}: {error}"),
+                0..0,
+                "",
+            )]),
         }
     }
 
@@ -47,7 +55,10 @@ impl FileCheck {
     pub fn text(&self) -> String {
         let mut out = String::new();
         let Ok(reports) = &self.result else {
-            out.push_str(&format!("ERROR {}: unusable input, see the errors\n", self.path));
+            out.push_str(&format!(
+                "ERROR {}: unusable input, see the errors\n",
+                self.path
+            ));
             return out;
         };
         for r in reports {
@@ -55,7 +66,11 @@ impl FileCheck {
             let mark = if r.passed() { "ok  " } else { "FAIL" };
             out.push_str(&format!("{mark}  {}:{line}  {}\n", self.path, r.title));
             for f in &r.failures {
-                out.push_str(&format!("      {}: {}\n", self.at(f.span.start), f.statement));
+                out.push_str(&format!(
+                    "      {}: {}\n",
+                    self.at(f.span.start),
+                    f.statement
+                ));
                 out.push_str(&format!("        expected: {}\n", f.expected));
                 out.push_str(&format!("        found:    {}\n", f.found));
             }
@@ -116,7 +131,12 @@ impl FileCheck {
                     .iter()
                     .map(|p| {
                         let (line, column) = line_col(&self.src, p.span.start);
-                        JsonError { line, column, message: p.message.clone(), help: p.help.clone() }
+                        JsonError {
+                            line,
+                            column,
+                            message: p.message.clone(),
+                            help: p.help.clone(),
+                        }
                     })
                     .collect(),
             },
