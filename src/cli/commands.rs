@@ -1,13 +1,13 @@
 //! What each subcommand does. Every function returns the exit status, or a message for input
 //! that cannot be used (exit status 2).
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use super::{Command, Format};
 use crate::rules::game::{PlayError, Resolved};
 use crate::rules::{perft, Game, Geometry, Options, Rules, Variant};
+use crate::scenario::coverage::{rule_coverage, scenario_files};
 use crate::scenario::diagnostic::render;
 use crate::scenario::evaluate::{describe_error, evaluate_with, unpinned_options, Lowering};
 use crate::scenario::parse::{parse_file, parse_turn};
@@ -51,38 +51,6 @@ pub fn run(command: Command) -> Result<i32, String> {
         }
         Command::Dispute { file, scenario } => dispute(&file, scenario.as_deref()),
     }
-}
-
-/// Every `*.scn` file under the paths, sorted, so output order never depends on the file system.
-fn scenario_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
-    fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
-        let entries =
-            std::fs::read_dir(dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
-        for entry in entries {
-            let path = entry
-                .map_err(|e| format!("cannot read {}: {e}", dir.display()))?
-                .path();
-            if path.is_dir() {
-                walk(&path, out)?;
-            } else if path.extension().is_some_and(|e| e == "scn") {
-                out.push(path);
-            }
-        }
-        Ok(())
-    }
-    let mut files = Vec::new();
-    for p in paths {
-        if p.is_dir() {
-            walk(p, &mut files)?;
-        } else if p.exists() {
-            files.push(p.clone());
-        } else {
-            return Err(format!("{} does not exist", p.display()));
-        }
-    }
-    files.sort();
-    files.dedup();
-    Ok(files)
 }
 
 fn check(paths: Vec<PathBuf>, format: Format) -> Result<i32, String> {
@@ -274,37 +242,6 @@ fn rules<R: Rules>(coverage: &[PathBuf]) -> Result<i32, String> {
         return Ok(if uncovered == 0 { 0 } else { 1 });
     }
     Ok(0)
-}
-
-/// How many scenarios of this variant under the paths name each rule id in a `rule` line.
-pub fn rule_coverage<R: Rules>(paths: &[PathBuf]) -> Result<BTreeMap<String, usize>, String> {
-    let mut counts = BTreeMap::new();
-    for f in scenario_files(paths)? {
-        let src =
-            std::fs::read_to_string(&f).map_err(|e| format!("cannot read {}: {e}", f.display()))?;
-        let Ok(file) = parse_file(&src) else { continue };
-        if file.variant.node != R::NAME {
-            continue;
-        }
-        for s in &file.scenarios {
-            let mut ids: Vec<&str> = s
-                .statements
-                .iter()
-                .filter_map(|st| match &st.kind {
-                    crate::scenario::ast::StatementKind::Rule(ids) => Some(ids),
-                    _ => None,
-                })
-                .flatten()
-                .map(|id| id.node.as_str())
-                .collect();
-            ids.sort();
-            ids.dedup();
-            for id in ids {
-                *counts.entry(id.to_string()).or_insert(0) += 1;
-            }
-        }
-    }
-    Ok(counts)
 }
 
 fn explain<R: Rules>(text: &str, fen: Option<String>, size: Option<String>) -> Result<i32, String> {
