@@ -31,7 +31,7 @@ pub enum Command {
     },
     /// Count move paths of a given depth (the last ply is counted, not played).
     Perft {
-        /// The variant, as scenario files name it (`chess`).
+        /// The variant, as scenario files name it (`chess`, `cypher`).
         variant: String,
         /// The depth in turns.
         depth: u32,
@@ -47,9 +47,12 @@ pub enum Command {
     },
     /// List the legal turns in canonical notation, sorted.
     Moves {
+        /// The variant, as scenario files name it.
         variant: String,
+        /// List the turns of this FEN instead of the initial position.
         #[arg(long)]
         fen: Option<String>,
+        /// Board size `<files>x<ranks>` for variants that take one.
         #[arg(long)]
         size: Option<String>,
         /// Only the turns of the piece on this square.
@@ -58,6 +61,7 @@ pub enum Command {
     },
     /// List the variant's rule ids with their sources, its options and its state keys.
     Rules {
+        /// The variant, as scenario files name it.
         variant: String,
         /// Also count the scenarios under these paths that name each rule (`rule` lines).
         #[arg(long, num_args = 1..)]
@@ -65,11 +69,14 @@ pub enum Command {
     },
     /// Say whether a turn is legal in a position and, if not, which rule forbids it.
     Explain {
+        /// The variant, as scenario files name it.
         variant: String,
         /// The turn, as a scenario writes it (`Nf3`, `e7-e8=Q`, `O-O`).
         turn: String,
+        /// Judge the turn in this FEN instead of the initial position.
         #[arg(long)]
         fen: Option<String>,
+        /// Board size `<files>x<ranks>` for variants that take one.
         #[arg(long)]
         size: Option<String>,
     },
