@@ -5,6 +5,7 @@
 pub mod attacks;
 pub mod board;
 pub mod chess;
+pub mod cypher;
 pub mod game;
 pub mod piece;
 pub mod turn;
@@ -356,16 +357,18 @@ pub fn perft<R: Rules>(pos: &R, depth: u32) -> u64 {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Variant {
     Chess,
+    Cypher,
 }
 
 impl Variant {
-    pub const ALL: [Variant; 1] = [Variant::Chess];
+    pub const ALL: [Variant; 2] = [Variant::Chess, Variant::Cypher];
     /// Variants of the scenario language that have no interpreter yet.
-    pub const PLANNED: [&'static str; 3] = ["cypher", "csipgs", "xpanse"];
+    pub const PLANNED: [&'static str; 2] = ["csipgs", "xpanse"];
 
     pub fn name(self) -> &'static str {
         match self {
             Variant::Chess => chess::Chess::NAME,
+            Variant::Cypher => cypher::Cypher::NAME,
         }
     }
 }
@@ -404,6 +407,10 @@ macro_rules! with_variant {
         match $variant {
             $crate::rules::Variant::Chess => {
                 type $R = $crate::rules::chess::Chess;
+                $body
+            }
+            $crate::rules::Variant::Cypher => {
+                type $R = $crate::rules::cypher::Cypher;
                 $body
             }
         }
