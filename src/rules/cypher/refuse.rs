@@ -522,6 +522,19 @@ pub(super) fn refusal(pos: &Cypher, pattern: &TurnPattern) -> Refusal {
                 Err(r) => return r,
             };
             let to = cell_of(*to);
+            if !matches!(from, Origin::Exact(_))
+                && !starts.iter().any(|s| could_ever_reach(pos, *s, to))
+            {
+                let what = piece_kind(*style, piece);
+                return Refusal::new(
+                    "no-such-piece",
+                    format!(
+                        "no {} {what} can move to {} by any pattern of its kind",
+                        pos.turn,
+                        nm(to)
+                    ),
+                );
+            }
             let mut best: Option<(u8, Refusal)> = None;
             for s in starts {
                 match turn_refusal(pos, s, to, *capture, second) {
@@ -535,6 +548,34 @@ pub(super) fn refusal(pos: &Cypher, pattern: &TurnPattern) -> Refusal {
             }
             best.map_or_else(fallback, |(_, r)| r)
         }
+    }
+}
+
+/// The word for the kind of piece a move pattern names.
+fn piece_kind(style: Style, piece: &Option<PieceRef>) -> String {
+    match piece {
+        Some(PieceRef::Role(r)) => r.word().to_string(),
+        Some(PieceRef::Design(d)) => format!("({d})"),
+        None if style == Style::Short => "pawn".to_string(),
+        None => "piece".to_string(),
+    }
+}
+
+/// Whether the piece on `from` could reach `to` by some pattern of its kind in some zone,
+/// blockers and zones aside: when no candidate of a short move can, the move names no piece.
+fn could_ever_reach(pos: &Cypher, from: i32, to: i32) -> bool {
+    let (df, dr) = (file_of(to) - file_of(from), rank_of(to) - rank_of(from));
+    let (af, ar) = (df.abs(), dr.abs());
+    let line = (af == 0) != (ar == 0);
+    let diagonal = af == ar && af > 0;
+    let forward = if pos.at(from) & 1 == 0 { 1 } else { -1 };
+    match pos.at(from) >> 1 {
+        KING => af.max(ar) == 1,
+        QUEEN | SPY => line || diagonal,
+        ROOK => line,
+        BISHOP => diagonal,
+        KNIGHT => matches!((af.min(ar), af.max(ar)), (1, 2) | (1, 3)),
+        _ => dr == forward && af <= 1,
     }
 }
 
