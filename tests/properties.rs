@@ -1,11 +1,10 @@
 //! Property tests over random legal playouts: move counting, notation round trips, FEN round
 //! trips and king safety.
 
+mod common;
+
 use arbiter::rules::chess::Chess;
-use arbiter::rules::game::Resolved;
-use arbiter::rules::{perft, Game, Geometry, Options, Rules, Square};
-use arbiter::scenario::evaluate::Lowering;
-use arbiter::scenario::parse::parse_turn;
+use arbiter::rules::{Geometry, Options, Rules, Square};
 use proptest::prelude::*;
 
 const STARTS: [&str; 6] = [
@@ -25,20 +24,11 @@ fn options() -> Options {
     Options::defaults(Chess::options())
 }
 
-/// A playout: the positions met along `choices`, each choice picking among the legal moves.
 fn playout(start: usize, choices: &[usize]) -> Vec<Chess> {
-    let mut pos = Chess::from_fen(geometry(), STARTS[start], &options()).unwrap();
-    let mut seen = vec![pos.clone()];
-    for c in choices {
-        let mut moves = Vec::new();
-        pos.legal_moves(&mut moves);
-        if moves.is_empty() {
-            break;
-        }
-        pos.play(moves[c % moves.len()]);
-        seen.push(pos.clone());
-    }
-    seen
+    common::playout(
+        Chess::from_fen(geometry(), STARTS[start], &options()).unwrap(),
+        choices,
+    )
 }
 
 fn walk() -> impl Strategy<Value = (usize, Vec<usize>)> {
@@ -54,42 +44,21 @@ proptest! {
     #[test]
     fn perft_one_counts_the_legal_turns((start, choices) in walk()) {
         for pos in playout(start, &choices) {
-            let mut moves = Vec::new();
-            pos.legal_moves(&mut moves);
-            prop_assert_eq!(perft(&pos, 1), moves.len() as u64, "{}", pos.fen());
-            let game = Game::new(pos.clone(), options());
-            if game.outcome().is_none() {
-                prop_assert_eq!(game.legal_turns().len(), moves.len());
-            }
+            common::perft_one_counts_legal_turns(&pos, &options()).map_err(TestCaseError::fail)?;
         }
     }
 
     #[test]
     fn canonical_turn_text_parses_back_to_the_same_turn((start, choices) in walk()) {
-        let g = geometry();
         for pos in playout(start, &choices) {
-            let game = Game::new(pos.clone(), options());
-            for (m, turn) in game.legal_turns() {
-                let text = turn.text(&g);
-                let parsed = parse_turn(&text).map_err(|p| TestCaseError::fail(p.message))?;
-                let pattern = Lowering::<Chess>::new(g).turn(&parsed)
-                    .map_err(|p| TestCaseError::fail(p.message))?;
-                match game.resolve(&pattern) {
-                    Ok(Resolved::Move(back, _)) => prop_assert_eq!(back, m, "{}", text),
-                    other => prop_assert!(false, "{} resolved to {:?} in {}", text, other, pos.fen()),
-                }
-            }
+            common::turn_texts_round_trip(&pos, &options()).map_err(TestCaseError::fail)?;
         }
     }
 
     #[test]
     fn fen_and_setup_round_trip((start, choices) in walk()) {
         for pos in playout(start, &choices) {
-            let fen = pos.fen();
-            let again = Chess::from_fen(geometry(), &fen, &options()).map_err(TestCaseError::fail)?;
-            prop_assert_eq!(again.fen(), fen.clone());
-            let rebuilt = Chess::from_setup(&pos.to_setup(), &options()).map_err(TestCaseError::fail)?;
-            prop_assert_eq!(rebuilt.fen(), fen);
+            common::fen_and_setup_round_trip(&pos, &options()).map_err(TestCaseError::fail)?;
         }
     }
 

@@ -17,8 +17,28 @@ pub const STRIDE: i32 = MAX_FILES as i32 + 2 * PAD;
 /// Cells in the mailbox.
 pub const CELLS: usize = (STRIDE * (MAX_RANKS as i32 + 2 * PAD)) as usize;
 
-const EMPTY: u8 = 0;
-const WALL: u8 = 0xFF;
+/// Raw cell codes for the hot paths of move generators: a cell holds `EMPTY`, `WALL`, or a
+/// [`Piece`] code `role << 1 | colour`, whose role part is one of the role codes here.
+pub mod cell {
+    use crate::rules::piece::Role;
+
+    pub const EMPTY: u8 = 0;
+    pub const WALL: u8 = 0xFF;
+    pub const KING: u8 = Role::King as u8;
+    pub const QUEEN: u8 = Role::Queen as u8;
+    pub const ROOK: u8 = Role::Rook as u8;
+    pub const BISHOP: u8 = Role::Bishop as u8;
+    pub const KNIGHT: u8 = Role::Knight as u8;
+    pub const PAWN: u8 = Role::Pawn as u8;
+    pub const SPY: u8 = Role::Spy as u8;
+}
+
+use cell::{EMPTY, WALL};
+
+/// The mailbox index of a file and rank, for tables built at compile time.
+pub const fn mailbox(file: i32, rank: i32) -> i32 {
+    (rank + PAD) * STRIDE + file + PAD
+}
 
 /// A square by file and rank, both counted from zero at White's lower left.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

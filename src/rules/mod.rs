@@ -29,6 +29,15 @@ pub struct RuleDef {
     pub summary: &'static str,
 }
 
+/// A [`RuleDef`], for the static catalogues.
+pub const fn rule(id: &'static str, source: &'static str, summary: &'static str) -> RuleDef {
+    RuleDef {
+        id,
+        source,
+        summary,
+    }
+}
+
 /// A reading the rule texts leave open: a named option, its values, the default and why.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct OptionDef {

@@ -1,14 +1,6 @@
 //! The rule, option, state-key and invariant catalogue of orthodox chess.
 
-use crate::rules::{InvariantDef, KeyDef, OptionDef, RuleDef};
-
-const fn rule(id: &'static str, source: &'static str, summary: &'static str) -> RuleDef {
-    RuleDef {
-        id,
-        source,
-        summary,
-    }
-}
+use crate::rules::{rule, InvariantDef, KeyDef, OptionDef, RuleDef};
 
 pub static RULES: &[RuleDef] = &[
     // Whose move, and what a move is.

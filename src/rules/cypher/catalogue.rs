@@ -3,15 +3,7 @@
 //! Sources: `cypher-chess-rules.txt` (the main text), `cypher-chess-major-pieces-retake.txt`
 //! (clauses IV.a-IV.g) and `cypher-chess-flipping.txt` (VII.d rules 1-4).
 
-use crate::rules::{InvariantDef, KeyDef, OptionDef, RuleDef};
-
-const fn rule(id: &'static str, source: &'static str, summary: &'static str) -> RuleDef {
-    RuleDef {
-        id,
-        source,
-        summary,
-    }
-}
+use crate::rules::{rule, InvariantDef, KeyDef, OptionDef, RuleDef};
 
 pub static RULES: &[RuleDef] = &[
     // Whose turn, and what a turn is.

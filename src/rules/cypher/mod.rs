@@ -43,16 +43,7 @@ use super::{
 
 pub use catalogue::{INVARIANTS, OPTIONS, RULES, STATE_KEYS};
 
-// Raw cell codes (see `Piece`): `role << 1 | colour`.
-const EMPTY: u8 = 0;
-const WALL: u8 = 0xFF;
-const KING: u8 = Role::King as u8;
-const QUEEN: u8 = Role::Queen as u8;
-const ROOK: u8 = Role::Rook as u8;
-const BISHOP: u8 = Role::Bishop as u8;
-const KNIGHT: u8 = Role::Knight as u8;
-const PAWN: u8 = Role::Pawn as u8;
-const SPY: u8 = Role::Spy as u8;
+use super::board::cell::{BISHOP, EMPTY, KING, KNIGHT, PAWN, QUEEN, ROOK, SPY, WALL};
 
 const UP: i32 = STRIDE;
 
@@ -68,7 +59,7 @@ const NRANKS: i32 = 11;
 const NSQ: usize = 110;
 
 const fn mb(file: i32, rank: i32) -> i32 {
-    (rank + 3) * STRIDE + file + 3
+    super::board::mailbox(file, rank)
 }
 
 const D0: i32 = mb(4, 0);
