@@ -157,7 +157,8 @@ pub enum Origin {
 }
 
 impl Origin {
-    fn admits(self, sq: Square) -> bool {
+    /// Whether a move from `sq` fits this origin.
+    pub fn admits(self, sq: Square) -> bool {
         match self {
             Origin::Any => true,
             Origin::File(f) => sq.file == f,

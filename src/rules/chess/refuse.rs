@@ -23,15 +23,6 @@ fn describe_piece(p: Piece) -> String {
     format!("{} {}", p.color(), p.role())
 }
 
-fn admits(origin: Origin, sq: Square) -> bool {
-    match origin {
-        Origin::Any => true,
-        Origin::File(f) => sq.file == f,
-        Origin::Rank(r) => sq.rank == r,
-        Origin::Exact(s) => s == sq,
-    }
-}
-
 /// A square from which a piece of colour `them` attacks `s` on board `b`.
 fn attacker_of(b: &Board, s: i32, them: u8) -> Option<Square> {
     let at = |x: i32| b.cell(Sq(x as u16));
@@ -189,7 +180,7 @@ pub(super) fn refusal(pos: &Chess, pattern: &TurnPattern) -> Refusal {
                 .board
                 .pieces()
                 .filter(|(s, p)| {
-                    p.color() == pos.turn && want.is_none_or(|r| p.role() == r) && admits(*from, *s)
+                    p.color() == pos.turn && want.is_none_or(|r| p.role() == r) && from.admits(*s)
                 })
                 .map(|(s, _)| s)
                 .collect();

@@ -26,15 +26,6 @@ fn fail(stage: u8, rule: &'static str, reason: String) -> Fail {
     Some((stage, Refusal::new(rule, reason)))
 }
 
-fn admits(origin: Origin, sq: Square) -> bool {
-    match origin {
-        Origin::Any => true,
-        Origin::File(f) => sq.file == f,
-        Origin::Rank(r) => sq.rank == r,
-        Origin::Exact(s) => s == sq,
-    }
-}
-
 fn cell_of(sq: Square) -> i32 {
     Sq::of(sq).0 as i32
 }
@@ -431,7 +422,7 @@ fn origins(
     let found: Vec<i32> = pos
         .board
         .pieces()
-        .filter(|(s, p)| p.color() == us && want.is_none_or(|r| p.role() == r) && admits(from, *s))
+        .filter(|(s, p)| p.color() == us && want.is_none_or(|r| p.role() == r) && from.admits(*s))
         .map(|(s, _)| cell_of(s))
         .collect();
     if found.is_empty() {
