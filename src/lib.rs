@@ -6,3 +6,4 @@
 pub mod cli;
 pub mod rules;
 pub mod scenario;
+pub mod suggest;

@@ -32,13 +32,33 @@ impl Problem {
     }
 }
 
-/// 1-based line and column of a byte offset (columns count characters).
+/// 1-based line and column of a byte offset (columns count characters). Scans the text before
+/// the offset: for many lookups in one file, build a [`LineIndex`] once.
 pub fn line_col(src: &str, offset: usize) -> (usize, usize) {
-    let offset = offset.min(src.len());
-    let before = &src[..floor_char_boundary(src, offset)];
-    let line = before.matches('\n').count() + 1;
-    let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-    (line, col)
+    LineIndex::new(src).line_col(src, offset)
+}
+
+/// Where each line of a text starts, so that line and column lookups cost a binary search and
+/// the length of one line, not a scan of everything before them.
+#[derive(Clone, Debug, Default)]
+pub struct LineIndex {
+    starts: Vec<usize>,
+}
+
+impl LineIndex {
+    pub fn new(src: &str) -> LineIndex {
+        let mut starts = vec![0];
+        starts.extend(src.match_indices('\n').map(|(i, _)| i + 1));
+        LineIndex { starts }
+    }
+
+    /// 1-based line and column of a byte offset in `src`, the text this index was built from.
+    pub fn line_col(&self, src: &str, offset: usize) -> (usize, usize) {
+        let offset = floor_char_boundary(src, offset.min(src.len()));
+        let line = self.starts.partition_point(|&s| s <= offset);
+        let start = self.starts[line - 1];
+        (line, src[start..offset].chars().count() + 1)
+    }
 }
 
 fn floor_char_boundary(s: &str, mut i: usize) -> usize {
