@@ -51,8 +51,8 @@ impl Source {
                 let (line, col) = source.line_col(at);
                 let problem = Problem::new(
                     format!(
-                        "{name} is not UTF-8 text: the byte 0x{bad:02X} at line {line}, column \
-                         {col} is not valid UTF-8"
+                        "not UTF-8 text: the byte 0x{bad:02X} at line {line}, column {col} is \
+                         not valid UTF-8"
                     ),
                     at..at + char::REPLACEMENT_CHARACTER.len_utf8(),
                     "not UTF-8",
