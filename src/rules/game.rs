@@ -64,7 +64,7 @@ impl<R: Rules> Game<R> {
         if let Some(o) = self.declared {
             return Some(o);
         }
-        outcome_of(&self.position, &self.history)
+        repetition_or(self.position.outcome(), &self.position, &self.history)
     }
 
     /// The legal turns with their descriptions, sorted by canonical text; none once the game
@@ -235,10 +235,15 @@ impl<R: Rules> Game<R> {
     }
 }
 
-/// What a position with this repetition history has come to.
-fn outcome_of<R: Rules>(position: &R, history: &[u64]) -> Option<Outcome> {
-    if let Some(o) = position.outcome() {
-        return Some(o);
+/// The outcome the position decides by itself, or else a draw by repetition if its history
+/// makes one.
+fn repetition_or<R: Rules>(
+    decided: Option<Outcome>,
+    position: &R,
+    history: &[u64],
+) -> Option<Outcome> {
+    if decided.is_some() {
+        return decided;
     }
     let (limit, rule) = position.repetition_limit()?;
     let now = *history.last()?;
@@ -257,20 +262,18 @@ fn force_win<R: Rules>(
     turns: u32,
     budget: &mut Budget,
 ) -> Result<bool, Stop> {
-    if let Some(o) = pos.outcome() {
+    let mut moves = Vec::new();
+    pos.legal_moves(&mut moves);
+    // A position with no move still costs one, so that every call spends something.
+    budget.spend(moves.len().max(1) as u64)?;
+    if let Some(o) = pos.outcome_with(!moves.is_empty()) {
         return Ok(o.winner == Some(color));
     }
     let attacker = pos.turn() == color;
     if attacker && turns == 0 {
         return Ok(false);
     }
-    let mut moves = Vec::new();
-    pos.legal_moves(&mut moves);
-    if !attacker && moves.is_empty() {
-        return Ok(false);
-    }
     for m in moves {
-        budget.spend(1)?;
         let mut next = pos.clone();
         next.play(m);
         if attacker {
@@ -285,7 +288,7 @@ fn force_win<R: Rules>(
 }
 
 /// Depth-first search for a position where the invariant breaks; `path` ends as the moves
-/// that reach it.
+/// that reach it. The history is the repetition history down to `pos`.
 fn invariant_search<R: Rules>(
     pos: &R,
     history: &mut Vec<u64>,
@@ -294,13 +297,17 @@ fn invariant_search<R: Rules>(
     budget: &mut Budget,
     path: &mut Vec<R::Move>,
 ) -> Result<Option<String>, Stop> {
-    if depth == 0 || outcome_of(pos, history).is_some() {
+    if depth == 0 {
         return Ok(None);
     }
     let mut moves = Vec::new();
     pos.legal_moves(&mut moves);
+    budget.spend(moves.len() as u64)?;
+    let decided = pos.outcome_with(!moves.is_empty());
+    if repetition_or(decided, pos, history).is_some() {
+        return Ok(None);
+    }
     for m in moves {
-        budget.spend(1)?;
         let mut next = pos.clone();
         next.play(m);
         path.push(m);

@@ -10,9 +10,10 @@ mod refuse;
 #[cfg(test)]
 mod tests;
 
-use std::collections::hash_map::DefaultHasher;
 use std::fmt;
 use std::hash::Hasher;
+
+use crate::rules::key::KeyHasher;
 
 use super::attacks::{DIAGONAL, KNIGHT as KNIGHT_STEPS, ORTHOGONAL, QUEEN as QUEEN_STEPS};
 use super::board::{Board, Geometry, Sq, Square, CELLS, STRIDE};
@@ -985,7 +986,11 @@ impl Rules for Chess {
     }
 
     fn outcome(&self) -> Option<Outcome> {
-        if self.count_legal() == 0 {
+        self.outcome_with(self.count_legal() > 0)
+    }
+
+    fn outcome_with(&self, has_legal_turn: bool) -> Option<Outcome> {
+        if !has_legal_turn {
             return Some(if self.king_attacked(self.turn) {
                 Outcome {
                     winner: Some(self.turn.other()),
@@ -1027,7 +1032,7 @@ impl Rules for Chess {
     }
 
     fn repetition_key(&self) -> u64 {
-        let mut h = DefaultHasher::new();
+        let mut h = KeyHasher::default();
         for &s in SQUARES.iter() {
             h.write_u8(self.at(s));
         }

@@ -29,9 +29,10 @@ mod refuse;
 #[cfg(test)]
 mod tests;
 
-use std::collections::hash_map::DefaultHasher;
 use std::fmt;
 use std::hash::Hasher;
+
+use crate::rules::key::KeyHasher;
 
 use super::attacks::{DIAGONAL, KNIGHT as CLASSICAL, ORTHOGONAL, QUEEN as QUEEN_STEPS};
 use super::board::{delta, Board, Geometry, Sq, Square, CELLS, STRIDE};
@@ -1542,10 +1543,14 @@ impl Rules for Cypher {
     }
 
     fn outcome(&self) -> Option<Outcome> {
+        self.outcome_with(self.result.is_some() || self.count_legal() > 0)
+    }
+
+    fn outcome_with(&self, has_legal_turn: bool) -> Option<Outcome> {
         if let Some(r) = self.result {
             return Some(r);
         }
-        if self.count_legal() == 0 {
+        if !has_legal_turn {
             return Some(if self.king_in_check(self.turn) {
                 win(self.turn.other(), Reason::Checkmate, "checkmate")
             } else if self.opts.stalemate_loss {
@@ -1566,7 +1571,7 @@ impl Rules for Cypher {
     }
 
     fn repetition_key(&self) -> u64 {
-        let mut h = DefaultHasher::new();
+        let mut h = KeyHasher::default();
         for &s in SQUARES.iter() {
             h.write_u8(self.at(s));
         }
