@@ -267,3 +267,51 @@ proptest! {
         let _ = Cypher::from_fen(Cypher::geometry(), &fen, &Options::defaults(Cypher::options()));
     }
 }
+
+// ---- Names -----------------------------------------------------------------------------------
+
+#[test]
+fn misspelt_variants_options_and_values_are_suggested() {
+    use arbiter::rules::Variant;
+    let e = "chesss".parse::<Variant>().expect_err("no such variant");
+    assert_eq!(
+        e,
+        "unknown variant `chesss`; variants: chess, cypher; did you mean `chess`?"
+    );
+    let e = "xpans".parse::<Variant>().expect_err("no such variant");
+    assert!(e.ends_with("did you mean `xpanse`?"), "{e}");
+    let e = "shogi".parse::<Variant>().expect_err("no such variant");
+    assert_eq!(e, "unknown variant `shogi`; variants: chess, cypher");
+
+    let defs = Chess::options();
+    let mut o = Options::defaults(defs);
+    let e = o
+        .set(defs, "chess", "repetiton-draw", "fivefold")
+        .expect_err("no such option");
+    assert!(
+        e.starts_with("unknown option `repetiton-draw`; options of chess: ")
+            && e.ends_with("; did you mean `repetition-draw`?"),
+        "{e}"
+    );
+    let e = o
+        .set(defs, "chess", "repetition-draw", "fivfold")
+        .expect_err("no such value");
+    assert!(
+        e.starts_with("option `repetition-draw` has no value `fivfold`; values: ")
+            && e.ends_with("; did you mean `fivefold`?"),
+        "{e}"
+    );
+    // Through a file.
+    refused(
+        "varient chess\nscenario \"t\" { start }\n",
+        &["did you mean `variant`?"],
+    );
+    refused(
+        "variant chesss\nscenario \"t\" { start }\n",
+        &["did you mean `chess`?"],
+    );
+    refused(
+        "variant chess\noption move-rule-draw = seventy-fiv\nscenario \"t\" { start }\n",
+        &["did you mean `seventy-five`?"],
+    );
+}

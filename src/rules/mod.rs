@@ -207,15 +207,17 @@ impl Options {
             } else {
                 let names: Vec<_> = defs.iter().map(|d| d.name).collect();
                 format!(
-                    "unknown option `{name}`; options of {variant}: {}",
-                    names.join(", ")
+                    "unknown option `{name}`; options of {variant}: {}{}",
+                    names.join(", "),
+                    crate::suggest::did_you_mean(name, names.iter().copied())
                 )
             }
         })?;
         let v = def.values.iter().find(|v| **v == value).ok_or_else(|| {
             format!(
-                "option `{name}` has no value `{value}`; values: {}",
-                def.values.join(", ")
+                "option `{name}` has no value `{value}`; values: {}{}",
+                def.values.join(", "),
+                crate::suggest::did_you_mean(value, def.values.iter().copied())
             )
         })?;
         self.values.insert(def.name, v);
@@ -401,9 +403,12 @@ impl FromStr for Variant {
                 known.join(", ")
             ))
         } else {
+            // Planned variants are suggested too: a misspelt `xpanse` should hear of `xpanse`.
+            let names = known.iter().copied().chain(Variant::PLANNED);
             Err(format!(
-                "unknown variant `{s}`; variants: {}",
-                known.join(", ")
+                "unknown variant `{s}`; variants: {}{}",
+                known.join(", "),
+                crate::suggest::did_you_mean(s, names)
             ))
         }
     }
