@@ -28,25 +28,25 @@ fn passes(src: &str) {
     assert_eq!(counts, (1, 0), "{out}");
 }
 
-/// The file is refused with problems whose messages contain every one of `parts`, or whose
-/// rendering does (for places such as `t.scn:4:3`). Returns the rendering.
+/// Text without whitespace and frame characters, so that a message matches its rendering
+/// however the renderer wrapped it.
+fn flat(text: &str) -> String {
+    text.chars()
+        .filter(|c| !c.is_whitespace() && *c != '│')
+        .collect()
+}
+
+/// The file (or its scenario) is refused as unusable, with problems whose rendering contains
+/// every one of `parts`. Returns the rendering.
 #[track_caller]
 fn refused(src: &str, parts: &[&str]) -> String {
-    let c = FileCheck::run("t.scn", src.to_string());
-    let out = format!("{}{}", c.text(), c.problems_text());
-    let messages = match &c.result {
-        Ok(_) => panic!("not refused:\n{out}"),
-        Err(problems) => problems
-            .iter()
-            .map(|p| p.message.clone())
-            .collect::<Vec<_>>()
-            .join("\n"),
-    };
+    let (out, _) = check(src);
+    assert!(
+        out.contains("ERROR") && out.contains("error:"),
+        "not refused:\n{out}"
+    );
     for part in parts {
-        assert!(
-            messages.contains(part) || out.contains(part),
-            "`{part}` not in:\n{messages}\n{out}"
-        );
+        assert!(flat(&out).contains(&flat(part)), "`{part}` not in:\n{out}");
     }
     out
 }
@@ -248,7 +248,7 @@ const FRAGMENTS: &[&str] = &[
 ];
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(300))]
+    #![proptest_config(ProptestConfig::with_cases(1000))]
 
     /// Any file made of these pieces gives a report or problems, never a panic.
     #[test]
@@ -314,4 +314,133 @@ fn misspelt_variants_options_and_values_are_suggested() {
         "variant chess\noption move-rule-draw = seventy-fiv\nscenario \"t\" { start }\n",
         &["did you mean `seventy-five`?"],
     );
+}
+
+// ---- Turns and statements at random --------------------------------------------------------
+
+/// Squares of each board, and one on neither.
+const SQUARES: [&[&str]; 2] = [
+    &[
+        "e2", "e4", "e7", "e5", "a1", "h8", "d4", "g1", "f3", "c6", "b8", "a7", "e1", "q1",
+    ],
+    &[
+        "d0", "d4", "d10", "z0", "i10", "e3", "e4", "e7", "e6", "c4", "d5", "f9", "e5", "q1",
+    ],
+];
+
+fn turn_text(kind: usize, a: &str, b: &str, c: &str, letter: char) -> String {
+    match kind % 12 {
+        0 => format!("{a}-{b}"),
+        1 => format!("{letter}{a}x{b}"),
+        2 => format!("{letter}{b}"),
+        3 => format!("{a}-{b}-{c}"),
+        4 => format!("{letter}@{b}"),
+        5 => format!("{a}-{b}; {letter}{b}-{c}"),
+        6 => format!("{a}-{b}; coup {letter}{c}"),
+        7 => format!("{a}-{b}=Q+"),
+        8 => "O-O-O#".to_string(),
+        9 => "pass".to_string(),
+        10 => format!("{a}-{b}; reborn {c}"),
+        _ => format!("buy WD; {letter}={b}"),
+    }
+}
+
+fn statement(kind: usize, turn: &str, a: &str, n: &str, variant: usize) -> String {
+    let key = if variant == 0 {
+        [
+            "fullmove-number",
+            "halfmove-clock",
+            "castling",
+            "en-passant",
+        ][kind % 4]
+    } else {
+        [
+            "prisoners white",
+            "prisoners black",
+            "retake",
+            "infiltration-used black",
+        ][kind % 4]
+    };
+    match kind % 11 {
+        0 => format!("play {turn}"),
+        1 => format!("expect legal {turn}"),
+        2 => format!("expect illegal {turn} because castling"),
+        3 => format!("set {key} = {n}"),
+        4 => format!("expect moves from {a} count {n}"),
+        5 => format!("expect {a} = white king"),
+        6 => format!("expect {key} = {n}"),
+        7 => "black to move".to_string(),
+        8 => format!("board {{\n white: K{a} P{a}\n black: Ke8 S{a}\n }}"),
+        9 => "expect check".to_string(),
+        _ => format!(
+            "expect result white wins by {}",
+            ["checkmate", "flip", "mate"][kind % 3]
+        ),
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1000))]
+
+    /// Well-formed scenarios of random statements, turns, squares and numbers, in both
+    /// variants: a report, never a panic.
+    #[test]
+    fn random_statements_give_a_report(
+        variant in 0usize..2,
+        start in 0usize..3,
+        statements in prop::collection::vec(
+            (0usize..100, 0usize..100, 0usize..14, 0usize..14,
+             0usize..14, prop::sample::select(vec!['K', 'Q', 'N', 'P', 'S', 'B']),
+             prop::sample::select(vec!["0", "1", "110", "150", "10000", "4294967296", "-", "KQkq", "e3", "yes"])),
+            0..12,
+        ),
+    ) {
+        let (name, setup) = if variant == 0 {
+            ("chess", ["start", "fen \"4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1\"", "fen \"4k3/8/8/8/8/8/8/4K3 w - - 150 10000\""][start])
+        } else {
+            ("cypher", ["start", "fen \"4s5/10/5k4/10/10/4p5/3P6/10/5K4/10/4S5 w - 0/108 -\"", "fen \"4s5/2rn2nr2/3bqkb3/1pppppppp1/10/10/10/1PPPPPPPP1/3BQKB3/2RN2NR2/4S5 b WB 0/0 -\""][start])
+        };
+        let mut src = format!("variant {name}\nscenario \"random\" {{\n  {setup}\n");
+        for (k, t, a, b, c, letter, n) in statements {
+            let sq = SQUARES[variant];
+            let turn = turn_text(t, sq[a], sq[b], sq[c], letter);
+            src.push_str(&format!("  {}\n", statement(k, &turn, sq[a], n, variant)));
+        }
+        src.push_str("}\n");
+        let (out, _) = check(&src);
+        prop_assert!(!out.is_empty());
+    }
+}
+
+#[test]
+fn huge_inputs_give_short_reports_quickly() {
+    let long_name = "a".repeat(1_000_000);
+    let long_line = format!(
+        "  play {}Kx {}",
+        "e2-e4 ".repeat(100_000),
+        "e7-e5 ".repeat(100_000)
+    );
+    for src in [
+        format!("variant {long_name}\nscenario \"t\" {{ start }}\n"),
+        format!("variant chess\noption {long_name} = x\nscenario \"t\" {{ start }}\n"),
+        chess(&long_line),
+        chess(&format!("  fen \"{}\"", "8/".repeat(300_000))),
+        chess(&format!(
+            "  start\n  set fullmove-number = {}",
+            "9".repeat(1_000_000)
+        )),
+        format!(
+            "variant chess\n{}",
+            "scenario \"t\" {\n  strat\n}\n".repeat(20_000)
+        ),
+    ] {
+        let t = std::time::Instant::now();
+        let (out, _) = check(&src);
+        assert!(t.elapsed().as_secs() < 20, "{:?}", t.elapsed());
+        // Every problem is short, however long the input.
+        for problem in out.split("error:") {
+            let start: String = problem.chars().take(300).collect();
+            assert!(problem.len() < 3_000, "{} bytes: {start}", problem.len());
+        }
+    }
 }

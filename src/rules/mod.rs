@@ -203,11 +203,15 @@ impl Options {
     ) -> Result<(), String> {
         let def = defs.iter().find(|d| d.name == name).ok_or_else(|| {
             if defs.is_empty() {
-                format!("unknown option `{name}`; {variant} has no options")
+                format!(
+                    "unknown option {}; {variant} has no options",
+                    chess::quoted(name)
+                )
             } else {
                 let names: Vec<_> = defs.iter().map(|d| d.name).collect();
                 format!(
-                    "unknown option `{name}`; options of {variant}: {}{}",
+                    "unknown option {}; options of {variant}: {}{}",
+                    chess::quoted(name),
                     names.join(", "),
                     crate::suggest::did_you_mean(name, names.iter().copied())
                 )
@@ -215,7 +219,8 @@ impl Options {
         })?;
         let v = def.values.iter().find(|v| **v == value).ok_or_else(|| {
             format!(
-                "option `{name}` has no value `{value}`; values: {}{}",
+                "option `{name}` has no value {}; values: {}{}",
+                chess::quoted(value),
                 def.values.join(", "),
                 crate::suggest::did_you_mean(value, def.values.iter().copied())
             )
@@ -406,7 +411,8 @@ impl FromStr for Variant {
             // Planned variants are suggested too: a misspelt `xpanse` should hear of `xpanse`.
             let names = known.iter().copied().chain(Variant::PLANNED);
             Err(format!(
-                "unknown variant `{s}`; variants: {}{}",
+                "unknown variant {}; variants: {}{}",
+                chess::quoted(s),
                 known.join(", "),
                 crate::suggest::did_you_mean(s, names)
             ))

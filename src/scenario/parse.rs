@@ -640,6 +640,15 @@ fn found_at(src: &str, pos: usize) -> String {
     }
 }
 
+/// Text from the input as a message quotes it: a long one is cut, not echoed in full.
+fn quoted(text: &str) -> String {
+    const MAX: usize = 40;
+    match text.char_indices().nth(MAX) {
+        Some((i, _)) => format!("`{}…`", &text[..i]),
+        None => format!("`{text}`"),
+    }
+}
+
 fn next_char_end(src: &str, pos: usize) -> usize {
     src[pos.min(src.len())..]
         .chars()
@@ -798,8 +807,8 @@ impl Builder {
                     self.problems.push(
                         Problem::new(
                             format!(
-                                "board side `{}` out of range: a board has 1 to {MAX_BOARD_SIDE} files and ranks",
-                                p.as_str()
+                                "board side {} out of range: a board has 1 to {MAX_BOARD_SIDE} files and ranks",
+                                quoted(p.as_str())
                             ),
                             self.span(&p),
                             "out of range",
@@ -1672,8 +1681,8 @@ impl Builder {
             Err(_) => {
                 self.problems.push(Problem::new(
                     format!(
-                        "number `{}` is too large (the largest is {})",
-                        pair.as_str(),
+                        "number {} is too large (the largest is {})",
+                        quoted(pair.as_str()),
                         u64::MAX
                     ),
                     self.span(&pair),
@@ -1691,8 +1700,8 @@ impl Builder {
             Err(_) => {
                 self.problems.push(Problem::new(
                     format!(
-                        "number `{}` is too large here (the largest is {})",
-                        pair.as_str(),
+                        "number {} is too large here (the largest is {})",
+                        quoted(pair.as_str()),
                         u32::MAX
                     ),
                     self.span(&pair),
@@ -2698,6 +2707,19 @@ scenario "From the start, a pawn steps one square" {
         );
         // Only at the start: elsewhere it is a stray character.
         assert!(parse_file("variant chess\n\u{FEFF}scenario \"t\" { start }\n").is_err());
+    }
+
+    #[test]
+    fn long_numbers_are_quoted_cut() {
+        let digits = "9".repeat(100_000);
+        let p = problems(&format!(
+            "variant xpanse {digits}x5\nscenario \"a\" {{ expect perft 1 = {digits} }}"
+        ));
+        assert_eq!(p.len(), 2, "{p:#?}");
+        for problem in &p {
+            assert!(problem.message.len() < 200, "{}", problem.message);
+            assert!(problem.message.contains("9999…`"), "{}", problem.message);
+        }
     }
 
     #[test]
