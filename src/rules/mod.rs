@@ -210,19 +210,26 @@ impl Options {
     ) -> Result<(), String> {
         let def = defs.iter().find(|d| d.name == name).ok_or_else(|| {
             if defs.is_empty() {
-                format!("unknown option `{name}`; {variant} has no options")
+                format!(
+                    "unknown option {}; {variant} has no options",
+                    chess::quoted(name)
+                )
             } else {
                 let names: Vec<_> = defs.iter().map(|d| d.name).collect();
                 format!(
-                    "unknown option `{name}`; options of {variant}: {}",
-                    names.join(", ")
+                    "unknown option {}; options of {variant}: {}{}",
+                    chess::quoted(name),
+                    names.join(", "),
+                    crate::suggest::did_you_mean(name, names.iter().copied())
                 )
             }
         })?;
         let v = def.values.iter().find(|v| **v == value).ok_or_else(|| {
             format!(
-                "option `{name}` has no value `{value}`; values: {}",
-                def.values.join(", ")
+                "option `{name}` has no value {}; values: {}{}",
+                chess::quoted(value),
+                def.values.join(", "),
+                crate::suggest::did_you_mean(value, def.values.iter().copied())
             )
         })?;
         self.values.insert(def.name, v);
@@ -439,9 +446,13 @@ impl FromStr for Variant {
                 known.join(", ")
             ))
         } else {
+            // Planned variants are suggested too: a misspelt `xpanse` should hear of `xpanse`.
+            let names = known.iter().copied().chain(Variant::PLANNED);
             Err(format!(
-                "unknown variant `{s}`; variants: {}",
-                known.join(", ")
+                "unknown variant {}; variants: {}{}",
+                chess::quoted(s),
+                known.join(", "),
+                crate::suggest::did_you_mean(s, names)
             ))
         }
     }
