@@ -517,3 +517,31 @@ fn binary_input_names_the_offending_byte_and_its_place() {
     assert!(err.contains("binary.scn:3:5"), "{err}");
     assert_eq!(last_line(&o), "0 passed, 0 failed");
 }
+
+#[test]
+fn a_path_that_never_ends_is_refused_by_size() {
+    if !std::path::Path::new("/dev/zero").exists() {
+        eprintln!("skipped: this system has no /dev/zero");
+        return;
+    }
+    let o = arbiter(&["check", "/dev/zero"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("larger than 64 MiB"), "{}", stderr(&o));
+    assert_eq!(last_line(&o), "0 passed, 0 failed");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_folder_that_links_to_itself_is_walked_once() {
+    let file = scenario_file(
+        "link_cycle",
+        "variant chess\nscenario \"x\" {\n  start\n  expect moves count 20\n}\n",
+    );
+    let dir = file.parent().unwrap().to_path_buf();
+    let link = dir.join("again");
+    let _ = std::fs::remove_file(&link);
+    std::os::unix::fs::symlink(&dir, &link).unwrap();
+    let o = arbiter(&["check", dir.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(last_line(&o), "1 passed, 0 failed");
+}

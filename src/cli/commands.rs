@@ -216,8 +216,9 @@ fn check(paths: Vec<PathBuf>, format: Format, fail_fast: bool, settings: &Settin
 
 /// How many scenarios a file holds, for the `skipped` count of a run that stopped early.
 fn count_scenarios(path: &Path) -> usize {
-    std::fs::read_to_string(path)
+    crate::scenario::coverage::read_bounded(path)
         .ok()
+        .and_then(|bytes| String::from_utf8(bytes).ok())
         .and_then(|src| parse_file(&src).ok())
         .map_or(0, |f| f.scenarios.len())
 }

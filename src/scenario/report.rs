@@ -34,7 +34,7 @@ impl Source {
     /// the text has U+FFFD in their place).
     pub fn read(path: &std::path::Path) -> (Source, Option<Problem>) {
         let name = path.display().to_string();
-        let bytes = match std::fs::read(path) {
+        let bytes = match super::coverage::read_bounded(path) {
             Ok(b) => b,
             Err(e) => {
                 let problem = Problem::new(format!("cannot read {name}: {e}"), 0..0, "");
