@@ -4,7 +4,7 @@
 
 use std::io::{BufRead, BufReader, Read};
 use std::path::PathBuf;
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Child, ChildStdout, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 fn command(args: &[&str]) -> Command {
@@ -255,8 +255,8 @@ fn slow_file(test: &str) -> PathBuf {
 }
 
 /// Starts `check` on a file whose second scenario searches for minutes, and returns the
-/// child once the first scenario's line has been printed.
-fn started_slow_check(test: &str) -> (Child, String) {
+/// child, its output and the first line it printed.
+fn started_slow_check(test: &str) -> (Child, BufReader<ChildStdout>, String) {
     let file = slow_file(test);
     let mut child = command(&[
         "check",
@@ -269,23 +269,15 @@ fn started_slow_check(test: &str) -> (Child, String) {
     .stderr(Stdio::piped())
     .spawn()
     .expect("arbiter runs");
-    let mut first = String::new();
     let mut out = BufReader::new(child.stdout.take().expect("stdout"));
+    let mut first = String::new();
     out.read_line(&mut first).expect("a line");
-    child.stdout = None;
-    // Keep reading on the side, so the child never blocks on a full pipe.
-    let rest = std::thread::spawn(move || {
-        let mut s = String::new();
-        let _ = out.read_to_string(&mut s);
-        s
-    });
-    std::mem::forget(rest);
-    (child, first)
+    (child, out, first)
 }
 
 #[test]
 fn check_prints_each_scenario_as_soon_as_it_is_decided() {
-    let (mut child, first) = started_slow_check("streaming");
+    let (mut child, _out, first) = started_slow_check("streaming");
     assert!(
         first.starts_with("ok    ") && first.contains("quick"),
         "{first}"
@@ -300,21 +292,7 @@ fn check_prints_each_scenario_as_soon_as_it_is_decided() {
 
 #[test]
 fn ctrl_c_ends_the_run_cleanly_with_what_finished() {
-    let file = slow_file("interrupt");
-    let mut child = command(&[
-        "check",
-        file.to_str().unwrap(),
-        "--max-nodes",
-        "100000000000",
-    ])
-    .stdin(Stdio::null())
-    .stdout(Stdio::piped())
-    .stderr(Stdio::piped())
-    .spawn()
-    .expect("arbiter runs");
-    let mut out = BufReader::new(child.stdout.take().expect("stdout"));
-    let mut first = String::new();
-    out.read_line(&mut first).expect("a line");
+    let (child, mut out, first) = started_slow_check("interrupt");
     let killed = Command::new("kill")
         .args(["-INT", &child.id().to_string()])
         .status()

@@ -47,14 +47,7 @@ pub fn run(command: Command, limits: Limits) -> Outcome {
             format,
             fail_fast,
             timeout,
-        } => {
-            let settings = Settings {
-                limits,
-                timeout,
-                overrides: Vec::new(),
-            };
-            check(paths, format, fail_fast, &settings)
-        }
+        } => check(paths, format, fail_fast, &Settings::new(limits, timeout)),
         Command::Perft {
             variant,
             depth,
@@ -91,14 +84,7 @@ pub fn run(command: Command, limits: Limits) -> Outcome {
             file,
             scenario,
             timeout,
-        } => {
-            let settings = Settings {
-                limits,
-                timeout,
-                overrides: Vec::new(),
-            };
-            dispute(&file, scenario.as_deref(), &settings)
-        }
+        } => dispute(&file, scenario.as_deref(), &Settings::new(limits, timeout)),
     }
 }
 

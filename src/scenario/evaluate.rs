@@ -34,6 +34,16 @@ pub struct Settings {
     pub overrides: Vec<(String, String)>,
 }
 
+impl Settings {
+    pub fn new(limits: Limits, timeout: Option<Duration>) -> Settings {
+        Settings {
+            limits,
+            timeout,
+            overrides: Vec::new(),
+        }
+    }
+}
+
 /// What one scenario came to.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ScenarioReport {
