@@ -1,6 +1,8 @@
 //! A game in progress: a variant's position plus what the position alone does not know (the
 //! repetition history, resignations and agreed draws). Turn patterns resolve here.
 
+use std::collections::BTreeMap;
+
 use super::search::{self, Budget, Stop};
 use super::{Claim, Color, Options, Outcome, Reason, Refusal, Rules, Turn, TurnPattern};
 
@@ -11,7 +13,7 @@ pub const CHECK_CLAIM: &str = "check-claim";
 #[derive(Clone, Debug)]
 pub struct Game<R: Rules> {
     position: R,
-    history: Vec<u64>,
+    history: History,
     declared: Option<Outcome>,
     options: Options,
 }
@@ -38,7 +40,7 @@ impl<R: Rules> Game<R> {
         let key = position.repetition_key();
         Game {
             position,
-            history: vec![key],
+            history: History::new(key),
             declared: None,
             options,
         }
@@ -54,9 +56,7 @@ impl<R: Rules> Game<R> {
 
     /// Replaces the position (after `set`), keeping the history.
     pub fn replace_position(&mut self, position: R) {
-        if let Some(last) = self.history.last_mut() {
-            *last = position.repetition_key();
-        }
+        self.history.replace_last(position.repetition_key());
         self.position = position;
     }
 
@@ -235,20 +235,70 @@ impl<R: Rules> Game<R> {
     }
 }
 
+/// The repetition keys of the positions a game went through, with how often each occurred, so
+/// that asking whether the last one repeats costs a lookup, not a scan of the whole game.
+#[derive(Clone, Debug)]
+struct History {
+    keys: Vec<u64>,
+    counts: BTreeMap<u64, usize>,
+}
+
+impl History {
+    fn new(first: u64) -> History {
+        History {
+            keys: vec![first],
+            counts: BTreeMap::from([(first, 1)]),
+        }
+    }
+
+    fn push(&mut self, key: u64) {
+        self.keys.push(key);
+        *self.counts.entry(key).or_insert(0) += 1;
+    }
+
+    fn pop(&mut self) {
+        if let Some(key) = self.keys.pop() {
+            self.uncount(key);
+        }
+    }
+
+    fn uncount(&mut self, key: u64) {
+        if let Some(n) = self.counts.get_mut(&key) {
+            *n -= 1;
+            if *n == 0 {
+                self.counts.remove(&key);
+            }
+        }
+    }
+
+    /// Changes the last position's key (its position was edited).
+    fn replace_last(&mut self, key: u64) {
+        self.pop();
+        self.push(key);
+    }
+
+    /// How often the last position has occurred.
+    fn seen_last(&self) -> usize {
+        self.keys
+            .last()
+            .and_then(|k| self.counts.get(k))
+            .copied()
+            .unwrap_or(0)
+    }
+}
+
 /// The outcome the position decides by itself, or else a draw by repetition if its history
 /// makes one.
 fn repetition_or<R: Rules>(
     decided: Option<Outcome>,
     position: &R,
-    history: &[u64],
+    history: &History,
 ) -> Option<Outcome> {
     if decided.is_some() {
         return decided;
     }
     let (limit, rule) = position.repetition_limit()?;
-    let now = *history.last()?;
-    let seen = history.iter().filter(|k| **k == now).count();
-    (seen >= limit).then_some(Outcome {
+    (history.seen_last() >= limit).then_some(Outcome {
         winner: None,
         reason: Reason::Repetition,
         rule,
@@ -291,7 +341,7 @@ fn force_win<R: Rules>(
 /// that reach it. The history is the repetition history down to `pos`.
 fn invariant_search<R: Rules>(
     pos: &R,
-    history: &mut Vec<u64>,
+    history: &mut History,
     name: &str,
     depth: u32,
     budget: &mut Budget,
