@@ -263,6 +263,8 @@ fn started_slow_check(test: &str) -> (Child, BufReader<ChildStdout>, String) {
         file.to_str().unwrap(),
         "--max-nodes",
         "100000000000",
+        "--slow-after",
+        "1s",
     ])
     .stdin(Stdio::null())
     .stdout(Stdio::piped())
@@ -291,8 +293,29 @@ fn check_prints_each_scenario_as_soon_as_it_is_decided() {
 }
 
 #[test]
+fn a_scenario_that_runs_long_is_named_while_it_runs() {
+    let (mut child, _out, _first) = started_slow_check("slow_named");
+    let mut err = BufReader::new(child.stderr.take().expect("stderr"));
+    let mut line = String::new();
+    err.read_line(&mut line).expect("a line on stderr");
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(line.starts_with("SLOW  "), "{line}");
+    assert!(
+        line.contains("slow_named.scn:6  slow (running for 1 s)"),
+        "{line}"
+    );
+}
+
+#[test]
 fn ctrl_c_ends_the_run_cleanly_with_what_finished() {
-    let (child, mut out, first) = started_slow_check("interrupt");
+    let (mut child, mut out, first) = started_slow_check("interrupt");
+    // Interrupt once the slow scenario is known to run (its SLOW line is out), so the stop
+    // lands in its search and not between two scenarios.
+    let mut err = BufReader::new(child.stderr.take().expect("stderr"));
+    let mut slow = String::new();
+    err.read_line(&mut slow).expect("a SLOW line");
+    assert!(slow.starts_with("SLOW  "), "{slow}");
     let killed = Command::new("kill")
         .args(["-INT", &child.id().to_string()])
         .status()

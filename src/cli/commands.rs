@@ -4,7 +4,8 @@
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
-use std::time::Instant;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use super::output::{err, Failure};
 use super::{Command, Format};
@@ -16,7 +17,7 @@ use crate::scenario::diagnostic::render;
 use crate::scenario::evaluate::{describe_error, evaluate_with, unpinned_options, Lowering};
 use crate::scenario::evaluate::{Settings, Status};
 use crate::scenario::parse::{parse_file, parse_turn};
-use crate::scenario::report::{FileCheck, Source, Totals};
+use crate::scenario::report::{FileCheck, Progress, Source, Totals};
 use crate::{errln, outln, with_variant};
 
 type Outcome = Result<i32, Failure>;
@@ -47,7 +48,11 @@ pub fn run(command: Command, limits: Limits) -> Outcome {
             format,
             fail_fast,
             timeout,
-        } => check(paths, format, fail_fast, &Settings::new(limits, timeout)),
+            slow_after,
+        } => {
+            let settings = Settings::new(limits, timeout);
+            check(paths, format, fail_fast, slow_after, &settings)
+        }
         Command::Perft {
             variant,
             depth,
@@ -108,7 +113,13 @@ fn check_inputs(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<String>) {
     (files, missing)
 }
 
-fn check(paths: Vec<PathBuf>, format: Format, fail_fast: bool, settings: &Settings) -> Outcome {
+fn check(
+    paths: Vec<PathBuf>,
+    format: Format,
+    fail_fast: bool,
+    slow_after: Duration,
+    settings: &Settings,
+) -> Outcome {
     let paths = if paths.is_empty() {
         vec![PathBuf::from("scenarios")]
     } else {
@@ -124,6 +135,7 @@ fn check(paths: Vec<PathBuf>, format: Format, fail_fast: bool, settings: &Settin
         errln!("error: {m}");
     }
     let mut checks = Vec::new();
+    let slow = SlowWatch::new(slow_after);
     let mut stopped = false;
     let mut output: Result<(), Failure> = Ok(());
     for (i, f) in files.iter().enumerate() {
@@ -132,7 +144,17 @@ fn check(paths: Vec<PathBuf>, format: Format, fail_fast: bool, settings: &Settin
             continue;
         }
         let check = match Source::read(f) {
-            (source, None) => FileCheck::stream(source, settings, |source, report| {
+            (source, None) => FileCheck::stream(source, settings, |source, progress| {
+                let report = match progress {
+                    Progress::Start(title, line) => {
+                        if text {
+                            slow.start(format!("{}:{line}  {title}", source.path));
+                        }
+                        return ControlFlow::Continue(());
+                    }
+                    Progress::Done(report) => report,
+                };
+                slow.stop();
                 if text && output.is_ok() {
                     output = outln!("{}", source.scenario_text(report).trim_end());
                     err(format_args!("{}", source.scenario_problems(report)));
@@ -198,6 +220,58 @@ fn check(paths: Vec<PathBuf>, format: Format, fail_fast: bool, settings: &Settin
         }
     }
     Ok(code)
+}
+
+/// Names a scenario that runs long, on standard error, so that a run stopped from outside (a
+/// CI timeout) has said which scenario it was in: `SLOW  file:line  title (running for 30 s)`
+/// after `first` (30 seconds unless `--slow-after` says otherwise), then at each doubling.
+struct SlowWatch {
+    current: Arc<Mutex<Option<(String, Instant)>>>,
+}
+
+impl SlowWatch {
+    fn new(first: Duration) -> SlowWatch {
+        let current: Arc<Mutex<Option<(String, Instant)>>> = Arc::default();
+        let watched = Arc::downgrade(&current);
+        // The thread ends with the watch: it holds only a weak reference.
+        std::thread::spawn(move || {
+            let mut next = first;
+            let mut last_label = String::new();
+            while let Some(current) = watched.upgrade() {
+                if let Ok(guard) = current.lock() {
+                    match guard.as_ref() {
+                        Some((label, since)) => {
+                            if *label != last_label {
+                                last_label = label.clone();
+                                next = first;
+                            }
+                            let running = since.elapsed();
+                            if running >= next {
+                                errln!("SLOW  {label} (running for {} s)", running.as_secs());
+                                next = (running * 2).max(Duration::from_secs(1));
+                            }
+                        }
+                        None => last_label.clear(),
+                    }
+                }
+                drop(current);
+                std::thread::sleep(Duration::from_millis(250));
+            }
+        });
+        SlowWatch { current }
+    }
+
+    fn start(&self, label: String) {
+        if let Ok(mut guard) = self.current.lock() {
+            *guard = Some((label, Instant::now()));
+        }
+    }
+
+    fn stop(&self) {
+        if let Ok(mut guard) = self.current.lock() {
+            *guard = None;
+        }
+    }
 }
 
 /// How many scenarios a file holds, for the `skipped` count of a run that stopped early.
