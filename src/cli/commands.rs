@@ -12,10 +12,11 @@ use super::{Command, Format};
 use crate::rules::game::{PlayError, Resolved};
 use crate::rules::search::{self, Stop, INTERRUPTED};
 use crate::rules::{perft_within, Game, Geometry, Limits, Options, Rules, Variant};
+use crate::scenario::ast::File;
 use crate::scenario::coverage::{rule_coverage, scenario_files};
 use crate::scenario::diagnostic::render;
 use crate::scenario::evaluate::{describe_error, evaluate_with, unpinned_options, Lowering};
-use crate::scenario::evaluate::{Settings, Status};
+use crate::scenario::evaluate::{ScenarioReport, Settings, Status};
 use crate::scenario::parse::{parse_file, parse_turn};
 use crate::scenario::report::{FileCheck, Progress, Source, Totals};
 use crate::{errln, outln, with_variant};
@@ -564,10 +565,24 @@ fn dispute(path: &Path, only: Option<&str>, settings: &Settings) -> Outcome {
             None => format!("{} has no scenarios", source.path),
         }));
     }
-    let base = evaluate_with(&file, &source.src, settings).map_err(render_all)?;
     let mut code = 0;
     for i in chosen {
-        let (scenario, report) = (&file.scenarios[i], &base[i]);
+        let scenario = &file.scenarios[i];
+        // Each reading evaluates this scenario alone, so the work grows with the scenarios
+        // chosen, not with the square of the file's size.
+        let alone = File {
+            variant: file.variant.clone(),
+            size: file.size.clone(),
+            options: file.options.clone(),
+            scenarios: vec![scenario.clone()],
+        };
+        let evaluate = |settings: &Settings| -> Result<ScenarioReport, Failure> {
+            let mut reports = evaluate_with(&alone, &source.src, settings).map_err(render_all)?;
+            reports
+                .pop()
+                .ok_or_else(|| Failure::Input("internal error: no report".to_string()))
+        };
+        let report = evaluate(settings)?;
         outln!("scenario \"{}\"", scenario.title.node)?;
         let verdict = |status: Status| match status {
             Status::Passed => "holds",
@@ -575,7 +590,7 @@ fn dispute(path: &Path, only: Option<&str>, settings: &Settings) -> Outcome {
             Status::Error => "cannot be used",
         };
         outln!("  defaults: {}", verdict(report.status()))?;
-        err(format_args!("{}", source.scenario_problems(report)));
+        err(format_args!("{}", source.scenario_problems(&report)));
         if report.status() == Status::Error {
             code = 2;
             continue;
@@ -587,11 +602,7 @@ fn dispute(path: &Path, only: Option<&str>, settings: &Settings) -> Outcome {
                     overrides: vec![(option.to_string(), value.to_string())],
                     ..settings.clone()
                 };
-                let reports = evaluate_with(&file, &source.src, &reading).map_err(render_all)?;
-                let status = reports
-                    .iter()
-                    .find(|r| r.span == scenario.span)
-                    .map_or(Status::Error, |r| r.status());
+                let status = evaluate(&reading)?.status();
                 outln!("  {option} = {value}: {}", verdict(status))?;
                 if status != report.status() {
                     depends.push(format!("{option} = {value}"));
