@@ -71,7 +71,7 @@ fn syntax_error_exits_2_with_line_column_and_caret() {
     assert!(err.contains("expect moves count lots"), "{err}");
     assert!(err.contains('^') || err.contains('┬'), "{err}");
     assert!(!err.contains('\u{1b}'), "no colour codes: {err}");
-    assert_eq!(stdout(&o).lines().last(), Some("0 passed, 0 failed"));
+    assert_eq!(stdout(&o).lines().last(), Some("0 passed, 1 failed"));
 }
 
 #[test]

@@ -516,7 +516,7 @@ fn binary_input_names_the_offending_byte_and_its_place() {
         "{err}"
     );
     assert!(err.contains("binary.scn:3:5"), "{err}");
-    assert_eq!(last_line(&o), "0 passed, 0 failed");
+    assert_eq!(last_line(&o), "0 passed, 1 failed");
 }
 
 #[test]
@@ -545,4 +545,23 @@ fn a_folder_that_links_to_itself_is_walked_once() {
     let o = arbiter(&["check", dir.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_eq!(last_line(&o), "1 passed, 0 failed");
+}
+
+#[test]
+fn a_syntax_error_in_one_scenario_leaves_the_others_to_run() {
+    let file = scenario_file(
+        "partial",
+        "variant chess\n\
+         scenario \"good\" {\n  start\n  expect moves count 20\n}\n\
+         scenario \"broken\" {\n  start\n  expect moves count lots\n}\n\
+         scenario \"good too\" {\n  start\n  expect moves count 20\n}\n",
+    );
+    let o = arbiter(&["check", file.to_str().unwrap()]);
+    let (out, err) = (stdout(&o), stderr(&o));
+    assert_eq!(o.status.code(), Some(2), "{out}{err}");
+    assert!(out.contains("partial.scn:2  good"), "{out}");
+    assert!(out.contains("partial.scn:10  good too"), "{out}");
+    assert!(out.contains("parts of it cannot be used"), "{out}");
+    assert!(err.contains("partial.scn:8:22"), "{err}");
+    assert_eq!(last_line(&o), "2 passed, 1 failed");
 }

@@ -17,7 +17,7 @@ use crate::scenario::coverage::{rule_coverage, scenario_files};
 use crate::scenario::diagnostic::render;
 use crate::scenario::evaluate::{describe_error, evaluate_with, unpinned_options, Lowering};
 use crate::scenario::evaluate::{ScenarioReport, Settings, Status};
-use crate::scenario::parse::{parse_file, parse_turn};
+use crate::scenario::parse::{self, parse_file, parse_turn};
 use crate::scenario::report::{FileCheck, Progress, Source, Totals};
 use crate::{errln, outln, with_variant};
 
@@ -277,11 +277,9 @@ impl SlowWatch {
 
 /// How many scenarios a file holds, for the `skipped` count of a run that stopped early.
 fn count_scenarios(path: &Path) -> usize {
-    crate::scenario::coverage::read_bounded(path)
-        .ok()
-        .and_then(|bytes| String::from_utf8(bytes).ok())
-        .and_then(|src| parse_file(&src).ok())
-        .map_or(0, |f| f.scenarios.len())
+    crate::scenario::coverage::read_bounded(path).map_or(0, |bytes| {
+        parse::count_scenarios(&String::from_utf8_lossy(&bytes))
+    })
 }
 
 // ---- positions -------------------------------------------------------------------------------

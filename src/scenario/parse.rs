@@ -38,7 +38,17 @@ pub const MAX_BOARD_SIDE: u64 = 16;
 /// parser resumes at the next `scenario` line after one) and each semantic problem that needs
 /// no variant.
 pub fn parse_file(src: &str) -> Result<File, Vec<Problem>> {
-    match ScenarioParser::parse(Rule::file, src) {
+    match parse_file_partial(src) {
+        (Some(file), problems) if problems.is_empty() => Ok(file),
+        (_, problems) => Err(problems),
+    }
+}
+
+/// Parses as much of a file as can be used: the file with every scenario that parsed without
+/// a problem (`None` when the header itself is broken), and every problem found. A syntax
+/// error in one scenario then leaves the others to run.
+pub fn parse_file_partial(src: &str) -> (Option<File>, Vec<Problem>) {
+    let (file, problems) = match ScenarioParser::parse(Rule::file, src) {
         Ok(mut pairs) => {
             let mut builder = Builder::new(0);
             let built = match pairs.next() {
@@ -46,16 +56,31 @@ pub fn parse_file(src: &str) -> Result<File, Vec<Problem>> {
                 None => Err(Problem::new("internal error: empty parse", 0..0, "here")),
             };
             match built {
-                Ok(file) if builder.problems.is_empty() => Ok(file),
-                Ok(_) => Err(builder.problems),
+                Ok(file) => (Some(file), builder.problems),
                 Err(p) => {
                     builder.problems.push(p);
-                    Err(sorted(builder.problems))
+                    (None, builder.problems)
                 }
             }
         }
-        Err(error) => Err(sorted(recover(src, &error))),
+        Err(error) => recover(src, &error),
+    };
+    let problems = sorted(problems);
+    // A problem before the first scenario is the header's: nothing can run without it.
+    let header_end = scenario_lines(src).next().unwrap_or(src.len());
+    if problems.iter().any(|p| p.span.start < header_end) {
+        return (None, problems);
     }
+    // Both lists are in source order: one pass drops the scenarios a problem lies in.
+    let file = file.map(|mut file| {
+        let mut starts = problems.iter().map(|p| p.span.start).peekable();
+        file.scenarios.retain(|s| {
+            while starts.next_if(|&p| p < s.span.start).is_some() {}
+            starts.peek().is_none_or(|&p| p >= s.span.end)
+        });
+        file
+    });
+    (file, problems)
 }
 
 /// Parses one turn, as written on the command line or in a scenario (`Nbd7`, `O-O`,
@@ -87,8 +112,9 @@ fn sorted(mut problems: Vec<Problem>) -> Vec<Problem> {
 
 /// Collects the first syntax error, the semantic problems of the header, then the problems of
 /// the rest of the file, resuming at each next `scenario` line after an error.
-fn recover(src: &str, first: &PestError<Rule>) -> Vec<Problem> {
+fn recover(src: &str, first: &PestError<Rule>) -> (Option<File>, Vec<Problem>) {
     let mut problems = vec![syntax_problem(first, src, 0)];
+    let mut file: Option<File> = None;
     let error_at = error_pos(first);
     // The `scenario` lines are found once: resuming after each error then costs a binary
     // search, not a scan from the start of the file.
@@ -99,16 +125,18 @@ fn recover(src: &str, first: &PestError<Rule>) -> Vec<Problem> {
     let prefix = before.and_then(|end| ScenarioParser::parse(Rule::file, &src[..end]).ok());
     if let Some(pair) = prefix.and_then(|mut pairs| pairs.next()) {
         let mut builder = Builder::new(0);
-        if let Err(p) = builder.file(pair) {
-            builder.problems.push(p);
+        match builder.file(pair) {
+            Ok(f) => file = Some(f),
+            Err(p) => builder.problems.push(p),
         }
         problems.extend(builder.problems);
     } else if let Ok(mut pairs) = ScenarioParser::parse(Rule::header, src) {
         if let Some(pair) = pairs.next() {
             if pair.as_span().end() <= error_at {
                 let mut builder = Builder::new(0);
-                if let Err(p) = builder.header(pair) {
-                    builder.problems.push(p);
+                match builder.header(pair) {
+                    Ok(f) => file = Some(f),
+                    Err(p) => builder.problems.push(p),
                 }
                 problems.extend(builder.problems);
             }
@@ -126,8 +154,13 @@ fn recover(src: &str, first: &PestError<Rule>) -> Vec<Problem> {
             Ok(mut pairs) => {
                 let mut builder = Builder::new(start);
                 if let Some(pair) = pairs.next() {
-                    if let Err(p) = builder.scenario_tail(pair) {
-                        builder.problems.push(p);
+                    match builder.scenario_tail(pair) {
+                        Ok(scenarios) => {
+                            if let Some(f) = file.as_mut() {
+                                f.scenarios.extend(scenarios);
+                            }
+                        }
+                        Err(p) => builder.problems.push(p),
                     }
                 }
                 problems.extend(builder.problems);
@@ -135,7 +168,13 @@ fn recover(src: &str, first: &PestError<Rule>) -> Vec<Problem> {
             Err(error) => problems.push(syntax_problem(&error, src, start)),
         }
     }
-    problems
+    (file, problems)
+}
+
+/// How many scenarios a text holds, counted by the lines that start with `scenario`: also
+/// for a text that does not parse.
+pub fn count_scenarios(src: &str) -> usize {
+    scenario_lines(src).count()
 }
 
 /// The byte offsets of the `scenario` keywords that start a line, in order.
@@ -746,19 +785,29 @@ impl Builder {
 
     /// `header = { file_start ~ variant_line ~ option_setting* }`, only checked during
     /// recovery.
-    fn header(&mut self, pair: Pair<Rule>) -> Res<()> {
+    fn header(&mut self, pair: Pair<Rule>) -> Res<File> {
+        let whole = pair.clone();
+        let mut variant = None;
+        let mut size = None;
+        let mut options = Vec::new();
         for p in pair.into_inner() {
             match p.as_rule() {
                 Rule::variant_line => {
-                    self.variant_line(p)?;
+                    let (v, s) = self.variant_line(p)?;
+                    variant = Some(v);
+                    size = s;
                 }
-                Rule::option_setting => {
-                    self.option_setting(p)?;
-                }
+                Rule::option_setting => options.push(self.option_setting(p)?),
                 _ => {}
             }
         }
-        Ok(())
+        let variant = variant.ok_or_else(|| self.missing("variant line", &whole))?;
+        Ok(File {
+            variant,
+            size,
+            options,
+            scenarios: Vec::new(),
+        })
     }
 
     /// `scenario_tail = { SOI ~ scenario+ ~ EOI }`

@@ -10,7 +10,7 @@ use serde::Serialize;
 
 use super::diagnostic::{render, LineIndex, Problem};
 use super::evaluate::{evaluate_each, Event, ScenarioReport, Settings, Status};
-use super::parse::parse_file;
+use super::parse::{count_scenarios, parse_file_partial};
 
 /// A scenario file's text, with what is needed to point into it.
 #[derive(Clone, Debug)]
@@ -170,6 +170,8 @@ pub struct FileCheck {
     pub source: Source,
     pub problems: Vec<Problem>,
     pub scenarios: Vec<ScenarioReport>,
+    /// Scenarios of the text that could not run because of the file's problems.
+    pub unrun: usize,
 }
 
 impl FileCheck {
@@ -193,31 +195,47 @@ impl FileCheck {
         mut each: impl FnMut(&Source, Progress<'_>) -> ControlFlow<()>,
     ) -> FileCheck {
         let mut scenarios = Vec::new();
-        let result = parse_file(&source.src).and_then(|file| {
-            evaluate_each(&file, &source.src, settings, |event| match event {
-                Event::Start(s) => {
-                    let line = source.line(s.span.start);
-                    each(&source, Progress::Start(&s.title.node, line))
-                }
-                Event::Done(r) => {
-                    let flow = each(&source, Progress::Done(&r));
-                    scenarios.push(r);
-                    flow
-                }
-            })
+        // The scenarios that parsed run even when others of the file did not.
+        let (file, mut problems) = parse_file_partial(&source.src);
+        let Some(file) = file else {
+            return FileCheck::unusable_all(source, problems);
+        };
+        let result = evaluate_each(&file, &source.src, settings, |event| match event {
+            Event::Start(s) => {
+                let line = source.line(s.span.start);
+                each(&source, Progress::Start(&s.title.node, line))
+            }
+            Event::Done(r) => {
+                let flow = each(&source, Progress::Done(&r));
+                scenarios.push(r);
+                flow
+            }
         });
+        let unrun = match result {
+            Ok(()) => count_scenarios(&source.src).saturating_sub(file.scenarios.len()),
+            Err(header) => {
+                problems.extend(header);
+                count_scenarios(&source.src)
+            }
+        };
         FileCheck {
             source,
-            problems: result.err().unwrap_or_default(),
+            problems,
             scenarios,
+            unrun,
         }
     }
 
     /// A file that could not be read (or was no text), with the problem that says why.
     pub fn unusable(source: Source, problem: Problem) -> FileCheck {
+        FileCheck::unusable_all(source, vec![problem])
+    }
+
+    fn unusable_all(source: Source, problems: Vec<Problem>) -> FileCheck {
         FileCheck {
+            unrun: count_scenarios(&source.src),
             source,
-            problems: vec![problem],
+            problems,
             scenarios: Vec::new(),
         }
     }
@@ -227,10 +245,11 @@ impl FileCheck {
         self.problems.is_empty() && self.scenarios.iter().all(|r| r.status() != Status::Error)
     }
 
-    /// Scenarios passed and not passed (failed, or unusable).
+    /// Scenarios passed and not passed (failed, unusable, or not run for the file's
+    /// problems).
     pub fn counts(&self) -> (usize, usize) {
         let passed = self.scenarios.iter().filter(|r| r.passed()).count();
-        (passed, self.scenarios.len() - passed)
+        (passed, self.scenarios.len() - passed + self.unrun)
     }
 
     /// The report lines for people: one per scenario, then the failures under it; problems
@@ -246,12 +265,21 @@ impl FileCheck {
         out
     }
 
-    /// The line for a file that cannot be used as a whole.
+    /// The line for a file with problems outside its scenarios' names: all of it unusable,
+    /// or only some scenarios (those that parsed ran).
     pub fn header_text(&self) -> String {
-        format!(
-            "ERROR {}: unusable input, see the errors\n",
-            self.source.path
-        )
+        if self.scenarios.is_empty() {
+            format!(
+                "ERROR {}: unusable input, see the errors\n",
+                self.source.path
+            )
+        } else {
+            format!(
+                "ERROR {}: parts of it cannot be used, see the errors; the scenarios that could \
+                 be read ran\n",
+                self.source.path
+            )
+        }
     }
 
     /// Every problem of the file and of its scenarios, each pointing at the source.
@@ -277,6 +305,7 @@ impl FileCheck {
                 .iter()
                 .map(|r| self.source.json_scenario(r))
                 .collect(),
+            unrun: self.unrun,
         }
     }
 }
@@ -286,6 +315,8 @@ pub struct JsonFile {
     pub path: String,
     pub errors: Vec<JsonError>,
     pub scenarios: Vec<JsonScenario>,
+    /// Scenarios that could not run because of the file's errors (counted as failed).
+    pub unrun: usize,
 }
 
 #[derive(Serialize)]
