@@ -72,6 +72,9 @@ fn floor_char_boundary(s: &str, mut i: usize) -> usize {
 /// with `…` where they are cut: an error on a megabyte-long line shows a line, not a megabyte.
 pub const MAX_SHOWN_CHARS: usize = 100;
 
+/// A span over more lines than this is shown by its first line.
+pub const MAX_SPAN_LINES: usize = 20;
+
 /// On a cut line, how many characters are shown before the place.
 const SHOWN_BEFORE: usize = 40;
 
@@ -139,7 +142,13 @@ impl<'a> Renderer<'a> {
 /// Renders a problem whose start is on the 1-based line `line` of `src`.
 fn render_on_line(problem: &Problem, name: &str, src: &str, line: usize) -> String {
     let start = floor_char_boundary(src, problem.span.start.min(src.len()));
-    let end = floor_char_boundary(src, problem.span.end.min(src.len())).max(start);
+    let mut end = floor_char_boundary(src, problem.span.end.min(src.len())).max(start);
+    // miette shows every line of a span: one over thousands of lines (a long `board` or
+    // `play` statement) is pointed at by its first line alone.
+    let spanned = &src[start..end];
+    if spanned.match_indices('\n').nth(MAX_SPAN_LINES).is_some() {
+        end = start + spanned.find('\n').unwrap_or(spanned.len());
+    }
     let excerpt = Excerpt::new(name, src, start..end, line);
     let col = excerpt.column + 1;
     let mut diag = MietteDiagnostic::new(problem.message.clone()).with_label(
@@ -497,6 +506,21 @@ mod tests {
                 assert!(out.contains("something is wrong"), "{out}");
             }
         }
+    }
+
+    #[test]
+    fn a_span_over_many_lines_is_shown_by_its_first() {
+        let src = format!("board {{\n{}}}\n", "  white: Ke1\n".repeat(100_000));
+        let out = render(&problem(0..src.len() - 1), "f", &src);
+        assert!(out.lines().count() < 12, "{out}");
+        assert!(
+            out.contains("[f:1:1]") && out.contains(" 1 │ board {"),
+            "{out}"
+        );
+        // A few lines are shown whole, as miette does.
+        let src = "board {\n  white: Ke1\n}\n";
+        let p = problem(0..src.len() - 1);
+        assert_eq!(render(&p, "f", src), render_whole(&p, "f", src));
     }
 
     #[test]

@@ -2664,6 +2664,17 @@ scenario "From the start, a pawn steps one square" {
             ("white to mvoe", "mvoe", "move"),
             ("expect moves form e2 count 2", "form", "from"),
             ("expect result whte wins", "whte", "white"),
+            ("expect moves cuont 3", "cuont", "count"),
+            ("expect no chek", "chek", "check"),
+            (
+                "expect illegal e2-e5 becuase castling",
+                "becuase",
+                "because",
+            ),
+            ("expect result draw bye agreement", "bye", "by"),
+            ("rul castling", "rul", "rule"),
+            ("sett halfmove-clock = 3", "sett", "set"),
+            ("expect win inn 2 for white", "inn", "in"),
         ] {
             let (p, at) = one_problem(statement);
             assert_eq!(at.chars().next(), word.chars().next(), "{statement}: {p:?}");
