@@ -616,7 +616,10 @@ fn help_for(rules: &[Rule]) -> Option<&'static str> {
         Some("statements: rule, option, start, board { ... }, fen \"...\", white to move, black to move, set <key> = <value>, play <turn>+, expect <assertion>")
     } else if rules.iter().any(|r| matches!(r, Rule::turn | Rule::action)) {
         Some("turns: coordinate moves (`e2-e4`, `Bc3xe5`), short moves (`Nf3`, `exd5`, `e8=Q`), `O-O`, drops (`P@c5`), `pass`, `resign`, `draw`; actions of one turn are joined by `;`")
-    } else if rules.contains(&Rule::variant_line) {
+    } else if rules
+        .iter()
+        .any(|r| matches!(r, Rule::variant_line | Rule::kw_variant))
+    {
         Some("a scenario file starts with the variant it is about, such as `variant chess`")
     } else {
         None
