@@ -359,9 +359,10 @@ fn word_hint(rules: &[Rule], found: &str) -> String {
 /// The state key of an `expect` whose `=` is missing: the error is where `=` (or a colour)
 /// should follow the key.
 fn expected_key(rules: &[Rule], src: &str, pos: usize) -> Option<std::ops::Range<usize>> {
-    let key_continuation = rules
-        .iter()
-        .all(|r| matches!(r, Rule::color | Rule::eq | Rule::kw_white | Rule::kw_black));
+    let key_continuation = !rules.is_empty()
+        && rules
+            .iter()
+            .all(|r| matches!(r, Rule::color | Rule::eq | Rule::kw_white | Rule::kw_black));
     if !key_continuation {
         return None;
     }
