@@ -433,12 +433,34 @@ fn huge_inputs_give_short_reports_quickly() {
             "variant chess\n{}",
             "scenario \"t\" {\n  strat\n}\n".repeat(20_000)
         ),
+        // A turn of 20,000 legs, and one of 20,000 actions.
+        chess(&format!(
+            "  start\n  expect illegal a1{}\n  play e2{}",
+            "-a2-a1".repeat(10_000),
+            "-e3; e3".repeat(20_000)
+        )),
+        cypher(&format!(
+            "  start\n  expect illegal d0{}\n  play e3-e4{}",
+            "-d1-d0".repeat(10_000),
+            "; Qd2-z4".repeat(20_000)
+        )),
+        // A board as full as it can be.
+        chess(&format!(
+            "  board {{\n    white: Ka1 {}\n    black: Kh8\n  }}\n  expect moves count 0",
+            (1..=6)
+                .flat_map(
+                    |r| ["a", "b", "c", "d", "e", "f", "g", "h"].map(|f| format!("Q{f}{}", r + 1))
+                )
+                .collect::<Vec<_>>()
+                .join(" ")
+        )),
     ] {
         let t = std::time::Instant::now();
         let (out, _) = check(&src);
         assert!(t.elapsed().as_secs() < 20, "{:?}", t.elapsed());
-        // Every problem is short, however long the input.
-        for problem in out.split("error:") {
+        // Every problem is short, however long the input. (The report lines before them
+        // quote a failing statement in full: report.rs's business.)
+        for problem in out.split("error:").skip(1) {
             let start: String = problem.chars().take(300).collect();
             assert!(problem.len() < 3_000, "{} bytes: {start}", problem.len());
         }

@@ -72,6 +72,9 @@ fn floor_char_boundary(s: &str, mut i: usize) -> usize {
 /// with `…` where they are cut: an error on a megabyte-long line shows a line, not a megabyte.
 pub const MAX_SHOWN_CHARS: usize = 100;
 
+/// A span over more lines than this is shown by its first line.
+pub const MAX_SPAN_LINES: usize = 20;
+
 /// On a cut line, how many characters are shown before the place.
 const SHOWN_BEFORE: usize = 40;
 
@@ -110,7 +113,11 @@ fn count_newlines(bytes: &[u8]) -> usize {
 /// [`render`] with the line looked up in `lines`, the [`LineIndex`] of `src`: the cost is that
 /// of the lines shown, however long the file.
 pub fn render_with(problem: &Problem, name: &str, src: &str, lines: &LineIndex) -> String {
-    let (line, _) = lines.line_col(src, problem.span.start);
+    // Looked up by the start of its line, so that the index does not count the columns of a
+    // long line once more for every problem on it.
+    let start = floor_char_boundary(src, problem.span.start.min(src.len()));
+    let line_start = src[..start].rfind('\n').map_or(0, |i| i + 1);
+    let (line, _) = lines.line_col(src, line_start);
     render_on_line(problem, name, src, line)
 }
 
@@ -139,7 +146,13 @@ impl<'a> Renderer<'a> {
 /// Renders a problem whose start is on the 1-based line `line` of `src`.
 fn render_on_line(problem: &Problem, name: &str, src: &str, line: usize) -> String {
     let start = floor_char_boundary(src, problem.span.start.min(src.len()));
-    let end = floor_char_boundary(src, problem.span.end.min(src.len())).max(start);
+    let mut end = floor_char_boundary(src, problem.span.end.min(src.len())).max(start);
+    // miette shows every line of a span: one over thousands of lines (a long `board` or
+    // `play` statement) is pointed at by its first line alone.
+    let spanned = &src[start..end];
+    if spanned.match_indices('\n').nth(MAX_SPAN_LINES).is_some() {
+        end = start + spanned.find('\n').unwrap_or(spanned.len());
+    }
     let excerpt = Excerpt::new(name, src, start..end, line);
     let col = excerpt.column + 1;
     let mut diag = MietteDiagnostic::new(problem.message.clone()).with_label(
@@ -246,7 +259,11 @@ impl Excerpt {
             // The `\r` of a `\r\n` belongs to the line ending, as for miette.
             before = before.strip_suffix('\r').unwrap_or(before);
         }
-        let column = before.chars().count();
+        let column = if before.is_ascii() {
+            before.len()
+        } else {
+            before.chars().count()
+        };
 
         let mut text = String::new();
         let mut shown = Vec::new();
@@ -297,26 +314,43 @@ impl Excerpt {
 
 /// The part of a line's content to show: at most [`MAX_SHOWN_CHARS`] characters, around
 /// `focus` (a byte offset in the content) when it is given, from `skip` on; with the `…` to
-/// put before and after it.
+/// put before and after it. The work is that of the characters shown, not of the whole line:
+/// a long line with many problems on it is walked only near each.
 fn cut(
     content: &str,
     skip: usize,
     focus: Option<usize>,
 ) -> (std::ops::Range<usize>, &'static str, &'static str) {
     let shown = &content[skip..];
-    let n = shown.chars().count();
-    if n <= MAX_SHOWN_CHARS {
+    if shown.char_indices().nth(MAX_SHOWN_CHARS).is_none() {
         return (skip..content.len(), "", "");
     }
-    let focus_char = focus.map_or(0, |f| content[skip..f.max(skip)].chars().count());
-    let first = focus_char
-        .saturating_sub(SHOWN_BEFORE)
-        .min(n - MAX_SHOWN_CHARS);
-    let last = first + MAX_SHOWN_CHARS;
-    let byte = |c: usize| shown.char_indices().nth(c).map_or(shown.len(), |(i, _)| i) + skip;
-    let prefix = if first > 0 { "…" } else { "" };
-    let suffix = if last < n { "…" } else { "" };
-    (byte(first)..byte(last), prefix, suffix)
+    let focus = focus.map_or(skip, |f| f.clamp(skip, content.len()));
+    // Back from the place, then forward from there; near the end of the line, back from it.
+    let mut first = chars_back(content, focus, SHOWN_BEFORE).max(skip);
+    let last = chars_forward(content, first, MAX_SHOWN_CHARS);
+    if last == content.len() {
+        first = chars_back(content, last, MAX_SHOWN_CHARS).max(skip);
+    }
+    let prefix = if first > skip { "…" } else { "" };
+    let suffix = if last < content.len() { "…" } else { "" };
+    (first..last, prefix, suffix)
+}
+
+/// The byte offset `n` characters before `at` in `text` (or its start).
+fn chars_back(text: &str, at: usize, n: usize) -> usize {
+    match n.checked_sub(1) {
+        Some(k) => text[..at].char_indices().rev().nth(k).map_or(0, |(i, _)| i),
+        None => at,
+    }
+}
+
+/// The byte offset `n` characters after `at` in `text` (or its end).
+fn chars_forward(text: &str, at: usize, n: usize) -> usize {
+    text[at..]
+        .char_indices()
+        .nth(n)
+        .map_or(text.len(), |(i, _)| at + i)
 }
 
 impl SourceCode for Excerpt {
@@ -419,6 +453,31 @@ mod tests {
         }
     }
 
+    proptest! {
+        /// On a long line, what is shown is at most 100 characters and the caret stands under
+        /// the character the problem starts at.
+        #[test]
+        fn long_lines_are_cut_around_the_caret(
+            line in "[a-zé♞ ]{101,400}",
+            at in 0usize..400,
+        ) {
+            let src = format!("before\n{line}\nafter\n");
+            let chars: Vec<(usize, char)> = line.char_indices().collect();
+            let (offset, c) = chars[at % chars.len()];
+            prop_assume!(c != ' ');
+            let start = "before\n".len() + offset;
+            let out = render(&problem(start..start + c.len_utf8()), "f", &src);
+            let shown = out.lines().find(|l| l.starts_with(" 2 │ ")).expect("the line");
+            let text: String = shown.chars().skip(" 2 │ ".chars().count()).collect();
+            prop_assert!(text.chars().count() <= MAX_SHOWN_CHARS + 2, "{}", out);
+            let caret = out.lines().find(|l| l.contains('^')).expect("a caret");
+            let col = caret.chars().position(|c| c == '^').expect("a caret");
+            prop_assert_eq!(shown.chars().nth(col), Some(c), "{}", out);
+            let header = format!("[f:2:{}]", at % chars.len() + 1);
+            prop_assert!(out.contains(&header), "{}", out);
+        }
+    }
+
     #[test]
     fn a_long_line_is_cut_around_the_place() {
         let mut src = String::from("variant chess\nscenario \"t\" {\n  play ");
@@ -497,6 +556,35 @@ mod tests {
                 assert!(out.contains("something is wrong"), "{out}");
             }
         }
+    }
+
+    #[test]
+    fn a_span_over_many_lines_is_shown_by_its_first() {
+        let src = format!("board {{\n{}}}\n", "  white: Ke1\n".repeat(100_000));
+        let out = render(&problem(0..src.len() - 1), "f", &src);
+        assert!(out.lines().count() < 12, "{out}");
+        assert!(
+            out.contains("[f:1:1]") && out.contains(" 1 │ board {"),
+            "{out}"
+        );
+        // A few lines are shown whole, as miette does.
+        let src = "board {\n  white: Ke1\n}\n";
+        let p = problem(0..src.len() - 1);
+        assert_eq!(render(&p, "f", src), render_whole(&p, "f", src));
+    }
+
+    #[test]
+    fn many_problems_on_one_long_line_render_in_time() {
+        // 10,000 problems on one 90 kB line: each is cut from near its place, and only the
+        // fast scans for the line's ends and the column's characters cover the whole line.
+        let src = format!("  rule {}\n", "zz123456 ".repeat(10_000));
+        let renderer = Renderer::new("f", &src);
+        let t = std::time::Instant::now();
+        for (i, _) in src.match_indices("zz") {
+            let out = renderer.render(&problem(i..i + 8));
+            assert!(out.len() < 1_000, "{out}");
+        }
+        assert!(t.elapsed().as_secs() < 10, "{:?}", t.elapsed());
     }
 
     #[test]

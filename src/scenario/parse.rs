@@ -398,9 +398,10 @@ fn word_hint(rules: &[Rule], found: &str) -> String {
 /// The state key of an `expect` whose `=` is missing: the error is where `=` (or a colour)
 /// should follow the key.
 fn expected_key(rules: &[Rule], src: &str, pos: usize) -> Option<std::ops::Range<usize>> {
-    let key_continuation = rules
-        .iter()
-        .all(|r| matches!(r, Rule::color | Rule::eq | Rule::kw_white | Rule::kw_black));
+    let key_continuation = !rules.is_empty()
+        && rules
+            .iter()
+            .all(|r| matches!(r, Rule::color | Rule::eq | Rule::kw_white | Rule::kw_black));
     if !key_continuation {
         return None;
     }
@@ -655,7 +656,10 @@ fn help_for(rules: &[Rule]) -> Option<&'static str> {
         Some("statements: rule, option, start, board { ... }, fen \"...\", white to move, black to move, set <key> = <value>, play <turn>+, expect <assertion>")
     } else if rules.iter().any(|r| matches!(r, Rule::turn | Rule::action)) {
         Some("turns: coordinate moves (`e2-e4`, `Bc3xe5`), short moves (`Nf3`, `exd5`, `e8=Q`), `O-O`, drops (`P@c5`), `pass`, `resign`, `draw`; actions of one turn are joined by `;`")
-    } else if rules.contains(&Rule::variant_line) {
+    } else if rules
+        .iter()
+        .any(|r| matches!(r, Rule::variant_line | Rule::kw_variant))
+    {
         Some("a scenario file starts with the variant it is about, such as `variant chess`")
     } else {
         None
@@ -2713,6 +2717,17 @@ scenario "From the start, a pawn steps one square" {
             ("white to mvoe", "mvoe", "move"),
             ("expect moves form e2 count 2", "form", "from"),
             ("expect result whte wins", "whte", "white"),
+            ("expect moves cuont 3", "cuont", "count"),
+            ("expect no chek", "chek", "check"),
+            (
+                "expect illegal e2-e5 becuase castling",
+                "becuase",
+                "because",
+            ),
+            ("expect result draw bye agreement", "bye", "by"),
+            ("rul castling", "rul", "rule"),
+            ("sett halfmove-clock = 3", "sett", "set"),
+            ("expect win inn 2 for white", "inn", "in"),
         ] {
             let (p, at) = one_problem(statement);
             assert_eq!(at.chars().next(), word.chars().next(), "{statement}: {p:?}");

@@ -71,13 +71,13 @@ pub static STATE_KEYS: &[KeyDef] = &[
     KeyDef {
         name: "halfmove-clock",
         per_color: false,
-        values: "a number from 0",
+        values: "a number from 0 to 150",
         summary: "half-moves since the last capture or pawn move, for the fifty-move rule",
     },
     KeyDef {
         name: "fullmove-number",
         per_color: false,
-        values: "a number from 1",
+        values: "a number from 1 to 10000",
         summary: "the number of the current move, increased after Black moves",
     },
     KeyDef {

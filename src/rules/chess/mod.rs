@@ -814,8 +814,8 @@ fn parse_ep(text: &str) -> Result<Option<Square>, String> {
 pub const MAX_HALFMOVE: u32 = 150;
 
 /// The largest fullmove number a position may be given. No game from the start position
-/// reaches move 9,000 (the move-count draw ends it first); from any given number, play adds
-/// at most that many, far from where a `u32` would wrap.
+/// reaches move 9,000 (the move-count draw ends it first), and from any position play adds
+/// fewer than 10,000 moves: far from where a `u32` would wrap.
 pub const MAX_FULLMOVE: u32 = 10_000;
 
 /// A value as a message quotes it: long hostile input is cut, not echoed in full.

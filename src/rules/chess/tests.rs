@@ -599,3 +599,33 @@ fn small_perft() {
         pos("8/8/8/KPp4r/8/8/8/4k3 w - c6 0 1").count_legal()
     );
 }
+
+#[test]
+fn counter_ranges_are_the_catalogue_s() {
+    let values = |name: &str| {
+        STATE_KEYS
+            .iter()
+            .find(|k| k.name == name)
+            .map(|k| k.values)
+            .unwrap_or_default()
+    };
+    assert!(values("halfmove-clock").ends_with(&format!("0 to {MAX_HALFMOVE}")));
+    assert!(values("fullmove-number").ends_with(&format!("1 to {MAX_FULLMOVE}")));
+    // The largest values are accepted and play on from there.
+    let mut p = pos(&format!("4k3/8/8/8/8/8/8/4K3 b - - 99 {MAX_FULLMOVE}"));
+    let mut moves = Vec::new();
+    p.legal_moves(&mut moves);
+    p.play(moves[0]);
+    assert_eq!(
+        p.state_key("fullmove-number", None),
+        (MAX_FULLMOVE + 1).to_string()
+    );
+    assert_eq!(p.state_key("halfmove-clock", None), "100");
+    let e = Chess::from_fen(
+        Chess::geometry(),
+        &format!("4k3/8/8/8/8/8/8/4K3 w - - {} 1", MAX_HALFMOVE + 1),
+        &opts(),
+    )
+    .expect_err("beyond the range");
+    assert!(e.contains("too large"), "{e}");
+}

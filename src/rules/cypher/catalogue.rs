@@ -151,7 +151,7 @@ pub static STATE_KEYS: &[KeyDef] = &[
     KeyDef {
         name: "prisoners",
         per_color: true,
-        values: "a number from 0",
+        values: "a number from 0 to 110 (with the pawns on the board, at most 110 in all)",
         summary: "captured pawns of that colour that its player may release onto the Border (VI.iii)",
     },
     KeyDef {

@@ -769,3 +769,13 @@ fn invariants_detect_breaks() {
     p.infiltrations = [2, 0];
     assert!(p.check_invariant("one-infiltration-per-side").is_err());
 }
+
+#[test]
+fn the_prisoner_range_is_the_catalogue_s() {
+    let values = STATE_KEYS
+        .iter()
+        .find(|k| k.name == "prisoners")
+        .map(|k| k.values)
+        .unwrap_or_default();
+    assert!(values.contains(&format!("0 to {MAX_PAWNS}")), "{values}");
+}
