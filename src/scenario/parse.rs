@@ -212,7 +212,7 @@ fn syntax_problem(error: &PestError<Rule>, src: &str, offset: usize) -> Problem 
                 };
                 return Problem::new(message, here, "not expected here");
             }
-            if let Some(problem) = misread_key(positives, src, pos, &found) {
+            if let Some(problem) = misread_key(positives, src, pos) {
                 return problem;
             }
             let label = if at_end {
@@ -377,7 +377,7 @@ fn expected_key(rules: &[Rule], src: &str, pos: usize) -> Option<std::ops::Range
 /// `expect legl e4`: `legl` is no assertion word, so it was read as a state key, and the error
 /// is where `=` should follow. When the key is close to an assertion word, that word is what
 /// was meant: say so at the key instead.
-fn misread_key(rules: &[Rule], src: &str, pos: usize, found: &str) -> Option<Problem> {
+fn misread_key(rules: &[Rule], src: &str, pos: usize) -> Option<Problem> {
     let key = expected_key(rules, src, pos)?;
     let word = &src[key.clone()];
     let hint = did_you_mean(word, ASSERTION_WORDS);
@@ -386,9 +386,7 @@ fn misread_key(rules: &[Rule], src: &str, pos: usize, found: &str) -> Option<Pro
     }
     Some(
         Problem::new(
-            format!(
-                "`{word}` is not an assertion, nor a state key (a state key is followed by `=`, not by {found}){hint}"
-            ),
+            format!("`{word}` is not an assertion, nor a state key (no `=` follows it){hint}"),
             key,
             "not an assertion",
         )
@@ -633,6 +631,9 @@ fn found_at(src: &str, pos: usize) -> String {
     match rest.chars().next() {
         None => "the end of the file".to_string(),
         Some('\n') | Some('\r') => "the end of the line".to_string(),
+        Some(' ') => "a space".to_string(),
+        Some('\t') => "a tab".to_string(),
+        Some(c) if c.is_whitespace() => format!("the space character `{}`", c.escape_unicode()),
         Some(_) => {
             let token: String = rest
                 .chars()
@@ -2622,7 +2623,11 @@ scenario "From the start, a pawn steps one square" {
             "{}",
             p.message
         );
-        assert!(p.message.contains("not by `e4`"), "{}", p.message);
+        assert!(
+            p.message.contains("nor a state key (no `=` follows it)"),
+            "{}",
+            p.message
+        );
         assert!(
             p.message.ends_with("did you mean `legal`?"),
             "{}",
