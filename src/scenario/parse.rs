@@ -221,10 +221,13 @@ fn syntax_problem(error: &PestError<Rule>, src: &str, offset: usize) -> Problem 
                 short_expected(positives)
             };
             let word = word_at(src, pos);
-            let hint = word_hint(positives, word);
+            let mut hint = word_hint(positives, word);
             if !hint.is_empty() {
                 // The whole word is what was misspelt.
                 here = pos..pos + word.len();
+            } else if let Some((at, turn_hint)) = turn_word_hint(positives, src, pos) {
+                here = at;
+                hint = turn_hint;
             }
             let problem = Problem::new(
                 format!("expected {expected}, found {found}{hint}"),
@@ -354,6 +357,31 @@ fn word_hint(rules: &[Rule], found: &str) -> String {
         return format!("; did you mean `expect {found}`?");
     }
     did_you_mean(found, expected_words(rules))
+}
+
+/// `play rezign` reads `r` as a file and fails at `e`: when a square was expected inside a
+/// word of letters, the whole word is compared with the words that are turns.
+fn turn_word_hint(
+    rules: &[Rule],
+    src: &str,
+    pos: usize,
+) -> Option<(std::ops::Range<usize>, String)> {
+    if !rules.contains(&Rule::square) {
+        return None;
+    }
+    let start = src[..pos]
+        .char_indices()
+        .rev()
+        .find(|&(_, c)| !c.is_ascii_lowercase())
+        .map_or(0, |(i, c)| i + c.len_utf8());
+    let end = pos + word_at(src, pos).len();
+    let before = src[..start].chars().next_back();
+    if start == pos || !before.is_none_or(char::is_whitespace) {
+        return None;
+    }
+    let word = &src[start..end];
+    let hint = did_you_mean(word, ["resign", "draw", "pass"]);
+    (!hint.is_empty()).then_some((start..end, hint))
 }
 
 /// The state key of an `expect` whose `=` is missing: the error is where `=` (or a colour)
@@ -2684,6 +2712,10 @@ scenario "From the start, a pawn steps one square" {
             ("rul castling", "rul", "rule"),
             ("sett halfmove-clock = 3", "sett", "set"),
             ("expect win inn 2 for white", "inn", "in"),
+            ("expect e4 = white pwn", "pwn", "pawn"),
+            ("expect e4 = whte pawn", "whte", "white"),
+            ("expect e4 = emtpy", "emtpy", "empty"),
+            ("play e2-e4 rezign", "rezign", "resign"),
         ] {
             let (p, at) = one_problem(statement);
             assert_eq!(at.chars().next(), word.chars().next(), "{statement}: {p:?}");
