@@ -194,7 +194,7 @@ fn render_on_line(problem: &Problem, name: &str, src: &str, line: usize) -> Stri
     let excerpt = Excerpt::new(name, src, start..end, line);
     let col = excerpt.column + 1;
     let mut diag = MietteDiagnostic::new(shorten_words(&problem.message)).with_label(
-        LabeledSpan::new_with_span(Some(problem.label.clone()), excerpt.label),
+        LabeledSpan::new_with_span(Some(shorten_words(&problem.label)), excerpt.label),
     );
     if let Some(h) = &problem.help {
         diag = diag.with_help(shorten_words(h));
