@@ -97,6 +97,44 @@ pub fn render(problem: &Problem, name: &str, src: &str) -> String {
     )
 }
 
+/// Words longer than this many characters in a message are cut: a message that quotes a
+/// megabyte-long name from the input stays a few lines long.
+const MAX_WORD_CHARS: usize = 60;
+
+/// The message with every word longer than [`MAX_WORD_CHARS`] cut to 40 characters and `…`,
+/// keeping the punctuation that closes it (a closing backtick, a `;`).
+fn shorten_words(message: &str) -> String {
+    if !message
+        .split_whitespace()
+        .any(|w| w.chars().nth(MAX_WORD_CHARS).is_some())
+    {
+        return message.to_string();
+    }
+    let mut out = String::with_capacity(message.len().min(4096));
+    let mut rest = message;
+    while !rest.is_empty() {
+        let space = rest.len() - rest.trim_start().len();
+        out.push_str(&rest[..space]);
+        rest = &rest[space..];
+        let len = rest.find(char::is_whitespace).unwrap_or(rest.len());
+        let word = &rest[..len];
+        rest = &rest[len..];
+        if word.chars().nth(MAX_WORD_CHARS).is_none() {
+            out.push_str(word);
+            continue;
+        }
+        let head: String = word.chars().take(40).collect();
+        let tail_start = word.rfind(char::is_alphanumeric).map_or(word.len(), |i| {
+            i + word[i..].chars().next().map_or(0, char::len_utf8)
+        });
+        let tail: String = word[tail_start..].chars().take(3).collect();
+        out.push_str(&head);
+        out.push('…');
+        out.push_str(&tail);
+    }
+    out
+}
+
 /// The number of `\n` bytes. Counted in blocks of 255 into a byte-sized counter, which the
 /// compiler turns into wide vector compares: several bytes per cycle, not one.
 fn count_newlines(bytes: &[u8]) -> usize {
@@ -155,11 +193,11 @@ fn render_on_line(problem: &Problem, name: &str, src: &str, line: usize) -> Stri
     }
     let excerpt = Excerpt::new(name, src, start..end, line);
     let col = excerpt.column + 1;
-    let mut diag = MietteDiagnostic::new(problem.message.clone()).with_label(
-        LabeledSpan::new_with_span(Some(problem.label.clone()), excerpt.label),
+    let mut diag = MietteDiagnostic::new(shorten_words(&problem.message)).with_label(
+        LabeledSpan::new_with_span(Some(shorten_words(&problem.label)), excerpt.label),
     );
     if let Some(h) = &problem.help {
-        diag = diag.with_help(h.clone());
+        diag = diag.with_help(shorten_words(h));
     }
     let report = miette::Report::new(diag).with_source_code(excerpt);
     let handler = GraphicalReportHandler::new_themed(theme())
@@ -585,6 +623,24 @@ mod tests {
             assert!(out.len() < 1_000, "{out}");
         }
         assert!(t.elapsed().as_secs() < 10, "{:?}", t.elapsed());
+    }
+
+    #[test]
+    fn long_words_in_messages_are_cut() {
+        let name = "a".repeat(1_000_000);
+        let p = Problem::new(
+            format!("unknown rule id `{name}`; did you mean `x`?"),
+            0..1,
+            "here",
+        );
+        let out = render(&p, "f", "rule x\n");
+        assert!(out.len() < 1_000, "{out}");
+        assert!(
+            out.contains(&format!("unknown rule id `{}…`;", "a".repeat(39))),
+            "{out}"
+        );
+        assert!(out.contains("did you mean `x`?"), "{out}");
+        assert_eq!(shorten_words("short words stay"), "short words stay");
     }
 
     #[test]

@@ -251,7 +251,7 @@ fn syntax_problem(error: &PestError<Rule>, src: &str, offset: usize) -> Problem 
                 };
                 return Problem::new(message, here, "not expected here");
             }
-            if let Some(problem) = misread_key(positives, src, pos, &found) {
+            if let Some(problem) = misread_key(positives, src, pos) {
                 return problem;
             }
             let label = if at_end {
@@ -260,10 +260,13 @@ fn syntax_problem(error: &PestError<Rule>, src: &str, offset: usize) -> Problem 
                 short_expected(positives)
             };
             let word = word_at(src, pos);
-            let hint = word_hint(positives, word);
+            let mut hint = word_hint(positives, word);
             if !hint.is_empty() {
                 // The whole word is what was misspelt.
                 here = pos..pos + word.len();
+            } else if let Some((at, turn_hint)) = turn_word_hint(positives, src, pos) {
+                here = at;
+                hint = turn_hint;
             }
             let problem = Problem::new(
                 format!("expected {expected}, found {found}{hint}"),
@@ -395,6 +398,31 @@ fn word_hint(rules: &[Rule], found: &str) -> String {
     did_you_mean(found, expected_words(rules))
 }
 
+/// `play rezign` reads `r` as a file and fails at `e`: when a square was expected inside a
+/// word of letters, the whole word is compared with the words that are turns.
+fn turn_word_hint(
+    rules: &[Rule],
+    src: &str,
+    pos: usize,
+) -> Option<(std::ops::Range<usize>, String)> {
+    if !rules.contains(&Rule::square) {
+        return None;
+    }
+    let start = src[..pos]
+        .char_indices()
+        .rev()
+        .find(|&(_, c)| !c.is_ascii_lowercase())
+        .map_or(0, |(i, c)| i + c.len_utf8());
+    let end = pos + word_at(src, pos).len();
+    let before = src[..start].chars().next_back();
+    if start == pos || !before.is_none_or(char::is_whitespace) {
+        return None;
+    }
+    let word = &src[start..end];
+    let hint = did_you_mean(word, ["resign", "draw", "pass"]);
+    (!hint.is_empty()).then_some((start..end, hint))
+}
+
 /// The state key of an `expect` whose `=` is missing: the error is where `=` (or a colour)
 /// should follow the key.
 fn expected_key(rules: &[Rule], src: &str, pos: usize) -> Option<std::ops::Range<usize>> {
@@ -416,7 +444,7 @@ fn expected_key(rules: &[Rule], src: &str, pos: usize) -> Option<std::ops::Range
 /// `expect legl e4`: `legl` is no assertion word, so it was read as a state key, and the error
 /// is where `=` should follow. When the key is close to an assertion word, that word is what
 /// was meant: say so at the key instead.
-fn misread_key(rules: &[Rule], src: &str, pos: usize, found: &str) -> Option<Problem> {
+fn misread_key(rules: &[Rule], src: &str, pos: usize) -> Option<Problem> {
     let key = expected_key(rules, src, pos)?;
     let word = &src[key.clone()];
     let hint = did_you_mean(word, ASSERTION_WORDS);
@@ -425,9 +453,7 @@ fn misread_key(rules: &[Rule], src: &str, pos: usize, found: &str) -> Option<Pro
     }
     Some(
         Problem::new(
-            format!(
-                "`{word}` is not an assertion, nor a state key (a state key is followed by `=`, not by {found}){hint}"
-            ),
+            format!("`{word}` is not an assertion, nor a state key (no `=` follows it){hint}"),
             key,
             "not an assertion",
         )
@@ -672,6 +698,9 @@ fn found_at(src: &str, pos: usize) -> String {
     match rest.chars().next() {
         None => "the end of the file".to_string(),
         Some('\n') | Some('\r') => "the end of the line".to_string(),
+        Some(' ') => "a space".to_string(),
+        Some('\t') => "a tab".to_string(),
+        Some(c) if c.is_whitespace() => format!("the space character `{}`", c.escape_unicode()),
         Some(_) => {
             let token: String = rest
                 .chars()
@@ -2671,7 +2700,11 @@ scenario "From the start, a pawn steps one square" {
             "{}",
             p.message
         );
-        assert!(p.message.contains("not by `e4`"), "{}", p.message);
+        assert!(
+            p.message.contains("nor a state key (no `=` follows it)"),
+            "{}",
+            p.message
+        );
         assert!(
             p.message.ends_with("did you mean `legal`?"),
             "{}",
@@ -2728,6 +2761,10 @@ scenario "From the start, a pawn steps one square" {
             ("rul castling", "rul", "rule"),
             ("sett halfmove-clock = 3", "sett", "set"),
             ("expect win inn 2 for white", "inn", "in"),
+            ("expect e4 = white pwn", "pwn", "pawn"),
+            ("expect e4 = whte pawn", "whte", "white"),
+            ("expect e4 = emtpy", "emtpy", "empty"),
+            ("play e2-e4 rezign", "rezign", "resign"),
         ] {
             let (p, at) = one_problem(statement);
             assert_eq!(at.chars().next(), word.chars().next(), "{statement}: {p:?}");
