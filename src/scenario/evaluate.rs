@@ -477,13 +477,10 @@ impl<'a, R: Rules> Evaluator<'a, R> {
 
     // ---- running -----------------------------------------------------------------------------
 
+    /// A statement as written, on one line, cut after [`MAX_QUOTED`] characters.
     fn text(&self, span: &Span) -> String {
-        self.src
-            .get(span.clone())
-            .unwrap_or("")
-            .split_whitespace()
-            .collect::<Vec<_>>()
-            .join(" ")
+        let words = self.src.get(span.clone()).unwrap_or("").split_whitespace();
+        quoted(&words.collect::<Vec<_>>().join(" "))
     }
 
     /// Runs a scenario whose names are known. A problem (an invalid position, a statement
@@ -580,7 +577,7 @@ impl<'a, R: Rules> Evaluator<'a, R> {
                         if let Err(e) = game.play(&pattern) {
                             report.failures.push(Failure {
                                 span: t.span.clone(),
-                                statement: format!("play {}", t.text),
+                                statement: quoted(&format!("play {}", t.text)),
                                 expected: format!("{} is legal", t.text),
                                 found: describe_error(&e),
                             });
@@ -969,6 +966,18 @@ enum Verdict {
     Fails(String, String),
     /// A search stopped before it had an answer.
     Undecided(String, Stop),
+}
+
+/// How much of a statement a failure quotes: a `play` of thousands of turns is named by its
+/// start, not copied whole into the report.
+pub const MAX_QUOTED: usize = 200;
+
+/// `text`, or its first [`MAX_QUOTED`] characters and `…`.
+fn quoted(text: &str) -> String {
+    match text.char_indices().nth(MAX_QUOTED) {
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+        None => text.to_string(),
+    }
 }
 
 /// A refused or ambiguous turn in words.

@@ -8,7 +8,7 @@ use std::ops::ControlFlow;
 
 use serde::Serialize;
 
-use super::diagnostic::{render, LineIndex, Problem};
+use super::diagnostic::{render_with, LineIndex, Problem};
 use super::evaluate::{evaluate_each, Event, ScenarioReport, Settings, Status};
 use super::parse::{count_scenarios, parse_file_partial};
 
@@ -81,7 +81,7 @@ impl Source {
         if self.src.is_empty() {
             format!("error: {}\n", problem.message)
         } else {
-            render(problem, &self.path, &self.src)
+            render_with(problem, &self.path, &self.src, &self.lines)
         }
     }
 
