@@ -413,7 +413,7 @@ proptest! {
 }
 
 #[test]
-fn huge_inputs_give_short_reports_quickly() {
+fn huge_inputs_give_short_reports() {
     let long_name = "a".repeat(1_000_000);
     let long_line = format!(
         "  play {}Kx {}",

@@ -618,7 +618,7 @@ mod tests {
     }
 
     #[test]
-    fn many_problems_on_one_long_line_render_in_time() {
+    fn many_problems_on_one_long_line_render() {
         // 10,000 problems on one 90 kB line: each is cut from near its place, and only the
         // fast scans for the line's ends and the column's characters cover the whole line.
         let src = format!("  rule {}\n", "zz123456 ".repeat(10_000));
@@ -656,7 +656,7 @@ mod tests {
     }
 
     #[test]
-    fn many_problems_of_one_file_render_in_linear_time() {
+    fn many_problems_of_one_file_render() {
         let src = "  expect e4 = white pawn\n".repeat(50_000);
         let renderer = Renderer::new("f", &src);
         let mut total = 0;
