@@ -10,9 +10,10 @@
 use crate::rules::chess::Chess;
 use crate::rules::cypher::Cypher;
 use crate::rules::game::{PlayError, Resolved};
+use crate::rules::search::Limits;
 use crate::rules::{Color, Game, Options, Rules};
 use crate::scenario::diagnostic::render;
-use crate::scenario::evaluate::{describe_error, Lowering};
+use crate::scenario::evaluate::{describe_error, Lowering, Settings};
 use crate::scenario::parse::parse_turn;
 use crate::scenario::report::{summary, FileCheck};
 
@@ -47,30 +48,51 @@ pub fn check_text(data: &[u8]) {
     check_source(String::from_utf8_lossy(data).into_owned());
 }
 
+/// The node budget of every search (`perft`, `invariant`, `win in`) a fuzz input starts: small,
+/// so that no input runs long.
+pub const MAX_NODES: u64 = 20_000;
+
+/// The settings `arbiter check --max-nodes 20000` would use.
+pub fn settings() -> Settings {
+    Settings {
+        limits: Limits {
+            max_nodes: MAX_NODES,
+            deadline: None,
+        },
+        ..Settings::default()
+    }
+}
+
 /// What `arbiter check` does with the text of one file.
 pub fn check_source(src: String) {
-    let check = FileCheck::run(FILE_NAME, src);
+    let check = FileCheck::run_with(FILE_NAME, src, &settings());
     let (passed, failed) = check.counts();
     let text = check.text();
     let _ = check.problems_text();
     let json = check.json();
     let _ = serde_json::to_string(&json).expect("a report always serialises");
     let (last, code) = summary(std::slice::from_ref(&check));
-    // The report and its summary agree on the numbers.
+    // The report, its JSON and the summary agree on the numbers.
     assert_eq!(last, format!("{passed} passed, {failed} failed"));
-    match &check.result {
-        Ok(reports) => {
-            assert_eq!(passed + failed, reports.len());
-            assert_eq!(code, if failed == 0 { 0 } else { 1 });
-            assert_eq!(
-                text.lines().filter(|l| l.starts_with("ok  ")).count(),
-                passed
-            );
-        }
-        Err(problems) => {
-            assert!(!problems.is_empty(), "an unusable file has a problem");
-            assert_eq!(code, 2);
-        }
+    assert_eq!(passed + failed, check.scenarios.len());
+    assert_eq!(json.scenarios.len(), check.scenarios.len());
+    assert_eq!(json.errors.len(), check.problems.len());
+    let expected_code = if !check.usable() {
+        2
+    } else if failed > 0 {
+        1
+    } else {
+        0
+    };
+    assert_eq!(code, expected_code);
+    assert_eq!(
+        text.lines().filter(|l| l.starts_with("ok    ")).count(),
+        passed,
+        "one `ok` line per passed scenario"
+    );
+    if !check.problems.is_empty() {
+        assert!(!check.usable());
+        assert!(text.starts_with("ERROR "));
     }
 }
 

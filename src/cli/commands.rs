@@ -1,22 +1,60 @@
-//! What each subcommand does. Every function returns the exit status, or a message for input
-//! that cannot be used (exit status 2).
+//! What each subcommand does. Every function returns the exit status, or a [`Failure`]: input
+//! that cannot be used (exit status 2), or output that cannot be written.
 
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::Ordering;
 use std::time::Instant;
 
+use super::output::{err, Failure};
 use super::{Command, Format};
 use crate::rules::game::{PlayError, Resolved};
-use crate::rules::{perft, Game, Geometry, Options, Rules, Variant};
+use crate::rules::search::{self, Stop, INTERRUPTED};
+use crate::rules::{perft_within, Game, Geometry, Limits, Options, Rules, Variant};
 use crate::scenario::coverage::{rule_coverage, scenario_files};
 use crate::scenario::diagnostic::render;
 use crate::scenario::evaluate::{describe_error, evaluate_with, unpinned_options, Lowering};
+use crate::scenario::evaluate::{Settings, Status};
 use crate::scenario::parse::{parse_file, parse_turn};
-use crate::scenario::report::{summary, FileCheck};
-use crate::with_variant;
+use crate::scenario::report::{FileCheck, Source, Totals};
+use crate::{errln, outln, with_variant};
 
-pub fn run(command: Command) -> Result<i32, String> {
+type Outcome = Result<i32, Failure>;
+
+/// The exit status of a run the user interrupted (128 + SIGINT).
+const INTERRUPTED_EXIT: i32 = 130;
+
+/// The first Ctrl-C asks the running search to stop and the run to print what it has; a
+/// second one ends the process at once.
+pub fn interrupt_on_ctrl_c() {
+    // Without a handler (it could not be installed) Ctrl-C still ends the process, as it
+    // always did: nothing to report.
+    let _ = ctrlc::set_handler(|| {
+        if INTERRUPTED.swap(true, Ordering::SeqCst) {
+            std::process::exit(INTERRUPTED_EXIT);
+        }
+    });
+}
+
+fn interrupted() -> bool {
+    INTERRUPTED.load(Ordering::Relaxed)
+}
+
+pub fn run(command: Command, limits: Limits) -> Outcome {
     match command {
-        Command::Check { paths, format } => check(paths, format),
+        Command::Check {
+            paths,
+            format,
+            fail_fast,
+            timeout,
+        } => {
+            let settings = Settings {
+                limits,
+                timeout,
+                overrides: Vec::new(),
+            };
+            check(paths, format, fail_fast, &settings)
+        }
         Command::Perft {
             variant,
             depth,
@@ -25,7 +63,7 @@ pub fn run(command: Command) -> Result<i32, String> {
             divide,
         } => {
             let variant: Variant = variant.parse()?;
-            with_variant!(variant, R => perft_command::<R>(depth, fen, size, divide))
+            with_variant!(variant, R => perft_command::<R>(depth, fen, size, divide, limits))
         }
         Command::Moves {
             variant,
@@ -49,66 +87,142 @@ pub fn run(command: Command) -> Result<i32, String> {
             let variant: Variant = variant.parse()?;
             with_variant!(variant, R => explain::<R>(&turn, fen, size))
         }
-        Command::Dispute { file, scenario } => dispute(&file, scenario.as_deref()),
+        Command::Dispute {
+            file,
+            scenario,
+            timeout,
+        } => {
+            let settings = Settings {
+                limits,
+                timeout,
+                overrides: Vec::new(),
+            };
+            dispute(&file, scenario.as_deref(), &settings)
+        }
     }
 }
 
-fn check(paths: Vec<PathBuf>, format: Format) -> Result<i32, String> {
+// ---- check -----------------------------------------------------------------------------------
+
+/// The files a `check` run reads, and the paths that gave none.
+fn check_inputs(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<String>) {
+    let mut files = Vec::new();
+    let mut missing = Vec::new();
+    for p in paths {
+        match scenario_files(std::slice::from_ref(p)) {
+            Ok(found) if found.is_empty() => {
+                missing.push(format!("no scenario files (*.scn) under {}", p.display()))
+            }
+            Ok(found) => files.extend(found),
+            Err(e) => missing.push(e),
+        }
+    }
+    files.sort();
+    files.dedup();
+    (files, missing)
+}
+
+fn check(paths: Vec<PathBuf>, format: Format, fail_fast: bool, settings: &Settings) -> Outcome {
     let paths = if paths.is_empty() {
         vec![PathBuf::from("scenarios")]
     } else {
         paths
     };
-    let files = scenario_files(&paths)?;
-    if files.is_empty() {
-        return Err(format!(
-            "no scenario files (*.scn) under {}",
-            paths
-                .iter()
-                .map(|p| p.display().to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        ));
+    let (files, missing) = check_inputs(&paths);
+    let text = format == Format::Text;
+    let mut totals = Totals {
+        unusable: !missing.is_empty(),
+        ..Totals::default()
+    };
+    for m in &missing {
+        errln!("error: {m}");
     }
-    let checks: Vec<FileCheck> = files
-        .iter()
-        .map(|f| {
-            let name = f.display().to_string();
-            match std::fs::read_to_string(f) {
-                Ok(src) => FileCheck::run(&name, src),
-                Err(e) => FileCheck::unreadable(&name, &e),
+    let mut checks = Vec::new();
+    let mut stopped = false;
+    let mut output: Result<(), Failure> = Ok(());
+    for (i, f) in files.iter().enumerate() {
+        if stopped {
+            totals.skipped += count_scenarios(f);
+            continue;
+        }
+        let check = match Source::read(f) {
+            (source, None) => FileCheck::stream(source, settings, |source, report| {
+                if text && output.is_ok() {
+                    output = outln!("{}", source.scenario_text(report).trim_end());
+                    err(format_args!("{}", source.scenario_problems(report)));
+                }
+                if output.is_err()
+                    || interrupted()
+                    || (fail_fast && report.status() != Status::Passed)
+                {
+                    stopped = true;
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
+                }
+            }),
+            (source, Some(problem)) => FileCheck::unusable(source, problem),
+        };
+        std::mem::replace(&mut output, Ok(()))?;
+        if text && !check.problems.is_empty() {
+            outln!("{}", check.header_text().trim_end())?;
+            for p in &check.problems {
+                err(format_args!("{}", check.source.render(p)));
             }
-        })
-        .collect();
-    let (last, code) = summary(&checks);
+        }
+        if fail_fast && !check.usable() {
+            stopped = true;
+        }
+        if stopped {
+            // The scenarios of this file that the stop left out.
+            let all = count_scenarios(&files[i]);
+            totals.skipped += all.saturating_sub(check.scenarios.len());
+        }
+        totals.add(&check);
+        if format == Format::Json {
+            checks.push(check);
+        }
+    }
+    let code = if interrupted() {
+        INTERRUPTED_EXIT
+    } else {
+        totals.exit_code()
+    };
     match format {
         Format::Text => {
-            for c in &checks {
-                print!("{}", c.text());
-                eprint!("{}", c.problems_text());
+            if interrupted() {
+                outln!("interrupted: the results above are those that finished")?;
             }
-            println!("{last}");
+            outln!("{}", totals.line())?;
         }
         Format::Json => {
             let files: Vec<_> = checks.iter().map(FileCheck::json).collect();
-            let (passed, failed) = checks.iter().fold((0, 0), |(p, f), c| {
-                let (cp, cf) = c.counts();
-                (p + cp, f + cf)
-            });
             let doc = serde_json::json!({
                 "files": files,
-                "passed": passed,
-                "failed": failed,
+                "errors": missing,
+                "passed": totals.passed,
+                "failed": totals.failed,
+                "skipped": totals.skipped,
+                "interrupted": interrupted(),
                 "exit": code,
             });
-            println!(
-                "{}",
-                serde_json::to_string_pretty(&doc).map_err(|e| e.to_string())?
-            );
+            let text = serde_json::to_string_pretty(&doc)
+                .map_err(|e| Failure::Input(format!("cannot write JSON: {e}")))?;
+            outln!("{text}")?;
         }
     }
     Ok(code)
 }
+
+/// How many scenarios a file holds, for the `skipped` count of a run that stopped early.
+fn count_scenarios(path: &Path) -> usize {
+    std::fs::read_to_string(path)
+        .ok()
+        .and_then(|src| parse_file(&src).ok())
+        .map_or(0, |f| f.scenarios.len())
+}
+
+// ---- positions -------------------------------------------------------------------------------
 
 fn parse_size(size: Option<String>) -> Result<Option<(u8, u8)>, String> {
     let Some(s) = size else { return Ok(None) };
@@ -130,70 +244,138 @@ fn position<R: Rules>(fen: Option<String>, size: Option<String>) -> Result<(R, G
     Ok((pos, geometry))
 }
 
+// ---- perft -----------------------------------------------------------------------------------
+
 fn perft_command<R: Rules>(
-    depth: u32,
+    depth: u64,
     fen: Option<String>,
     size: Option<String>,
     divide: bool,
-) -> Result<i32, String> {
+    limits: Limits,
+) -> Outcome {
+    let depth = search::check_depth(depth).map_err(|stop| Failure::Input(stop.to_string()))?;
     let (pos, geometry) = position::<R>(fen, size)?;
     let started = Instant::now();
+    let mut budget = limits.budget();
     let total = if divide && depth > 0 {
         let game = Game::new(pos.clone(), Options::defaults(R::options()));
-        let mut total = 0;
+        let mut total: Result<u64, Stop> = Ok(0);
         for (m, t) in game.legal_turns() {
             let mut next = pos.clone();
             next.play(m);
-            let n = perft(&next, depth - 1);
-            println!("{} {n}", t.text(&geometry));
-            total += n;
+            match perft_within(&next, depth - 1, &mut budget) {
+                Ok(n) => {
+                    outln!("{} {n}", t.text(&geometry))?;
+                    total = total.map(|sum| sum + n);
+                }
+                Err(stop) => {
+                    total = Err(stop);
+                    break;
+                }
+            }
         }
         total
     } else {
-        perft(&pos, depth)
+        perft_within(&pos, depth, &mut budget)
     };
     let seconds = started.elapsed().as_secs_f64();
-    println!("perft {depth} = {total}");
-    eprintln!(
-        "{total} nodes in {seconds:.3} s: {:.1} million nodes per second",
-        total as f64 / seconds.max(1e-9) / 1e6
-    );
-    Ok(0)
+    match total {
+        Ok(total) => {
+            outln!("perft {depth} = {total}")?;
+            errln!(
+                "{total} nodes in {seconds:.3} s: {:.1} million nodes per second",
+                total as f64 / seconds.max(1e-9) / 1e6
+            );
+            Ok(0)
+        }
+        Err(stop) => {
+            errln!("perft {depth}: no answer: the search {stop}");
+            Ok(stop_exit(&stop))
+        }
+    }
 }
 
-fn moves<R: Rules>(
-    fen: Option<String>,
-    size: Option<String>,
-    from: Option<String>,
-) -> Result<i32, String> {
+/// The exit status of a command whose search stopped.
+fn stop_exit(stop: &Stop) -> i32 {
+    match stop {
+        Stop::Interrupted { .. } => INTERRUPTED_EXIT,
+        Stop::TooDeep { .. } => 2,
+        Stop::Nodes { .. } | Stop::Timeout { .. } => 1,
+    }
+}
+
+// ---- moves -----------------------------------------------------------------------------------
+
+fn moves<R: Rules>(fen: Option<String>, size: Option<String>, from: Option<String>) -> Outcome {
     let (pos, geometry) = position::<R>(fen, size)?;
     let from = match from {
-        Some(f) => Some(geometry.parse_square(&f).ok_or_else(|| {
-            format!(
-                "square `{f}` is not on the {} board ({})",
-                R::NAME,
-                geometry.describe()
-            )
-        })?),
+        Some(f) => {
+            let sq = geometry.parse_square(&f).ok_or_else(|| {
+                format!(
+                    "square `{f}` is not on the {} board ({})",
+                    R::NAME,
+                    geometry.describe()
+                )
+            })?;
+            if pos.board().get(sq).is_none() {
+                return Err(Failure::Input(format!("there is no piece on {f}")));
+            }
+            Some((sq, f))
+        }
         None => None,
     };
     let game = Game::new(pos, Options::defaults(R::options()));
+    let mut listed = 0;
     for (_, t) in game.legal_turns() {
-        if from.is_none() || t.first_origin() == from {
-            println!("{}", t.text(&geometry));
+        if from
+            .as_ref()
+            .is_none_or(|(sq, _)| t.first_origin() == Some(*sq))
+        {
+            outln!("{}", t.text(&geometry))?;
+            listed += 1;
         }
     }
-    Ok(0)
+    if listed > 0 {
+        return Ok(0);
+    }
+    let why = match game.outcome() {
+        Some(o) => format!(": the game is over ({o})"),
+        None => String::new(),
+    };
+    match from {
+        Some((_, f)) => errln!("no legal turns from {f}{why}"),
+        None => errln!("no legal turns{why}"),
+    }
+    Ok(1)
 }
 
-fn rules<R: Rules>(coverage: &[PathBuf]) -> Result<i32, String> {
+// ---- rules -----------------------------------------------------------------------------------
+
+fn rules<R: Rules>(coverage: &[PathBuf]) -> Outcome {
     let counts = if coverage.is_empty() {
         None
     } else {
-        Some(rule_coverage::<R>(coverage)?)
+        let found = rule_coverage::<R>(coverage)?;
+        for note in &found.notes {
+            errln!("note: {note}");
+        }
+        if found.scenarios == 0 {
+            return Err(Failure::Input(format!(
+                "no {} scenario under {}: coverage counts the scenarios of files that say \
+                 `variant {}`",
+                R::NAME,
+                coverage
+                    .iter()
+                    .map(|p| p.display().to_string())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                R::NAME
+            )));
+        }
+        Some(found.counts)
     };
     let width = R::rules().iter().map(|r| r.id.len()).max().unwrap_or(0);
-    println!("rules of {}:", R::NAME);
+    outln!("rules of {}:", R::NAME)?;
     let mut uncovered = 0;
     for r in R::rules() {
         match &counts {
@@ -202,54 +384,58 @@ fn rules<R: Rules>(coverage: &[PathBuf]) -> Result<i32, String> {
                 if n == 0 {
                     uncovered += 1;
                 }
-                println!(
+                outln!(
                     "  {:width$}  {:>3} scenarios  {}: {}",
-                    r.id, n, r.source, r.summary
-                );
+                    r.id,
+                    n,
+                    r.source,
+                    r.summary
+                )?;
             }
-            None => println!("  {:width$}  {}: {}", r.id, r.source, r.summary),
+            None => outln!("  {:width$}  {}: {}", r.id, r.source, r.summary)?,
         }
     }
     if R::options().is_empty() {
-        println!("options: none");
+        outln!("options: none")?;
     } else {
-        println!("options:");
+        outln!("options:")?;
         for o in R::options() {
-            println!(
+            outln!(
                 "  {} = {} (default {}): {}",
                 o.name,
                 o.values.join(" | "),
                 o.default,
                 o.reason
-            );
+            )?;
         }
     }
-    println!("state keys:");
+    outln!("state keys:")?;
     for k in R::state_keys() {
         let color = if k.per_color { " <color>" } else { "" };
-        println!("  {}{color} = {}: {}", k.name, k.values, k.summary);
+        outln!("  {}{color} = {}: {}", k.name, k.values, k.summary)?;
     }
-    println!("invariants:");
+    outln!("invariants:")?;
     for i in R::invariants() {
-        println!("  {}: {}", i.name, i.summary);
+        outln!("  {}: {}", i.name, i.summary)?;
     }
     if counts.is_some() {
-        println!(
+        outln!(
             "{} of {} rules have no scenario",
             uncovered,
             R::rules().len()
-        );
+        )?;
         return Ok(if uncovered == 0 { 0 } else { 1 });
     }
     Ok(0)
 }
 
-fn explain<R: Rules>(text: &str, fen: Option<String>, size: Option<String>) -> Result<i32, String> {
+// ---- explain ---------------------------------------------------------------------------------
+
+fn explain<R: Rules>(text: &str, fen: Option<String>, size: Option<String>) -> Outcome {
     let (pos, geometry) = position::<R>(fen, size)?;
-    let turn = parse_turn(text).map_err(|p| render(&p, "<turn>", text))?;
-    let pattern = Lowering::<R>::new(geometry)
-        .turn(&turn)
-        .map_err(|p| render(&p, "<turn>", text))?;
+    let rendered = |p| Failure::Rendered(render(&p, "<turn>", text));
+    let turn = parse_turn(text).map_err(rendered)?;
+    let pattern = Lowering::<R>::new(geometry).turn(&turn).map_err(rendered)?;
     let game = Game::new(pos, Options::defaults(R::options()));
     let source = |id: &str| R::rules().iter().find(|r| r.id == id).copied();
     match game.resolve(&pattern) {
@@ -257,79 +443,111 @@ fn explain<R: Rules>(text: &str, fen: Option<String>, size: Option<String>) -> R
             let mut after = game.clone();
             match after.play(&pattern) {
                 Ok(_) => {
-                    println!("legal: {}", t.text(&geometry));
+                    outln!("legal: {}", t.text(&geometry))?;
                     if let Some(o) = after.outcome() {
-                        println!("result: {o}");
+                        outln!("result: {o}")?;
                     }
                     Ok(0)
                 }
                 Err(e) => {
-                    println!("{}", describe_error(&e));
+                    outln!("{}", describe_error(&e))?;
                     Ok(1)
                 }
             }
         }
         Ok(Resolved::Resign) | Ok(Resolved::Draw) => {
-            println!("legal: {text}");
+            outln!("legal: {text}")?;
             Ok(0)
         }
         Err(PlayError::Refused(r)) => {
-            println!("illegal: {}", r.reason);
+            outln!("illegal: {}", r.reason)?;
             match source(r.rule) {
-                Some(def) => println!("rule {} ({}): {}", def.id, def.source, def.summary),
-                None => println!("rule {}", r.rule),
+                Some(def) => outln!("rule {} ({}): {}", def.id, def.source, def.summary)?,
+                None => outln!("rule {}", r.rule)?,
             }
             Ok(1)
         }
         Err(e @ PlayError::Ambiguous(_)) => {
-            println!("{}", describe_error(&e));
+            outln!("{}", describe_error(&e))?;
             Ok(1)
         }
     }
 }
 
-fn dispute(path: &Path, only: Option<&str>) -> Result<i32, String> {
-    let name = path.display().to_string();
-    let src = std::fs::read_to_string(path).map_err(|e| format!("cannot read {name}: {e}"))?;
-    let file = parse_file(&src).map_err(|ps| {
-        ps.iter()
-            .map(|p| render(p, &name, &src))
-            .collect::<String>()
-    })?;
-    let render_all = |ps: Vec<crate::scenario::diagnostic::Problem>| {
-        ps.iter()
-            .map(|p| render(p, &name, &src))
-            .collect::<String>()
+// ---- dispute ---------------------------------------------------------------------------------
+
+fn dispute(path: &Path, only: Option<&str>, settings: &Settings) -> Outcome {
+    let source = match Source::read(path) {
+        (source, None) => source,
+        (source, Some(p)) => return Err(Failure::Rendered(source.render(&p))),
     };
-    let base = evaluate_with(&file, &src, &[]).map_err(render_all)?;
+    let render_all = |ps: Vec<crate::scenario::diagnostic::Problem>| {
+        Failure::Rendered(ps.iter().map(|p| source.render(p)).collect())
+    };
+    let file = parse_file(&source.src).map_err(render_all)?;
+    let chosen: Vec<usize> = (0..file.scenarios.len())
+        .filter(|&i| only.is_none_or(|o| file.scenarios[i].title.node.contains(o)))
+        .collect();
+    if chosen.is_empty() {
+        let titles: Vec<String> = file
+            .scenarios
+            .iter()
+            .map(|s| format!("  \"{}\"", s.title.node))
+            .collect();
+        return Err(Failure::Input(match only {
+            Some(o) => format!(
+                "no scenario of {} has `{o}` in its title; its scenarios:\n{}",
+                source.path,
+                titles.join("\n")
+            ),
+            None => format!("{} has no scenarios", source.path),
+        }));
+    }
+    let base = evaluate_with(&file, &source.src, settings).map_err(render_all)?;
     let mut code = 0;
-    for (scenario, report) in file.scenarios.iter().zip(&base) {
-        if only.is_some_and(|o| !scenario.title.node.contains(o)) {
+    for i in chosen {
+        let (scenario, report) = (&file.scenarios[i], &base[i]);
+        outln!("scenario \"{}\"", scenario.title.node)?;
+        let verdict = |status: Status| match status {
+            Status::Passed => "holds",
+            Status::Failed => "fails",
+            Status::Error => "cannot be used",
+        };
+        outln!("  defaults: {}", verdict(report.status()))?;
+        err(format_args!("{}", source.scenario_problems(report)));
+        if report.status() == Status::Error {
+            code = 2;
             continue;
         }
-        println!("scenario \"{}\"", scenario.title.node);
-        let verdict = |passed: bool| if passed { "holds" } else { "fails" };
-        println!("  defaults: {}", verdict(report.passed()));
         let mut depends = Vec::new();
         for (option, values) in unpinned_options(&file, scenario) {
             for value in values {
-                let overrides = [(option.to_string(), value.to_string())];
-                let reports = evaluate_with(&file, &src, &overrides).map_err(render_all)?;
-                let r = reports.iter().find(|r| r.span == scenario.span);
-                let passed = r.is_some_and(|r| r.passed());
-                println!("  {option} = {value}: {}", verdict(passed));
-                if passed != report.passed() {
+                let reading = Settings {
+                    overrides: vec![(option.to_string(), value.to_string())],
+                    ..settings.clone()
+                };
+                let reports = evaluate_with(&file, &source.src, &reading).map_err(render_all)?;
+                let status = reports
+                    .iter()
+                    .find(|r| r.span == scenario.span)
+                    .map_or(Status::Error, |r| r.status());
+                outln!("  {option} = {value}: {}", verdict(status))?;
+                if status != report.status() {
                     depends.push(format!("{option} = {value}"));
+                }
+                if interrupted() {
+                    outln!("interrupted")?;
+                    return Ok(INTERRUPTED_EXIT);
                 }
             }
         }
         if depends.is_empty() {
-            println!("  the outcome does not depend on any open option");
+            outln!("  the outcome does not depend on any open option")?;
         } else {
-            println!("  the outcome depends on: {}", depends.join(", "));
+            outln!("  the outcome depends on: {}", depends.join(", "))?;
         }
         if !report.passed() {
-            code = 1;
+            code = code.max(1);
         }
     }
     Ok(code)

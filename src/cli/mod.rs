@@ -1,8 +1,10 @@
 //! The `arbiter` command line: `check`, `perft`, `moves`, `rules`, `explain`, `dispute`.
 
 mod commands;
+pub mod output;
 
 use std::path::PathBuf;
+use std::time::Duration;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
@@ -11,12 +13,17 @@ use clap::{Parser, Subcommand, ValueEnum};
 /// Scenario files (`*.scn`) set up positions, play turns and state expectations; `arbiter`
 /// evaluates them against reference rules interpreters. Exit status: 0 when every expectation
 /// holds, 1 when some do not, 2 when input cannot be used (syntax, unknown variant, option, rule
-/// id or key, unreadable file).
+/// id or key, unreadable file). Every search (perft, invariant, win in) runs under a node
+/// budget; Ctrl-C stops a run and prints what finished (exit status 130).
 #[derive(Parser, Debug)]
 #[command(name = "arbiter", version, about, long_about)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
+    /// The most nodes (positions reached or counted) one search may spend: one perft, one
+    /// `expect perft`, `expect invariant` or `expect win in`.
+    #[arg(long, global = true, value_name = "N", default_value_t = crate::rules::search::DEFAULT_MAX_NODES)]
+    pub max_nodes: u64,
 }
 
 #[derive(Subcommand, Debug)]
@@ -28,13 +35,20 @@ pub enum Command {
         /// Output for people (`text`) or tools (`json`).
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
+        /// Stop after the first scenario that does not pass.
+        #[arg(long)]
+        fail_fast: bool,
+        /// Give each scenario at most this long (`90`, `90s`, `2m`); a search still running
+        /// then stops and its expectation fails.
+        #[arg(long, value_name = "TIME", value_parser = parse_duration)]
+        timeout: Option<Duration>,
     },
     /// Count move paths of a given depth (the last ply is counted, not played).
     Perft {
         /// The variant, as scenario files name it (`chess`, `cypher`).
         variant: String,
         /// The depth in turns.
-        depth: u32,
+        depth: u64,
         /// Start from this FEN instead of the initial position.
         #[arg(long)]
         fen: Option<String>,
@@ -87,6 +101,9 @@ pub enum Command {
         /// Only scenarios whose title contains this text.
         #[arg(long)]
         scenario: Option<String>,
+        /// Give each scenario under each reading at most this long (`90`, `90s`, `2m`).
+        #[arg(long, value_name = "TIME", value_parser = parse_duration)]
+        timeout: Option<Duration>,
     },
 }
 
@@ -96,14 +113,39 @@ pub enum Format {
     Json,
 }
 
+/// A duration in seconds, minutes or hours: `90`, `90s`, `1.5m`, `2h`.
+fn parse_duration(text: &str) -> Result<Duration, String> {
+    let (number, unit) = match text.find(|c: char| c.is_ascii_alphabetic()) {
+        Some(i) => text.split_at(i),
+        None => (text, "s"),
+    };
+    let scale = match unit {
+        "s" => 1.0,
+        "m" => 60.0,
+        "h" => 3600.0,
+        _ => {
+            return Err(format!(
+                "unknown unit `{unit}`; write seconds, `90s`, `2m` or `1h`"
+            ))
+        }
+    };
+    let value: f64 = number
+        .parse()
+        .map_err(|_| format!("`{text}` is not a duration; write seconds, `90s`, `2m` or `1h`"))?;
+    Duration::try_from_secs_f64(value * scale)
+        .map_err(|_| format!("`{text}` is not a duration from zero to a few centuries"))
+}
+
 /// Runs the command line and returns the exit status.
 pub fn main() -> i32 {
     let cli = Cli::parse();
-    match commands::run(cli.command) {
+    commands::interrupt_on_ctrl_c();
+    let limits = crate::rules::Limits {
+        max_nodes: cli.max_nodes,
+        deadline: None,
+    };
+    match commands::run(cli.command, limits) {
         Ok(code) => code,
-        Err(message) => {
-            eprintln!("error: {message}");
-            2
-        }
+        Err(failure) => failure.finish(),
     }
 }

@@ -1,6 +1,7 @@
 //! A game in progress: a variant's position plus what the position alone does not know (the
 //! repetition history, resignations and agreed draws). Turn patterns resolve here.
 
+use super::search::{self, Budget, Stop};
 use super::{Claim, Color, Options, Outcome, Reason, Refusal, Rules, Turn, TurnPattern};
 
 /// Rule ids every variant's catalogue has, because this module refuses with them.
@@ -63,17 +64,7 @@ impl<R: Rules> Game<R> {
         if let Some(o) = self.declared {
             return Some(o);
         }
-        if let Some(o) = self.position.outcome() {
-            return Some(o);
-        }
-        let (limit, rule) = self.position.repetition_limit()?;
-        let now = *self.history.last()?;
-        let seen = self.history.iter().filter(|k| **k == now).count();
-        (seen >= limit).then_some(Outcome {
-            winner: None,
-            reason: Reason::Repetition,
-            rule,
-        })
+        outcome_of(&self.position, &self.history)
     }
 
     /// The legal turns with their descriptions, sorted by canonical text; none once the game
@@ -191,52 +182,138 @@ impl<R: Rules> Game<R> {
     }
 
     /// Whether `color` can force a win within `turns` of its own turns (repetition ignored).
-    pub fn can_force_win(&self, color: Color, turns: u32) -> bool {
+    /// Searches one more turn at a time, so that a short win is found without searching the
+    /// whole depth.
+    pub fn can_force_win(
+        &self,
+        color: Color,
+        turns: u32,
+        budget: &mut Budget,
+    ) -> Result<bool, Stop> {
+        search::check_depth(u64::from(turns) * 2)?;
         if let Some(o) = self.outcome() {
-            return o.winner == Some(color);
+            return Ok(o.winner == Some(color));
         }
-        let attacker = self.position.turn() == color;
-        if attacker && turns == 0 {
-            return false;
+        for within in 0..=turns {
+            if force_win(&self.position, color, within, budget)? {
+                return Ok(true);
+            }
         }
-        let mut moves = Vec::new();
-        self.position.legal_moves(&mut moves);
-        let after = |m: R::Move| {
-            let mut next = self.clone();
-            next.position.play(m);
-            next.history.clear();
-            next.history.push(next.position.repetition_key());
-            next
-        };
-        if attacker {
-            moves
-                .into_iter()
-                .any(|m| after(m).can_force_win(color, turns - 1))
-        } else {
-            !moves.is_empty()
-                && moves
-                    .into_iter()
-                    .all(|m| after(m).can_force_win(color, turns))
-        }
+        Ok(false)
     }
 
     /// Looks for a position within `depth` turns where the invariant fails; returns the turns
-    /// that reach it and what broke.
-    pub fn invariant_violation(&self, name: &str, depth: u32) -> Option<(Vec<String>, String)> {
+    /// that reach it and what broke. Turns are tried in the generator's order.
+    pub fn invariant_violation(
+        &self,
+        name: &str,
+        depth: u32,
+        budget: &mut Budget,
+    ) -> Result<Option<(Vec<String>, String)>, Stop> {
+        search::check_depth(depth.into())?;
         if let Err(e) = self.position.check_invariant(name) {
-            return Some((Vec::new(), e));
+            return Ok(Some((Vec::new(), e)));
         }
-        if depth == 0 || self.outcome().is_some() {
-            return None;
+        if self.declared.is_some() {
+            return Ok(None);
         }
-        for (m, t) in self.legal_turns() {
-            let mut next = self.clone();
-            next.apply(&Resolved::Move(m, t.clone()));
-            if let Some((mut path, e)) = next.invariant_violation(name, depth - 1) {
-                path.insert(0, t.text(self.position.board().geometry()));
-                return Some((path, e));
-            }
+        let mut history = self.history.clone();
+        let mut path = Vec::new();
+        let Some(broken) =
+            invariant_search(&self.position, &mut history, name, depth, budget, &mut path)?
+        else {
+            return Ok(None);
+        };
+        let geometry = *self.position.board().geometry();
+        let mut pos = self.position.clone();
+        let mut texts = Vec::with_capacity(path.len());
+        for m in path {
+            texts.push(pos.describe(m).text(&geometry));
+            pos.play(m);
         }
-        None
+        Ok(Some((texts, broken)))
     }
+}
+
+/// What a position with this repetition history has come to.
+fn outcome_of<R: Rules>(position: &R, history: &[u64]) -> Option<Outcome> {
+    if let Some(o) = position.outcome() {
+        return Some(o);
+    }
+    let (limit, rule) = position.repetition_limit()?;
+    let now = *history.last()?;
+    let seen = history.iter().filter(|k| **k == now).count();
+    (seen >= limit).then_some(Outcome {
+        winner: None,
+        reason: Reason::Repetition,
+        rule,
+    })
+}
+
+/// Whether `color` wins within `turns` of its own turns from `pos` against every defence.
+fn force_win<R: Rules>(
+    pos: &R,
+    color: Color,
+    turns: u32,
+    budget: &mut Budget,
+) -> Result<bool, Stop> {
+    if let Some(o) = pos.outcome() {
+        return Ok(o.winner == Some(color));
+    }
+    let attacker = pos.turn() == color;
+    if attacker && turns == 0 {
+        return Ok(false);
+    }
+    let mut moves = Vec::new();
+    pos.legal_moves(&mut moves);
+    if !attacker && moves.is_empty() {
+        return Ok(false);
+    }
+    for m in moves {
+        budget.spend(1)?;
+        let mut next = pos.clone();
+        next.play(m);
+        if attacker {
+            if force_win(&next, color, turns - 1, budget)? {
+                return Ok(true);
+            }
+        } else if !force_win(&next, color, turns, budget)? {
+            return Ok(false);
+        }
+    }
+    Ok(!attacker)
+}
+
+/// Depth-first search for a position where the invariant breaks; `path` ends as the moves
+/// that reach it.
+fn invariant_search<R: Rules>(
+    pos: &R,
+    history: &mut Vec<u64>,
+    name: &str,
+    depth: u32,
+    budget: &mut Budget,
+    path: &mut Vec<R::Move>,
+) -> Result<Option<String>, Stop> {
+    if depth == 0 || outcome_of(pos, history).is_some() {
+        return Ok(None);
+    }
+    let mut moves = Vec::new();
+    pos.legal_moves(&mut moves);
+    for m in moves {
+        budget.spend(1)?;
+        let mut next = pos.clone();
+        next.play(m);
+        path.push(m);
+        if let Err(broken) = next.check_invariant(name) {
+            return Ok(Some(broken));
+        }
+        history.push(next.repetition_key());
+        let found = invariant_search(&next, history, name, depth - 1, budget, path)?;
+        history.pop();
+        if found.is_some() {
+            return Ok(found);
+        }
+        path.pop();
+    }
+    Ok(None)
 }

@@ -8,6 +8,7 @@ pub mod chess;
 pub mod cypher;
 pub mod game;
 pub mod piece;
+pub mod search;
 pub mod turn;
 
 use std::collections::BTreeMap;
@@ -17,6 +18,7 @@ use std::str::FromStr;
 pub use board::{Board, Geometry, Sq, Square};
 pub use game::Game;
 pub use piece::{Color, Piece, Role};
+pub use search::{Budget, Limits, Stop};
 pub use turn::{
     Action, ActionPattern, CastleSide, Claim, Origin, PieceRef, Style, Turn, TurnPattern,
 };
@@ -150,7 +152,11 @@ impl FromStr for Reason {
             .find(|r| r.name() == s)
             .ok_or_else(|| {
                 let names: Vec<_> = Reason::ALL.iter().map(|r| r.name()).collect();
-                format!("unknown reason `{s}`; reasons: {}", names.join(", "))
+                format!(
+                    "unknown reason `{s}`; reasons: {}{}",
+                    names.join(", "),
+                    crate::suggest::did_you_mean(s, names.iter().copied())
+                )
             })
     }
 }
@@ -343,21 +349,44 @@ pub trait Rules: Clone + Sized {
     }
 }
 
-/// Counts the move paths of `depth` turns. The last ply is counted, not played.
+/// Counts the move paths of `depth` turns, with no budget: for tests and benchmarks whose
+/// depths are known to be small. Commands and scenarios use [`perft_within`].
 pub fn perft<R: Rules>(pos: &R, depth: u32) -> u64 {
+    match perft_within(pos, depth, &mut Budget::unlimited()) {
+        Ok(n) => n,
+        Err(stop) => panic!("perft {depth}: {stop}"),
+    }
+}
+
+/// Counts the move paths of `depth` turns within a budget. The last ply is counted, not
+/// played; every position reached, the counted ones included, spends a node.
+pub fn perft_within<R: Rules>(pos: &R, depth: u32, budget: &mut Budget) -> Result<u64, Stop> {
+    search::check_depth(depth.into())?;
+    perft_inner(pos, depth, budget)
+}
+
+fn perft_inner<R: Rules>(pos: &R, depth: u32, budget: &mut Budget) -> Result<u64, Stop> {
     match depth {
-        0 => 1,
-        1 => pos.count_legal(),
+        0 => {
+            budget.spend(1)?;
+            Ok(1)
+        }
+        1 => {
+            let n = pos.count_legal();
+            budget.spend(n)?;
+            Ok(n)
+        }
         _ => {
+            budget.spend(1)?;
             let mut moves = Vec::with_capacity(64);
             pos.legal_moves(&mut moves);
             let mut total = 0;
             for m in moves {
                 let mut next = pos.clone();
                 next.play(m);
-                total += perft(&next, depth - 1);
+                total += perft_inner(&next, depth - 1, budget)?;
             }
-            total
+            Ok(total)
         }
     }
 }

@@ -39,17 +39,48 @@ pub fn scenario_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     Ok(files)
 }
 
+/// What `arbiter rules --coverage` found under its paths.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Coverage {
+    /// Per rule id, how many scenarios of the variant name it in a `rule` line.
+    pub counts: BTreeMap<String, usize>,
+    /// The scenarios of the variant that were read.
+    pub scenarios: usize,
+    /// What was read but not counted, and why (other variants, unreadable or broken files).
+    pub notes: Vec<String>,
+}
+
 /// How many scenarios of this variant under the paths name each rule id in a `rule` line.
-pub fn rule_coverage<R: Rules>(paths: &[PathBuf]) -> Result<BTreeMap<String, usize>, String> {
-    let mut counts = BTreeMap::new();
+pub fn rule_coverage<R: Rules>(paths: &[PathBuf]) -> Result<Coverage, String> {
+    let mut coverage = Coverage::default();
+    let mut other_variants: BTreeMap<String, usize> = BTreeMap::new();
     for f in scenario_files(paths)? {
-        let src =
-            std::fs::read_to_string(&f).map_err(|e| format!("cannot read {}: {e}", f.display()))?;
-        let Ok(file) = parse_file(&src) else { continue };
+        let src = match std::fs::read_to_string(&f) {
+            Ok(src) => src,
+            Err(e) => {
+                coverage
+                    .notes
+                    .push(format!("{} not counted: cannot read it: {e}", f.display()));
+                continue;
+            }
+        };
+        let file = match parse_file(&src) {
+            Ok(file) => file,
+            Err(problems) => {
+                coverage.notes.push(format!(
+                    "{} not counted: it does not parse ({} problems; `arbiter check` shows them)",
+                    f.display(),
+                    problems.len()
+                ));
+                continue;
+            }
+        };
         if file.variant.node != R::NAME {
+            *other_variants.entry(file.variant.node.clone()).or_insert(0) += 1;
             continue;
         }
         for s in &file.scenarios {
+            coverage.scenarios += 1;
             let mut ids: Vec<&str> = s
                 .statements
                 .iter()
@@ -63,9 +94,15 @@ pub fn rule_coverage<R: Rules>(paths: &[PathBuf]) -> Result<BTreeMap<String, usi
             ids.sort();
             ids.dedup();
             for id in ids {
-                *counts.entry(id.to_string()).or_insert(0) += 1;
+                *coverage.counts.entry(id.to_string()).or_insert(0) += 1;
             }
         }
     }
-    Ok(counts)
+    for (variant, n) in other_variants {
+        let files = if n == 1 { "file" } else { "files" };
+        coverage
+            .notes
+            .push(format!("{n} {files} of variant {variant} not counted"));
+    }
+    Ok(coverage)
 }

@@ -1,21 +1,38 @@
 //! Evaluation: runs the scenarios of a parsed file against a variant's rules.
 //!
-//! Two passes. The first checks every name the file uses (variant, options, rule ids, keys,
-//! invariants, reasons, squares) against the variant's catalogues and collects a [`Problem`] for
-//! each one it does not know: such a file is unusable (exit status 2). The second plays each
-//! scenario and records a [`Failure`] for every expectation that does not hold (exit status 1).
+//! The file's header (variant, board size, file-wide options) must be usable, or nothing runs.
+//! Then each scenario on its own: first every name it uses (options, rule ids, keys,
+//! invariants, reasons, squares, search depths) is checked against the variant's catalogues,
+//! and a scenario with a name the variant does not know does not run: it reports its
+//! [`Problem`]s (exit status 2) while the other scenarios still run. A scenario that runs
+//! records a [`Failure`] for every expectation that does not hold (exit status 1); a position
+//! that turns out invalid while it runs is again a problem of that scenario alone. Every search
+//! runs under the [`Settings`]' node budget and per-scenario deadline.
 
 use std::collections::BTreeSet;
+use std::ops::ControlFlow;
+use std::time::Duration;
 
 use super::ast::*;
 use super::diagnostic::Problem;
 use crate::rules::game::PlayError;
+use crate::rules::search::{self, Limits, Stop};
 use crate::rules::{
-    perft, Game, Geometry, Options, Origin, PieceRef, Reason, Rules, Setup, Square, Turn,
+    perft_within, Game, Geometry, Options, Origin, PieceRef, Reason, Rules, Setup, Square, Turn,
     TurnPattern, Variant,
 };
 use crate::rules::{ActionPattern, Piece};
+use crate::suggest::did_you_mean;
 use crate::with_variant;
+
+/// How scenarios are evaluated: the limits of every search, a deadline per scenario, and
+/// option values that override the file's (for `dispute`).
+#[derive(Clone, Debug, Default)]
+pub struct Settings {
+    pub limits: Limits,
+    pub timeout: Option<Duration>,
+    pub overrides: Vec<(String, String)>,
+}
 
 /// What one scenario came to.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -25,11 +42,45 @@ pub struct ScenarioReport {
     /// Expectations evaluated (a failed `play` stops the scenario).
     pub checked: usize,
     pub failures: Vec<Failure>,
+    /// What made the scenario unusable (an unknown name, an invalid position): it stopped
+    /// there, or never ran.
+    pub problems: Vec<Problem>,
+    /// The user interrupted the run during this scenario.
+    pub interrupted: bool,
+}
+
+/// Passed, failed, or could not be used.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    Passed,
+    Failed,
+    Error,
 }
 
 impl ScenarioReport {
+    fn new(scenario: &Scenario) -> ScenarioReport {
+        ScenarioReport {
+            title: scenario.title.node.clone(),
+            span: scenario.span.clone(),
+            checked: 0,
+            failures: Vec::new(),
+            problems: Vec::new(),
+            interrupted: false,
+        }
+    }
+
+    pub fn status(&self) -> Status {
+        if !self.problems.is_empty() {
+            Status::Error
+        } else if self.failures.is_empty() && !self.interrupted {
+            Status::Passed
+        } else {
+            Status::Failed
+        }
+    }
+
     pub fn passed(&self) -> bool {
-        self.failures.is_empty()
+        self.status() == Status::Passed
     }
 }
 
@@ -43,29 +94,53 @@ pub struct Failure {
     pub found: String,
 }
 
-/// Evaluates a parsed file. `Err` holds the problems that make the file unusable.
+/// Evaluates a parsed file with the default settings. `Err` holds the problems of a header
+/// that makes the whole file unusable.
 pub fn evaluate(file: &File, src: &str) -> Result<Vec<ScenarioReport>, Vec<Problem>> {
-    let variant: Variant =
-        file.variant.node.parse().map_err(|e: String| {
-            vec![Problem::new(e, file.variant.span.clone(), "this variant")]
-        })?;
-    with_variant!(variant, R => Evaluator::<R>::new(file, src)?.run())
+    evaluate_with(file, src, &Settings::default())
 }
 
-/// Evaluates a file under extra option settings that override the file's (for `dispute`).
+/// Evaluates a parsed file under the given settings.
 pub fn evaluate_with(
     file: &File,
     src: &str,
-    overrides: &[(String, String)],
+    settings: &Settings,
 ) -> Result<Vec<ScenarioReport>, Vec<Problem>> {
+    let mut reports = Vec::new();
+    evaluate_each(file, src, settings, |r| {
+        reports.push(r);
+        ControlFlow::Continue(())
+    })?;
+    Ok(reports)
+}
+
+/// Evaluates the scenarios of a file one by one, handing each report over as soon as it is
+/// decided; `each` may break to stop before the next scenario.
+pub fn evaluate_each(
+    file: &File,
+    src: &str,
+    settings: &Settings,
+    mut each: impl FnMut(ScenarioReport) -> ControlFlow<()>,
+) -> Result<(), Vec<Problem>> {
     let variant: Variant =
         file.variant.node.parse().map_err(|e: String| {
             vec![Problem::new(e, file.variant.span.clone(), "this variant")]
         })?;
     with_variant!(variant, R => {
-        let mut ev = Evaluator::<R>::new(file, src)?;
-        ev.overrides = overrides.to_vec();
-        ev.run()
+        let (ev, mut problems) = Evaluator::<R>::new(file, src, settings)?;
+        if !problems.is_empty() {
+            // Nothing runs with a broken header, but every name problem is worth a look.
+            for scenario in &file.scenarios {
+                ev.check_names(scenario, &mut problems);
+            }
+            return Err(problems);
+        }
+        for scenario in &file.scenarios {
+            if each(ev.scenario(scenario)).is_break() {
+                break;
+            }
+        }
+        Ok(())
     })
 }
 
@@ -94,23 +169,30 @@ pub fn unpinned_options(
 }
 
 struct Evaluator<'a, R: Rules> {
-    file: &'a File,
     src: &'a str,
     geometry: Geometry,
     options: Options,
-    overrides: Vec<(String, String)>,
+    settings: &'a Settings,
     _rules: std::marker::PhantomData<R>,
 }
 
 /// The state of one scenario while it runs.
 struct Run<R: Rules> {
     options: Options,
-    setup: Option<Setup>,
+    /// A position being described (`board`, `set`, `to move`) and the statement that began it.
+    setup: Option<(Setup, Span)>,
     game: Option<Game<R>>,
+    limits: Limits,
 }
 
 impl<'a, R: Rules> Evaluator<'a, R> {
-    fn new(file: &'a File, src: &'a str) -> Result<Self, Vec<Problem>> {
+    /// The evaluator of a file, and the problems of its header (bad file-wide options); a
+    /// board size the variant does not have leaves nothing to evaluate with.
+    fn new(
+        file: &'a File,
+        src: &'a str,
+        settings: &'a Settings,
+    ) -> Result<(Self, Vec<Problem>), Vec<Problem>> {
         let mut problems = Vec::new();
         let size = file.size.as_ref().map(|s| s.node);
         let geometry = R::geometry_for(size).map_err(|e| {
@@ -126,22 +208,31 @@ impl<'a, R: Rules> Evaluator<'a, R> {
                 problems.push(Problem::new(e, o.span.clone(), "this option"));
             }
         }
+        for (name, value) in &settings.overrides {
+            if let Err(e) = options.set(R::options(), R::NAME, name, value) {
+                problems.push(Problem::new(e, file.variant.span.clone(), "for this file"));
+            }
+        }
         let ev = Evaluator {
-            file,
             src,
             geometry,
             options,
-            overrides: Vec::new(),
+            settings,
             _rules: std::marker::PhantomData,
         };
-        for scenario in &file.scenarios {
-            ev.check_names(scenario, &mut problems);
+        Ok((ev, problems))
+    }
+
+    /// Checks a scenario's names, then runs it if they are all known.
+    fn scenario(&self, scenario: &Scenario) -> ScenarioReport {
+        let mut report = ScenarioReport::new(scenario);
+        self.check_names(scenario, &mut report.problems);
+        if report.problems.is_empty() {
+            if let Err(p) = self.run_scenario(scenario, &mut report) {
+                report.problems.push(p);
+            }
         }
-        if problems.is_empty() {
-            Ok(ev)
-        } else {
-            Err(problems)
-        }
+        report
     }
 
     // ---- names -------------------------------------------------------------------------------
@@ -162,12 +253,25 @@ impl<'a, R: Rules> Evaluator<'a, R> {
         if R::rules().iter().any(|r| r.id == id.node) {
             return Ok(());
         }
+        let hint = did_you_mean(&id.node, R::rules().iter().map(|r| r.id));
         Err(Problem::new(
-            format!("unknown rule id `{}` for {}", id.node, R::NAME),
+            format!("unknown rule id `{}` for {}{hint}", id.node, R::NAME),
             id.span.clone(),
             "not a rule of this variant",
         )
         .with_help(format!("`arbiter rules {}` lists the rule ids", R::NAME)))
+    }
+
+    /// A search depth (in plies) within [`search::MAX_DEPTH`].
+    fn check_depth(&self, plies: u64, span: &Span) -> Result<(), Problem> {
+        search::check_depth(plies).map(|_| ()).map_err(|_| {
+            Problem::new(search::too_deep(plies), span.clone(), "too deep to search").with_help(
+                format!(
+                    "searches go at most {} plies deep (`win in n` searches 2n plies)",
+                    search::MAX_DEPTH
+                ),
+            )
+        })
     }
 
     fn check_key(&self, kv: &KeyValue, span: &Span) -> Result<(), Problem> {
@@ -175,10 +279,11 @@ impl<'a, R: Rules> Evaluator<'a, R> {
             let names: Vec<_> = R::state_keys().iter().map(|k| k.name).collect();
             return Err(Problem::new(
                 format!(
-                    "unknown key `{}`; keys of {}: {}",
+                    "unknown key `{}`; keys of {}: {}{}",
                     kv.key.node,
                     R::NAME,
-                    names.join(", ")
+                    names.join(", "),
+                    did_you_mean(&kv.key.node, names.iter().copied())
                 ),
                 kv.key.span.clone(),
                 "no such key",
@@ -291,10 +396,11 @@ impl<'a, R: Rules> Evaluator<'a, R> {
                 } else if !R::ZONES.contains(&zone.node.as_str()) {
                     push(Err(Problem::new(
                         format!(
-                            "unknown zone `{}`; zones of {}: {}",
+                            "unknown zone `{}`; zones of {}: {}{}",
                             zone.node,
                             R::NAME,
-                            R::ZONES.join(", ")
+                            R::ZONES.join(", "),
+                            did_you_mean(&zone.node, R::ZONES.iter().copied())
                         ),
                         zone.span.clone(),
                         "no such zone",
@@ -324,45 +430,30 @@ impl<'a, R: Rules> Evaluator<'a, R> {
                 // so asking is an input problem, found when the scenario runs.
             }
             Assertion::Key(kv) => push(self.check_key(kv, span)),
-            Assertion::Invariant(name, _) => {
+            Assertion::Invariant(name, depth) => {
+                push(self.check_depth(u64::from(*depth), span));
                 if !R::invariants().iter().any(|i| i.name == name.node) {
                     let names: Vec<_> = R::invariants().iter().map(|i| i.name).collect();
                     push(Err(Problem::new(
                         format!(
-                            "unknown invariant `{}`; invariants of {}: {}",
+                            "unknown invariant `{}`; invariants of {}: {}{}",
                             name.node,
                             R::NAME,
-                            names.join(", ")
+                            names.join(", "),
+                            did_you_mean(&name.node, names.iter().copied())
                         ),
                         name.span.clone(),
                         "no such invariant",
                     )));
                 }
             }
-            Assertion::MovesCount(_)
-            | Assertion::Result(_, None)
-            | Assertion::Perft(..)
-            | Assertion::WinIn(..) => {}
+            Assertion::Perft(depth, _) => push(self.check_depth(u64::from(*depth), span)),
+            Assertion::WinIn(turns, _) => push(self.check_depth(u64::from(*turns) * 2, span)),
+            Assertion::MovesCount(_) | Assertion::Result(_, None) => {}
         }
     }
 
     // ---- running -----------------------------------------------------------------------------
-
-    fn run(&self) -> Result<Vec<ScenarioReport>, Vec<Problem>> {
-        let mut reports = Vec::new();
-        let mut problems = Vec::new();
-        for scenario in &self.file.scenarios {
-            match self.run_scenario(scenario) {
-                Ok(r) => reports.push(r),
-                Err(p) => problems.push(p),
-            }
-        }
-        if problems.is_empty() {
-            Ok(reports)
-        } else {
-            Err(problems)
-        }
-    }
 
     fn text(&self, span: &Span) -> String {
         self.src
@@ -373,28 +464,29 @@ impl<'a, R: Rules> Evaluator<'a, R> {
             .join(" ")
     }
 
-    fn run_scenario(&self, scenario: &Scenario) -> Result<ScenarioReport, Problem> {
+    /// Runs a scenario whose names are known. A problem (an invalid position, a statement
+    /// that needs a position first) stops it.
+    fn run_scenario(
+        &self,
+        scenario: &Scenario,
+        report: &mut ScenarioReport,
+    ) -> Result<(), Problem> {
         let mut run = Run::<R> {
             options: self.options.clone(),
             setup: None,
             game: None,
+            limits: self.settings.limits.with_timeout(self.settings.timeout),
         };
-        let mut report = ScenarioReport {
-            title: scenario.title.node.clone(),
-            span: scenario.span.clone(),
-            checked: 0,
-            failures: Vec::new(),
-        };
-        for (name, value) in &self.overrides {
-            run.options
-                .set(R::options(), R::NAME, name, value)
-                .map_err(|e| Problem::new(e, scenario.title.span.clone(), "under this option"))?;
-        }
         for st in &scenario.statements {
             match &st.kind {
                 StatementKind::Rule(_) => {}
                 StatementKind::Option(o) => {
-                    if !self.overrides.iter().any(|(n, _)| *n == o.name.node) {
+                    if !self
+                        .settings
+                        .overrides
+                        .iter()
+                        .any(|(n, _)| *n == o.name.node)
+                    {
                         run.options
                             .set(R::options(), R::NAME, &o.name.node, &o.value.node)
                             .map_err(|e| Problem::new(e, o.span.clone(), "this option"))?;
@@ -433,7 +525,7 @@ impl<'a, R: Rules> Evaluator<'a, R> {
                         }
                         setup.board.put(sq, Some(Piece::new(p.color, role)));
                     }
-                    run.setup = Some(setup);
+                    run.setup = Some((setup, st.span.clone()));
                     run.game = None;
                 }
                 StatementKind::Fen(text) => {
@@ -470,14 +562,23 @@ impl<'a, R: Rules> Evaluator<'a, R> {
                                 expected: format!("{} is legal", t.text),
                                 found: describe_error(&e),
                             });
-                            return Ok(report);
+                            return Ok(());
                         }
                     }
                 }
                 StatementKind::Expect(a) => {
+                    let limits = run.limits;
                     let game = self.game(&mut run, &st.span)?;
                     report.checked += 1;
-                    if let Some((expected, found)) = self.expect(game, a, &st.span)? {
+                    let verdict = match self.expect(game, a, &st.span, &limits)? {
+                        Verdict::Holds => None,
+                        Verdict::Fails(expected, found) => Some((expected, found)),
+                        Verdict::Undecided(expected, stop) => {
+                            report.interrupted |= matches!(stop, Stop::Interrupted { .. });
+                            Some((expected, format!("no answer: the search {stop}")))
+                        }
+                    };
+                    if let Some((expected, found)) = verdict {
                         report.failures.push(Failure {
                             span: st.span.clone(),
                             statement: self.text(&st.span),
@@ -485,10 +586,13 @@ impl<'a, R: Rules> Evaluator<'a, R> {
                             found,
                         });
                     }
+                    if report.interrupted {
+                        return Ok(());
+                    }
                 }
             }
         }
-        Ok(report)
+        Ok(())
     }
 
     /// Changes the pending setup, or the built position through its setup.
@@ -498,7 +602,7 @@ impl<'a, R: Rules> Evaluator<'a, R> {
         span: &Span,
         edit: impl FnOnce(&mut Setup) -> Result<(), Problem>,
     ) -> Result<(), Problem> {
-        if let Some(setup) = run.setup.as_mut() {
+        if let Some((setup, _)) = run.setup.as_mut() {
             return edit(setup);
         }
         if run.game.is_none() {
@@ -522,20 +626,32 @@ impl<'a, R: Rules> Evaluator<'a, R> {
         };
         let mut setup = game.position().to_setup();
         edit(&mut setup)?;
-        let pos = R::from_setup(&setup, &run.options)
-            .map_err(|e| Problem::new(format!("invalid position: {e}"), span.clone(), "here"))?;
+        let pos = R::from_setup(&setup, &run.options).map_err(|e| {
+            Problem::new(
+                format!("invalid position: {e}"),
+                span.clone(),
+                "this makes the position invalid",
+            )
+        })?;
         game.replace_position(pos);
         Ok(())
     }
 
     fn game<'r>(&self, run: &'r mut Run<R>, span: &Span) -> Result<&'r mut Game<R>, Problem> {
-        if let Some(setup) = run.setup.take() {
+        if let Some((setup, made_at)) = run.setup.take() {
+            // Point at the `board` that described the position; the statement that first
+            // needed it is named in the help.
             let pos = R::from_setup(&setup, &run.options).map_err(|e| {
+                let (line, _) = super::diagnostic::line_col(self.src, span.start);
                 Problem::new(
                     format!("invalid position: {e}"),
-                    span.clone(),
-                    "the position is used here",
+                    made_at.clone(),
+                    "this position",
                 )
+                .with_help(format!(
+                    "the position is first used on line {line}; `set` and `to move` lines \
+                     after the board are part of it"
+                ))
             })?;
             run.game = Some(Game::new(pos, run.options.clone()));
         }
@@ -560,19 +676,20 @@ impl<'a, R: Rules> Evaluator<'a, R> {
         format!("{{ {} }}", texts.join(" "))
     }
 
-    /// Checks one assertion: `None` when it holds, otherwise what was expected and found.
+    /// Checks one assertion; searches run under the limits.
     fn expect(
         &self,
         game: &Game<R>,
         a: &Assertion,
         span: &Span,
-    ) -> Result<Option<(String, String)>, Problem> {
-        let fail = |e: String, f: String| Ok(Some((e, f)));
+        limits: &Limits,
+    ) -> Result<Verdict, Problem> {
+        let fail = |e: String, f: String| Ok(Verdict::Fails(e, f));
         match a {
             Assertion::Legal(t) => {
                 let pattern = self.lower_turn(t)?;
                 match game.clone().play(&pattern) {
-                    Ok(_) => Ok(None),
+                    Ok(_) => Ok(Verdict::Holds),
                     Err(e) => fail(format!("{} is legal", t.text), describe_error(&e)),
                 }
             }
@@ -592,7 +709,7 @@ impl<'a, R: Rules> Evaluator<'a, R> {
                             expected,
                             format!("illegal because {}: {}", r.rule, r.reason),
                         ),
-                        _ => Ok(None),
+                        _ => Ok(Verdict::Holds),
                     },
                 }
             }
@@ -616,7 +733,7 @@ impl<'a, R: Rules> Evaluator<'a, R> {
                     .map(|i| legal[i].clone())
                     .collect();
                 if unmatched.is_empty() && extra.is_empty() {
-                    return Ok(None);
+                    return Ok(Verdict::Holds);
                 }
                 let mut found = format!("legal turns {}", self.turn_list(&legal));
                 if !unmatched.is_empty() {
@@ -644,7 +761,7 @@ impl<'a, R: Rules> Evaluator<'a, R> {
                     .map(|s| self.square(s))
                     .collect::<Result<_, _>>()?;
                 if found == expected {
-                    return Ok(None);
+                    return Ok(Verdict::Holds);
                 }
                 let list = |set: &BTreeSet<Square>| {
                     let mut v: Vec<String> = set.iter().map(|s| self.name(*s)).collect();
@@ -659,7 +776,7 @@ impl<'a, R: Rules> Evaluator<'a, R> {
             Assertion::MovesCount(n) => {
                 let found = game.legal_turns().len() as u64;
                 if found == *n {
-                    Ok(None)
+                    Ok(Verdict::Holds)
                 } else {
                     fail(format!("{n} legal turns"), format!("{found} legal turns"))
                 }
@@ -672,7 +789,7 @@ impl<'a, R: Rules> Evaluator<'a, R> {
                     .filter(|(_, t)| t.first_origin() == Some(from))
                     .count() as u64;
                 if found == *n {
-                    Ok(None)
+                    Ok(Verdict::Holds)
                 } else {
                     fail(
                         format!("{n} legal turns from {}", sq.text()),
@@ -693,7 +810,7 @@ impl<'a, R: Rules> Evaluator<'a, R> {
                 };
                 let word = |b: bool| if b { "check" } else { "no check" };
                 if found == *expected {
-                    Ok(None)
+                    Ok(Verdict::Holds)
                 } else {
                     fail(word(*expected).to_string(), word(found).to_string())
                 }
@@ -716,7 +833,7 @@ impl<'a, R: Rules> Evaluator<'a, R> {
                     (Some(_), None) => false,
                 };
                 if winner_ok && reason_ok {
-                    return Ok(None);
+                    return Ok(Verdict::Holds);
                 }
                 let mut e = match expected {
                     ExpectedResult::Wins(c) => format!("{c} wins"),
@@ -744,7 +861,7 @@ impl<'a, R: Rules> Evaluator<'a, R> {
                 };
                 let show = |p: Option<Piece>| p.map_or("empty".to_string(), |p| p.to_string());
                 if found == expected_piece {
-                    Ok(None)
+                    Ok(Verdict::Holds)
                 } else {
                     fail(
                         format!("{} = {}", sq.text(), show(expected_piece)),
@@ -756,7 +873,7 @@ impl<'a, R: Rules> Evaluator<'a, R> {
                 let at = self.square(sq)?;
                 let found = game.position().zone(at).unwrap_or("none");
                 if found == zone.node {
-                    Ok(None)
+                    Ok(Verdict::Holds)
                 } else {
                     fail(
                         format!("zone {} = {}", sq.text(), zone.node),
@@ -765,31 +882,26 @@ impl<'a, R: Rules> Evaluator<'a, R> {
                 }
             }
             Assertion::Perft(depth, n) => {
-                let found = perft(game.position(), *depth);
-                if found == *n {
-                    Ok(None)
-                } else {
-                    fail(
-                        format!("perft {depth} = {n}"),
-                        format!("perft {depth} = {found}"),
-                    )
+                let expected = format!("perft {depth} = {n}");
+                match perft_within(game.position(), *depth, &mut limits.budget()) {
+                    Ok(found) if found == *n => Ok(Verdict::Holds),
+                    Ok(found) => fail(expected, format!("perft {depth} = {found}")),
+                    Err(stop) => Ok(Verdict::Undecided(expected, stop)),
                 }
             }
             Assertion::WinIn(n, color) => {
-                if game.can_force_win(*color, *n) {
-                    Ok(None)
-                } else {
-                    fail(
-                        format!("{color} can force a win within {n} of its turns"),
-                        "no forced win within that many turns".to_string(),
-                    )
+                let expected = format!("{color} can force a win within {n} of its turns");
+                match game.can_force_win(*color, *n, &mut limits.budget()) {
+                    Ok(true) => Ok(Verdict::Holds),
+                    Ok(false) => fail(expected, "no forced win within that many turns".to_string()),
+                    Err(stop) => Ok(Verdict::Undecided(expected, stop)),
                 }
             }
             Assertion::Cost(design, n) => {
                 let found = R::cost(&design.node)
                     .map_err(|e| Problem::new(e, design.span.clone(), "this design"))?;
                 if found == *n {
-                    Ok(None)
+                    Ok(Verdict::Holds)
                 } else {
                     fail(
                         format!("cost {} = {n}", design.node),
@@ -801,7 +913,7 @@ impl<'a, R: Rules> Evaluator<'a, R> {
                 let found = game.position().state_key(&kv.key.node, kv.color);
                 let expected = kv.value.node.text();
                 if found == expected {
-                    return Ok(None);
+                    return Ok(Verdict::Holds);
                 }
                 let name = match kv.color {
                     Some(c) => format!("{} {c}", kv.key.node),
@@ -809,23 +921,32 @@ impl<'a, R: Rules> Evaluator<'a, R> {
                 };
                 fail(format!("{name} = {expected}"), format!("{name} = {found}"))
             }
-            Assertion::Invariant(name, depth) => match game.invariant_violation(&name.node, *depth)
-            {
-                None => Ok(None),
-                Some((path, what)) => {
-                    let after = if path.is_empty() {
-                        "in the current position".to_string()
-                    } else {
-                        format!("after {}", path.join(" "))
-                    };
-                    fail(
-                        format!("invariant {} holds to depth {depth}", name.node),
-                        format!("{after}: {what}"),
-                    )
+            Assertion::Invariant(name, depth) => {
+                let expected = format!("invariant {} holds to depth {depth}", name.node);
+                match game.invariant_violation(&name.node, *depth, &mut limits.budget()) {
+                    Ok(None) => Ok(Verdict::Holds),
+                    Ok(Some((path, what))) => {
+                        let after = if path.is_empty() {
+                            "in the current position".to_string()
+                        } else {
+                            format!("after {}", path.join(" "))
+                        };
+                        fail(expected, format!("{after}: {what}"))
+                    }
+                    Err(stop) => Ok(Verdict::Undecided(expected, stop)),
                 }
-            },
+            }
         }
     }
+}
+
+/// What an expectation came to.
+enum Verdict {
+    Holds,
+    /// What was expected and what was found.
+    Fails(String, String),
+    /// A search stopped before it had an answer.
+    Undecided(String, Stop),
 }
 
 /// A refused or ambiguous turn in words.

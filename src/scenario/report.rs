@@ -1,145 +1,267 @@
 //! Reports: what `arbiter check` prints for each file, as text for people or JSON for tools.
+//!
+//! A file is checked scenario by scenario; [`FileCheck::stream`] hands each scenario's report
+//! over as soon as it is decided, so a long run shows its progress and a run that is stopped
+//! (Ctrl-C, a CI timeout) has already printed what finished.
+
+use std::ops::ControlFlow;
 
 use serde::Serialize;
 
-use super::diagnostic::{line_col, render, Problem};
-use super::evaluate::{evaluate, ScenarioReport};
+use super::diagnostic::{render, LineIndex, Problem};
+use super::evaluate::{evaluate_each, ScenarioReport, Settings, Status};
 use super::parse::parse_file;
 
-/// One checked file: its scenarios' reports, or the problems that made it unusable.
+/// A scenario file's text, with what is needed to point into it.
 #[derive(Clone, Debug)]
-pub struct FileCheck {
+pub struct Source {
     pub path: String,
     pub src: String,
-    pub result: Result<Vec<ScenarioReport>, Vec<Problem>>,
+    lines: LineIndex,
 }
 
-impl FileCheck {
-    pub fn run(path: &str, src: String) -> FileCheck {
-        let result = parse_file(&src).and_then(|file| evaluate(&file, &src));
-        FileCheck {
+impl Source {
+    pub fn new(path: &str, src: String) -> Source {
+        Source {
             path: path.to_string(),
+            lines: LineIndex::new(&src),
             src,
-            result,
         }
     }
 
-    pub fn unreadable(path: &str, error: &std::io::Error) -> FileCheck {
-        FileCheck {
-            path: path.to_string(),
-            src: String::new(),
-            result: Err(vec![Problem::new(
-                format!("cannot read {path}: {error}"),
-                0..0,
-                "",
-            )]),
-        }
-    }
-
-    pub fn counts(&self) -> (usize, usize) {
-        match &self.result {
-            Ok(reports) => {
-                let passed = reports.iter().filter(|r| r.passed()).count();
-                (passed, reports.len() - passed)
+    /// Reads a file as UTF-8 text, with the problem that makes it unusable if any: it cannot
+    /// be read, or it holds bytes that are not UTF-8 (the problem points at the first of them;
+    /// the text has U+FFFD in their place).
+    pub fn read(path: &std::path::Path) -> (Source, Option<Problem>) {
+        let name = path.display().to_string();
+        let bytes = match std::fs::read(path) {
+            Ok(b) => b,
+            Err(e) => {
+                let problem = Problem::new(format!("cannot read {name}: {e}"), 0..0, "");
+                return (Source::new(&name, String::new()), Some(problem));
             }
-            Err(_) => (0, 0),
+        };
+        match String::from_utf8(bytes) {
+            Ok(src) => (Source::new(&name, src), None),
+            Err(e) => {
+                let at = e.utf8_error().valid_up_to();
+                let bad = e.as_bytes()[at];
+                let src = String::from_utf8_lossy(e.as_bytes()).into_owned();
+                let source = Source::new(&name, src);
+                let (line, col) = source.line_col(at);
+                let problem = Problem::new(
+                    format!(
+                        "not UTF-8 text: the byte 0x{bad:02X} at line {line}, column {col} is \
+                         not valid UTF-8"
+                    ),
+                    at..at + char::REPLACEMENT_CHARACTER.len_utf8(),
+                    "not UTF-8",
+                )
+                .with_help("scenario files are UTF-8 text; is this the right file?");
+                (source, Some(problem))
+            }
         }
+    }
+
+    pub fn line_col(&self, offset: usize) -> (usize, usize) {
+        self.lines.line_col(&self.src, offset)
+    }
+
+    fn line(&self, offset: usize) -> usize {
+        self.line_col(offset).0
     }
 
     fn at(&self, offset: usize) -> String {
-        let (line, col) = line_col(&self.src, offset);
+        let (line, col) = self.line_col(offset);
         format!("{}:{line}:{col}", self.path)
     }
 
-    /// The report lines for people; problems are rendered separately by [`Self::problems_text`].
-    pub fn text(&self) -> String {
-        let mut out = String::new();
-        let Ok(reports) = &self.result else {
-            out.push_str(&format!(
-                "ERROR {}: unusable input, see the errors\n",
-                self.path
-            ));
-            return out;
+    /// A problem pointing at this source, rendered for people.
+    pub fn render(&self, problem: &Problem) -> String {
+        if self.src.is_empty() {
+            format!("error: {}\n", problem.message)
+        } else {
+            render(problem, &self.path, &self.src)
+        }
+    }
+
+    /// The report lines for one scenario; its problems go to [`Self::scenario_problems`].
+    pub fn scenario_text(&self, r: &ScenarioReport) -> String {
+        let mark = match r.status() {
+            Status::Passed => "ok   ",
+            Status::Failed => "FAIL ",
+            Status::Error => "ERROR",
         };
-        for r in reports {
-            let (line, _) = line_col(&self.src, r.span.start);
-            let mark = if r.passed() { "ok  " } else { "FAIL" };
-            out.push_str(&format!("{mark}  {}:{line}  {}\n", self.path, r.title));
-            for f in &r.failures {
-                out.push_str(&format!(
-                    "      {}: {}\n",
-                    self.at(f.span.start),
-                    f.statement
-                ));
-                out.push_str(&format!("        expected: {}\n", f.expected));
-                out.push_str(&format!("        found:    {}\n", f.found));
-            }
+        let mut out = format!(
+            "{mark} {}:{}  {}\n",
+            self.path,
+            self.line(r.span.start),
+            r.title
+        );
+        for f in &r.failures {
+            out.push_str(&format!(
+                "      {}: {}\n",
+                self.at(f.span.start),
+                f.statement
+            ));
+            out.push_str(&format!("        expected: {}\n", f.expected));
+            out.push_str(&format!("        found:    {}\n", f.found));
         }
         out
     }
 
-    /// The problems of an unusable file, each pointing at the source.
-    pub fn problems_text(&self) -> String {
-        match &self.result {
-            Ok(_) => String::new(),
-            Err(problems) => problems
+    /// The problems of one scenario, each pointing at the source.
+    pub fn scenario_problems(&self, r: &ScenarioReport) -> String {
+        r.problems.iter().map(|p| self.render(p)).collect()
+    }
+
+    fn json_scenario(&self, r: &ScenarioReport) -> JsonScenario {
+        JsonScenario {
+            title: r.title.clone(),
+            line: self.line(r.span.start),
+            status: match r.status() {
+                Status::Passed => "passed",
+                Status::Failed => "failed",
+                Status::Error => "error",
+            },
+            passed: r.passed(),
+            expectations: r.checked,
+            failures: r
+                .failures
                 .iter()
-                .map(|p| {
-                    if self.src.is_empty() {
-                        format!("error: {}\n", p.message)
-                    } else {
-                        render(p, &self.path, &self.src)
+                .map(|f| {
+                    let (line, column) = self.line_col(f.span.start);
+                    JsonFailure {
+                        line,
+                        column,
+                        statement: f.statement.clone(),
+                        expected: f.expected.clone(),
+                        found: f.found.clone(),
                     }
                 })
                 .collect(),
+            errors: r.problems.iter().map(|p| self.json_error(p)).collect(),
         }
     }
 
+    fn json_error(&self, p: &Problem) -> JsonError {
+        let (line, column) = self.line_col(p.span.start);
+        JsonError {
+            line,
+            column,
+            message: p.message.clone(),
+            help: p.help.clone(),
+        }
+    }
+}
+
+/// One checked file: its scenarios' reports, and the problems that made all of it unusable
+/// (a syntax error, an unknown variant, an unreadable file).
+#[derive(Clone, Debug)]
+pub struct FileCheck {
+    pub source: Source,
+    pub problems: Vec<Problem>,
+    pub scenarios: Vec<ScenarioReport>,
+}
+
+impl FileCheck {
+    /// Checks a file's text with the default settings.
+    pub fn run(path: &str, src: String) -> FileCheck {
+        FileCheck::run_with(path, src, &Settings::default())
+    }
+
+    pub fn run_with(path: &str, src: String, settings: &Settings) -> FileCheck {
+        FileCheck::stream(Source::new(path, src), settings, |_, _| {
+            ControlFlow::Continue(())
+        })
+    }
+
+    /// Checks a file, handing each scenario's report to `each` as soon as it is decided;
+    /// `each` may break to stop before the next scenario.
+    pub fn stream(
+        source: Source,
+        settings: &Settings,
+        mut each: impl FnMut(&Source, &ScenarioReport) -> ControlFlow<()>,
+    ) -> FileCheck {
+        let mut scenarios = Vec::new();
+        let result = parse_file(&source.src).and_then(|file| {
+            evaluate_each(&file, &source.src, settings, |r| {
+                let flow = each(&source, &r);
+                scenarios.push(r);
+                flow
+            })
+        });
+        FileCheck {
+            source,
+            problems: result.err().unwrap_or_default(),
+            scenarios,
+        }
+    }
+
+    /// A file that could not be read (or was no text), with the problem that says why.
+    pub fn unusable(source: Source, problem: Problem) -> FileCheck {
+        FileCheck {
+            source,
+            problems: vec![problem],
+            scenarios: Vec::new(),
+        }
+    }
+
+    /// Whether every part of the file could be used.
+    pub fn usable(&self) -> bool {
+        self.problems.is_empty() && self.scenarios.iter().all(|r| r.status() != Status::Error)
+    }
+
+    /// Scenarios passed and not passed (failed, or unusable).
+    pub fn counts(&self) -> (usize, usize) {
+        let passed = self.scenarios.iter().filter(|r| r.passed()).count();
+        (passed, self.scenarios.len() - passed)
+    }
+
+    /// The report lines for people: one per scenario, then the failures under it; problems
+    /// are rendered separately by [`Self::problems_text`].
+    pub fn text(&self) -> String {
+        let mut out = String::new();
+        if !self.problems.is_empty() {
+            out.push_str(&self.header_text());
+        }
+        for r in &self.scenarios {
+            out.push_str(&self.source.scenario_text(r));
+        }
+        out
+    }
+
+    /// The line for a file that cannot be used as a whole.
+    pub fn header_text(&self) -> String {
+        format!(
+            "ERROR {}: unusable input, see the errors\n",
+            self.source.path
+        )
+    }
+
+    /// Every problem of the file and of its scenarios, each pointing at the source.
+    pub fn problems_text(&self) -> String {
+        let file = self.problems.iter().map(|p| self.source.render(p));
+        let scenarios = self
+            .scenarios
+            .iter()
+            .map(|r| self.source.scenario_problems(r));
+        file.chain(scenarios).collect()
+    }
+
     pub fn json(&self) -> JsonFile {
-        match &self.result {
-            Ok(reports) => JsonFile {
-                path: self.path.clone(),
-                errors: Vec::new(),
-                scenarios: reports
-                    .iter()
-                    .map(|r| JsonScenario {
-                        title: r.title.clone(),
-                        line: line_col(&self.src, r.span.start).0,
-                        passed: r.passed(),
-                        expectations: r.checked,
-                        failures: r
-                            .failures
-                            .iter()
-                            .map(|f| {
-                                let (line, column) = line_col(&self.src, f.span.start);
-                                JsonFailure {
-                                    line,
-                                    column,
-                                    statement: f.statement.clone(),
-                                    expected: f.expected.clone(),
-                                    found: f.found.clone(),
-                                }
-                            })
-                            .collect(),
-                    })
-                    .collect(),
-            },
-            Err(problems) => JsonFile {
-                path: self.path.clone(),
-                scenarios: Vec::new(),
-                errors: problems
-                    .iter()
-                    .map(|p| {
-                        let (line, column) = line_col(&self.src, p.span.start);
-                        JsonError {
-                            line,
-                            column,
-                            message: p.message.clone(),
-                            help: p.help.clone(),
-                        }
-                    })
-                    .collect(),
-            },
+        JsonFile {
+            path: self.source.path.clone(),
+            errors: self
+                .problems
+                .iter()
+                .map(|p| self.source.json_error(p))
+                .collect(),
+            scenarios: self
+                .scenarios
+                .iter()
+                .map(|r| self.source.json_scenario(r))
+                .collect(),
         }
     }
 }
@@ -163,9 +285,12 @@ pub struct JsonError {
 pub struct JsonScenario {
     pub title: String,
     pub line: usize,
+    /// `passed`, `failed` or `error` (the scenario could not be used).
+    pub status: &'static str,
     pub passed: bool,
     pub expectations: usize,
     pub failures: Vec<JsonFailure>,
+    pub errors: Vec<JsonError>,
 }
 
 #[derive(Serialize)]
@@ -177,22 +302,51 @@ pub struct JsonFailure {
     pub found: String,
 }
 
+/// The totals of a whole run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Totals {
+    pub passed: usize,
+    pub failed: usize,
+    /// Scenarios not run (after `--fail-fast` or an interrupt).
+    pub skipped: usize,
+    /// Some input could not be used.
+    pub unusable: bool,
+}
+
+impl Totals {
+    pub fn add(&mut self, check: &FileCheck) {
+        let (p, f) = check.counts();
+        self.passed += p;
+        self.failed += f;
+        self.unusable |= !check.usable();
+    }
+
+    /// The contract's exit status: 2 when input was unusable, 1 when something failed.
+    pub fn exit_code(&self) -> i32 {
+        if self.unusable {
+            2
+        } else if self.failed > 0 {
+            1
+        } else {
+            0
+        }
+    }
+
+    /// The last line: `N passed, M failed`, and `, K skipped` when scenarios were not run.
+    pub fn line(&self) -> String {
+        let mut line = format!("{} passed, {} failed", self.passed, self.failed);
+        if self.skipped > 0 {
+            line.push_str(&format!(", {} skipped", self.skipped));
+        }
+        line
+    }
+}
+
 /// The summary of a whole run: the last line, and the exit status of the contract.
 pub fn summary(checks: &[FileCheck]) -> (String, i32) {
-    let (mut passed, mut failed) = (0, 0);
-    let mut unusable = false;
+    let mut totals = Totals::default();
     for c in checks {
-        let (p, f) = c.counts();
-        passed += p;
-        failed += f;
-        unusable |= c.result.is_err();
+        totals.add(c);
     }
-    let code = if unusable {
-        2
-    } else if failed > 0 {
-        1
-    } else {
-        0
-    };
-    (format!("{passed} passed, {failed} failed"), code)
+    (totals.line(), totals.exit_code())
 }

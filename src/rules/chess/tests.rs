@@ -582,7 +582,12 @@ fn invariants_hold_along_games() {
         opts(),
     );
     for inv in Chess::invariants() {
-        assert_eq!(game.invariant_violation(inv.name, 2), None, "{}", inv.name);
+        assert_eq!(
+            game.invariant_violation(inv.name, 2, &mut crate::rules::Budget::unlimited()),
+            Ok(None),
+            "{}",
+            inv.name
+        );
     }
 }
 

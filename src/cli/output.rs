@@ -1,0 +1,84 @@
+//! Writing to standard output and error without panicking.
+//!
+//! `println!` panics when standard output is closed (`arbiter moves | head -1`) or full
+//! (`> /dev/full`). Commands write through [`out`] instead, which turns a failed write into a
+//! [`Failure`] that ends the command: a closed pipe quietly, as other command-line tools do,
+//! and any other write error with one line on standard error. Standard error itself is written
+//! with [`err`], which ignores failures: there is nowhere left to report them.
+
+use std::fmt;
+use std::io::{self, Write};
+
+/// Why a command ended without its normal exit status.
+#[derive(Debug)]
+pub enum Failure {
+    /// Input that cannot be used: a message for standard error (exit status 2).
+    Input(String),
+    /// A problem already rendered with its location (exit status 2).
+    Rendered(String),
+    /// Standard output was closed by the reader (a pipe to `head`, `true`).
+    Closed,
+    /// Standard output could not be written (a full disk, a device error).
+    Write(io::Error),
+}
+
+impl From<String> for Failure {
+    fn from(message: String) -> Failure {
+        Failure::Input(message)
+    }
+}
+
+/// The exit status for a closed output pipe: what a shell reports for a process ended by
+/// SIGPIPE (128 + 13), so pipelines behave as with other tools.
+pub const CLOSED_PIPE: i32 = 141;
+
+impl Failure {
+    /// Reports the failure on standard error and gives the exit status.
+    pub fn finish(self) -> i32 {
+        match self {
+            Failure::Input(message) => {
+                err(format_args!("error: {message}\n"));
+                2
+            }
+            Failure::Rendered(text) => {
+                err(format_args!("{text}"));
+                2
+            }
+            Failure::Closed => CLOSED_PIPE,
+            Failure::Write(e) => {
+                err(format_args!("error: cannot write the output: {e}\n"));
+                2
+            }
+        }
+    }
+}
+
+/// Writes to standard output.
+pub fn out(args: fmt::Arguments<'_>) -> Result<(), Failure> {
+    let mut stdout = io::stdout().lock();
+    stdout
+        .write_fmt(args)
+        .and_then(|()| stdout.flush())
+        .map_err(|e| match e.kind() {
+            io::ErrorKind::BrokenPipe => Failure::Closed,
+            _ => Failure::Write(e),
+        })
+}
+
+/// Writes to standard error, ignoring failure.
+pub fn err(args: fmt::Arguments<'_>) {
+    let _ = io::stderr().lock().write_fmt(args);
+}
+
+/// `println!` for standard output through [`out`]; evaluates to `Result<(), Failure>`.
+#[macro_export]
+macro_rules! outln {
+    () => { $crate::cli::output::out(format_args!("\n")) };
+    ($($arg:tt)*) => { $crate::cli::output::out(format_args!("{}\n", format_args!($($arg)*))) };
+}
+
+/// `eprintln!` through [`err`].
+#[macro_export]
+macro_rules! errln {
+    ($($arg:tt)*) => { $crate::cli::output::err(format_args!("{}\n", format_args!($($arg)*))) };
+}

@@ -1,0 +1,519 @@
+//! The reproducers of issue 6, each run as a user would: no abort, panic, hang or silence.
+//! Every run has a watchdog: a command that does not end in time fails the test instead of
+//! hanging it.
+
+use std::io::{BufRead, BufReader, Read};
+use std::path::PathBuf;
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn command(args: &[&str]) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_arbiter"));
+    c.args(args).current_dir(env!("CARGO_MANIFEST_DIR"));
+    c
+}
+
+/// Waits for a child at most `limit`, killing it and failing the test if it is still running.
+fn wait(mut child: Child, limit: Duration, what: &str) -> Output {
+    let started = Instant::now();
+    loop {
+        if child.try_wait().expect("child status").is_some() {
+            return child.wait_with_output().expect("child output");
+        }
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            panic!("`{what}` still ran after {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn arbiter(args: &[&str]) -> Output {
+    let child = command(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("arbiter runs");
+    // Read the pipes while waiting so that a chatty command cannot block on a full pipe.
+    let what = args.join(" ");
+    let output = read_all(child, Duration::from_secs(60), &what);
+    assert_no_crash(&output, &what);
+    output
+}
+
+fn read_all(mut child: Child, limit: Duration, what: &str) -> Output {
+    let mut out = child.stdout.take().expect("stdout");
+    let mut err = child.stderr.take().expect("stderr");
+    let reader = std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        let _ = out.read_to_end(&mut buf);
+        buf
+    });
+    let err_reader = std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        let _ = err.read_to_end(&mut buf);
+        buf
+    });
+    let mut output = wait(child, limit, what);
+    output.stdout = reader.join().expect("stdout reader");
+    output.stderr = err_reader.join().expect("stderr reader");
+    output
+}
+
+fn assert_no_crash(o: &Output, what: &str) {
+    let err = stderr(o);
+    assert!(
+        !err.contains("panicked") && !err.contains("overflowed its stack"),
+        "`{what}` crashed:\n{err}"
+    );
+    let code = o.status.code();
+    assert!(
+        matches!(code, Some(0..=2 | 130 | 141)),
+        "`{what}` ended with {:?}:\n{err}",
+        o.status
+    );
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// A scenario file in a fresh folder of the test's own.
+fn scenario_file(test: &str, text: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join("robustness")
+        .join(test);
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join(format!("{test}.scn"));
+    std::fs::write(&file, text).unwrap();
+    file
+}
+
+fn last_line(o: &Output) -> String {
+    stdout(o).lines().last().unwrap_or("").to_string()
+}
+
+// ---- depth and budgets -----------------------------------------------------------------------
+
+#[test]
+fn perft_of_a_huge_depth_is_refused_not_a_stack_overflow() {
+    for variant in ["chess", "cypher"] {
+        let o = arbiter(&["perft", variant, "100000"]);
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        assert!(
+            stderr(&o).contains("depth 100000 is beyond"),
+            "{}",
+            stderr(&o)
+        );
+        assert!(stderr(&o).contains("1000 plies"), "{}", stderr(&o));
+    }
+}
+
+#[test]
+fn the_deepest_allowed_search_does_not_overflow_the_stack() {
+    // Two bare kings: the search dives the whole 1000 plies before the budget stops it.
+    let o = arbiter(&[
+        "perft",
+        "chess",
+        "1000",
+        "--fen",
+        "8/8/8/4k3/8/8/8/4K3 w - - 0 1",
+        "--max-nodes",
+        "20000",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("the budget is 20000 nodes"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn huge_depths_in_scenarios_are_errors_of_their_scenario_only() {
+    let file = scenario_file(
+        "huge_depths",
+        "variant cypher\n\
+         scenario \"perft\" {\n  start\n  expect perft 100000 = 1\n}\n\
+         scenario \"invariant\" {\n  start\n  expect invariant no-pawn-on-court to depth 100000\n}\n\
+         scenario \"win\" {\n  start\n  expect win in 100000 for black\n}\n\
+         scenario \"fine\" {\n  start\n  expect perft 1 = 27\n}\n",
+    );
+    let o = arbiter(&["check", file.to_str().unwrap()]);
+    let (out, err) = (stdout(&o), stderr(&o));
+    assert_eq!(o.status.code(), Some(2), "{out}{err}");
+    assert!(
+        out.contains("ERROR ") && out.contains("huge_depths.scn:2  perft"),
+        "{out}"
+    );
+    assert!(out.contains("huge_depths.scn:10  win"), "{out}");
+    assert!(
+        out.contains("ok    ") && out.contains("huge_depths.scn:14  fine"),
+        "{out}"
+    );
+    assert!(err.contains("huge_depths.scn:4:"), "{err}");
+    assert!(err.contains("huge_depths.scn:8:"), "{err}");
+    assert!(
+        err.contains("depth 200000 is beyond"),
+        "win in n is 2n plies: {err}"
+    );
+    assert_eq!(last_line(&o), "1 passed, 3 failed");
+}
+
+#[test]
+fn perft_beyond_the_budget_stops_and_says_how_to_raise_it() {
+    let o = arbiter(&["perft", "chess", "12", "--max-nodes", "100000"]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(err.contains("perft 12: no answer"), "{err}");
+    assert!(err.contains("stopped after 1000"), "{err}");
+    assert!(err.contains("the budget is 100000 nodes"), "{err}");
+    assert!(err.contains("--max-nodes"), "{err}");
+}
+
+#[test]
+fn the_default_budget_ends_a_search_of_hours() {
+    // perft 12 of chess has 62 quadrillion paths; the default budget stops it in seconds.
+    let o = arbiter(&["perft", "chess", "12"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("the budget is 500000000 nodes"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn searches_in_scenarios_beyond_the_budget_fail_at_their_line() {
+    let file = scenario_file(
+        "budget",
+        "variant cypher\n\
+         scenario \"deep\" {\n  start\n  expect perft 9 = 1\n  expect invariant no-pawn-on-court to depth 9\n  expect win in 9 for white\n}\n",
+    );
+    let o = arbiter(&["check", file.to_str().unwrap(), "--max-nodes", "50000"]);
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}{}", stderr(&o));
+    for line in [4, 5, 6] {
+        assert!(out.contains(&format!("budget.scn:{line}:3")), "{out}");
+    }
+    assert_eq!(out.matches("the budget is 50000 nodes").count(), 3, "{out}");
+    assert!(out.contains("raise it with --max-nodes"), "{out}");
+}
+
+#[test]
+fn a_scenario_past_its_timeout_fails_and_the_run_goes_on() {
+    let file = scenario_file(
+        "timeout",
+        "variant cypher\n\
+         scenario \"slow\" {\n  start\n  expect perft 9 = 1\n}\n\
+         scenario \"quick\" {\n  start\n  expect perft 1 = 27\n}\n",
+    );
+    let o = arbiter(&[
+        "check",
+        file.to_str().unwrap(),
+        "--timeout",
+        "1s",
+        "--max-nodes",
+        "100000000000",
+    ]);
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(out.contains("timed out after 1.0 s"), "{out}");
+    assert!(out.contains("--timeout"), "{out}");
+    assert_eq!(last_line(&o), "1 passed, 1 failed");
+}
+
+#[test]
+fn fail_fast_stops_after_the_first_failure_and_counts_the_rest_skipped() {
+    let file = scenario_file(
+        "fail_fast",
+        "variant chess\n\
+         scenario \"a\" {\n  start\n  expect moves count 20\n}\n\
+         scenario \"b\" {\n  start\n  expect moves count 21\n}\n\
+         scenario \"c\" {\n  start\n  expect moves count 20\n}\n",
+    );
+    let o = arbiter(&["check", file.to_str().unwrap(), "--fail-fast"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(!stdout(&o).contains("fail_fast.scn:10"), "{}", stdout(&o));
+    assert_eq!(last_line(&o), "1 passed, 1 failed, 1 skipped");
+}
+
+// ---- a run that is watched -------------------------------------------------------------------
+
+fn slow_file(test: &str) -> PathBuf {
+    scenario_file(
+        test,
+        "variant chess\n\
+         scenario \"quick\" {\n  start\n  expect moves count 20\n}\n\
+         scenario \"slow\" {\n  start\n  expect perft 8 = 84998978956\n}\n",
+    )
+}
+
+/// Starts `check` on a file whose second scenario searches for minutes, and returns the
+/// child once the first scenario's line has been printed.
+fn started_slow_check(test: &str) -> (Child, String) {
+    let file = slow_file(test);
+    let mut child = command(&[
+        "check",
+        file.to_str().unwrap(),
+        "--max-nodes",
+        "100000000000",
+    ])
+    .stdin(Stdio::null())
+    .stdout(Stdio::piped())
+    .stderr(Stdio::piped())
+    .spawn()
+    .expect("arbiter runs");
+    let mut first = String::new();
+    let mut out = BufReader::new(child.stdout.take().expect("stdout"));
+    out.read_line(&mut first).expect("a line");
+    child.stdout = None;
+    // Keep reading on the side, so the child never blocks on a full pipe.
+    let rest = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = out.read_to_string(&mut s);
+        s
+    });
+    std::mem::forget(rest);
+    (child, first)
+}
+
+#[test]
+fn check_prints_each_scenario_as_soon_as_it_is_decided() {
+    let (mut child, first) = started_slow_check("streaming");
+    assert!(
+        first.starts_with("ok    ") && first.contains("quick"),
+        "{first}"
+    );
+    assert!(
+        child.try_wait().expect("status").is_none(),
+        "the slow scenario should still be running"
+    );
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
+#[test]
+fn ctrl_c_ends_the_run_cleanly_with_what_finished() {
+    let file = slow_file("interrupt");
+    let mut child = command(&[
+        "check",
+        file.to_str().unwrap(),
+        "--max-nodes",
+        "100000000000",
+    ])
+    .stdin(Stdio::null())
+    .stdout(Stdio::piped())
+    .stderr(Stdio::piped())
+    .spawn()
+    .expect("arbiter runs");
+    let mut out = BufReader::new(child.stdout.take().expect("stdout"));
+    let mut first = String::new();
+    out.read_line(&mut first).expect("a line");
+    let killed = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(killed.success());
+    let mut rest = String::new();
+    out.read_to_string(&mut rest).expect("the rest");
+    let status = wait(child, Duration::from_secs(30), "interrupted check");
+    assert_eq!(status.status.code(), Some(130), "{first}{rest}");
+    assert!(first.contains("quick"), "{first}");
+    assert!(rest.contains("interrupted after"), "{rest}");
+    assert!(rest.contains("interrupted: the results above"), "{rest}");
+    assert_eq!(rest.lines().last(), Some("1 passed, 1 failed"), "{rest}");
+}
+
+// ---- output that cannot be written -----------------------------------------------------------
+
+#[test]
+fn a_full_stdout_ends_with_one_line_and_no_panic() {
+    let full = std::fs::OpenOptions::new().write(true).open("/dev/full");
+    let Ok(full) = full else {
+        eprintln!("skipped: this system has no /dev/full");
+        return;
+    };
+    let child = command(&["moves", "chess"])
+        .stdout(full)
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("arbiter runs");
+    let o = wait(child, Duration::from_secs(30), "moves chess > /dev/full");
+    let mut err = String::new();
+    let _ = o.stderr.as_slice().read_to_string(&mut err);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("cannot write the output"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+#[test]
+fn a_closed_stdout_ends_quietly() {
+    for variant in ["chess", "cypher"] {
+        let mut child = command(&["moves", variant])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("arbiter runs");
+        drop(child.stdout.take());
+        let o = read_all_stderr(child, &format!("moves {variant} | true"));
+        let err = stderr(&o);
+        assert!(err.is_empty(), "nothing on stderr: {err}");
+        assert!(matches!(o.status.code(), Some(0 | 141)), "{:?}", o.status);
+    }
+}
+
+fn read_all_stderr(mut child: Child, what: &str) -> Output {
+    let mut err = child.stderr.take().expect("stderr");
+    let reader = std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        let _ = err.read_to_end(&mut buf);
+        buf
+    });
+    let mut o = wait(child, Duration::from_secs(30), what);
+    o.stderr = reader.join().expect("stderr reader");
+    o
+}
+
+// ---- errors per scenario ---------------------------------------------------------------------
+
+#[test]
+fn an_unknown_rule_id_fails_its_scenario_and_the_others_run() {
+    let file = scenario_file(
+        "unknown_rule",
+        "variant chess\n\
+         scenario \"bad\" {\n  rule castlng\n  start\n  expect moves count 20\n}\n\
+         scenario \"good\" {\n  start\n  expect moves count 20\n}\n\
+         scenario \"bad key\" {\n  start\n  expect castlings = KQkq\n}\n",
+    );
+    let o = arbiter(&["check", file.to_str().unwrap()]);
+    let (out, err) = (stdout(&o), stderr(&o));
+    assert_eq!(o.status.code(), Some(2), "{out}{err}");
+    assert!(
+        out.contains("ERROR ") && out.contains("unknown_rule.scn:2  bad"),
+        "{out}"
+    );
+    assert!(
+        out.contains("ok    ") && out.contains("unknown_rule.scn:7  good"),
+        "{out}"
+    );
+    assert!(err.contains("did you mean `castling`?"), "{err}");
+    assert_eq!(last_line(&o), "1 passed, 2 failed");
+}
+
+#[test]
+fn an_invalid_board_is_pointed_at_the_board() {
+    let file = scenario_file(
+        "invalid_board",
+        "variant chess\n\
+         scenario \"no black king\" {\n  board {\n    white: Ke1\n  }\n  expect moves count 5\n}\n\
+         scenario \"fine\" {\n  start\n  expect moves count 20\n}\n",
+    );
+    let o = arbiter(&["check", file.to_str().unwrap()]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("invalid position"), "{err}");
+    assert!(err.contains("invalid_board.scn:3:3"), "{err}");
+    assert!(err.contains("first used on line 6"), "{err}");
+    assert_eq!(last_line(&o), "1 passed, 1 failed");
+}
+
+// ---- messages --------------------------------------------------------------------------------
+
+#[test]
+fn explain_renders_a_bad_square_once() {
+    let o = arbiter(&["explain", "chess", "e9"]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(!err.contains("error:   error:"), "{err}");
+    assert!(
+        err.contains("square `e9` is not on the chess board"),
+        "{err}"
+    );
+}
+
+#[test]
+fn dispute_with_no_matching_scenario_says_so() {
+    let o = arbiter(&[
+        "dispute",
+        "scenarios/cypher/options.scn",
+        "--scenario",
+        "zzz",
+    ]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("no scenario of scenarios/cypher/options.scn has `zzz`"),
+        "{err}"
+    );
+}
+
+#[test]
+fn moves_from_an_empty_square_or_a_stuck_piece_says_so() {
+    let o = arbiter(&["moves", "chess", "--from", "e4"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("there is no piece on e4"),
+        "{}",
+        stderr(&o)
+    );
+    let o = arbiter(&["moves", "chess", "--from", "a1"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("no legal turns from a1"),
+        "{}",
+        stderr(&o)
+    );
+    let o = arbiter(&["moves", "chess", "--fen", "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("the game is over"), "{}", stderr(&o));
+}
+
+#[test]
+fn coverage_of_files_of_another_variant_is_not_a_silent_zero() {
+    let o = arbiter(&["rules", "chess", "--coverage", "scenarios/cypher"]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("files of variant cypher not counted"), "{err}");
+    assert!(
+        err.contains("no chess scenario under scenarios/cypher"),
+        "{err}"
+    );
+}
+
+#[test]
+fn check_on_nothing_still_prints_the_summary_and_json() {
+    let empty = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("robustness-empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    for path in ["no/such/path", empty.to_str().unwrap()] {
+        let o = arbiter(&["check", path]);
+        assert_eq!(o.status.code(), Some(2));
+        assert_eq!(last_line(&o), "0 passed, 0 failed");
+        assert!(stderr(&o).contains("error: "), "{}", stderr(&o));
+        let o = arbiter(&["check", path, "--format", "json"]);
+        assert_eq!(o.status.code(), Some(2));
+        let doc: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+        assert_eq!(doc["exit"], 2);
+        assert_eq!(doc["errors"].as_array().map(Vec::len), Some(1));
+    }
+}
+
+#[test]
+fn binary_input_names_the_offending_byte_and_its_place() {
+    let file = scenario_file("binary", "");
+    std::fs::write(&file, b"variant chess\nscenario \"x\" {\n  st\xffart\n}\n").unwrap();
+    let o = arbiter(&["check", file.to_str().unwrap()]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("the byte 0xFF at line 3, column 5 is not valid UTF-8"),
+        "{err}"
+    );
+    assert!(err.contains("binary.scn:3:5"), "{err}");
+    assert_eq!(last_line(&o), "0 passed, 0 failed");
+}
