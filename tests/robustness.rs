@@ -4,7 +4,7 @@
 
 use std::io::{BufRead, BufReader, Read};
 use std::path::PathBuf;
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Child, ChildStdout, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 fn command(args: &[&str]) -> Command {
@@ -182,7 +182,7 @@ fn the_default_budget_ends_a_search_of_hours() {
     let o = arbiter(&["perft", "chess", "12"]);
     assert_eq!(o.status.code(), Some(1));
     assert!(
-        stderr(&o).contains("the budget is 500000000 nodes"),
+        stderr(&o).contains("the budget is 150000000 nodes"),
         "{}",
         stderr(&o)
     );
@@ -255,37 +255,31 @@ fn slow_file(test: &str) -> PathBuf {
 }
 
 /// Starts `check` on a file whose second scenario searches for minutes, and returns the
-/// child once the first scenario's line has been printed.
-fn started_slow_check(test: &str) -> (Child, String) {
+/// child, its output and the first line it printed.
+fn started_slow_check(test: &str) -> (Child, BufReader<ChildStdout>, String) {
     let file = slow_file(test);
     let mut child = command(&[
         "check",
         file.to_str().unwrap(),
         "--max-nodes",
         "100000000000",
+        "--slow-after",
+        "1s",
     ])
     .stdin(Stdio::null())
     .stdout(Stdio::piped())
     .stderr(Stdio::piped())
     .spawn()
     .expect("arbiter runs");
-    let mut first = String::new();
     let mut out = BufReader::new(child.stdout.take().expect("stdout"));
+    let mut first = String::new();
     out.read_line(&mut first).expect("a line");
-    child.stdout = None;
-    // Keep reading on the side, so the child never blocks on a full pipe.
-    let rest = std::thread::spawn(move || {
-        let mut s = String::new();
-        let _ = out.read_to_string(&mut s);
-        s
-    });
-    std::mem::forget(rest);
-    (child, first)
+    (child, out, first)
 }
 
 #[test]
 fn check_prints_each_scenario_as_soon_as_it_is_decided() {
-    let (mut child, first) = started_slow_check("streaming");
+    let (mut child, _out, first) = started_slow_check("streaming");
     assert!(
         first.starts_with("ok    ") && first.contains("quick"),
         "{first}"
@@ -299,22 +293,29 @@ fn check_prints_each_scenario_as_soon_as_it_is_decided() {
 }
 
 #[test]
+fn a_scenario_that_runs_long_is_named_while_it_runs() {
+    let (mut child, _out, _first) = started_slow_check("slow_named");
+    let mut err = BufReader::new(child.stderr.take().expect("stderr"));
+    let mut line = String::new();
+    err.read_line(&mut line).expect("a line on stderr");
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(line.starts_with("SLOW  "), "{line}");
+    assert!(
+        line.contains("slow_named.scn:6  slow (running for 1 s)"),
+        "{line}"
+    );
+}
+
+#[test]
 fn ctrl_c_ends_the_run_cleanly_with_what_finished() {
-    let file = slow_file("interrupt");
-    let mut child = command(&[
-        "check",
-        file.to_str().unwrap(),
-        "--max-nodes",
-        "100000000000",
-    ])
-    .stdin(Stdio::null())
-    .stdout(Stdio::piped())
-    .stderr(Stdio::piped())
-    .spawn()
-    .expect("arbiter runs");
-    let mut out = BufReader::new(child.stdout.take().expect("stdout"));
-    let mut first = String::new();
-    out.read_line(&mut first).expect("a line");
+    let (mut child, mut out, first) = started_slow_check("interrupt");
+    // Interrupt once the slow scenario is known to run (its SLOW line is out), so the stop
+    // lands in its search and not between two scenarios.
+    let mut err = BufReader::new(child.stderr.take().expect("stderr"));
+    let mut slow = String::new();
+    err.read_line(&mut slow).expect("a SLOW line");
+    assert!(slow.starts_with("SLOW  "), "{slow}");
     let killed = Command::new("kill")
         .args(["-INT", &child.id().to_string()])
         .status()
@@ -516,4 +517,32 @@ fn binary_input_names_the_offending_byte_and_its_place() {
     );
     assert!(err.contains("binary.scn:3:5"), "{err}");
     assert_eq!(last_line(&o), "0 passed, 0 failed");
+}
+
+#[test]
+fn a_path_that_never_ends_is_refused_by_size() {
+    if !std::path::Path::new("/dev/zero").exists() {
+        eprintln!("skipped: this system has no /dev/zero");
+        return;
+    }
+    let o = arbiter(&["check", "/dev/zero"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("larger than 64 MiB"), "{}", stderr(&o));
+    assert_eq!(last_line(&o), "0 passed, 0 failed");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_folder_that_links_to_itself_is_walked_once() {
+    let file = scenario_file(
+        "link_cycle",
+        "variant chess\nscenario \"x\" {\n  start\n  expect moves count 20\n}\n",
+    );
+    let dir = file.parent().unwrap().to_path_buf();
+    let link = dir.join("again");
+    let _ = std::fs::remove_file(&link);
+    std::os::unix::fs::symlink(&dir, &link).unwrap();
+    let o = arbiter(&["check", dir.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(last_line(&o), "1 passed, 0 failed");
 }

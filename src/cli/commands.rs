@@ -4,19 +4,21 @@
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
-use std::time::Instant;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use super::output::{err, Failure};
 use super::{Command, Format};
 use crate::rules::game::{PlayError, Resolved};
 use crate::rules::search::{self, Stop, INTERRUPTED};
 use crate::rules::{perft_within, Game, Geometry, Limits, Options, Rules, Variant};
+use crate::scenario::ast::File;
 use crate::scenario::coverage::{rule_coverage, scenario_files};
 use crate::scenario::diagnostic::render;
 use crate::scenario::evaluate::{describe_error, evaluate_with, unpinned_options, Lowering};
-use crate::scenario::evaluate::{Settings, Status};
+use crate::scenario::evaluate::{ScenarioReport, Settings, Status};
 use crate::scenario::parse::{parse_file, parse_turn};
-use crate::scenario::report::{FileCheck, Source, Totals};
+use crate::scenario::report::{FileCheck, Progress, Source, Totals};
 use crate::{errln, outln, with_variant};
 
 type Outcome = Result<i32, Failure>;
@@ -47,13 +49,10 @@ pub fn run(command: Command, limits: Limits) -> Outcome {
             format,
             fail_fast,
             timeout,
+            slow_after,
         } => {
-            let settings = Settings {
-                limits,
-                timeout,
-                overrides: Vec::new(),
-            };
-            check(paths, format, fail_fast, &settings)
+            let settings = Settings::new(limits, timeout);
+            check(paths, format, fail_fast, slow_after, &settings)
         }
         Command::Perft {
             variant,
@@ -91,14 +90,7 @@ pub fn run(command: Command, limits: Limits) -> Outcome {
             file,
             scenario,
             timeout,
-        } => {
-            let settings = Settings {
-                limits,
-                timeout,
-                overrides: Vec::new(),
-            };
-            dispute(&file, scenario.as_deref(), &settings)
-        }
+        } => dispute(&file, scenario.as_deref(), &Settings::new(limits, timeout)),
     }
 }
 
@@ -122,7 +114,13 @@ fn check_inputs(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<String>) {
     (files, missing)
 }
 
-fn check(paths: Vec<PathBuf>, format: Format, fail_fast: bool, settings: &Settings) -> Outcome {
+fn check(
+    paths: Vec<PathBuf>,
+    format: Format,
+    fail_fast: bool,
+    slow_after: Duration,
+    settings: &Settings,
+) -> Outcome {
     let paths = if paths.is_empty() {
         vec![PathBuf::from("scenarios")]
     } else {
@@ -138,6 +136,7 @@ fn check(paths: Vec<PathBuf>, format: Format, fail_fast: bool, settings: &Settin
         errln!("error: {m}");
     }
     let mut checks = Vec::new();
+    let slow = SlowWatch::new(slow_after);
     let mut stopped = false;
     let mut output: Result<(), Failure> = Ok(());
     for (i, f) in files.iter().enumerate() {
@@ -146,7 +145,17 @@ fn check(paths: Vec<PathBuf>, format: Format, fail_fast: bool, settings: &Settin
             continue;
         }
         let check = match Source::read(f) {
-            (source, None) => FileCheck::stream(source, settings, |source, report| {
+            (source, None) => FileCheck::stream(source, settings, |source, progress| {
+                let report = match progress {
+                    Progress::Start(title, line) => {
+                        if text {
+                            slow.start(format!("{}:{line}  {title}", source.path));
+                        }
+                        return ControlFlow::Continue(());
+                    }
+                    Progress::Done(report) => report,
+                };
+                slow.stop();
                 if text && output.is_ok() {
                     output = outln!("{}", source.scenario_text(report).trim_end());
                     err(format_args!("{}", source.scenario_problems(report)));
@@ -214,10 +223,63 @@ fn check(paths: Vec<PathBuf>, format: Format, fail_fast: bool, settings: &Settin
     Ok(code)
 }
 
+/// Names a scenario that runs long, on standard error, so that a run stopped from outside (a
+/// CI timeout) has said which scenario it was in: `SLOW  file:line  title (running for 30 s)`
+/// after `first` (30 seconds unless `--slow-after` says otherwise), then at each doubling.
+struct SlowWatch {
+    current: Arc<Mutex<Option<(String, Instant)>>>,
+}
+
+impl SlowWatch {
+    fn new(first: Duration) -> SlowWatch {
+        let current: Arc<Mutex<Option<(String, Instant)>>> = Arc::default();
+        let watched = Arc::downgrade(&current);
+        // The thread ends with the watch: it holds only a weak reference.
+        std::thread::spawn(move || {
+            let mut next = first;
+            let mut last_label = String::new();
+            while let Some(current) = watched.upgrade() {
+                if let Ok(guard) = current.lock() {
+                    match guard.as_ref() {
+                        Some((label, since)) => {
+                            if *label != last_label {
+                                last_label = label.clone();
+                                next = first;
+                            }
+                            let running = since.elapsed();
+                            if running >= next {
+                                errln!("SLOW  {label} (running for {} s)", running.as_secs());
+                                next = (running * 2).max(Duration::from_secs(1));
+                            }
+                        }
+                        None => last_label.clear(),
+                    }
+                }
+                drop(current);
+                std::thread::sleep(Duration::from_millis(250));
+            }
+        });
+        SlowWatch { current }
+    }
+
+    fn start(&self, label: String) {
+        if let Ok(mut guard) = self.current.lock() {
+            *guard = Some((label, Instant::now()));
+        }
+    }
+
+    fn stop(&self) {
+        if let Ok(mut guard) = self.current.lock() {
+            *guard = None;
+        }
+    }
+}
+
 /// How many scenarios a file holds, for the `skipped` count of a run that stopped early.
 fn count_scenarios(path: &Path) -> usize {
-    std::fs::read_to_string(path)
+    crate::scenario::coverage::read_bounded(path)
         .ok()
+        .and_then(|bytes| String::from_utf8(bytes).ok())
         .and_then(|src| parse_file(&src).ok())
         .map_or(0, |f| f.scenarios.len())
 }
@@ -503,10 +565,24 @@ fn dispute(path: &Path, only: Option<&str>, settings: &Settings) -> Outcome {
             None => format!("{} has no scenarios", source.path),
         }));
     }
-    let base = evaluate_with(&file, &source.src, settings).map_err(render_all)?;
     let mut code = 0;
     for i in chosen {
-        let (scenario, report) = (&file.scenarios[i], &base[i]);
+        let scenario = &file.scenarios[i];
+        // Each reading evaluates this scenario alone, so the work grows with the scenarios
+        // chosen, not with the square of the file's size.
+        let alone = File {
+            variant: file.variant.clone(),
+            size: file.size.clone(),
+            options: file.options.clone(),
+            scenarios: vec![scenario.clone()],
+        };
+        let evaluate = |settings: &Settings| -> Result<ScenarioReport, Failure> {
+            let mut reports = evaluate_with(&alone, &source.src, settings).map_err(render_all)?;
+            reports
+                .pop()
+                .ok_or_else(|| Failure::Input("internal error: no report".to_string()))
+        };
+        let report = evaluate(settings)?;
         outln!("scenario \"{}\"", scenario.title.node)?;
         let verdict = |status: Status| match status {
             Status::Passed => "holds",
@@ -514,7 +590,7 @@ fn dispute(path: &Path, only: Option<&str>, settings: &Settings) -> Outcome {
             Status::Error => "cannot be used",
         };
         outln!("  defaults: {}", verdict(report.status()))?;
-        err(format_args!("{}", source.scenario_problems(report)));
+        err(format_args!("{}", source.scenario_problems(&report)));
         if report.status() == Status::Error {
             code = 2;
             continue;
@@ -526,11 +602,7 @@ fn dispute(path: &Path, only: Option<&str>, settings: &Settings) -> Outcome {
                     overrides: vec![(option.to_string(), value.to_string())],
                     ..settings.clone()
                 };
-                let reports = evaluate_with(&file, &source.src, &reading).map_err(render_all)?;
-                let status = reports
-                    .iter()
-                    .find(|r| r.span == scenario.span)
-                    .map_or(Status::Error, |r| r.status());
+                let status = evaluate(&reading)?.status();
                 outln!("  {option} = {value}: {}", verdict(status))?;
                 if status != report.status() {
                     depends.push(format!("{option} = {value}"));

@@ -42,6 +42,10 @@ pub enum Command {
         /// then stops and its expectation fails.
         #[arg(long, value_name = "TIME", value_parser = parse_duration)]
         timeout: Option<Duration>,
+        /// Name a scenario still running after this long on standard error (`SLOW ...`), and
+        /// again each time its running time doubles.
+        #[arg(long, value_name = "TIME", value_parser = parse_duration, default_value = "30s")]
+        slow_after: Duration,
     },
     /// Count move paths of a given depth (the last ply is counted, not played).
     Perft {

@@ -293,41 +293,55 @@ impl Board {
                 geometry.ranks
             ));
         }
+        let files = geometry.files as usize;
         for (i, row) in rows.iter().enumerate() {
             let rank = geometry.ranks - 1 - i as u8;
-            let mut file: u32 = 0;
-            let mut digits = String::new();
-            let flush = |digits: &mut String, file: &mut u32| {
-                if !digits.is_empty() {
-                    *file += digits.parse::<u32>().unwrap_or(0);
-                    digits.clear();
-                }
-            };
-            for c in row.chars() {
+            let label = geometry.rank_label(rank);
+            let mut file = 0usize;
+            let mut rest = *row;
+            while let Some(c) = rest.chars().next() {
                 if c.is_ascii_digit() {
-                    digits.push(c);
-                    continue;
+                    let len = rest
+                        .find(|c: char| !c.is_ascii_digit())
+                        .unwrap_or(rest.len());
+                    let digits = &rest[..len];
+                    rest = &rest[len..];
+                    // Parsed with a bound, so that no run of digits can overflow the count.
+                    let run = digits
+                        .parse::<usize>()
+                        .ok()
+                        .filter(|n| (1..=files).contains(n));
+                    match run {
+                        Some(n) => file += n,
+                        None => {
+                            let shown: String = digits.chars().take(20).collect();
+                            return Err(format!(
+                                "rank {label}: a run of `{shown}` empty squares; a run is 1 to {files} on this board"
+                            ));
+                        }
+                    }
+                } else {
+                    rest = &rest[c.len_utf8()..];
+                    let piece = Piece::from_fen_char(c).ok_or_else(|| {
+                        format!(
+                            "rank {label}: `{}` is not a piece letter (K Q R B N P S G M A, upper case for white) nor a number of empty squares",
+                            c.escape_debug()
+                        )
+                    })?;
+                    if file < files {
+                        board.put(Square::new(file as u8, rank), Some(piece));
+                    }
+                    file += 1;
                 }
-                flush(&mut digits, &mut file);
-                let piece = Piece::from_fen_char(c)
-                    .ok_or_else(|| format!("`{c}` is not a piece letter"))?;
-                if file >= geometry.files as u32 {
+                if file > files {
                     return Err(format!(
-                        "rank {} has more than {} files",
-                        rank + 1,
-                        geometry.files
+                        "rank {label} describes more than the {files} files of this board"
                     ));
                 }
-                board.put(Square::new(file as u8, rank), Some(piece));
-                file += 1;
             }
-            flush(&mut digits, &mut file);
-            if file != geometry.files as u32 {
+            if file != files {
                 return Err(format!(
-                    "rank {} describes {} files; this board has {}",
-                    geometry.rank_label(rank),
-                    file,
-                    geometry.files
+                    "rank {label} describes {file} files; this board has {files}"
                 ));
             }
         }

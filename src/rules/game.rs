@@ -1,6 +1,8 @@
 //! A game in progress: a variant's position plus what the position alone does not know (the
 //! repetition history, resignations and agreed draws). Turn patterns resolve here.
 
+use std::collections::BTreeMap;
+
 use super::search::{self, Budget, Stop};
 use super::{Claim, Color, Options, Outcome, Reason, Refusal, Rules, Turn, TurnPattern};
 
@@ -11,7 +13,7 @@ pub const CHECK_CLAIM: &str = "check-claim";
 #[derive(Clone, Debug)]
 pub struct Game<R: Rules> {
     position: R,
-    history: Vec<u64>,
+    history: History,
     declared: Option<Outcome>,
     options: Options,
 }
@@ -38,7 +40,7 @@ impl<R: Rules> Game<R> {
         let key = position.repetition_key();
         Game {
             position,
-            history: vec![key],
+            history: History::new(key),
             declared: None,
             options,
         }
@@ -54,9 +56,7 @@ impl<R: Rules> Game<R> {
 
     /// Replaces the position (after `set`), keeping the history.
     pub fn replace_position(&mut self, position: R) {
-        if let Some(last) = self.history.last_mut() {
-            *last = position.repetition_key();
-        }
+        self.history.replace_last(position.repetition_key());
         self.position = position;
     }
 
@@ -64,7 +64,7 @@ impl<R: Rules> Game<R> {
         if let Some(o) = self.declared {
             return Some(o);
         }
-        outcome_of(&self.position, &self.history)
+        repetition_or(self.position.outcome(), &self.position, &self.history)
     }
 
     /// The legal turns with their descriptions, sorted by canonical text; none once the game
@@ -235,15 +235,70 @@ impl<R: Rules> Game<R> {
     }
 }
 
-/// What a position with this repetition history has come to.
-fn outcome_of<R: Rules>(position: &R, history: &[u64]) -> Option<Outcome> {
-    if let Some(o) = position.outcome() {
-        return Some(o);
+/// The repetition keys of the positions a game went through, with how often each occurred, so
+/// that asking whether the last one repeats costs a lookup, not a scan of the whole game.
+#[derive(Clone, Debug)]
+struct History {
+    keys: Vec<u64>,
+    counts: BTreeMap<u64, usize>,
+}
+
+impl History {
+    fn new(first: u64) -> History {
+        History {
+            keys: vec![first],
+            counts: BTreeMap::from([(first, 1)]),
+        }
+    }
+
+    fn push(&mut self, key: u64) {
+        self.keys.push(key);
+        *self.counts.entry(key).or_insert(0) += 1;
+    }
+
+    fn pop(&mut self) {
+        if let Some(key) = self.keys.pop() {
+            self.uncount(key);
+        }
+    }
+
+    fn uncount(&mut self, key: u64) {
+        if let Some(n) = self.counts.get_mut(&key) {
+            *n -= 1;
+            if *n == 0 {
+                self.counts.remove(&key);
+            }
+        }
+    }
+
+    /// Changes the last position's key (its position was edited).
+    fn replace_last(&mut self, key: u64) {
+        self.pop();
+        self.push(key);
+    }
+
+    /// How often the last position has occurred.
+    fn seen_last(&self) -> usize {
+        self.keys
+            .last()
+            .and_then(|k| self.counts.get(k))
+            .copied()
+            .unwrap_or(0)
+    }
+}
+
+/// The outcome the position decides by itself, or else a draw by repetition if its history
+/// makes one.
+fn repetition_or<R: Rules>(
+    decided: Option<Outcome>,
+    position: &R,
+    history: &History,
+) -> Option<Outcome> {
+    if decided.is_some() {
+        return decided;
     }
     let (limit, rule) = position.repetition_limit()?;
-    let now = *history.last()?;
-    let seen = history.iter().filter(|k| **k == now).count();
-    (seen >= limit).then_some(Outcome {
+    (history.seen_last() >= limit).then_some(Outcome {
         winner: None,
         reason: Reason::Repetition,
         rule,
@@ -257,20 +312,18 @@ fn force_win<R: Rules>(
     turns: u32,
     budget: &mut Budget,
 ) -> Result<bool, Stop> {
-    if let Some(o) = pos.outcome() {
+    let mut moves = Vec::new();
+    pos.legal_moves(&mut moves);
+    // A position with no move still costs one, so that every call spends something.
+    budget.spend(moves.len().max(1) as u64)?;
+    if let Some(o) = pos.outcome_with(!moves.is_empty()) {
         return Ok(o.winner == Some(color));
     }
     let attacker = pos.turn() == color;
     if attacker && turns == 0 {
         return Ok(false);
     }
-    let mut moves = Vec::new();
-    pos.legal_moves(&mut moves);
-    if !attacker && moves.is_empty() {
-        return Ok(false);
-    }
     for m in moves {
-        budget.spend(1)?;
         let mut next = pos.clone();
         next.play(m);
         if attacker {
@@ -285,22 +338,26 @@ fn force_win<R: Rules>(
 }
 
 /// Depth-first search for a position where the invariant breaks; `path` ends as the moves
-/// that reach it.
+/// that reach it. The history is the repetition history down to `pos`.
 fn invariant_search<R: Rules>(
     pos: &R,
-    history: &mut Vec<u64>,
+    history: &mut History,
     name: &str,
     depth: u32,
     budget: &mut Budget,
     path: &mut Vec<R::Move>,
 ) -> Result<Option<String>, Stop> {
-    if depth == 0 || outcome_of(pos, history).is_some() {
+    if depth == 0 {
         return Ok(None);
     }
     let mut moves = Vec::new();
     pos.legal_moves(&mut moves);
+    budget.spend(moves.len() as u64)?;
+    let decided = pos.outcome_with(!moves.is_empty());
+    if repetition_or(decided, pos, history).is_some() {
+        return Ok(None);
+    }
     for m in moves {
-        budget.spend(1)?;
         let mut next = pos.clone();
         next.play(m);
         path.push(m);

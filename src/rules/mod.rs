@@ -7,6 +7,7 @@ pub mod board;
 pub mod chess;
 pub mod cypher;
 pub mod game;
+pub mod key;
 pub mod piece;
 pub mod search;
 pub mod turn;
@@ -209,19 +210,26 @@ impl Options {
     ) -> Result<(), String> {
         let def = defs.iter().find(|d| d.name == name).ok_or_else(|| {
             if defs.is_empty() {
-                format!("unknown option `{name}`; {variant} has no options")
+                format!(
+                    "unknown option {}; {variant} has no options",
+                    chess::quoted(name)
+                )
             } else {
                 let names: Vec<_> = defs.iter().map(|d| d.name).collect();
                 format!(
-                    "unknown option `{name}`; options of {variant}: {}",
-                    names.join(", ")
+                    "unknown option {}; options of {variant}: {}{}",
+                    chess::quoted(name),
+                    names.join(", "),
+                    crate::suggest::did_you_mean(name, names.iter().copied())
                 )
             }
         })?;
         let v = def.values.iter().find(|v| **v == value).ok_or_else(|| {
             format!(
-                "option `{name}` has no value `{value}`; values: {}",
-                def.values.join(", ")
+                "option `{name}` has no value {}; values: {}{}",
+                chess::quoted(value),
+                def.values.join(", "),
+                crate::suggest::did_you_mean(value, def.values.iter().copied())
             )
         })?;
         self.values.insert(def.name, v);
@@ -312,6 +320,14 @@ pub trait Rules: Clone + Sized {
     /// An outcome that this position decides by itself (mate, stalemate, flip, ...).
     fn outcome(&self) -> Option<Outcome>;
 
+    /// [`Rules::outcome`] for a caller that has generated the legal moves already and knows
+    /// whether there is one: searches ask this at every node, and generating twice would
+    /// double their cost.
+    fn outcome_with(&self, has_legal_turn: bool) -> Option<Outcome> {
+        let _ = has_legal_turn;
+        self.outcome()
+    }
+
     /// Why a pattern that matches no legal turn is illegal.
     fn refusal(&self, pattern: &TurnPattern) -> Refusal;
 
@@ -359,7 +375,7 @@ pub fn perft<R: Rules>(pos: &R, depth: u32) -> u64 {
 }
 
 /// Counts the move paths of `depth` turns within a budget. The last ply is counted, not
-/// played; every position reached, the counted ones included, spends a node.
+/// played; every position the generator produces, the counted ones included, spends a node.
 pub fn perft_within<R: Rules>(pos: &R, depth: u32, budget: &mut Budget) -> Result<u64, Stop> {
     search::check_depth(depth.into())?;
     perft_inner(pos, depth, budget)
@@ -377,9 +393,9 @@ fn perft_inner<R: Rules>(pos: &R, depth: u32, budget: &mut Budget) -> Result<u64
             Ok(n)
         }
         _ => {
-            budget.spend(1)?;
             let mut moves = Vec::with_capacity(64);
             pos.legal_moves(&mut moves);
+            budget.spend(moves.len() as u64)?;
             let mut total = 0;
             for m in moves {
                 let mut next = pos.clone();
@@ -430,9 +446,13 @@ impl FromStr for Variant {
                 known.join(", ")
             ))
         } else {
+            // Planned variants are suggested too: a misspelt `xpanse` should hear of `xpanse`.
+            let names = known.iter().copied().chain(Variant::PLANNED);
             Err(format!(
-                "unknown variant `{s}`; variants: {}",
-                known.join(", ")
+                "unknown variant {}; variants: {}{}",
+                chess::quoted(s),
+                known.join(", "),
+                crate::suggest::did_you_mean(s, names)
             ))
         }
     }

@@ -13,10 +13,11 @@ use std::time::{Duration, Instant};
 /// stay well inside a thread's stack.
 pub const MAX_DEPTH: u32 = 1000;
 
-/// The node budget of one expectation or command when none is given: about a minute of the
-/// slowest search on a 2-core machine (Cypher perft counts about 11 million nodes a second,
-/// invariant and forced-win searches 2 to 20 million), and ample for every bundled scenario.
-pub const DEFAULT_MAX_NODES: u64 = 500_000_000;
+/// The node budget of one expectation or command when none is given. A node is a position the
+/// move generator produces (perft's counted last ply included), so a node costs about the
+/// same in every search; this many take about a minute of the slowest search on a 2-core
+/// machine and are ample for every bundled scenario.
+pub const DEFAULT_MAX_NODES: u64 = 150_000_000;
 
 /// Set by the command line's Ctrl-C handler; every running search stops at its next check.
 pub static INTERRUPTED: AtomicBool = AtomicBool::new(false);

@@ -1,23 +1,53 @@
 //! Which scenario files there are, and which rule ids their scenarios exercise.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use super::ast::StatementKind;
 use super::parse::parse_file;
 use crate::rules::Rules;
 
+/// The largest scenario file read: a bound for paths such as `/dev/zero` that never end.
+pub const MAX_FILE_BYTES: u64 = 64 << 20;
+
+/// Reads a file of at most [`MAX_FILE_BYTES`].
+pub fn read_bounded(path: &Path) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)?
+        .take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(std::io::Error::other(format!(
+            "it is larger than {} MiB, more than any scenario file needs",
+            MAX_FILE_BYTES >> 20
+        )));
+    }
+    Ok(bytes)
+}
+
 /// Every `*.scn` file under the paths, sorted, so output order never depends on the file system.
+/// A folder reached twice (through a symbolic link) is read once, so link cycles end.
 pub fn scenario_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
-    fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
-        let entries =
-            std::fs::read_dir(dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
-        for entry in entries {
-            let path = entry
-                .map_err(|e| format!("cannot read {}: {e}", dir.display()))?
-                .path();
+    fn walk(
+        dir: &Path,
+        seen: &mut BTreeSet<PathBuf>,
+        out: &mut Vec<PathBuf>,
+    ) -> Result<(), String> {
+        let cannot = |e: std::io::Error| format!("cannot read {}: {e}", dir.display());
+        if !seen.insert(std::fs::canonicalize(dir).map_err(cannot)?) {
+            return Ok(());
+        }
+        // Visit the entries in name order, so that the walk itself never depends on the file
+        // system's order either.
+        let mut entries = Vec::new();
+        for entry in std::fs::read_dir(dir).map_err(cannot)? {
+            entries.push(entry.map_err(cannot)?.path());
+        }
+        entries.sort();
+        for path in entries {
             if path.is_dir() {
-                walk(&path, out)?;
+                walk(&path, seen, out)?;
             } else if path.extension().is_some_and(|e| e == "scn") {
                 out.push(path);
             }
@@ -25,9 +55,10 @@ pub fn scenario_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
         Ok(())
     }
     let mut files = Vec::new();
+    let mut seen = BTreeSet::new();
     for p in paths {
         if p.is_dir() {
-            walk(p, &mut files)?;
+            walk(p, &mut seen, &mut files)?;
         } else if p.exists() {
             files.push(p.clone());
         } else {
@@ -55,7 +86,10 @@ pub fn rule_coverage<R: Rules>(paths: &[PathBuf]) -> Result<Coverage, String> {
     let mut coverage = Coverage::default();
     let mut other_variants: BTreeMap<String, usize> = BTreeMap::new();
     for f in scenario_files(paths)? {
-        let src = match std::fs::read_to_string(&f) {
+        let read = read_bounded(&f).and_then(|b| {
+            String::from_utf8(b).map_err(|_| std::io::Error::other("it is not UTF-8 text"))
+        });
+        let src = match read {
             Ok(src) => src,
             Err(e) => {
                 coverage

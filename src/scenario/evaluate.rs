@@ -34,6 +34,16 @@ pub struct Settings {
     pub overrides: Vec<(String, String)>,
 }
 
+impl Settings {
+    pub fn new(limits: Limits, timeout: Option<Duration>) -> Settings {
+        Settings {
+            limits,
+            timeout,
+            overrides: Vec::new(),
+        }
+    }
+}
+
 /// What one scenario came to.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ScenarioReport {
@@ -107,20 +117,30 @@ pub fn evaluate_with(
     settings: &Settings,
 ) -> Result<Vec<ScenarioReport>, Vec<Problem>> {
     let mut reports = Vec::new();
-    evaluate_each(file, src, settings, |r| {
-        reports.push(r);
+    evaluate_each(file, src, settings, |event| {
+        if let Event::Done(r) = event {
+            reports.push(r);
+        }
         ControlFlow::Continue(())
     })?;
     Ok(reports)
 }
 
-/// Evaluates the scenarios of a file one by one, handing each report over as soon as it is
-/// decided; `each` may break to stop before the next scenario.
-pub fn evaluate_each(
-    file: &File,
+/// What [`evaluate_each`] tells as it goes.
+pub enum Event<'a> {
+    /// A scenario starts.
+    Start(&'a Scenario),
+    /// A scenario is decided.
+    Done(ScenarioReport),
+}
+
+/// Evaluates the scenarios of a file one by one, telling when each starts and handing each
+/// report over as soon as it is decided; `each` may break to stop before the next scenario.
+pub fn evaluate_each<'f>(
+    file: &'f File,
     src: &str,
     settings: &Settings,
-    mut each: impl FnMut(ScenarioReport) -> ControlFlow<()>,
+    mut each: impl FnMut(Event<'f>) -> ControlFlow<()>,
 ) -> Result<(), Vec<Problem>> {
     let variant: Variant =
         file.variant.node.parse().map_err(|e: String| {
@@ -136,7 +156,9 @@ pub fn evaluate_each(
             return Err(problems);
         }
         for scenario in &file.scenarios {
-            if each(ev.scenario(scenario)).is_break() {
+            if each(Event::Start(scenario)).is_break()
+                || each(Event::Done(ev.scenario(scenario))).is_break()
+            {
                 break;
             }
         }

@@ -21,11 +21,15 @@ use super::ast::{
 };
 use super::diagnostic::Problem;
 use crate::rules::{CastleSide, Claim, Color, Role, Style};
+use crate::suggest::did_you_mean;
 
 /// The pest parser generated from `grammar/scenario.pest`.
 #[derive(Parser)]
 #[grammar = "../grammar/scenario.pest"]
 pub struct ScenarioParser;
+
+/// The UTF-8 byte-order mark, which a file may start with.
+const BOM: char = '\u{FEFF}';
 
 /// The largest board side `<files>x<ranks>` may name.
 pub const MAX_BOARD_SIDE: u64 = 16;
@@ -85,10 +89,13 @@ fn sorted(mut problems: Vec<Problem>) -> Vec<Problem> {
 /// the rest of the file, resuming at each next `scenario` line after an error.
 fn recover(src: &str, first: &PestError<Rule>) -> Vec<Problem> {
     let mut problems = vec![syntax_problem(first, src, 0)];
-    let mut error_at = error_pos(first);
+    let error_at = error_pos(first);
+    // The `scenario` lines are found once: resuming after each error then costs a binary
+    // search, not a scan from the start of the file.
+    let lines: Vec<usize> = scenario_lines(src).collect();
     // The scenarios before the broken one parse on their own: check them too. Failing that,
     // the header alone may parse when the error lies beyond it.
-    let before = last_scenario_line(src, error_at);
+    let before = last_scenario_line(&lines, error_at);
     let prefix = before.and_then(|end| ScenarioParser::parse(Rule::file, &src[..end]).ok());
     if let Some(pair) = prefix.and_then(|mut pairs| pairs.next()) {
         let mut builder = Builder::new(0);
@@ -107,11 +114,15 @@ fn recover(src: &str, first: &PestError<Rule>) -> Vec<Problem> {
             }
         }
     }
-    let mut resumed_at = 0;
-    while let Some(start) = next_scenario_line(src, error_at, resumed_at) {
-        resumed_at = start;
-        let rest = &src[start..];
-        match ScenarioParser::parse(Rule::scenario_tail, rest) {
+    // Each scenario after the error is parsed on its own, from its `scenario` line to the
+    // next: pest's work on a broken input grows with the length of the input, so parsing
+    // the whole rest of the file after each error would be quadratic. A scenario cannot run
+    // across a line that starts with `scenario` (nothing in a scenario can start with that
+    // word), so the pieces give the same problems as the whole.
+    let first = lines.partition_point(|&k| k < error_at || k == 0);
+    for (i, &start) in lines.iter().enumerate().skip(first) {
+        let end = lines.get(i + 1).copied().unwrap_or(src.len());
+        match ScenarioParser::parse(Rule::scenario_tail, &src[start..end]) {
             Ok(mut pairs) => {
                 let mut builder = Builder::new(start);
                 if let Some(pair) = pairs.next() {
@@ -120,18 +131,14 @@ fn recover(src: &str, first: &PestError<Rule>) -> Vec<Problem> {
                     }
                 }
                 problems.extend(builder.problems);
-                break;
             }
-            Err(error) => {
-                problems.push(syntax_problem(&error, src, start));
-                error_at = start + error_pos(&error);
-            }
+            Err(error) => problems.push(syntax_problem(&error, src, start)),
         }
     }
     problems
 }
 
-/// The byte offsets of the `scenario` keywords that start a line.
+/// The byte offsets of the `scenario` keywords that start a line, in order.
 fn scenario_lines(src: &str) -> impl Iterator<Item = usize> + '_ {
     src.split_inclusive('\n')
         .scan(0, |line_start, line| {
@@ -140,7 +147,7 @@ fn scenario_lines(src: &str) -> impl Iterator<Item = usize> + '_ {
             Some((start, line))
         })
         .filter_map(|(start, line)| {
-            let indent = line.len() - line.trim_start_matches([' ', '\t', '\r']).len();
+            let indent = line.len() - line.trim_start_matches([' ', '\t', '\r', BOM]).len();
             let rest = &line[indent..];
             let is_scenario = rest.starts_with("scenario")
                 && !rest["scenario".len()..]
@@ -151,14 +158,10 @@ fn scenario_lines(src: &str) -> impl Iterator<Item = usize> + '_ {
         })
 }
 
-/// The first `scenario` line at or after `error_at` and after `resumed_at`.
-fn next_scenario_line(src: &str, error_at: usize, resumed_at: usize) -> Option<usize> {
-    scenario_lines(src).find(|&k| k >= error_at && k > resumed_at)
-}
-
 /// The start of the last `scenario` line before `error_at`: where the broken scenario starts.
-fn last_scenario_line(src: &str, error_at: usize) -> Option<usize> {
-    scenario_lines(src).take_while(|&k| k < error_at).last()
+fn last_scenario_line(lines: &[usize], error_at: usize) -> Option<usize> {
+    let i = lines.partition_point(|&k| k < error_at);
+    i.checked_sub(1).map(|i| lines[i])
 }
 
 fn error_pos(error: &PestError<Rule>) -> usize {
@@ -209,18 +212,187 @@ fn syntax_problem(error: &PestError<Rule>, src: &str, offset: usize) -> Problem 
                 };
                 return Problem::new(message, here, "not expected here");
             }
+            if let Some(problem) = misread_key(positives, src, pos, &found) {
+                return problem;
+            }
             let label = if at_end {
                 "the file ends here".to_string()
             } else {
                 short_expected(positives)
             };
-            let problem = Problem::new(format!("expected {expected}, found {found}"), here, label);
+            let word = word_at(src, pos);
+            let hint = word_hint(positives, word);
+            if !hint.is_empty() {
+                // The whole word is what was misspelt.
+                here = pos..pos + word.len();
+            }
+            let problem = Problem::new(
+                format!("expected {expected}, found {found}{hint}"),
+                here,
+                label,
+            );
+            if let Some(key) = expected_key(positives, src, pos) {
+                return problem.with_help(format!(
+                    "`{}` is not an assertion word, so it is read as a state key: `<key> [<colour>] = <value>`",
+                    &src[key]
+                ));
+            }
             match help_for(positives) {
                 Some(help) => problem.with_help(help),
                 None => problem,
             }
         }
     }
+}
+
+/// Words that start a statement.
+const STATEMENT_WORDS: [&str; 10] = [
+    "rule", "option", "start", "board", "fen", "white", "black", "set", "play", "expect",
+];
+
+/// Words that start a specific assertion.
+const ASSERTION_WORDS: [&str; 11] = [
+    "legal",
+    "illegal",
+    "moves",
+    "check",
+    "no",
+    "result",
+    "zone",
+    "perft",
+    "win",
+    "cost",
+    "invariant",
+];
+
+const ASSERTION_HELP: &str = "assertions: legal <turn>, illegal <turn> [because <rule-id>], moves = { ... }, moves from <square> = { ... }, moves [from <square>] count <n>, check, no check, result <outcome> [by <reason>], <square> = <colour> <piece> | empty, zone <square> = <zone>, perft <depth> = <n>, win in <n> for <colour>, cost <design> = <n>, invariant <name> to depth <n>, <key> [<colour>] = <value>";
+
+/// The word (letters, digits, `-`, `_`) that starts at `pos`, maybe empty.
+fn word_at(src: &str, pos: usize) -> &str {
+    let rest = &src[pos.min(src.len())..];
+    let len = rest.find(|c: char| !is_word_char(c)).unwrap_or(rest.len());
+    &rest[..len]
+}
+
+fn is_word_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '-' || c == '_'
+}
+
+/// The word that ends before `pos`, skipping whitespace and comments: its byte range.
+fn word_before(src: &str, pos: usize) -> Option<std::ops::Range<usize>> {
+    let mut end = pos.min(src.len());
+    loop {
+        end = src[..end].trim_end().len();
+        let line_start = src[..end].rfind('\n').map_or(0, |i| i + 1);
+        // A `#` at the start of the line or after a space starts a comment (a glued one is a
+        // mate claim).
+        let line = &src[line_start..end];
+        let comment = line.char_indices().find(|&(i, c)| {
+            c == '#'
+                && line[..i]
+                    .chars()
+                    .next_back()
+                    .is_none_or(char::is_whitespace)
+        });
+        match comment {
+            Some((i, _)) => end = line_start + i,
+            None => break,
+        }
+    }
+    let start = src[..end].trim_end_matches(is_word_char).len();
+    (start < end).then_some(start..end)
+}
+
+/// The words a person may have meant where `rules` were expected.
+fn expected_words(rules: &[Rule]) -> Vec<&'static str> {
+    let mut words: Vec<&'static str> = Vec::new();
+    for rule in rules {
+        match rule {
+            Rule::statement => words.extend(STATEMENT_WORDS),
+            Rule::assertion => words.extend(ASSERTION_WORDS),
+            Rule::file | Rule::header | Rule::variant_line | Rule::kw_variant => {
+                words.push("variant")
+            }
+            Rule::scenario_tail | Rule::scenario | Rule::kw_scenario => words.push("scenario"),
+            Rule::option_setting | Rule::kw_option => words.push("option"),
+            Rule::color => words.extend(["white", "black"]),
+            Rule::outcome => words.extend(["white", "black", "draw", "none"]),
+            Rule::occupant => words.extend(["white", "black"]),
+            Rule::turn | Rule::turn_only => words.extend(["resign", "draw", "pass"]),
+            Rule::role_word | Rule::piece_name => words.extend([
+                "king",
+                "queen",
+                "rook",
+                "bishop",
+                "knight",
+                "pawn",
+                "spy",
+                "gatekeeper",
+                "mage",
+                "archer",
+            ]),
+            other => {
+                if let Some(k) = keyword(*other) {
+                    words.push(k.trim_matches('`'));
+                }
+            }
+        }
+    }
+    words
+}
+
+/// `; did you mean ...?` when the word found is close to a word that was expected, or names
+/// the statement an assertion word needs; empty otherwise.
+fn word_hint(rules: &[Rule], found: &str) -> String {
+    if found.is_empty() {
+        return String::new();
+    }
+    if rules.contains(&Rule::statement)
+        && ASSERTION_WORDS.contains(&found)
+        && !STATEMENT_WORDS.contains(&found)
+    {
+        return format!("; did you mean `expect {found}`?");
+    }
+    did_you_mean(found, expected_words(rules))
+}
+
+/// The state key of an `expect` whose `=` is missing: the error is where `=` (or a colour)
+/// should follow the key.
+fn expected_key(rules: &[Rule], src: &str, pos: usize) -> Option<std::ops::Range<usize>> {
+    let key_continuation = rules
+        .iter()
+        .all(|r| matches!(r, Rule::color | Rule::eq | Rule::kw_white | Rule::kw_black));
+    if !key_continuation {
+        return None;
+    }
+    let mut key = word_before(src, pos)?;
+    if matches!(&src[key.clone()], "white" | "black") {
+        key = word_before(src, key.start)?;
+    }
+    let statement = word_before(src, key.start)?;
+    (&src[statement] == "expect").then_some(key)
+}
+
+/// `expect legl e4`: `legl` is no assertion word, so it was read as a state key, and the error
+/// is where `=` should follow. When the key is close to an assertion word, that word is what
+/// was meant: say so at the key instead.
+fn misread_key(rules: &[Rule], src: &str, pos: usize, found: &str) -> Option<Problem> {
+    let key = expected_key(rules, src, pos)?;
+    let word = &src[key.clone()];
+    let hint = did_you_mean(word, ASSERTION_WORDS);
+    if hint.is_empty() {
+        return None;
+    }
+    Some(
+        Problem::new(
+            format!(
+                "`{word}` is not an assertion, nor a state key (a state key is followed by `=`, not by {found}){hint}"
+            ),
+            key,
+            "not an assertion",
+        )
+        .with_help(ASSERTION_HELP),
+    )
 }
 
 /// A closer look at a string that failed to parse: an unknown escape or a missing `"`.
@@ -468,6 +640,15 @@ fn found_at(src: &str, pos: usize) -> String {
     }
 }
 
+/// Text from the input as a message quotes it: a long one is cut, not echoed in full.
+fn quoted(text: &str) -> String {
+    const MAX: usize = 40;
+    match text.char_indices().nth(MAX) {
+        Some((i, _)) => format!("`{}…`", &text[..i]),
+        None => format!("`{text}`"),
+    }
+}
+
 fn next_char_end(src: &str, pos: usize) -> usize {
     src[pos.min(src.len())..]
         .chars()
@@ -535,7 +716,7 @@ impl Builder {
 
     // ---- Entry points ----------------------------------------------------------------------
 
-    /// `file = { SOI ~ variant_line ~ option_setting* ~ scenario+ ~ EOI }`
+    /// `file = { file_start ~ variant_line ~ option_setting* ~ scenario+ ~ EOI }`
     fn file(&mut self, pair: Pair<Rule>) -> Res<File> {
         let whole = pair.clone();
         let mut variant = None;
@@ -563,7 +744,8 @@ impl Builder {
         })
     }
 
-    /// `header = { SOI ~ variant_line ~ option_setting* }`, only checked during recovery.
+    /// `header = { file_start ~ variant_line ~ option_setting* }`, only checked during
+    /// recovery.
     fn header(&mut self, pair: Pair<Rule>) -> Res<()> {
         for p in pair.into_inner() {
             match p.as_rule() {
@@ -625,8 +807,8 @@ impl Builder {
                     self.problems.push(
                         Problem::new(
                             format!(
-                                "board side `{}` out of range: a board has 1 to {MAX_BOARD_SIDE} files and ranks",
-                                p.as_str()
+                                "board side {} out of range: a board has 1 to {MAX_BOARD_SIDE} files and ranks",
+                                quoted(p.as_str())
                             ),
                             self.span(&p),
                             "out of range",
@@ -1499,8 +1681,8 @@ impl Builder {
             Err(_) => {
                 self.problems.push(Problem::new(
                     format!(
-                        "number `{}` is too large (the largest is {})",
-                        pair.as_str(),
+                        "number {} is too large (the largest is {})",
+                        quoted(pair.as_str()),
                         u64::MAX
                     ),
                     self.span(&pair),
@@ -1518,8 +1700,8 @@ impl Builder {
             Err(_) => {
                 self.problems.push(Problem::new(
                     format!(
-                        "number `{}` is too large here (the largest is {})",
-                        pair.as_str(),
+                        "number {} is too large here (the largest is {})",
+                        quoted(pair.as_str()),
                         u32::MAX
                     ),
                     self.span(&pair),
@@ -2349,8 +2531,13 @@ scenario "From the start, a pawn steps one square" {
             p[0].message
         );
         assert!(p[0].message.contains("or `}`"), "{}", p[0].message);
-        assert!(p[0].message.ends_with("found `strat`"), "{}", p[0].message);
-        assert_eq!(&src[p[0].span.clone()], "s");
+        assert!(
+            p[0].message
+                .ends_with("found `strat`; did you mean `start`?"),
+            "{}",
+            p[0].message
+        );
+        assert_eq!(&src[p[0].span.clone()], "strat");
 
         let p = problems("variant chess\nscenario \"t\" {\n  expect moves from e 4 count 3\n}\n");
         assert!(
@@ -2410,5 +2597,142 @@ scenario "From the start, a pawn steps one square" {
             "{}",
             p[0].message
         );
+    }
+
+    /// The problem for one statement in an otherwise fine chess scenario, and the text its
+    /// span covers.
+    fn one_problem(statement: &str) -> (Problem, String) {
+        let src = format!("variant chess\nscenario \"t\" {{\n  start\n  {statement}\n}}\n");
+        let p = problems(&src);
+        assert_eq!(p.len(), 1, "{p:#?}");
+        let covered = src[p[0].span.clone()].to_string();
+        (p[0].clone(), covered)
+    }
+
+    #[test]
+    fn a_misspelt_assertion_word_is_suggested_at_the_word() {
+        let (p, at) = one_problem("expect legl e4");
+        assert_eq!(at, "legl");
+        assert!(
+            p.message.contains("`legl` is not an assertion"),
+            "{}",
+            p.message
+        );
+        assert!(p.message.contains("not by `e4`"), "{}", p.message);
+        assert!(
+            p.message.ends_with("did you mean `legal`?"),
+            "{}",
+            p.message
+        );
+        // A colour after the key, a comment, the end of the line: the same.
+        let (p, at) = one_problem("expect resutl white wins");
+        assert_eq!(at, "resutl");
+        assert!(
+            p.message.ends_with("did you mean `result`?"),
+            "{}",
+            p.message
+        );
+        let (p, at) = one_problem("expect chek # the king is attacked");
+        assert_eq!(at, "chek");
+        assert!(
+            p.message.ends_with("did you mean `check`?"),
+            "{}",
+            p.message
+        );
+        // A key that is close to no assertion word stays a key missing its `=`.
+        let (p, at) = one_problem("expect treasury 3");
+        assert_eq!(at, "3");
+        assert!(
+            p.message.starts_with("expected `white` or `black` or `=`"),
+            "{}",
+            p.message
+        );
+        assert!(
+            p.help
+                .as_deref()
+                .is_some_and(|h| h.contains("read as a state key")),
+            "{p:?}"
+        );
+    }
+
+    #[test]
+    fn misspelt_keywords_are_suggested() {
+        for (statement, word, meant) in [
+            ("expct legal e2-e4", "expct", "expect"),
+            ("plya e2-e4", "plya", "play"),
+            ("boad { white: Ke1 }", "boad", "board"),
+            ("white to mvoe", "mvoe", "move"),
+            ("expect moves form e2 count 2", "form", "from"),
+            ("expect result whte wins", "whte", "white"),
+        ] {
+            let (p, at) = one_problem(statement);
+            assert_eq!(at.chars().next(), word.chars().next(), "{statement}: {p:?}");
+            assert!(
+                p.message.ends_with(&format!("did you mean `{meant}`?")),
+                "{statement}: {}",
+                p.message
+            );
+        }
+        let (p, _) = one_problem("legal e2-e4");
+        assert!(
+            p.message.ends_with("did you mean `expect legal`?"),
+            "{}",
+            p.message
+        );
+        let p = problems("varient chess\nscenario \"t\" { start }\n");
+        assert!(
+            p[0].message.ends_with("did you mean `variant`?"),
+            "{}",
+            p[0].message
+        );
+        let p = problems("variant chess\nsenario \"t\" { start }\n");
+        assert!(
+            p[0].message.ends_with("did you mean `scenario`?"),
+            "{}",
+            p[0].message
+        );
+    }
+
+    #[test]
+    fn a_byte_order_mark_starts_a_file() {
+        let src = "\u{FEFF}variant chess\nscenario \"t\" { start }\n";
+        let f = file(src);
+        assert_eq!(f.variant.node, "chess");
+        assert_eq!(&src[f.variant.span.clone()], "chess");
+        // Spans stay offsets into the file as read.
+        let p = problems("\u{FEFF}variant chess\nscenario \"t\" { strat }\n");
+        assert_eq!(
+            p[0].span.start,
+            "\u{FEFF}variant chess\nscenario \"t\" { ".len()
+        );
+        // Only at the start: elsewhere it is a stray character.
+        assert!(parse_file("variant chess\n\u{FEFF}scenario \"t\" { start }\n").is_err());
+    }
+
+    #[test]
+    fn long_numbers_are_quoted_cut() {
+        let digits = "9".repeat(100_000);
+        let p = problems(&format!(
+            "variant xpanse {digits}x5\nscenario \"a\" {{ expect perft 1 = {digits} }}"
+        ));
+        assert_eq!(p.len(), 2, "{p:#?}");
+        for problem in &p {
+            assert!(problem.message.len() < 200, "{}", problem.message);
+            assert!(problem.message.contains("9999…`"), "{}", problem.message);
+        }
+    }
+
+    #[test]
+    fn recovery_is_linear_in_the_file() {
+        // Thousands of broken scenarios: each resumes with a binary search, not a rescan.
+        const N: usize = 20_000;
+        let mut src = String::from("variant chess\n");
+        for i in 0..N {
+            src.push_str(&format!("scenario \"s{i}\" {{\n  strat\n}}\n"));
+        }
+        let t = std::time::Instant::now();
+        let p = problems(&src);
+        assert_eq!(p.len(), N);
+        assert!(t.elapsed().as_secs() < 20, "{:?}", t.elapsed());
     }
 }

@@ -9,7 +9,7 @@ use std::ops::ControlFlow;
 use serde::Serialize;
 
 use super::diagnostic::{render, LineIndex, Problem};
-use super::evaluate::{evaluate_each, ScenarioReport, Settings, Status};
+use super::evaluate::{evaluate_each, Event, ScenarioReport, Settings, Status};
 use super::parse::parse_file;
 
 /// A scenario file's text, with what is needed to point into it.
@@ -34,7 +34,7 @@ impl Source {
     /// the text has U+FFFD in their place).
     pub fn read(path: &std::path::Path) -> (Source, Option<Problem>) {
         let name = path.display().to_string();
-        let bytes = match std::fs::read(path) {
+        let bytes = match super::coverage::read_bounded(path) {
             Ok(b) => b,
             Err(e) => {
                 let problem = Problem::new(format!("cannot read {name}: {e}"), 0..0, "");
@@ -155,6 +155,14 @@ impl Source {
     }
 }
 
+/// What [`FileCheck::stream`] tells as it goes.
+pub enum Progress<'a> {
+    /// A scenario starts: its title and line.
+    Start(&'a str, usize),
+    /// A scenario is decided.
+    Done(&'a ScenarioReport),
+}
+
 /// One checked file: its scenarios' reports, and the problems that made all of it unusable
 /// (a syntax error, an unknown variant, an unreadable file).
 #[derive(Clone, Debug)]
@@ -176,19 +184,26 @@ impl FileCheck {
         })
     }
 
-    /// Checks a file, handing each scenario's report to `each` as soon as it is decided;
-    /// `each` may break to stop before the next scenario.
+    /// Checks a file, telling `each` when a scenario starts (its title and line) and handing
+    /// it each scenario's report as soon as it is decided; `each` may break to stop before
+    /// the next scenario.
     pub fn stream(
         source: Source,
         settings: &Settings,
-        mut each: impl FnMut(&Source, &ScenarioReport) -> ControlFlow<()>,
+        mut each: impl FnMut(&Source, Progress<'_>) -> ControlFlow<()>,
     ) -> FileCheck {
         let mut scenarios = Vec::new();
         let result = parse_file(&source.src).and_then(|file| {
-            evaluate_each(&file, &source.src, settings, |r| {
-                let flow = each(&source, &r);
-                scenarios.push(r);
-                flow
+            evaluate_each(&file, &source.src, settings, |event| match event {
+                Event::Start(s) => {
+                    let line = source.line(s.span.start);
+                    each(&source, Progress::Start(&s.title.node, line))
+                }
+                Event::Done(r) => {
+                    let flow = each(&source, Progress::Done(&r));
+                    scenarios.push(r);
+                    flow
+                }
             })
         });
         FileCheck {

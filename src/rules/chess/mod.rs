@@ -10,9 +10,10 @@ mod refuse;
 #[cfg(test)]
 mod tests;
 
-use std::collections::hash_map::DefaultHasher;
 use std::fmt;
 use std::hash::Hasher;
+
+use crate::rules::key::KeyHasher;
 
 use super::attacks::{DIAGONAL, KNIGHT as KNIGHT_STEPS, ORTHOGONAL, QUEEN as QUEEN_STEPS};
 use super::board::{Board, Geometry, Sq, Square, CELLS, STRIDE};
@@ -573,7 +574,9 @@ impl Chess {
         let to = m.to as i32;
         let piece = self.at(from);
         let captured = self.at(to);
-        self.halfmove += 1;
+        // Saturating, though the clock stays at most MAX_HALFMOVE in a game (see there); only
+        // perft plays on past a decided position, and it cannot play four billion plies.
+        self.halfmove = self.halfmove.saturating_add(1);
         if piece >> 1 == PAWN || captured != EMPTY {
             self.halfmove = 0;
         }
@@ -608,7 +611,8 @@ impl Chess {
         }
         self.castling &= CASTLE_KEEP[from as usize] & CASTLE_KEEP[to as usize];
         if us == 1 {
-            self.fullmove += 1;
+            // At most MAX_FULLMOVE plus a game's length: never near u32::MAX (see there).
+            self.fullmove = self.fullmove.saturating_add(1);
         }
         self.turn = self.turn.other();
     }
@@ -796,12 +800,66 @@ fn parse_ep(text: &str) -> Result<Option<Square>, String> {
     Chess::geometry()
         .parse_square(text)
         .map(Some)
-        .ok_or_else(|| format!("`{text}` is not a square or -"))
+        .ok_or_else(|| {
+            format!(
+                "the en-passant square {} is not a square (a1 to h8) or -",
+                quoted(text)
+            )
+        })
 }
 
-fn parse_count(text: &str, what: &str) -> Result<u32, String> {
-    text.parse::<u32>()
-        .map_err(|_| format!("the {what} `{text}` is not a non-negative number"))
+/// The largest halfmove clock: the game is drawn when the clock reaches 100 (150 under
+/// `move-rule-draw = seventy-five`) and a game refuses every turn once it is over, so play
+/// never takes the clock past 150.
+pub const MAX_HALFMOVE: u32 = 150;
+
+/// The largest fullmove number a position may be given. No game from the start position
+/// reaches move 9,000 (the move-count draw ends it first); from any given number, play adds
+/// at most that many, far from where a `u32` would wrap.
+pub const MAX_FULLMOVE: u32 = 10_000;
+
+/// A value as a message quotes it: long hostile input is cut, not echoed in full.
+pub(crate) fn quoted(text: &str) -> String {
+    const MAX: usize = 40;
+    match text.char_indices().nth(MAX) {
+        Some((i, _)) => format!("`{}…`", &text[..i]),
+        None => format!("`{text}`"),
+    }
+}
+
+/// Reads a counter written as decimal digits and checks it against `range`, the values the
+/// game can use; the error says whether the text is no number or a number out of range, and
+/// what is accepted.
+pub(crate) fn parse_counter(
+    text: &str,
+    what: &str,
+    range: std::ops::RangeInclusive<u32>,
+) -> Result<u32, String> {
+    let accepted = format!("the accepted range is {} to {}", range.start(), range.end());
+    let shown = quoted(text);
+    let digits = text.strip_prefix('-').unwrap_or(text);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!(
+            "the {what} {shown} is not a number; write a whole number ({accepted})"
+        ));
+    }
+    if text.starts_with('-') {
+        return Err(format!("the {what} {shown} is negative; {accepted}"));
+    }
+    // Digits that do not fit in a u32 are too large for every range.
+    match text.parse::<u32>() {
+        Ok(n) if n < *range.start() => Err(format!("the {what} {shown} is too small; {accepted}")),
+        Ok(n) if n <= *range.end() => Ok(n),
+        _ => Err(format!("the {what} {shown} is too large; {accepted}")),
+    }
+}
+
+fn parse_halfmove(text: &str) -> Result<u32, String> {
+    parse_counter(text, "halfmove clock", 0..=MAX_HALFMOVE)
+}
+
+fn parse_fullmove(text: &str) -> Result<u32, String> {
+    parse_counter(text, "fullmove number", 1..=MAX_FULLMOVE)
 }
 
 impl Rules for Chess {
@@ -850,8 +908,8 @@ impl Rules for Chess {
             match name.as_str() {
                 "castling" => castling = parse_castling(value)?,
                 "en-passant" => ep = parse_ep(value)?,
-                "halfmove-clock" => halfmove = parse_count(value, "halfmove clock")?,
-                "fullmove-number" => fullmove = parse_count(value, "fullmove number")?,
+                "halfmove-clock" => halfmove = parse_halfmove(value)?,
+                "fullmove-number" => fullmove = parse_fullmove(value)?,
                 "fen" => {
                     return Err(
                         "the state key `fen` is read-only; give the position as a FEN instead"
@@ -908,15 +966,12 @@ impl Rules for Chess {
         let turn = match fields[1] {
             "w" => Color::White,
             "b" => Color::Black,
-            t => return Err(format!("the side to move `{t}` is neither w nor b")),
+            t => return Err(format!("the side to move {} is neither w nor b", quoted(t))),
         };
         let castling = parse_castling(fields[2])?;
         let ep = parse_ep(fields[3])?;
         let (halfmove, fullmove) = if fields.len() == 6 {
-            (
-                parse_count(fields[4], "halfmove clock")?,
-                parse_count(fields[5], "fullmove number")?,
-            )
+            (parse_halfmove(fields[4])?, parse_fullmove(fields[5])?)
         } else {
             (0, 1)
         };
@@ -985,7 +1040,11 @@ impl Rules for Chess {
     }
 
     fn outcome(&self) -> Option<Outcome> {
-        if self.count_legal() == 0 {
+        self.outcome_with(self.count_legal() > 0)
+    }
+
+    fn outcome_with(&self, has_legal_turn: bool) -> Option<Outcome> {
+        if !has_legal_turn {
             return Some(if self.king_attacked(self.turn) {
                 Outcome {
                     winner: Some(self.turn.other()),
@@ -1027,7 +1086,7 @@ impl Rules for Chess {
     }
 
     fn repetition_key(&self) -> u64 {
-        let mut h = DefaultHasher::new();
+        let mut h = KeyHasher::default();
         for &s in SQUARES.iter() {
             h.write_u8(self.at(s));
         }

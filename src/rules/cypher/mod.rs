@@ -29,12 +29,14 @@ mod refuse;
 #[cfg(test)]
 mod tests;
 
-use std::collections::hash_map::DefaultHasher;
 use std::fmt;
 use std::hash::Hasher;
 
+use crate::rules::key::KeyHasher;
+
 use super::attacks::{DIAGONAL, KNIGHT as CLASSICAL, ORTHOGONAL, QUEEN as QUEEN_STEPS};
 use super::board::{delta, Board, Geometry, Sq, Square, CELLS, STRIDE};
+use super::chess::{parse_counter, quoted};
 use super::piece::{Color, Piece, Role};
 use super::turn::{Action, Turn, TurnPattern};
 use super::{
@@ -940,7 +942,9 @@ impl Cypher {
                     self.count -= 1;
                     self.forget(target, to);
                     if target >> 1 == PAWN {
-                        self.prisoners[them as usize] += 1;
+                        // Bounded by MAX_PAWNS (see there); saturating all the same.
+                        self.prisoners[them as usize] =
+                            self.prisoners[them as usize].saturating_add(1);
                     }
                     if matches!(role, QUEEN | ROOK | BISHOP | KNIGHT)
                         && zf != FIELD
@@ -1268,6 +1272,17 @@ impl Cypher {
             }
             retake_cell = s as u16;
         }
+        let pawns = board
+            .pieces()
+            .filter(|(_, p)| p.role() == Role::Pawn)
+            .count() as u32;
+        let total = pawns + prisoners[0] + prisoners[1];
+        if total > MAX_PAWNS {
+            return Err(format!(
+                "{pawns} pawns on the board and {}/{} prisoners make {total} pawns; a position holds at most {MAX_PAWNS}, one per square",
+                prisoners[0], prisoners[1]
+            ));
+        }
         let mut pos = Cypher {
             board,
             turn,
@@ -1301,14 +1316,20 @@ fn parse_infiltrations(text: &str) -> Result<[bool; 2], String> {
         "B" => Ok([false, true]),
         "WB" => Ok([true, true]),
         _ => Err(format!(
-            "the infiltrations field `{text}` is not -, W, B or WB"
+            "the infiltrations field {} is not -, W, B or WB",
+            quoted(text)
         )),
     }
 }
 
-fn parse_count(text: &str, what: &str) -> Result<u32, String> {
-    text.parse::<u32>()
-        .map_err(|_| format!("the {what} `{text}` is not a non-negative number"))
+/// The most pawns a position may hold on the board and in prison together, one per square of
+/// the board. No turn adds to that total (a capture moves a pawn into prison, a release moves
+/// it back, a coup removes one, an infiltration removes without taking prisoners), so play
+/// keeps every prisoner count within it, far from where a `u32` would wrap.
+pub const MAX_PAWNS: u32 = NSQ as u32;
+
+fn parse_prisoners(text: &str, what: &str) -> Result<u32, String> {
+    parse_counter(text, what, 0..=MAX_PAWNS)
 }
 
 fn parse_retake(text: &str) -> Result<Option<Square>, String> {
@@ -1318,14 +1339,20 @@ fn parse_retake(text: &str) -> Result<Option<Square>, String> {
     Cypher::geometry()
         .parse_square(text)
         .map(Some)
-        .ok_or_else(|| format!("the re-take square `{text}` is not a square or -"))
+        .ok_or_else(|| {
+            format!(
+                "the re-take square {} is not a square ({}) or -",
+                quoted(text),
+                Cypher::geometry().describe()
+            )
+        })
 }
 
 fn parse_yes_no(text: &str, what: &str) -> Result<bool, String> {
     match text {
         "yes" => Ok(true),
         "no" => Ok(false),
-        _ => Err(format!("{what} is yes or no, not `{text}`")),
+        _ => Err(format!("{what} is yes or no, not {}", quoted(text))),
     }
 }
 
@@ -1371,7 +1398,8 @@ impl Rules for Cypher {
         for ((name, color), value) in &setup.keys {
             match (name.as_str(), color) {
                 ("prisoners", Some(c)) => {
-                    prisoners[c.index()] = parse_count(value, "number of prisoners")?
+                    prisoners[c.index()] =
+                        parse_prisoners(value, &format!("number of {c} prisoners"))?
                 }
                 ("infiltration-used", Some(c)) => {
                     used[c.index()] = parse_yes_no(value, "infiltration-used")?
@@ -1450,19 +1478,19 @@ impl Rules for Cypher {
         let turn = match fields[1] {
             "w" => Color::White,
             "b" => Color::Black,
-            t => return Err(format!("the side to move `{t}` is neither w nor b")),
+            t => return Err(format!("the side to move {} is neither w nor b", quoted(t))),
         };
         let (used, prisoners, retake) = if fields.len() == 5 {
             let used = parse_infiltrations(fields[2])?;
             let (w, b) = fields[3].split_once('/').ok_or_else(|| {
                 format!(
-                    "the prisoners field `{}` is not <white>/<black>, e.g. 0/0",
-                    fields[3]
+                    "the prisoners field {} is not <white>/<black>, e.g. 0/0",
+                    quoted(fields[3])
                 )
             })?;
             let prisoners = [
-                parse_count(w, "number of white prisoners")?,
-                parse_count(b, "number of black prisoners")?,
+                parse_prisoners(w, "number of white prisoners")?,
+                parse_prisoners(b, "number of black prisoners")?,
             ];
             (used, prisoners, parse_retake(fields[4])?)
         } else {
@@ -1542,10 +1570,14 @@ impl Rules for Cypher {
     }
 
     fn outcome(&self) -> Option<Outcome> {
+        self.outcome_with(self.result.is_some() || self.count_legal() > 0)
+    }
+
+    fn outcome_with(&self, has_legal_turn: bool) -> Option<Outcome> {
         if let Some(r) = self.result {
             return Some(r);
         }
-        if self.count_legal() == 0 {
+        if !has_legal_turn {
             return Some(if self.king_in_check(self.turn) {
                 win(self.turn.other(), Reason::Checkmate, "checkmate")
             } else if self.opts.stalemate_loss {
@@ -1566,7 +1598,7 @@ impl Rules for Cypher {
     }
 
     fn repetition_key(&self) -> u64 {
-        let mut h = DefaultHasher::new();
+        let mut h = KeyHasher::default();
         for &s in SQUARES.iter() {
             h.write_u8(self.at(s));
         }
