@@ -4,6 +4,8 @@
 //! interpreters (`rules`) evaluate them; the command line (`cli`) reports the results.
 
 pub mod cli;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod rules;
 pub mod scenario;
 pub mod suggest;
