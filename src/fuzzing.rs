@@ -74,7 +74,8 @@ pub fn check_source(src: String) {
     let (last, code) = summary(std::slice::from_ref(&check));
     // The report, its JSON and the summary agree on the numbers.
     assert_eq!(last, format!("{passed} passed, {failed} failed"));
-    assert_eq!(passed + failed, check.scenarios.len());
+    // A scenario that could not run (its syntax was broken) counts as failed.
+    assert_eq!(passed + failed, check.scenarios.len() + check.unrun);
     assert_eq!(json.scenarios.len(), check.scenarios.len());
     assert_eq!(json.errors.len(), check.problems.len());
     let expected_code = if !check.usable() {
