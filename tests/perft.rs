@@ -1,4 +1,5 @@
-//! Perft counts for orthodox chess from `tests/data/perft-chess.txt`.
+//! Perft counts from `tests/data/perft-<variant>.txt`, one reader and one runner generic over
+//! every variant.
 //!
 //! The normal run checks every count up to [`FAST_LIMIT`] nodes; the ignored `perft_deep` test
 //! checks the deeper ones up to [`DEEP_LIMIT`] and prints nodes per second
@@ -7,7 +8,8 @@
 use std::time::Instant;
 
 use arbiter::rules::chess::Chess;
-use arbiter::rules::{perft, Geometry, Options, Rules};
+use arbiter::rules::cypher::Cypher;
+use arbiter::rules::{perft, Options, Rules};
 
 const FAST_LIMIT: u64 = 5_000_000;
 const DEEP_LIMIT: u64 = 250_000_000;
@@ -19,8 +21,7 @@ struct Case {
     nodes: u64,
 }
 
-fn cases() -> Vec<Case> {
-    let text = include_str!("data/perft-chess.txt");
+fn cases(text: &str) -> Vec<Case> {
     let mut out = Vec::new();
     let (mut id, mut fen) = (String::new(), String::new());
     for (n, line) in text.lines().enumerate() {
@@ -52,23 +53,25 @@ fn cases() -> Vec<Case> {
     out
 }
 
-fn position(fen: &str) -> Chess {
-    let options = Options::defaults(Chess::options());
-    match Chess::from_fen(Geometry::lettered(8, 8), fen, &options) {
+fn position<R: Rules>(fen: &str) -> R {
+    let options = Options::defaults(R::options());
+    let geometry = R::geometry_for(None).expect("a default board");
+    match R::from_fen(geometry, fen, &options) {
         Ok(p) => p,
         Err(e) => panic!("bad FEN `{fen}`: {e}"),
     }
 }
 
-fn run(min: u64, max: u64) -> (u64, f64) {
+/// Every count of one variant's file between `min` (exclusive) and `max` nodes.
+fn run<R: Rules>(text: &str, min: u64, max: u64) -> (u64, f64) {
     let mut failures = Vec::new();
     let mut total = 0;
     let mut secs = 0.0;
-    for c in cases()
+    for c in cases(text)
         .into_iter()
         .filter(|c| c.nodes > min && c.nodes <= max)
     {
-        let pos = position(&c.fen);
+        let pos = position::<R>(&c.fen);
         let t = Instant::now();
         let got = perft(&pos, c.depth);
         let dt = t.elapsed().as_secs_f64();
@@ -99,18 +102,30 @@ fn run(min: u64, max: u64) -> (u64, f64) {
     (total, secs)
 }
 
+const CHESS: &str = include_str!("data/perft-chess.txt");
+const CYPHER: &str = include_str!("data/perft-cypher.txt");
+
+/// Both variants' counts between `min` and `max`, with the nodes and seconds of each.
+fn run_all(min: u64, max: u64) -> [(&'static str, u64, f64); 2] {
+    let (n, s) = run::<Chess>(CHESS, min, max);
+    let (m, t) = run::<Cypher>(CYPHER, min, max);
+    [("chess", n, s), ("cypher", m, t)]
+}
+
 #[test]
 fn perft_fast() {
-    let (total, _) = run(0, FAST_LIMIT);
-    assert!(total > 0);
+    for (variant, total, _) in run_all(0, FAST_LIMIT) {
+        assert!(total > 0, "no {variant} counts checked");
+    }
 }
 
 #[test]
 #[ignore = "deep perft; run in release with --ignored --nocapture for nodes per second"]
 fn perft_deep() {
-    let (total, secs) = run(FAST_LIMIT, DEEP_LIMIT);
-    println!(
-        "total {total} nodes in {secs:.3}s: {:.1} Mnps",
-        total as f64 / secs / 1e6
-    );
+    for (variant, total, secs) in run_all(FAST_LIMIT, DEEP_LIMIT) {
+        println!(
+            "{variant}: total {total} nodes in {secs:.3}s: {:.1} Mnps",
+            total as f64 / secs / 1e6
+        );
+    }
 }

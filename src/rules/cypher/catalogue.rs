@@ -44,12 +44,14 @@ pub static RULES: &[RuleDef] = &[
     rule("border-kings-apart", "cypher-chess-rules.txt III.ii.d", "two Kings on the Border may never stand next to each other"),
     rule("king-court-entry", "cypher-chess-rules.txt V.vi, III.iii.a", "a King enters Court by its own step only while the opposing Spy is not in Court"),
     rule("court-entry-trigger", "cypher-chess-rules.txt V.v.i-V.v.iii, V.vii", "a major piece other than the King enters Court from outside only as the second action of a turn whose first action moves the Court Spy out of Court, by its own (knight: classical) movement, without capturing"),
+    rule("action-by-action", "cypher-chess-rules.txt V.v.iii, VI.i.a, cypher-chess-flipping.txt VII.d.1", "a two-action turn is judged action by action: the first (the Court Spy's exit, V.v.iii 'first assumes its new position'; the King's step onto the Border, VI.i.a 'manages to move onto a Border square') must be legal by itself under the Spy and King rules (III.ii, III.iii, VII.d), and if it decides the game the turn ends there (game-over); the second is judged on the board it leaves; only whether the mover's King is left in check (III.i, IV.v) is judged once, at the end of the turn"),
     rule("one-entry-per-exit", "cypher-chess-rules.txt V.v.iv", "one Spy exit lets in exactly one piece: a turn has at most two actions"),
     rule("court-crossing", "cypher-chess-rules.txt V.viii, V.x, cypher-chess-major-pieces-retake.txt IV.g", "a Court piece may cross the Field and Border to another Court square without a trigger"),
     // Spies and Kings.
-    rule("king-beside-own-spy", "cypher-chess-rules.txt III.ii.a, cypher-chess-flipping.txt VII.d.3", "a King may never end a turn next to its own Spy (option king-beside-own-spy: illegal, or that side loses by flip)"),
+    rule("king-beside-own-spy", "cypher-chess-rules.txt III.ii.a, cypher-chess-flipping.txt VII.d.3", "a King may never move (or be left) next to its own Spy (option king-beside-own-spy: illegal, or that side loses by flip); the Spy's own step there is spy-beside-own-king"),
     rule("spy-beside-enemy-spy", "cypher-chess-rules.txt III.ii.b, cypher-chess-flipping.txt VII.d.4", "a Spy may never land next to the opposing Spy (option spy-beside-enemy-spy: illegal, or the Spy that landed loses by flip)"),
-    rule("spy-beside-king", "cypher-chess-rules.txt III.ii.c, cypher-chess-flipping.txt VII.d.2", "a Spy cannot move next to either King (next to its own King see king-beside-own-spy; next to an enemy King outside Court, option spy-beside-enemy-king)"),
+    rule("spy-beside-king", "cypher-chess-rules.txt III.ii.c, cypher-chess-flipping.txt VII.d.2", "a Spy cannot move next to the opposing King (next to a King outside Court, option spy-beside-enemy-king: illegal, or the Spy's side loses by flip)"),
+    rule("spy-beside-own-king", "cypher-chess-rules.txt III.ii.c, cypher-chess-flipping.txt VII.d.3", "a Spy cannot move next to its own King (option spy-beside-own-king: illegal, or that side loses by flip)"),
     rule("king-flips-spy", "cypher-chess-rules.txt III.iii.a-c, cypher-chess-flipping.txt VII.d.2", "a King that ends its move next to the opposing Spy, unless both stand in Court, flips the Spy and wins (the flipped Spy's own attack does not count against that move)"),
     rule("court-king-beside-court-spy", "cypher-chess-rules.txt III.iii.a", "a Court King cannot move next to the opposing Court Spy"),
     rule("spy-flips-king", "cypher-chess-rules.txt III.iii.a, cypher-chess-flipping.txt VII.d.1", "a Court Spy on one line with the opposing Court King, no piece between and at least one empty square between, flips the King and wins"),
@@ -64,7 +66,7 @@ pub static RULES: &[RuleDef] = &[
     // Claims and the end of the game.
     rule("capture-mark", "cypher-chess-rules.txt II.i", "`x` marks a capture by movement and `-` a move to an empty square (and an infiltration placement)"),
     rule("check-claim", "cypher-chess-rules.txt III.i", "`+` claims that the turn gives check and `#` that it mates"),
-    rule("game-over", "cypher-chess-rules.txt III.i, VI.iv", "once the game is decided no further turn is played"),
+    rule("game-over", "cypher-chess-rules.txt III.i, VI.iv", "once the game is decided no further turn is played, and no further action of the turn that decided it"),
     rule("checkmate", "cypher-chess-rules.txt III.i", "the side to move, in check with no legal turn, loses"),
     rule("stalemate", "cypher-chess-rules.txt III.i", "the side to move, not in check with no legal turn: a draw, or a loss under stalemate = loss"),
     rule("resignation", "cypher-chess-rules.txt III.i", "as in classical chess, the player whose opponent resigns wins"),
@@ -144,6 +146,18 @@ pub static OPTIONS: &[OptionDef] = &[
         values: &["illegal", "loses"],
         default: "illegal",
         reason: "main III.ii.c: the Spy cannot move to a square next to either King; flipping VII.d.2 says a King outside Court that 'otherwise winds up' next to the opposing Spy flips it. Default illegal (III.ii.c is explicit); under `loses` a Spy moving next to an enemy King outside Court is flipped and its side loses; next to a Court King it stays illegal (III.ii.c: 'he must be at least 1 empty square away')",
+    },
+    OptionDef {
+        name: "spy-beside-own-king",
+        values: &["illegal", "loses"],
+        default: "illegal",
+        reason: "a Spy stepping next to its own King: main III.ii.c, 'the Spy cannot move to a square next to either King', is the clause about the Spy's move and says it cannot; flipping VII.d.3 flips a King that 'winds up next to his own Spy'. The move rule is the more specific, so the step is illegal by default, whatever king-beside-own-spy says about the King's step; `loses` plays it and that side loses by flip",
+    },
+    OptionDef {
+        name: "win-and-loss",
+        values: &["loss", "win"],
+        default: "loss",
+        reason: "one action that both flips the opponent (VII.d.1-2, a coup that bares the King) and flips the mover (VII.d.3-4, a Spy next to a King, the mover's Court King on a Spy's line, under the `loses` readings): the texts are silent. They state each losing condition without exception ('anywhere on the board', 'no matter how that situation arose'), and in the classical chess they defer to (III.i) what a move does to the mover's own King is judged before what it does to the opponent's; so by default the mover loses. `win` lets the mover's flip count first",
     },
 ];
 

@@ -286,12 +286,36 @@ fn primary_refusal(pos: &Cypher, from: i32, to: i32, capture: bool, alone: bool)
     None
 }
 
-/// Puts the rule id that `apply` returned into words.
+/// Puts the rule id that `apply` returned into words; a rule the first action of a compound
+/// turn broke says so, with that action.
 fn final_sentence(pos: &Cypher, m: Move, rule: &'static str) -> String {
+    let mut after = pos.clone();
+    let first = matches!(after.apply_turn(m), Err(f) if f.first);
+    if !first {
+        return sentence(pos, &after, rule);
+    }
+    let opening = Move::new(m.from as i32, m.to as i32, K_NORMAL);
+    let action = pos.describe(opening).text(&Cypher::geometry());
+    if rule == "game-over" {
+        let mut alone = pos.clone();
+        let decided = match alone.apply(opening).map(|()| alone.result) {
+            Ok(Some(outcome)) => format!(": {outcome}"),
+            _ => String::new(),
+        };
+        return format!(
+            "its first action, {action}, already decides the game{decided}; a turn ends when the game ends, so no second action follows"
+        );
+    }
+    format!(
+        "after its first action, {action}, {}; a second action cannot undo it (only a check may last until the end of the turn)",
+        sentence(pos, &after, rule)
+    )
+}
+
+/// The rule id in words, about the board `after` that the failing action left.
+fn sentence(pos: &Cypher, after: &Cypher, rule: &'static str) -> String {
     let us = pos.turn;
     let them = us.other();
-    let mut after = pos.clone();
-    let _ = after.apply(m);
     let ks = after.kings[us.index()] as i32;
     let ke = after.kings[them.index()] as i32;
     let ss = after.spies[us.index()] as i32;
@@ -348,6 +372,11 @@ fn final_sentence(pos: &Cypher, m: Move, rule: &'static str) -> String {
             "the {us} king on {} would stand next to its own spy on {}",
             nm(ks),
             nm(ss)
+        ),
+        "spy-beside-own-king" => format!(
+            "the {us} spy cannot move to {}, next to its own king on {} (spy-beside-own-king = illegal)",
+            nm(ss),
+            nm(ks)
         ),
         "king-into-spy-line" => format!(
             "the {us} Court king on {} would stand on the line of the {them} Court spy on {} (king-into-spy-line = illegal)",

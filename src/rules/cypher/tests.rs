@@ -700,7 +700,7 @@ fn repetition_resignation_agreement_and_claims() {
 
 #[test]
 fn catalogue_is_consistent() {
-    assert_eq!(OPTIONS.len(), 12);
+    assert_eq!(OPTIONS.len(), 14);
     for o in OPTIONS {
         assert!(o.values.contains(&o.default), "{}", o.name);
         assert_eq!(o.values.len(), 2);
