@@ -930,6 +930,7 @@ impl Cypher {
 
     /// [`Self::apply`], saying also whether the rule was broken by the first action of a
     /// compound turn.
+    #[inline(always)]
     pub(crate) fn apply_turn(&mut self, m: Move) -> Result<(), Fault> {
         let us = self.turn as u8;
         let them = us ^ 1;
@@ -1136,6 +1137,7 @@ impl Cypher {
     /// The Spy and King rules (main III.ii-iii, flipping VII.d) on the board an action of
     /// `mover` leaves, and the result they decide; with `end_of_turn`, also whether the mover's
     /// King is left in check. `Err` names the rule the action breaks.
+    #[inline(always)]
     fn judge(
         &self,
         mover: Color,
