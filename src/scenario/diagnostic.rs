@@ -213,7 +213,12 @@ fn render_on_line(problem: &Problem, name: &str, src: &str, line: usize) -> Stri
     if handler.render_report(&mut out, report.as_ref()).is_err() {
         out = format!("error: {} at {name}:{line}:{col}\n", problem.message);
     }
-    // miette pads lines with trailing spaces in places; snapshots should not depend on them.
+    trimmed(&out)
+}
+
+/// The rendered text without trailing spaces: miette pads lines with them in places, and
+/// snapshots should not depend on them.
+fn trimmed(out: &str) -> String {
     let mut cleaned: String = out
         .lines()
         .map(|l| l.trim_end())
@@ -461,13 +466,7 @@ mod tests {
             .with_context_lines(1);
         let mut out = String::new();
         handler.render_report(&mut out, report.as_ref()).unwrap();
-        let mut cleaned: String = out
-            .lines()
-            .map(|l| l.trim_end())
-            .collect::<Vec<_>>()
-            .join("\n");
-        cleaned.push('\n');
-        cleaned
+        trimmed(&out)
     }
 
     fn problem(span: Span) -> Problem {
