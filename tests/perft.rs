@@ -119,6 +119,19 @@ fn perft_fast() {
     }
 }
 
+/// Cypher from the start to depth 5 in every run: the regression that matters most for the
+/// game's move generator, and about 39 million nodes (seconds in the test profile).
+#[test]
+fn cypher_start_to_depth_five() {
+    let start: String = CYPHER
+        .split("\n\n")
+        .find(|block| block.lines().any(|l| l == "id start"))
+        .expect("the start block")
+        .to_string();
+    let (total, _) = run::<Cypher>(&start, 0, 40_000_000);
+    assert!(total > 38_000_000, "depth 5 was not checked");
+}
+
 #[test]
 #[ignore = "deep perft; run in release with --ignored --nocapture for nodes per second"]
 fn perft_deep() {
