@@ -8,6 +8,7 @@ pub mod chess;
 pub mod cypher;
 pub mod game;
 pub mod key;
+pub mod movement;
 pub mod piece;
 pub mod search;
 pub mod turn;

@@ -5,6 +5,8 @@
 //! are found once per node by walking the eight lines and the knight and pawn squares around the
 //! king, so only king moves, en passant and castling need an attack test.
 
+#[cfg(test)]
+mod attack_check;
 mod catalogue;
 mod refuse;
 #[cfg(test)]
@@ -12,11 +14,13 @@ mod tests;
 
 use std::fmt;
 use std::hash::Hasher;
+use std::sync::OnceLock;
 
 use crate::rules::key::KeyHasher;
 
 use super::attacks::{DIAGONAL, KNIGHT as KNIGHT_STEPS, ORTHOGONAL, QUEEN as QUEEN_STEPS};
 use super::board::{Board, Geometry, Sq, Square, CELLS, STRIDE};
+use super::movement::{self, AttackTable, Movement};
 use super::piece::{Color, Piece, Role};
 use super::turn::{Action, CastleSide, Turn, TurnPattern};
 use super::{
@@ -195,6 +199,29 @@ impl Sink for Counter {
     fn push_promotions(&mut self, _from: i32, _to: i32) {
         self.0 += 4;
     }
+}
+
+/// The orthodox pieces in the shared attack test, by attacking colour (pawns, knights and the
+/// king first, then the riders). The generator keeps its own [`attacked`] for speed; the tests
+/// check one against the other.
+pub(crate) fn attack_tables() -> &'static [AttackTable; 2] {
+    static TABLES: OnceLock<[AttackTable; 2]> = OnceLock::new();
+    TABLES.get_or_init(|| {
+        Color::ALL.map(|c| {
+            let kinds: Vec<(u8, &Movement)> = [
+                (PAWN, &movement::PAWN),
+                (KNIGHT, &movement::KNIGHT),
+                (KING, &movement::KING),
+                (QUEEN, &movement::QUEEN),
+                (ROOK, &movement::ROOK),
+                (BISHOP, &movement::BISHOP),
+            ]
+            .into_iter()
+            .map(|(role, m)| (code(c as u8, role), m))
+            .collect();
+            AttackTable::new(c, &kinds)
+        })
+    })
 }
 
 /// Whether `s` is attacked by a piece of colour `them`, treating `ignore` as empty (the king

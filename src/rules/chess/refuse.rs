@@ -23,39 +23,12 @@ fn describe_piece(p: Piece) -> String {
     format!("{} {}", p.color(), p.role())
 }
 
-/// A square from which a piece of colour `them` attacks `s` on board `b`.
+/// A square from which a piece of colour `them` attacks `s` on board `b` (the shared attack
+/// test, which names the attacker; the generator's own test only says whether there is one).
 fn attacker_of(b: &Board, s: i32, them: u8) -> Option<Square> {
-    let at = |x: i32| b.cell(Sq(x as u16));
-    let found = |x: i32| Some(Sq(x as u16).square());
-    let pd = if them == 1 { UP } else { -UP };
-    for x in [s + pd - 1, s + pd + 1] {
-        if at(x) == code(them, PAWN) {
-            return found(x);
-        }
-    }
-    for d in KNIGHT_STEPS {
-        if at(s + d) == code(them, KNIGHT) {
-            return found(s + d);
-        }
-    }
-    for d in QUEEN_STEPS {
-        if at(s + d) == code(them, KING) {
-            return found(s + d);
-        }
-    }
-    for (dirs, slider) in [(ORTHOGONAL, ROOK), (DIAGONAL, BISHOP)] {
-        for d in dirs {
-            let mut t = s + d;
-            while at(t) == EMPTY {
-                t += d;
-            }
-            let c = at(t);
-            if c == code(them, slider) || c == code(them, QUEEN) {
-                return found(t);
-            }
-        }
-    }
-    None
+    attack_tables()[them as usize]
+        .attacker(b, Sq(s as u16), |_| true, |_, _| false)
+        .map(|a| a.from.square())
 }
 
 fn attacker_text(b: &Board, s: i32, them: u8) -> String {

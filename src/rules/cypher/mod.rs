@@ -27,6 +27,8 @@
 //!
 //! [`Rules::fen`] always prints all five fields; [`Rules::from_fen`] accepts the first two alone.
 
+#[cfg(test)]
+mod attack_oracle;
 mod catalogue;
 mod refuse;
 #[cfg(test)]
@@ -34,12 +36,14 @@ mod tests;
 
 use std::fmt;
 use std::hash::Hasher;
+use std::sync::OnceLock;
 
 use crate::rules::key::KeyHasher;
 
 use super::attacks::{DIAGONAL, KNIGHT as CLASSICAL, ORTHOGONAL, QUEEN as QUEEN_STEPS};
 use super::board::{delta, Board, Geometry, Sq, Square, CELLS, STRIDE};
 use super::chess::{parse_counter, quoted};
+use super::movement::{self, AttackTable, Movement};
 use super::piece::{Color, Piece, Role};
 use super::turn::{Action, Turn, TurnPattern};
 use super::{
@@ -101,6 +105,29 @@ static ZONE: [u8; CELLS] = {
     }
     t
 };
+
+/// Who may check a King, by colour: the movements of Cypher's pieces in the shared attack test
+/// (pawns, knights and the King first, as leapers; then the riders).
+fn attack_tables() -> &'static [AttackTable; 2] {
+    static TABLES: OnceLock<[AttackTable; 2]> = OnceLock::new();
+    TABLES.get_or_init(|| {
+        Color::ALL.map(|c| {
+            let kinds: Vec<(u8, &Movement)> = [
+                (PAWN, &movement::PAWN),
+                (KNIGHT, &movement::CYPHER_KNIGHT),
+                (KING, &movement::KING),
+                (QUEEN, &movement::QUEEN),
+                (ROOK, &movement::ROOK),
+                (BISHOP, &movement::BISHOP),
+                (SPY, &movement::QUEEN),
+            ]
+            .into_iter()
+            .map(|(role, m)| (code(c as u8, role), m))
+            .collect();
+            AttackTable::new(c, &kinds)
+        })
+    })
+}
 
 /// The 110 playing squares as mailbox indices.
 static SQUARES: [i32; NSQ] = {
@@ -369,6 +396,37 @@ struct Acted {
     coup_bare: bool,
 }
 
+/// The squares a turn emptied (or made transparent), for the discovered-check shortcut.
+#[derive(Clone, Copy, Debug, Default)]
+struct Opened {
+    squares: [i32; 4],
+    n: usize,
+    king_moved: bool,
+}
+
+impl Opened {
+    #[inline(always)]
+    fn add(&mut self, s: i32) {
+        if self.n < self.squares.len() {
+            self.squares[self.n] = s;
+            self.n += 1;
+        } else {
+            // More than a turn can open: be safe and test.
+            self.king_moved = true;
+        }
+    }
+
+    /// Whether one of the squares shares a file, rank or diagonal with `king`.
+    #[inline(always)]
+    fn lines_to(&self, king: i32) -> bool {
+        king != 0
+            && self.squares[..self.n].iter().any(|&s| {
+                let (df, dr) = (file_of(s) - file_of(king), rank_of(s) - rank_of(king));
+                df == 0 || dr == 0 || df.abs() == dr.abs()
+            })
+    }
+}
+
 /// The rule a turn breaks, and whether its first action already broke it (or decided the game,
 /// `game-over`) before the second was made.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -458,75 +516,36 @@ impl Cypher {
         self.attacker(s, them, ignore).is_some()
     }
 
-    /// A square from which `them` checks a King on the non-Court square `s`.
+    /// A square from which `them` checks a King on the non-Court square `s`, treating `ignore`
+    /// as empty: the shared attack test with the zone rules of who checks whom (main IV.v,
+    /// V.xii, retake IV) and transparent Spies outside Court.
     fn attacker(&self, s: i32, them: u8, ignore: i32) -> Option<i32> {
-        let at = |x: i32| if x == ignore { EMPTY } else { self.at(x) };
         let o = &self.opts;
-        // Pawns: a pawn of `them` on x attacks x + its forward ± 1.
-        let pd = if them == 0 { UP } else { -UP };
-        let pawn = code(them, PAWN);
-        for x in [s - pd - 1, s - pd + 1] {
-            if at(x) == pawn {
-                let z = zone_of(x);
-                if z == FIELD || (z == BORDER && o.border_pawn_checks) {
-                    return Some(x);
-                }
-            }
-        }
-        // Knights: a Border knight by either L, a Court knight by the extended L only.
-        let knight = code(them, KNIGHT);
-        for d in CLASSICAL {
-            let x = s + d;
-            if at(x) == knight && zone_of(x) == BORDER {
-                return Some(x);
-            }
-        }
-        for d in EXTENDED {
-            let x = s + d;
-            if at(x) == knight && (zone_of(x) == BORDER || zone_of(x) == COURT) {
-                return Some(x);
-            }
-        }
-        // The enemy King from Court or the Border.
-        let king = code(them, KING);
-        for d in QUEEN_STEPS {
-            let x = s + d;
-            if at(x) == king {
-                let z = zone_of(x);
-                if z == COURT || (z == BORDER && (zone_of(s) == BORDER || !o.border_king_allowed)) {
-                    return Some(x);
-                }
-            }
-        }
-        // Sliders and the Spy; Border and Field Spies are transparent.
-        for (i, &d) in QUEEN_STEPS.iter().enumerate() {
-            let slider = if i < 4 { ROOK } else { BISHOP };
-            let mut t = s + d;
-            loop {
-                let c = at(t);
-                if c == EMPTY {
-                    t += d;
-                    continue;
-                }
-                if c == WALL {
-                    break;
-                }
-                let z = zone_of(t);
-                let role = c >> 1;
-                if role == SPY && z != COURT {
-                    if c & 1 == them && (z == BORDER || o.field_spy_checks) {
-                        return Some(t);
-                    }
-                    t += d;
-                    continue;
-                }
-                if c & 1 == them && z != FIELD && (role == QUEEN || role == slider || role == SPY) {
-                    return Some(t);
-                }
-                break;
-            }
-        }
-        None
+        let zs = zone_of(s);
+        let table = &attack_tables()[them as usize];
+        table
+            .attacker(
+                &self.board,
+                Sq(s as u16),
+                |a| {
+                    let x = a.from.0 as i32;
+                    let z = zone_of(x);
+                    x != ignore
+                        && match a.code >> 1 {
+                            PAWN => z == FIELD || (z == BORDER && o.border_pawn_checks),
+                            // Atom 0 is the classical L, atom 1 the extended one.
+                            KNIGHT => z == BORDER || (a.atom == 1 && z == COURT),
+                            KING => {
+                                z == COURT
+                                    || (z == BORDER && (zs == BORDER || !o.border_king_allowed))
+                            }
+                            SPY => z != FIELD || o.field_spy_checks,
+                            _ => z != FIELD,
+                        }
+                },
+                |x, c| x.0 as i32 == ignore || (c >> 1 == SPY && zone_of(x.0 as i32) != COURT),
+            )
+            .map(|a| a.from.0 as i32)
     }
 
     /// Whether the Spy on `spy` (in Court) flips the King on `king` (in Court): one line, no
@@ -850,10 +869,11 @@ impl Cypher {
     fn generate(&self, out: &mut Vec<Move>) {
         let start = out.len();
         self.candidates(out);
+        let checked = Some(self.king_in_check(self.turn));
         let mut i = start;
         while i < out.len() {
             let mut next = self.clone();
-            if next.apply(out[i]).is_ok() {
+            if next.apply_turn(out[i], checked).is_ok() {
                 i += 1;
             } else {
                 out.swap_remove(i);
@@ -870,7 +890,7 @@ impl Cypher {
                         .iter()
                         .any(|o| o.kind == K_NORMAL && o.from == m.from && o.to == m.to);
                 let mut next = self.clone();
-                if !shadowed && next.apply(m).is_ok() {
+                if !shadowed && next.apply_turn(m, checked).is_ok() {
                     i += 1;
                 } else {
                     out.swap_remove(i);
@@ -925,13 +945,15 @@ impl Cypher {
     /// Plays a turn on this position and says whether it was legal: `Err` names the rule it
     /// breaks (the position is then garbage). Sets the result the turn decides.
     pub(crate) fn apply(&mut self, m: Move) -> Result<(), &'static str> {
-        self.apply_turn(m).map_err(|f| f.rule)
+        self.apply_turn(m, None).map_err(|f| f.rule)
     }
 
     /// [`Self::apply`], saying also whether the rule was broken by the first action of a
-    /// compound turn.
+    /// compound turn. `checked` is whether the mover's King is in check before the turn, when
+    /// the caller knows: a King that was not in check and did not move can be left in check
+    /// only through a square the turn emptied, so the attack test is skipped otherwise.
     #[inline(always)]
-    pub(crate) fn apply_turn(&mut self, m: Move) -> Result<(), Fault> {
+    pub(crate) fn apply_turn(&mut self, m: Move, checked: Option<bool>) -> Result<(), Fault> {
         let us = self.turn as u8;
         let them = us ^ 1;
         let mover = self.turn;
@@ -946,6 +968,9 @@ impl Cypher {
         let mut new_retake = 0u16;
         // What the turn's last action did; a first action is judged before the second is made.
         let mut acted = Acted::default();
+        // Squares the turn emptied or made transparent, through which a line to the mover's
+        // King may open; a King move makes any check possible.
+        let mut opened = Opened::default();
         match m.kind {
             K_DROP => {
                 if self.prisoners[us as usize] == 0 {
@@ -969,6 +994,7 @@ impl Cypher {
             K_INFIL_ALONE => {
                 acted.spy_moved = self.at(from) >> 1 == SPY;
                 acted.infiltrated = true;
+                opened.add(from);
                 self.infiltrate(from, to, &mut rec);
             }
             _ => {
@@ -1000,14 +1026,20 @@ impl Cypher {
                 }
                 self.put(from, EMPTY);
                 self.put(to, c);
+                opened.add(from);
                 match role {
                     KING => {
                         self.kings[us as usize] = to as u16;
                         acted.king_moved = true;
+                        opened.king_moved = true;
                     }
                     SPY => {
                         self.spies[us as usize] = to as u16;
                         acted.spy_moved = true;
+                        // A Spy outside Court is transparent for check.
+                        if zone_of(to) != COURT {
+                            opened.add(to);
+                        }
                     }
                     _ => {}
                 }
@@ -1026,6 +1058,7 @@ impl Cypher {
                 if role == PAWN && rank_of(to) == coup_rank(us) {
                     // Coup d'etat: the pawn goes, the highest enemy piece changes sides.
                     self.put(to, EMPTY);
+                    opened.add(to);
                     self.count -= 1;
                     rec.remove(Removal {
                         piece: c,
@@ -1090,6 +1123,7 @@ impl Cypher {
                         acted = Acted::default();
                         self.put(g, EMPTY);
                         self.put(t, c2);
+                        opened.add(g);
                         rec.enter(Entry {
                             role: c2 >> 1,
                             square: t as u16,
@@ -1109,6 +1143,7 @@ impl Cypher {
                             infiltrated: true,
                             ..Acted::default()
                         };
+                        opened.add(m.from2 as i32);
                         self.infiltrate(m.from2 as i32, m.to2 as i32, &mut rec);
                     }
                     _ => {}
@@ -1118,7 +1153,16 @@ impl Cypher {
         self.turn = mover.other();
         self.retake = new_retake;
         self.record = rec;
-        self.result = self.judge(mover, acted, true).map_err(Fault::at_end)?;
+        let test_check = checked != Some(false)
+            || opened.king_moved
+            || opened.lines_to(self.kings[us as usize] as i32);
+        debug_assert!(
+            test_check || !self.king_in_check(mover),
+            "a skipped check test would have found a check after {m:?}"
+        );
+        self.result = self
+            .judge(mover, acted, test_check)
+            .map_err(Fault::at_end)?;
         Ok(())
     }
 
@@ -1135,14 +1179,14 @@ impl Cypher {
     }
 
     /// The Spy and King rules (main III.ii-iii, flipping VII.d) on the board an action of
-    /// `mover` leaves, and the result they decide; with `end_of_turn`, also whether the mover's
+    /// `mover` leaves, and the result they decide; with `test_check`, also whether the mover's
     /// King is left in check. `Err` names the rule the action breaks.
     #[inline(always)]
     fn judge(
         &self,
         mover: Color,
         acted: Acted,
-        end_of_turn: bool,
+        test_check: bool,
     ) -> Result<Option<Outcome>, &'static str> {
         let us = mover.index();
         let them = us ^ 1;
@@ -1181,7 +1225,7 @@ impl Cypher {
         if own_spy && !own_loses {
             return Err(own_rule);
         }
-        if end_of_turn
+        if test_check
             && ks != 0
             && zone_of(ks) != COURT
             && self.attacked(ks, them as u8, if flips { se } else { -1 })

@@ -290,7 +290,7 @@ fn primary_refusal(pos: &Cypher, from: i32, to: i32, capture: bool, alone: bool)
 /// turn broke says so, with that action.
 fn final_sentence(pos: &Cypher, m: Move, rule: &'static str) -> String {
     let mut after = pos.clone();
-    let first = matches!(after.apply_turn(m), Err(f) if f.first);
+    let first = matches!(after.apply_turn(m, None), Err(f) if f.first);
     if !first {
         return sentence(pos, &after, rule);
     }

@@ -1,0 +1,566 @@
+//! Pieces as data: how a piece kind moves and captures, as a list of atoms, and the one attack
+//! test every variant shares.
+//!
+//! An [`Atom`] is a set of step vectors (written for White: a positive rank step is forward;
+//! Black's are mirrored), how far the piece goes along each (a single leap, a ride of any or a
+//! limited length, or a cannon-like hop over one screen), and whether the atom moves, captures
+//! or both. A [`Movement`] is a list of atoms; the orthodox pieces are defined this way
+//! ([`KING`], [`QUEEN`], ...), and so is any designed piece.
+//!
+//! [`AttackTable`] turns the movements of the pieces that may attack into reverse lookups from
+//! the attacked square: the cells a leaper would stand on, and the rays along which a rider
+//! would be the first piece. A variant adds its own conditions (zones, transparent pieces)
+//! through the `admit` and `passes` callbacks of [`AttackTable::attacker`], so the geometry is
+//! written once. The orthodox chess generator keeps a specialised attack test for speed; the
+//! tests check it against this one.
+
+use std::borrow::Cow;
+
+use super::board::{delta, Board, Sq};
+use super::piece::Color;
+
+/// Whether an atom moves to empty squares, captures, or both.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Modality {
+    Move,
+    Capture,
+    Both,
+}
+
+impl Modality {
+    #[inline]
+    pub fn moves(self) -> bool {
+        self != Modality::Capture
+    }
+
+    #[inline]
+    pub fn captures(self) -> bool {
+        self != Modality::Move
+    }
+}
+
+/// How far a piece goes along one step vector of an atom.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Reach {
+    /// One step, jumping over whatever stands between.
+    Leap,
+    /// Repeated steps over empty squares: at most this many, 0 for no limit.
+    Ride(u8),
+    /// Like a ride, but it first jumps exactly one piece, the screen, anywhere along the line,
+    /// and then moves to an empty square or captures the first piece beyond (Betza `p` on a
+    /// rider; Xiangqi's cannon is a rider that moves and a hopper that captures).
+    Hop,
+}
+
+/// One atom of a movement: step vectors, reach and modality.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Atom {
+    /// Step vectors `(files, ranks)` for White; Black's ranks are negated.
+    pub steps: Cow<'static, [(i8, i8)]>,
+    pub reach: Reach,
+    pub modality: Modality,
+}
+
+/// How one piece kind moves: its atoms.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Movement {
+    pub atoms: Cow<'static, [Atom]>,
+}
+
+const fn atom(steps: &'static [(i8, i8)], reach: Reach, modality: Modality) -> Atom {
+    Atom {
+        steps: Cow::Borrowed(steps),
+        reach,
+        modality,
+    }
+}
+
+const fn movement(atoms: &'static [Atom]) -> Movement {
+    Movement {
+        atoms: Cow::Borrowed(atoms),
+    }
+}
+
+/// The orthogonal one-square steps (Betza `W`).
+pub const WAZIR: [(i8, i8); 4] = [(0, 1), (0, -1), (1, 0), (-1, 0)];
+/// The diagonal one-square steps (Betza `F`).
+pub const FERZ: [(i8, i8); 4] = [(1, 1), (-1, 1), (1, -1), (-1, -1)];
+/// The eight one-square steps (`K` = `WF`), orthogonal first.
+pub const KING_STEPS: [(i8, i8); 8] = [
+    (0, 1),
+    (0, -1),
+    (1, 0),
+    (-1, 0),
+    (1, 1),
+    (-1, 1),
+    (1, -1),
+    (-1, -1),
+];
+/// The knight's leaps (Betza `N`).
+pub const KNIGHT_LEAPS: [(i8, i8); 8] = [
+    (1, 2),
+    (-1, 2),
+    (2, 1),
+    (-2, 1),
+    (1, -2),
+    (-1, -2),
+    (2, -1),
+    (-2, -1),
+];
+/// The (1,3) leaps (Betza `L`, the camel; Cypher Chess's extended knight).
+pub const CAMEL_LEAPS: [(i8, i8); 8] = [
+    (1, 3),
+    (-1, 3),
+    (3, 1),
+    (-3, 1),
+    (1, -3),
+    (-1, -3),
+    (3, -1),
+    (-3, -1),
+];
+
+/// A movement made of static atoms.
+macro_rules! movement {
+    ($(#[$doc:meta])* $name:ident = $($atom:expr),+) => {
+        $(#[$doc])*
+        pub static $name: Movement = {
+            static ATOMS: &[Atom] = &[$($atom),+];
+            movement(ATOMS)
+        };
+    };
+}
+
+movement!(
+    /// `K`: one square any way.
+    KING = atom(&KING_STEPS, Reach::Leap, Modality::Both)
+);
+movement!(
+    /// `Q` = `RB`.
+    QUEEN = atom(&KING_STEPS, Reach::Ride(0), Modality::Both)
+);
+movement!(
+    /// `R` = `WW`.
+    ROOK = atom(&WAZIR, Reach::Ride(0), Modality::Both)
+);
+movement!(
+    /// `B` = `FF`.
+    BISHOP = atom(&FERZ, Reach::Ride(0), Modality::Both)
+);
+movement!(
+    /// `N`.
+    KNIGHT = atom(&KNIGHT_LEAPS, Reach::Leap, Modality::Both)
+);
+movement!(
+    /// `fmWfcF`: the pawn's step and capture (double steps, promotion and en passant are a
+    /// variant's own rules).
+    PAWN = atom(&[(0, 1)], Reach::Leap, Modality::Move),
+        atom(&[(1, 1), (-1, 1)], Reach::Leap, Modality::Capture)
+);
+movement!(
+    /// Cypher Chess's knight, `NL`: the classical L and the extended (1,3) L; which of them a
+    /// knight may use depends on its zone, which the variant decides (atom 0 is `N`, atom 1 `L`).
+    CYPHER_KNIGHT = atom(&KNIGHT_LEAPS, Reach::Leap, Modality::Both),
+        atom(&CAMEL_LEAPS, Reach::Leap, Modality::Both)
+);
+
+/// A step vector as a mailbox offset for `color`.
+#[inline]
+pub fn offset(step: (i8, i8), color: Color) -> i32 {
+    let dr = if color == Color::White {
+        step.1 as i32
+    } else {
+        -(step.1 as i32)
+    };
+    delta(step.0 as i32, dr)
+}
+
+/// Where a piece with this movement may go from `from`: `(target, captures)` for every
+/// destination its atoms reach, before any variant rule (check, zones) is applied. `is_enemy`
+/// says whether an occupied cell may be captured.
+pub fn destinations(
+    movement: &Movement,
+    board: &Board,
+    from: Sq,
+    color: Color,
+    is_enemy: impl Fn(u8) -> bool,
+    mut out: impl FnMut(Sq, bool),
+) {
+    use super::board::cell::{EMPTY, WALL};
+    for a in movement.atoms.iter() {
+        for &step in a.steps.iter() {
+            let d = offset(step, color);
+            let mut t = from.offset(d);
+            let mut n = 0u8;
+            let mut screened = false;
+            loop {
+                let c = board.cell(t);
+                if c == WALL {
+                    break;
+                }
+                n = n.saturating_add(1);
+                if c == EMPTY {
+                    // A hopper moves only beyond its screen.
+                    if a.modality.moves() && (screened || a.reach != Reach::Hop) {
+                        out(t, false);
+                    }
+                } else {
+                    match a.reach {
+                        Reach::Hop if !screened => screened = true,
+                        _ => {
+                            if a.modality.captures() && is_enemy(c) {
+                                out(t, true);
+                            }
+                            break;
+                        }
+                    }
+                    t = t.offset(d);
+                    continue;
+                }
+                match a.reach {
+                    Reach::Leap => break,
+                    Reach::Ride(limit) if limit != 0 && n >= limit => break,
+                    _ => {}
+                }
+                t = t.offset(d);
+            }
+        }
+    }
+}
+
+/// A leap that attacks the square it is looked up from: a piece `code` standing `offset`
+/// away attacks by its atom `atom`.
+#[derive(Clone, Copy, Debug)]
+struct LeapEntry {
+    offset: i32,
+    code: u8,
+    atom: u8,
+}
+
+/// A piece that attacks along a ray when it is the first piece met from the attacked square.
+#[derive(Clone, Copy, Debug)]
+struct RideEntry {
+    code: u8,
+    atom: u8,
+    /// 0 for no limit.
+    range: u8,
+    hop: bool,
+}
+
+/// A ray to walk from the attacked square, and who attacks along it.
+#[derive(Clone, Debug)]
+struct Ray {
+    dir: i32,
+    riders: Vec<RideEntry>,
+    /// The cell codes of `riders`, as a 256-bit set, to pass over other pieces quickly.
+    codes: [u64; 4],
+    /// Whether some rider hops (so the ray goes on past a first piece).
+    hops: bool,
+}
+
+/// The squares an attack on a square can come from, for one attacking side, built from the
+/// movements of its piece kinds (capturing atoms only).
+#[derive(Clone, Debug, Default)]
+pub struct AttackTable {
+    leaps: Vec<LeapEntry>,
+    rays: Vec<Ray>,
+}
+
+/// Where an attack was found: the attacker's square, its cell code and the index of the atom
+/// (in its kind's movement) that attacks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Attack {
+    pub from: Sq,
+    pub code: u8,
+    pub atom: u8,
+}
+
+impl AttackTable {
+    /// The table for pieces of `color`: each entry of `kinds` is a cell code and its kind's
+    /// movement. Lookups try the leaps in the order of `kinds` and their atoms, then the rays in
+    /// the order they first appear.
+    pub fn new(color: Color, kinds: &[(u8, &Movement)]) -> AttackTable {
+        let mut table = AttackTable::default();
+        for &(code, movement) in kinds {
+            for (i, a) in movement.atoms.iter().enumerate() {
+                if !a.modality.captures() {
+                    continue;
+                }
+                // The attacker stands against its own step from the square. A step set that is
+                // its own mirror image is looked up in the order written, so that the first
+                // attacker found does not depend on the side.
+                let symmetric = a.steps.iter().all(|&(f, r)| a.steps.contains(&(-f, -r)));
+                for &step in a.steps.iter() {
+                    let back = if symmetric {
+                        delta(step.0 as i32, step.1 as i32)
+                    } else {
+                        -offset(step, color)
+                    };
+                    match a.reach {
+                        Reach::Leap => table.leaps.push(LeapEntry {
+                            offset: back,
+                            code,
+                            atom: i as u8,
+                        }),
+                        Reach::Ride(range) => table.ray(
+                            back,
+                            RideEntry {
+                                code,
+                                atom: i as u8,
+                                range,
+                                hop: false,
+                            },
+                        ),
+                        Reach::Hop => table.ray(
+                            back,
+                            RideEntry {
+                                code,
+                                atom: i as u8,
+                                range: 0,
+                                hop: true,
+                            },
+                        ),
+                    }
+                }
+            }
+        }
+        table
+    }
+
+    fn ray(&mut self, dir: i32, entry: RideEntry) {
+        let i = match self.rays.iter().position(|r| r.dir == dir) {
+            Some(i) => i,
+            None => {
+                self.rays.push(Ray {
+                    dir,
+                    riders: Vec::new(),
+                    codes: [0; 4],
+                    hops: false,
+                });
+                self.rays.len() - 1
+            }
+        };
+        let ray = &mut self.rays[i];
+        ray.codes[entry.code as usize >> 6] |= 1 << (entry.code & 63);
+        ray.hops |= entry.hop;
+        ray.riders.push(entry);
+    }
+
+    /// The first attack on `target` found (leaps first, then rays in table order), if any.
+    ///
+    /// `admit(attack)` says whether a piece that reaches `target` by geometry really attacks it
+    /// (a variant's zone rules, or a piece to treat as gone; `|_| true` for none).
+    /// `passes(sq, code)` says whether a ray goes on through an occupied cell that did not
+    /// attack (a transparent piece, or a piece treated as gone, such as a king moving away
+    /// along the ray).
+    #[inline]
+    pub fn attacker(
+        &self,
+        board: &Board,
+        target: Sq,
+        mut admit: impl FnMut(Attack) -> bool,
+        mut passes: impl FnMut(Sq, u8) -> bool,
+    ) -> Option<Attack> {
+        use super::board::cell::{EMPTY, WALL};
+        for e in &self.leaps {
+            let from = target.offset(e.offset);
+            let c = board.cell(from);
+            if c == e.code {
+                let hit = Attack {
+                    from,
+                    code: c,
+                    atom: e.atom,
+                };
+                if admit(hit) {
+                    return Some(hit);
+                }
+            }
+        }
+        for ray in &self.rays {
+            let mut t = target;
+            let mut n = 0u8;
+            // The first occupied cell that stops the ray, then (for hoppers) the one behind it.
+            let mut screened = false;
+            loop {
+                t = t.offset(ray.dir);
+                n = n.saturating_add(1);
+                let c = board.cell(t);
+                if c == EMPTY {
+                    continue;
+                }
+                if c == WALL {
+                    break;
+                }
+                if ray.codes[c as usize >> 6] >> (c & 63) & 1 != 0 {
+                    for e in &ray.riders {
+                        if e.code == c && e.hop == screened && (e.range == 0 || n <= e.range) {
+                            let hit = Attack {
+                                from: t,
+                                code: c,
+                                atom: e.atom,
+                            };
+                            if admit(hit) {
+                                return Some(hit);
+                            }
+                        }
+                    }
+                }
+                if passes(t, c) {
+                    continue;
+                }
+                if screened || !ray.hops {
+                    break;
+                }
+                screened = true;
+            }
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::board::{Geometry, Square};
+    use crate::rules::piece::{Piece, Role};
+
+    fn board(pieces: &[(&str, Color, Role)]) -> Board {
+        let g = Geometry::lettered(8, 8);
+        let mut b = Board::empty(g);
+        for &(s, c, r) in pieces {
+            b.put(g.parse_square(s).unwrap(), Some(Piece::new(c, r)));
+        }
+        b
+    }
+
+    fn names(b: &Board, from: &str, m: &Movement, c: Color) -> Vec<String> {
+        let g = *b.geometry();
+        let mut out = Vec::new();
+        let from = Sq::of(g.parse_square(from).unwrap());
+        destinations(
+            m,
+            b,
+            from,
+            c,
+            |cell| cell & 1 != c as u8,
+            |t, x| {
+                out.push(format!(
+                    "{}{}",
+                    if x { "x" } else { "" },
+                    g.square_name(t.square())
+                ))
+            },
+        );
+        out.sort();
+        out
+    }
+
+    #[test]
+    fn riders_stop_at_the_first_piece_and_capture_only_enemies() {
+        let b = board(&[
+            ("a1", Color::White, Role::Rook),
+            ("a3", Color::Black, Role::Pawn),
+            ("c1", Color::White, Role::Pawn),
+        ]);
+        assert_eq!(names(&b, "a1", &ROOK, Color::White), ["a2", "b1", "xa3"]);
+    }
+
+    #[test]
+    fn pawns_step_forward_for_their_side_and_capture_diagonally() {
+        let b = board(&[
+            ("d4", Color::White, Role::Pawn),
+            ("e5", Color::Black, Role::Knight),
+            ("c3", Color::White, Role::Knight),
+        ]);
+        assert_eq!(names(&b, "d4", &PAWN, Color::White), ["d5", "xe5"]);
+        assert_eq!(names(&b, "d4", &PAWN, Color::Black), ["d3", "xc3"]);
+    }
+
+    #[test]
+    fn limited_riders_and_hoppers() {
+        let b = board(&[
+            ("a1", Color::White, Role::Rook),
+            ("a4", Color::Black, Role::Pawn),
+        ]);
+        let r2 = Movement {
+            atoms: Cow::Owned(vec![Atom {
+                steps: Cow::Borrowed(&WAZIR),
+                reach: Reach::Ride(2),
+                modality: Modality::Both,
+            }]),
+        };
+        assert_eq!(names(&b, "a1", &r2, Color::White), ["a2", "a3", "b1", "c1"]);
+        let b = board(&[
+            ("a1", Color::White, Role::Rook),
+            ("a3", Color::White, Role::Pawn),
+            ("a6", Color::Black, Role::Pawn),
+        ]);
+        let cannon = Movement {
+            atoms: Cow::Owned(vec![
+                Atom {
+                    steps: Cow::Borrowed(&WAZIR),
+                    reach: Reach::Ride(0),
+                    modality: Modality::Move,
+                },
+                Atom {
+                    steps: Cow::Borrowed(&WAZIR),
+                    reach: Reach::Hop,
+                    modality: Modality::Capture,
+                },
+            ]),
+        };
+        let got = names(&b, "a1", &cannon, Color::White);
+        assert!(got.contains(&"xa6".to_string()), "{got:?}");
+        assert!(got.contains(&"a2".to_string()) && !got.contains(&"a4".to_string()));
+    }
+
+    #[test]
+    fn the_attack_table_finds_leapers_riders_and_respects_blockers() {
+        let kinds: Vec<(u8, &Movement)> = vec![
+            (Piece::new(Color::Black, Role::Rook).code(), &ROOK),
+            (Piece::new(Color::Black, Role::Knight).code(), &KNIGHT),
+            (Piece::new(Color::Black, Role::Pawn).code(), &PAWN),
+        ];
+        let table = AttackTable::new(Color::Black, &kinds);
+        let b = board(&[
+            ("e1", Color::White, Role::King),
+            ("e8", Color::Black, Role::Rook),
+            ("e4", Color::White, Role::Pawn),
+            ("f3", Color::Black, Role::Knight),
+            ("d2", Color::Black, Role::Pawn),
+        ]);
+        let at = |s: &str| Sq::of(Square::new(s.as_bytes()[0] - b'a', s.as_bytes()[1] - b'1'));
+        // The knight on f3 attacks e1; the rook is blocked by e4.
+        let hit = table
+            .attacker(&b, at("e1"), |_| true, |_, _| false)
+            .unwrap();
+        assert_eq!(hit.from, at("f3"));
+        // The rook attacks e6; a pawn on d2 attacks c1 and e1 (Black captures downwards).
+        assert_eq!(
+            table
+                .attacker(&b, at("e6"), |_| true, |_, _| false)
+                .map(|h| h.from),
+            Some(at("e8"))
+        );
+        assert_eq!(
+            table
+                .attacker(&b, at("c1"), |_| true, |_, _| false)
+                .map(|h| h.from),
+            Some(at("d2"))
+        );
+        // Seen through the pawn on e4 (as if it were gone), the rook attacks e3; a knight
+        // treated as gone does not attack.
+        assert_eq!(
+            table
+                .attacker(&b, at("e3"), |_| true, |s, _| s == at("e4"))
+                .map(|h| h.from),
+            Some(at("e8"))
+        );
+        assert_eq!(
+            table
+                .attacker(&b, at("e1"), |h| h.from != at("f3"), |_, _| false)
+                .map(|h| h.from),
+            Some(at("d2"))
+        );
+        assert_eq!(table.attacker(&b, at("h1"), |_| true, |_, _| false), None);
+    }
+}
