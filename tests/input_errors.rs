@@ -3,7 +3,7 @@
 
 use arbiter::rules::chess::Chess;
 use arbiter::rules::cypher::Cypher;
-use arbiter::rules::{Geometry, Options, Rules};
+use arbiter::rules::{Geometry, Options, Rules, SetupErrorKind};
 use arbiter::scenario::report::FileCheck;
 use proptest::prelude::*;
 
@@ -155,7 +155,10 @@ fn fen_placements_with_hostile_runs_are_refused() {
     let o = Options::defaults(Chess::options());
     let bad = |fen: &str| match Chess::from_fen(g, fen, &o) {
         Ok(_) => panic!("accepted {fen}"),
-        Err(e) => e,
+        Err(e) => {
+            assert_eq!(e.kind(), SetupErrorKind::Fen, "{e}");
+            e.to_string()
+        }
     };
     // A run after a piece used to overflow the file count (a panic in a debug build).
     let e = bad("4k3/8/8/8/8/8/8/K4294967295 w - - 0 1");
@@ -182,7 +185,12 @@ fn fen_placements_with_hostile_runs_are_refused() {
         &Options::defaults(Cypher::options()),
     )
     .expect_err("eleven files");
-    assert!(e.contains("rank 0 describes more than the 10 files"), "{e}");
+    assert_eq!(e.kind(), SetupErrorKind::Fen);
+    assert!(
+        e.message()
+            .contains("rank 0 describes more than the 10 files"),
+        "{e}"
+    );
 }
 
 #[test]

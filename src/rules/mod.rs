@@ -11,6 +11,7 @@ pub mod key;
 pub mod movement;
 pub mod piece;
 pub mod search;
+pub mod setup_error;
 pub mod turn;
 
 use std::collections::BTreeMap;
@@ -21,6 +22,7 @@ pub use board::{Board, Geometry, Sq, Square};
 pub use game::Game;
 pub use piece::{Color, Piece, Role};
 pub use search::{Budget, Limits, Stop};
+pub use setup_error::{SetupError, SetupErrorKind};
 pub use turn::{
     Action, ActionPattern, CastleSide, Claim, Origin, PieceRef, Style, Turn, TurnPattern,
 };
@@ -284,16 +286,16 @@ pub trait Rules: Clone + Sized {
     fn invariants() -> &'static [InvariantDef];
 
     /// The board for a scenario header's size (`None` when the header gives none).
-    fn geometry_for(size: Option<(u8, u8)>) -> Result<Geometry, String>;
+    fn geometry_for(size: Option<(u8, u8)>) -> Result<Geometry, SetupError>;
 
     /// The variant's initial position.
     fn start(geometry: Geometry, options: &Options) -> Self;
 
     /// The one validating constructor: a raw setup becomes a position, or the reason it cannot.
-    fn from_setup(setup: &Setup, options: &Options) -> Result<Self, String>;
+    fn from_setup(setup: &Setup, options: &Options) -> Result<Self, SetupError>;
     fn to_setup(&self) -> Setup;
 
-    fn from_fen(geometry: Geometry, fen: &str, options: &Options) -> Result<Self, String>;
+    fn from_fen(geometry: Geometry, fen: &str, options: &Options) -> Result<Self, SetupError>;
     fn fen(&self) -> String;
 
     fn board(&self) -> &Board;

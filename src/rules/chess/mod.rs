@@ -22,6 +22,7 @@ use super::attacks::{DIAGONAL, KNIGHT as KNIGHT_STEPS, ORTHOGONAL, QUEEN as QUEE
 use super::board::{Board, Geometry, Sq, Square, CELLS, STRIDE};
 use super::movement::{self, AttackTable, Movement};
 use super::piece::{Color, Piece, Role};
+use super::setup_error::{SetupError, SetupErrorKind as Kind};
 use super::turn::{Action, CastleSide, Turn, TurnPattern};
 use super::{
     InvariantDef, KeyDef, OptionDef, Options, Outcome, Reason, Refusal, RuleDef, Rules, Setup,
@@ -678,10 +679,10 @@ impl Chess {
         halfmove: u32,
         fullmove: u32,
         options: &Options,
-    ) -> Result<Chess, String> {
+    ) -> Result<Chess, SetupError> {
         let g = *board.geometry();
         if g.files != 8 || g.ranks != 8 {
-            return Err("chess is played on 8x8".into());
+            return Err(SetupError::size("chess is played on 8x8"));
         }
         let mut kings = [0u16; 2];
         let mut count = [0; 2];
@@ -692,27 +693,36 @@ impl Chess {
                     kings[p.color().index()] = Sq::of(sq).0;
                 }
                 Role::Pawn if sq.rank == 0 || sq.rank == 7 => {
-                    return Err(format!(
-                        "a {} pawn stands on {}; pawns cannot stand on the first or last rank",
-                        p.color(),
-                        g.square_name(sq)
+                    return Err(SetupError::new(
+                        Kind::Pawns,
+                        format!(
+                            "a {} pawn stands on {}; pawns cannot stand on the first or last rank",
+                            p.color(),
+                            g.square_name(sq)
+                        ),
                     ))
                 }
                 Role::Queen | Role::Rook | Role::Bishop | Role::Knight | Role::Pawn => {}
                 r => {
-                    return Err(format!(
-                        "the {} on {} is not a chess piece",
-                        r.word(),
-                        g.square_name(sq)
+                    return Err(SetupError::new(
+                        Kind::Piece,
+                        format!(
+                            "the {} on {} is not a chess piece",
+                            r.word(),
+                            g.square_name(sq)
+                        ),
                     ))
                 }
             }
         }
         for c in Color::ALL {
             if count[c.index()] != 1 {
-                return Err(format!(
-                    "{c} has {} kings; chess needs exactly one king per side",
-                    count[c.index()]
+                return Err(SetupError::new(
+                    Kind::Kings,
+                    format!(
+                        "{c} has {} kings; chess needs exactly one king per side",
+                        count[c.index()]
+                    ),
                 ));
             }
         }
@@ -727,15 +737,21 @@ impl Chess {
             }
             let king_sq = if color == Color::White { E1 } else { E8 };
             if kings[color.index()] as i32 != king_sq {
-                return Err(format!(
-                    "{color} cannot have the right to castle {side}: its king is not on {}",
-                    Self::name(king_sq)
+                return Err(SetupError::new(
+                    Kind::Castling,
+                    format!(
+                        "{color} cannot have the right to castle {side}: its king is not on {}",
+                        Self::name(king_sq)
+                    ),
                 ));
             }
             if board.cell(Sq(rook_sq as u16)) != code(color as u8, ROOK) {
-                return Err(format!(
-                    "{color} cannot have the right to castle {side}: there is no {color} rook on {}",
-                    Self::name(rook_sq)
+                return Err(SetupError::new(
+                    Kind::Castling,
+                    format!(
+                        "{color} cannot have the right to castle {side}: there is no {color} rook on {}",
+                        Self::name(rook_sq)
+                    ),
                 ));
             }
         }
@@ -747,29 +763,41 @@ impl Chess {
                 Color::Black => (2, 1, 3),
             };
             if sq.rank != rank {
-                return Err(format!(
-                    "the en-passant square {name} is not on rank {}, where {} just passed over",
-                    rank + 1,
-                    turn.other()
+                return Err(SetupError::new(
+                    Kind::EnPassant,
+                    format!(
+                        "the en-passant square {name} is not on rank {}, where {} just passed over",
+                        rank + 1,
+                        turn.other()
+                    ),
                 ));
             }
             let front_sq = Square::new(sq.file, front);
             if board.get(sq).is_some() || board.get(Square::new(sq.file, behind)).is_some() {
-                return Err(format!(
-                    "the en-passant square {name} cannot follow a double step: {name} or the square behind it is occupied"
+                return Err(SetupError::new(
+                    Kind::EnPassant,
+                    format!(
+                        "the en-passant square {name} cannot follow a double step: {name} or the square behind it is occupied"
+                    ),
                 ));
             }
             if board.get(front_sq) != Some(Piece::new(turn.other(), Role::Pawn)) {
-                return Err(format!(
-                    "the en-passant square {name} needs a {} pawn on {}",
-                    turn.other(),
-                    g.square_name(front_sq)
+                return Err(SetupError::new(
+                    Kind::EnPassant,
+                    format!(
+                        "the en-passant square {name} needs a {} pawn on {}",
+                        turn.other(),
+                        g.square_name(front_sq)
+                    ),
                 ));
             }
             ep_cell = Sq::of(sq).0;
         }
         if fullmove == 0 {
-            return Err("the fullmove number starts at 1".into());
+            return Err(SetupError::new(
+                Kind::Counter,
+                "the fullmove number starts at 1",
+            ));
         }
         let pos = Chess {
             board,
@@ -782,10 +810,9 @@ impl Chess {
             draws: DrawRules::from_options(options),
         };
         if pos.king_attacked(turn.other()) {
-            return Err(format!(
-                "{} is in check, but it is {}'s turn",
-                turn.other(),
-                turn
+            return Err(SetupError::new(
+                Kind::OppositeCheck,
+                format!("{} is in check, but it is {}'s turn", turn.other(), turn),
             ));
         }
         Ok(pos)
@@ -909,10 +936,10 @@ impl Rules for Chess {
         INVARIANTS
     }
 
-    fn geometry_for(size: Option<(u8, u8)>) -> Result<Geometry, String> {
+    fn geometry_for(size: Option<(u8, u8)>) -> Result<Geometry, SetupError> {
         match size {
             None | Some((8, 8)) => Ok(Self::geometry()),
-            Some(_) => Err("chess is played on 8x8".into()),
+            Some(_) => Err(SetupError::size("chess is played on 8x8")),
         }
     }
 
@@ -923,32 +950,33 @@ impl Rules for Chess {
         }
     }
 
-    fn from_setup(setup: &Setup, options: &Options) -> Result<Self, String> {
+    fn from_setup(setup: &Setup, options: &Options) -> Result<Self, SetupError> {
         let mut castling = 0;
         let mut ep = None;
         let mut halfmove = 0;
         let mut fullmove = 1;
         for ((name, color), value) in &setup.keys {
             if color.is_some() {
-                return Err(format!("the chess state key `{name}` takes no colour"));
+                return Err(SetupError::key(format!(
+                    "the chess state key `{name}` takes no colour"
+                )));
             }
             match name.as_str() {
-                "castling" => castling = parse_castling(value)?,
-                "en-passant" => ep = parse_ep(value)?,
-                "halfmove-clock" => halfmove = parse_halfmove(value)?,
-                "fullmove-number" => fullmove = parse_fullmove(value)?,
+                "castling" => castling = parse_castling(value).map_err(SetupError::key)?,
+                "en-passant" => ep = parse_ep(value).map_err(SetupError::key)?,
+                "halfmove-clock" => halfmove = parse_halfmove(value).map_err(SetupError::key)?,
+                "fullmove-number" => fullmove = parse_fullmove(value).map_err(SetupError::key)?,
                 "fen" => {
-                    return Err(
-                        "the state key `fen` is read-only; give the position as a FEN instead"
-                            .into(),
-                    )
+                    return Err(SetupError::key(
+                        "the state key `fen` is read-only; give the position as a FEN instead",
+                    ))
                 }
                 _ => {
                     let names: Vec<_> = STATE_KEYS.iter().map(|k| k.name).collect();
-                    return Err(format!(
+                    return Err(SetupError::key(format!(
                         "chess has no state key `{name}`; keys: {}",
                         names.join(", ")
-                    ));
+                    )));
                 }
             }
         }
@@ -978,27 +1006,36 @@ impl Rules for Chess {
         setup
     }
 
-    fn from_fen(geometry: Geometry, fen: &str, options: &Options) -> Result<Self, String> {
+    fn from_fen(geometry: Geometry, fen: &str, options: &Options) -> Result<Self, SetupError> {
         if geometry.files != 8 || geometry.ranks != 8 {
-            return Err("chess is played on 8x8".into());
+            return Err(SetupError::size("chess is played on 8x8"));
         }
         let fields: Vec<&str> = fen.split_whitespace().collect();
         if fields.len() != 4 && fields.len() != 6 {
-            return Err(format!(
+            return Err(SetupError::fen(format!(
                 "a chess FEN has 6 fields (or 4 without the clocks); this one has {}",
                 fields.len()
-            ));
+            )));
         }
-        let board = Board::from_fen_placement(Self::geometry(), fields[0])?;
+        let board =
+            Board::from_fen_placement(Self::geometry(), fields[0]).map_err(SetupError::fen)?;
         let turn = match fields[1] {
             "w" => Color::White,
             "b" => Color::Black,
-            t => return Err(format!("the side to move {} is neither w nor b", quoted(t))),
+            t => {
+                return Err(SetupError::fen(format!(
+                    "the side to move {} is neither w nor b",
+                    quoted(t)
+                )))
+            }
         };
-        let castling = parse_castling(fields[2])?;
-        let ep = parse_ep(fields[3])?;
+        let castling = parse_castling(fields[2]).map_err(SetupError::fen)?;
+        let ep = parse_ep(fields[3]).map_err(SetupError::fen)?;
         let (halfmove, fullmove) = if fields.len() == 6 {
-            (parse_halfmove(fields[4])?, parse_fullmove(fields[5])?)
+            (
+                parse_halfmove(fields[4]).map_err(SetupError::fen)?,
+                parse_fullmove(fields[5]).map_err(SetupError::fen)?,
+            )
         } else {
             (0, 1)
         };

@@ -2,6 +2,7 @@ use super::*;
 use crate::rules::game::{Game, PlayError};
 use crate::rules::perft;
 use crate::rules::turn::{ActionPattern, Claim, Origin, PieceRef, Style};
+use crate::rules::SetupErrorKind;
 
 fn opts() -> Options {
     Options::defaults(Chess::options())
@@ -420,23 +421,56 @@ fn fen_round_trip() {
 #[test]
 fn fen_and_setup_errors() {
     let g = Chess::geometry();
-    let bad = |fen: &str| Chess::from_fen(g, fen, &opts()).expect_err(fen);
-    assert!(bad("8/8/8/8/8/8/8/4K3 w - - 0 1").contains("exactly one king"));
-    assert!(bad("4k3/8/8/8/8/8/8/3KK3 w - - 0 1").contains("exactly one king"));
-    assert!(bad("3Pk3/8/8/8/8/8/8/4K3 w - - 0 1").contains("first or last rank"));
-    assert!(bad("4k3/8/8/8/8/8/8/4K3 w K - 0 1").contains("castle kingside"));
-    assert!(bad("4k3/8/8/8/8/8/8/R3K3 w K - 0 1").contains("rook on h1"));
-    assert!(bad("4k3/8/8/8/8/8/8/4K3 w - e6 0 1").contains("en-passant"));
-    assert!(bad("4k3/8/8/8/8/8/8/4K3 w - e3 0 1").contains("en-passant"));
-    assert!(bad("4k3/4R3/8/8/8/8/8/4K3 w - - 0 1").contains("in check"));
-    assert!(bad("4k3/8/8/8/8/8/8/4K3 w - -  0").contains("6 fields"));
-    assert!(bad("4k3/8/8/8/8/8/8/4K3 x - - 0 1").contains("side to move"));
-    assert!(bad("4k3/8/8/8/8/8/8/4K3 w KX - 0 1").contains("castling right"));
-    assert!(bad("4k3/8/8/8/8/8/8/4S3 w - - 0 1").contains("not a chess piece"));
-    assert!(Chess::from_fen(Geometry::lettered(10, 8), START, &opts()).is_err());
+    // Each refusal has its kind and a sentence that says what is wrong.
+    let bad = |fen: &str, kind: SetupErrorKind, words: &str| {
+        let e = Chess::from_fen(g, fen, &opts()).expect_err(fen);
+        assert_eq!(e.kind(), kind, "{fen}: {e}");
+        assert!(e.message().contains(words), "{fen}: {e}");
+    };
+    use SetupErrorKind as K;
+    bad("8/8/8/8/8/8/8/4K3 w - - 0 1", K::Kings, "exactly one king");
+    bad(
+        "4k3/8/8/8/8/8/8/3KK3 w - - 0 1",
+        K::Kings,
+        "exactly one king",
+    );
+    bad(
+        "3Pk3/8/8/8/8/8/8/4K3 w - - 0 1",
+        K::Pawns,
+        "first or last rank",
+    );
+    bad(
+        "4k3/8/8/8/8/8/8/4K3 w K - 0 1",
+        K::Castling,
+        "castle kingside",
+    );
+    bad("4k3/8/8/8/8/8/8/R3K3 w K - 0 1", K::Castling, "rook on h1");
+    bad("4k3/8/8/8/8/8/8/4K3 w - e6 0 1", K::EnPassant, "en-passant");
+    bad("4k3/8/8/8/8/8/8/4K3 w - e3 0 1", K::EnPassant, "en-passant");
+    bad(
+        "4k3/4R3/8/8/8/8/8/4K3 w - - 0 1",
+        K::OppositeCheck,
+        "in check",
+    );
+    bad("4k3/8/8/8/8/8/8/4K3 w - -  0", K::Fen, "6 fields");
+    bad("4k3/8/8/8/8/8/8/4K3 x - - 0 1", K::Fen, "side to move");
+    bad("4k3/8/8/8/8/8/8/4K3 w KX - 0 1", K::Fen, "castling right");
+    bad(
+        "4k3/8/8/8/8/8/8/4S3 w - - 0 1",
+        K::Piece,
+        "not a chess piece",
+    );
+    bad("4k3/8/8/8/8/8/8/4K3 w - - 0 0", K::Fen, "fullmove number");
     assert_eq!(
-        Chess::geometry_for(Some((10, 8))),
-        Err("chess is played on 8x8".into())
+        Chess::from_fen(Geometry::lettered(10, 8), START, &opts())
+            .map(|_| ())
+            .unwrap_err()
+            .kind(),
+        K::BoardSize
+    );
+    assert_eq!(
+        Chess::geometry_for(Some((10, 8))).unwrap_err().to_string(),
+        "chess is played on 8x8"
     );
     assert!(Chess::geometry_for(None).is_ok());
 
@@ -627,5 +661,5 @@ fn counter_ranges_are_the_catalogue_s() {
         &opts(),
     )
     .expect_err("beyond the range");
-    assert!(e.contains("too large"), "{e}");
+    assert!(e.message().contains("too large"), "{e}");
 }

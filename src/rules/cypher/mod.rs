@@ -45,6 +45,7 @@ use super::board::{delta, Board, Geometry, Sq, Square, CELLS, STRIDE};
 use super::chess::{parse_counter, quoted};
 use super::movement::{self, AttackTable, Movement};
 use super::piece::{Color, Piece, Role};
+use super::setup_error::{SetupError, SetupErrorKind as Kind};
 use super::turn::{Action, Turn, TurnPattern};
 use super::{
     InvariantDef, KeyDef, OptionDef, Options, Outcome, Reason, Refusal, RuleDef, Rules, Setup,
@@ -1314,7 +1315,7 @@ impl Cypher {
         prisoners: [u32; 2],
         retake: Option<Square>,
         options: &Options,
-    ) -> Result<Cypher, String> {
+    ) -> Result<Cypher, SetupError> {
         let g = Self::geometry();
         let mut kings = [0u16; 2];
         let mut spies = [0u16; 2];
@@ -1337,56 +1338,68 @@ impl Cypher {
                 }
                 Role::Pawn => {
                     if zone_of(s as i32) == COURT {
-                        return Err(format!(
+                        return Err(SetupError::new(Kind::Pawns, format!(
                             "the {} pawn on {name} stands in Court, where pawns cannot land (IV.iii.a)",
                             p.color()
-                        ));
+                        )));
                     }
                     if rank_of(s as i32) == coup_rank(p.color() as u8) {
-                        return Err(format!(
+                        return Err(SetupError::new(Kind::Pawns, format!(
                             "the {} pawn on {name} stands on its last Field row; it would have made a coup d'etat and left the board (VI.ii.a)",
                             p.color()
-                        ));
+                        )));
                     }
                 }
                 Role::Queen | Role::Rook | Role::Bishop | Role::Knight => {}
                 r => {
-                    return Err(format!(
-                        "the {} on {name} is not a Cypher Chess piece (K Q R B N P S)",
-                        r.word()
+                    return Err(SetupError::new(
+                        Kind::Piece,
+                        format!(
+                            "the {} on {name} is not a Cypher Chess piece (K Q R B N P S)",
+                            r.word()
+                        ),
                     ))
                 }
             }
         }
         for c in Color::ALL {
             if nk[c.index()] != 1 {
-                return Err(format!(
-                    "{c} has {} kings; a Cypher position needs exactly one king per side",
-                    nk[c.index()]
+                return Err(SetupError::new(
+                    Kind::Kings,
+                    format!(
+                        "{c} has {} kings; a Cypher position needs exactly one king per side",
+                        nk[c.index()]
+                    ),
                 ));
             }
             if ns[c.index()] > 1 {
-                return Err(format!(
-                    "{c} has {} spies; each side has at most one",
-                    ns[c.index()]
+                return Err(SetupError::new(
+                    Kind::Placement,
+                    format!("{c} has {} spies; each side has at most one", ns[c.index()]),
                 ));
             }
         }
         for c in Color::ALL {
             let (k, s) = (kings[c.index()] as i32, spies[c.index()] as i32);
             if s != 0 && adjacent(k, s) {
-                return Err(format!(
-                    "the {c} king on {} stands next to its own spy on {} (III.ii.a)",
-                    Self::name(k),
-                    Self::name(s)
+                return Err(SetupError::new(
+                    Kind::Placement,
+                    format!(
+                        "the {c} king on {} stands next to its own spy on {} (III.ii.a)",
+                        Self::name(k),
+                        Self::name(s)
+                    ),
                 ));
             }
         }
         if spies[0] != 0 && spies[1] != 0 && adjacent(spies[0] as i32, spies[1] as i32) {
-            return Err(format!(
-                "the spies on {} and {} stand next to each other (III.ii.b)",
-                Self::name(spies[0] as i32),
-                Self::name(spies[1] as i32)
+            return Err(SetupError::new(
+                Kind::Placement,
+                format!(
+                    "the spies on {} and {} stand next to each other (III.ii.b)",
+                    Self::name(spies[0] as i32),
+                    Self::name(spies[1] as i32)
+                ),
             ));
         }
         let mut retake_cell = 0u16;
@@ -1402,10 +1415,10 @@ impl Cypher {
                         )
                         && zone_of(s) == FIELD => {}
                 _ => {
-                    return Err(format!(
+                    return Err(SetupError::new(Kind::Placement, format!(
                         "the re-take square {name} must hold a {} queen, rook, bishop or knight standing in the Field",
                         turn.other()
-                    ))
+                    )))
                 }
             }
             retake_cell = s as u16;
@@ -1416,10 +1429,10 @@ impl Cypher {
             .count() as u32;
         let total = pawns + prisoners[0] + prisoners[1];
         if total > MAX_PAWNS {
-            return Err(format!(
+            return Err(SetupError::new(Kind::Counter, format!(
                 "{pawns} pawns on the board and {}/{} prisoners make {total} pawns; a position holds at most {MAX_PAWNS}, one per square",
                 prisoners[0], prisoners[1]
-            ));
+            )));
         }
         let mut pos = Cypher {
             board,
@@ -1436,10 +1449,9 @@ impl Cypher {
             opts: Opts::read(options),
         };
         if pos.king_in_check(turn.other()) {
-            return Err(format!(
-                "{} is in check, but it is {}'s turn",
-                turn.other(),
-                turn
+            return Err(SetupError::new(
+                Kind::OppositeCheck,
+                format!("{} is in check, but it is {}'s turn", turn.other(), turn),
             ));
         }
         pos.result = pos.static_result();
@@ -1515,10 +1527,10 @@ impl Rules for Cypher {
         INVARIANTS
     }
 
-    fn geometry_for(size: Option<(u8, u8)>) -> Result<Geometry, String> {
+    fn geometry_for(size: Option<(u8, u8)>) -> Result<Geometry, SetupError> {
         match size {
             None | Some((10, 11)) => Ok(Self::geometry()),
-            Some(_) => Err("cypher is played on 10x11".into()),
+            Some(_) => Err(SetupError::size("cypher is played on 10x11")),
         }
     }
 
@@ -1529,7 +1541,7 @@ impl Rules for Cypher {
         }
     }
 
-    fn from_setup(setup: &Setup, options: &Options) -> Result<Self, String> {
+    fn from_setup(setup: &Setup, options: &Options) -> Result<Self, SetupError> {
         let mut prisoners = [0u32; 2];
         let mut used = [false; 2];
         let mut retake = None;
@@ -1537,32 +1549,35 @@ impl Rules for Cypher {
             match (name.as_str(), color) {
                 ("prisoners", Some(c)) => {
                     prisoners[c.index()] =
-                        parse_prisoners(value, &format!("number of {c} prisoners"))?
+                        parse_prisoners(value, &format!("number of {c} prisoners"))
+                            .map_err(SetupError::key)?
                 }
                 ("infiltration-used", Some(c)) => {
-                    used[c.index()] = parse_yes_no(value, "infiltration-used")?
+                    used[c.index()] =
+                        parse_yes_no(value, "infiltration-used").map_err(SetupError::key)?
                 }
-                ("retake", None) => retake = parse_retake(value)?,
+                ("retake", None) => retake = parse_retake(value).map_err(SetupError::key)?,
                 ("prisoners" | "infiltration-used", None) => {
-                    return Err(format!(
+                    return Err(SetupError::key(format!(
                         "the state key `{name}` needs a colour: `{name} white`"
-                    ))
+                    )))
                 }
                 ("retake" | "fen", Some(_)) => {
-                    return Err(format!("the state key `{name}` takes no colour"))
+                    return Err(SetupError::key(format!(
+                        "the state key `{name}` takes no colour"
+                    )))
                 }
                 ("fen", None) => {
-                    return Err(
-                        "the state key `fen` is read-only; give the position as a FEN instead"
-                            .into(),
-                    )
+                    return Err(SetupError::key(
+                        "the state key `fen` is read-only; give the position as a FEN instead",
+                    ))
                 }
                 _ => {
                     let names: Vec<_> = STATE_KEYS.iter().map(|k| k.name).collect();
-                    return Err(format!(
+                    return Err(SetupError::key(format!(
                         "cypher has no state key `{name}`; keys: {}",
                         names.join(", ")
-                    ));
+                    )));
                 }
             }
         }
@@ -1601,36 +1616,49 @@ impl Rules for Cypher {
         setup
     }
 
-    fn from_fen(geometry: Geometry, fen: &str, options: &Options) -> Result<Self, String> {
+    fn from_fen(geometry: Geometry, fen: &str, options: &Options) -> Result<Self, SetupError> {
         if geometry.files != 10 || geometry.ranks != 11 {
-            return Err("cypher is played on 10x11".into());
+            return Err(SetupError::size("cypher is played on 10x11"));
         }
         let fields: Vec<&str> = fen.split_whitespace().collect();
         if fields.len() != 2 && fields.len() != 5 {
-            return Err(format!(
+            return Err(SetupError::fen(format!(
                 "a cypher FEN has 5 fields (placement, side, infiltrations, prisoners, re-take) or just the first 2; this one has {}",
                 fields.len()
-            ));
+            )));
         }
-        let board = Board::from_fen_placement(Self::geometry(), fields[0])?;
+        let board =
+            Board::from_fen_placement(Self::geometry(), fields[0]).map_err(SetupError::fen)?;
         let turn = match fields[1] {
             "w" => Color::White,
             "b" => Color::Black,
-            t => return Err(format!("the side to move {} is neither w nor b", quoted(t))),
+            t => {
+                return Err(SetupError::fen(format!(
+                    "the side to move {} is neither w nor b",
+                    quoted(t)
+                )))
+            }
         };
         let (used, prisoners, retake) = if fields.len() == 5 {
-            let used = parse_infiltrations(fields[2])?;
-            let (w, b) = fields[3].split_once('/').ok_or_else(|| {
-                format!(
-                    "the prisoners field {} is not <white>/<black>, e.g. 0/0",
-                    quoted(fields[3])
-                )
-            })?;
+            let used = parse_infiltrations(fields[2]).map_err(SetupError::fen)?;
+            let (w, b) = fields[3]
+                .split_once('/')
+                .ok_or_else(|| {
+                    format!(
+                        "the prisoners field {} is not <white>/<black>, e.g. 0/0",
+                        quoted(fields[3])
+                    )
+                })
+                .map_err(SetupError::fen)?;
             let prisoners = [
-                parse_prisoners(w, "number of white prisoners")?,
-                parse_prisoners(b, "number of black prisoners")?,
+                parse_prisoners(w, "number of white prisoners").map_err(SetupError::fen)?,
+                parse_prisoners(b, "number of black prisoners").map_err(SetupError::fen)?,
             ];
-            (used, prisoners, parse_retake(fields[4])?)
+            (
+                used,
+                prisoners,
+                parse_retake(fields[4]).map_err(SetupError::fen)?,
+            )
         } else {
             ([false; 2], [0; 2], None)
         };
