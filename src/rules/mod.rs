@@ -13,6 +13,7 @@ pub mod piece;
 pub mod search;
 pub mod setup_error;
 pub mod turn;
+pub mod variants;
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -26,6 +27,7 @@ pub use setup_error::{SetupError, SetupErrorKind};
 pub use turn::{
     Action, ActionPattern, CastleSide, Claim, Origin, PieceRef, Style, Turn, TurnPattern,
 };
+pub use variants::{Variant, VariantInfo, REGISTRY};
 
 /// One enforced rule: a kebab-case id, the clause of the rule text it comes from, and a summary.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -277,8 +279,11 @@ pub trait Rules: Clone + Sized {
     /// The variant's compact move, used by the hot paths.
     type Move: Copy + Eq + fmt::Debug;
 
+    /// What the variant is (its registry entry, [`variants::REGISTRY`]).
+    const INFO: VariantInfo;
+
     /// The variant's name as scenario files write it.
-    const NAME: &'static str;
+    const NAME: &'static str = Self::INFO.name;
 
     fn rules() -> &'static [RuleDef];
     fn options() -> &'static [OptionDef];
@@ -352,7 +357,7 @@ pub trait Rules: Clone + Sized {
     fn check_invariant(&self, name: &str) -> Result<(), String>;
 
     /// The names of the zones a square can be in; empty where the variant has none.
-    const ZONES: &'static [&'static str] = &[];
+    const ZONES: &'static [&'static str] = Self::INFO.zones;
 
     /// The zone of a square, for variants with zones.
     fn zone(&self, _square: Square) -> Option<&'static str> {
@@ -360,7 +365,7 @@ pub trait Rules: Clone + Sized {
     }
 
     /// Whether the variant prices piece designs (`expect cost`).
-    const HAS_COSTS: bool = false;
+    const HAS_COSTS: bool = Self::INFO.designs;
 
     /// The price of a design in Betza notation, for variants with [`Rules::HAS_COSTS`].
     fn cost(_design: &str) -> Result<u64, String> {
@@ -408,72 +413,4 @@ fn perft_inner<R: Rules>(pos: &R, depth: u32, budget: &mut Budget) -> Result<u64
             Ok(total)
         }
     }
-}
-
-/// The games `arbiter` knows, as scenario files name them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Variant {
-    Chess,
-    Cypher,
-}
-
-impl Variant {
-    pub const ALL: [Variant; 2] = [Variant::Chess, Variant::Cypher];
-    /// Variants of the scenario language that have no interpreter yet.
-    pub const PLANNED: [&'static str; 2] = ["csipgs", "xpanse"];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Variant::Chess => chess::Chess::NAME,
-            Variant::Cypher => cypher::Cypher::NAME,
-        }
-    }
-}
-
-impl fmt::Display for Variant {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for Variant {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        if let Some(v) = Variant::ALL.iter().find(|v| v.name() == s) {
-            return Ok(*v);
-        }
-        let known: Vec<_> = Variant::ALL.iter().map(|v| v.name()).collect();
-        if Variant::PLANNED.contains(&s) {
-            Err(format!(
-                "variant `{s}` has no interpreter yet; variants: {}",
-                known.join(", ")
-            ))
-        } else {
-            // Planned variants are suggested too: a misspelt `xpanse` should hear of `xpanse`.
-            let names = known.iter().copied().chain(Variant::PLANNED);
-            Err(format!(
-                "unknown variant {}; variants: {}{}",
-                chess::quoted(s),
-                known.join(", "),
-                crate::suggest::did_you_mean(s, names)
-            ))
-        }
-    }
-}
-
-/// Runs `$body` with `$R` bound to the rules type of `$variant`: enum dispatch, monomorphised.
-#[macro_export]
-macro_rules! with_variant {
-    ($variant:expr, $R:ident => $body:expr) => {
-        match $variant {
-            $crate::rules::Variant::Chess => {
-                type $R = $crate::rules::chess::Chess;
-                $body
-            }
-            $crate::rules::Variant::Cypher => {
-                type $R = $crate::rules::cypher::Cypher;
-                $body
-            }
-        }
-    };
 }

@@ -24,6 +24,7 @@ use super::movement::{self, AttackTable, Movement};
 use super::piece::{Color, Piece, Role};
 use super::setup_error::{SetupError, SetupErrorKind as Kind};
 use super::turn::{Action, CastleSide, Turn, TurnPattern};
+use super::variants::VariantInfo;
 use super::{
     InvariantDef, KeyDef, OptionDef, Options, Outcome, Reason, Refusal, RuleDef, Rules, Setup,
 };
@@ -201,6 +202,34 @@ impl Sink for Counter {
         self.0 += 4;
     }
 }
+
+/// Orthodox chess in the registry of variants.
+pub const INFO: VariantInfo = VariantInfo {
+    name: "chess",
+    game: "orthodox chess, the FIDE laws",
+    boards: &[(8, 8)],
+    pieces: &[
+        Role::King,
+        Role::Queen,
+        Role::Rook,
+        Role::Bishop,
+        Role::Knight,
+        Role::Pawn,
+    ],
+    designs: false,
+    zones: &[],
+    check: true,
+    reasons: &[
+        Reason::Checkmate,
+        Reason::Stalemate,
+        Reason::Repetition,
+        Reason::FiftyMove,
+        Reason::InsufficientMaterial,
+        Reason::Resignation,
+        Reason::Agreement,
+    ],
+    interpreted: true,
+};
 
 /// The orthodox pieces in the shared attack test, by attacking colour (pawns, knights and the
 /// king first, then the riders). The generator keeps its own [`attacked`] for speed; the tests
@@ -918,7 +947,7 @@ fn parse_fullmove(text: &str) -> Result<u32, String> {
 
 impl Rules for Chess {
     type Move = Move;
-    const NAME: &'static str = "chess";
+    const INFO: VariantInfo = INFO;
 
     fn rules() -> &'static [RuleDef] {
         RULES

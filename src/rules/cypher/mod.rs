@@ -47,6 +47,7 @@ use super::movement::{self, AttackTable, Movement};
 use super::piece::{Color, Piece, Role};
 use super::setup_error::{SetupError, SetupErrorKind as Kind};
 use super::turn::{Action, Turn, TurnPattern};
+use super::variants::VariantInfo;
 use super::{
     InvariantDef, KeyDef, OptionDef, Options, Outcome, Reason, Refusal, RuleDef, Rules, Setup,
 };
@@ -105,6 +106,36 @@ static ZONE: [u8; CELLS] = {
         r += 1;
     }
     t
+};
+
+/// Cypher Chess in the registry of variants.
+pub const INFO: VariantInfo = VariantInfo {
+    name: "cypher",
+    game: "Cypher Chess: 10x11, zones, Spies, flipping, court entry, infiltration, coup",
+    boards: &[(10, 11)],
+    pieces: &[
+        Role::King,
+        Role::Queen,
+        Role::Rook,
+        Role::Bishop,
+        Role::Knight,
+        Role::Pawn,
+        Role::Spy,
+    ],
+    designs: false,
+    zones: &["court", "border", "field"],
+    check: true,
+    reasons: &[
+        Reason::Checkmate,
+        Reason::Stalemate,
+        Reason::Flip,
+        Reason::Infiltration,
+        Reason::Coup,
+        Reason::Repetition,
+        Reason::Resignation,
+        Reason::Agreement,
+    ],
+    interpreted: true,
 };
 
 /// Who may check a King, by colour: the movements of Cypher's pieces in the shared attack test
@@ -1508,8 +1539,7 @@ fn parse_yes_no(text: &str, what: &str) -> Result<bool, String> {
 
 impl Rules for Cypher {
     type Move = Move;
-    const NAME: &'static str = "cypher";
-    const ZONES: &'static [&'static str] = &["court", "border", "field"];
+    const INFO: VariantInfo = INFO;
 
     fn rules() -> &'static [RuleDef] {
         RULES

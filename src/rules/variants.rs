@@ -1,0 +1,210 @@
+//! The registry of variants: what each game is, as data, and the enum that dispatches to its
+//! rules. Adding a variant means its own folder under `src/rules/` (with its [`VariantInfo`])
+//! plus its lines here: one arm of [`Variant`], one of [`with_variant!`](crate::with_variant)
+//! and one entry of [`REGISTRY`].
+
+use std::fmt;
+use std::str::FromStr;
+
+use super::piece::Role;
+use super::{chess, cypher, Reason};
+
+/// What a variant is, for the language and the messages: the scenario language asks the
+/// registry which variant has zones, designs or check instead of naming variants.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct VariantInfo {
+    /// The name scenario files and the command line use.
+    pub name: &'static str,
+    /// The game, in a few words.
+    pub game: &'static str,
+    /// The board sizes it is played on, as `<files>x<ranks>`.
+    pub boards: &'static [(u8, u8)],
+    /// The fixed pieces it has.
+    pub pieces: &'static [Role],
+    /// Whether pieces are designed in Betza notation (and have prices).
+    pub designs: bool,
+    /// The names of its board zones, if it has any.
+    pub zones: &'static [&'static str],
+    /// Whether a King can be in check.
+    pub check: bool,
+    /// The reasons a game of it can end for.
+    pub reasons: &'static [Reason],
+    /// Whether `arbiter` interprets it yet (the others parse, for the language).
+    pub interpreted: bool,
+}
+
+impl VariantInfo {
+    /// The board sizes as people write them: `8x8`, `4x5, 5x5, ...`.
+    pub fn boards_text(&self) -> String {
+        let sizes: Vec<String> = self
+            .boards
+            .iter()
+            .map(|(f, r)| format!("{f}x{r}"))
+            .collect();
+        sizes.join(", ")
+    }
+
+    /// The piece letters, `K Q R B N P`.
+    pub fn letters(&self) -> String {
+        let letters: Vec<String> = self.pieces.iter().map(|r| r.letter().to_string()).collect();
+        letters.join(" ")
+    }
+}
+
+/// csipgs chess: the language parses it; its interpreter comes with its own folder.
+const CSIPGS: VariantInfo = VariantInfo {
+    name: "csipgs",
+    game: "csipgs chess: designed pieces bought from a treasury and dropped",
+    boards: &[(8, 8)],
+    pieces: &[Role::King, Role::Pawn],
+    designs: true,
+    zones: &[],
+    check: true,
+    reasons: &[
+        Reason::Checkmate,
+        Reason::Stalemate,
+        Reason::Resignation,
+        Reason::Agreement,
+    ],
+    interpreted: false,
+};
+
+/// ChessXpanse: the language parses it; its interpreter comes with its own folder.
+const XPANSE: VariantInfo = VariantInfo {
+    name: "xpanse",
+    game: "ChessXpanse: six boards, Gatekeeper, Mage and Archer, no check",
+    boards: &[(4, 5), (5, 5), (5, 6), (6, 6), (6, 7), (7, 7)],
+    pieces: &[
+        Role::King,
+        Role::Queen,
+        Role::Rook,
+        Role::Bishop,
+        Role::Knight,
+        Role::Pawn,
+        Role::Gatekeeper,
+        Role::Mage,
+        Role::Archer,
+    ],
+    designs: false,
+    zones: &[],
+    check: false,
+    reasons: &[
+        Reason::Extinction,
+        Reason::Challenge,
+        Reason::KillRule,
+        Reason::Resignation,
+        Reason::Agreement,
+    ],
+    interpreted: false,
+};
+
+/// Every variant of the scenario language, interpreted or not, in the order they are listed.
+pub static REGISTRY: &[VariantInfo] = &[chess::INFO, cypher::INFO, CSIPGS, XPANSE];
+
+/// The variants `arbiter` interprets: enum dispatch to their [`super::Rules`] types.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Variant {
+    Chess,
+    Cypher,
+}
+
+impl Variant {
+    pub const ALL: [Variant; 2] = [Variant::Chess, Variant::Cypher];
+
+    pub fn info(self) -> &'static VariantInfo {
+        match self {
+            Variant::Chess => &chess::INFO,
+            Variant::Cypher => &cypher::INFO,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        self.info().name
+    }
+}
+
+/// The names of the registered variants for which `has` holds, for messages
+/// ("`expect zone` is for cypher").
+pub fn names_where(has: impl Fn(&VariantInfo) -> bool) -> String {
+    let names: Vec<&str> = REGISTRY.iter().filter(|v| has(v)).map(|v| v.name).collect();
+    names.join(", ")
+}
+
+impl fmt::Display for Variant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Variant {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        if let Some(v) = Variant::ALL.iter().find(|v| v.name() == s) {
+            return Ok(*v);
+        }
+        let known: Vec<_> = Variant::ALL.iter().map(|v| v.name()).collect();
+        if REGISTRY.iter().any(|v| v.name == s) {
+            Err(format!(
+                "variant `{s}` has no interpreter yet; variants: {}",
+                known.join(", ")
+            ))
+        } else {
+            // Variants without an interpreter are suggested too: a misspelt `xpanse` should
+            // hear of `xpanse`.
+            Err(format!(
+                "unknown variant {}; variants: {}{}",
+                chess::quoted(s),
+                known.join(", "),
+                crate::suggest::did_you_mean(s, REGISTRY.iter().map(|v| v.name))
+            ))
+        }
+    }
+}
+
+/// Runs `$body` with `$R` bound to the rules type of `$variant`: enum dispatch, monomorphised.
+#[macro_export]
+macro_rules! with_variant {
+    ($variant:expr, $R:ident => $body:expr) => {
+        match $variant {
+            $crate::rules::Variant::Chess => {
+                type $R = $crate::rules::chess::Chess;
+                $body
+            }
+            $crate::rules::Variant::Cypher => {
+                type $R = $crate::rules::cypher::Cypher;
+                $body
+            }
+        }
+    };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Rules;
+
+    #[test]
+    fn every_interpreted_variant_is_registered_under_its_rules_name() {
+        for v in Variant::ALL {
+            assert!(v.info().interpreted, "{v}");
+            assert!(REGISTRY.contains(v.info()), "{v}");
+            let name = crate::with_variant!(v, R => R::NAME);
+            assert_eq!(name, v.name());
+        }
+        let mut names: Vec<_> = REGISTRY.iter().map(|v| v.name).collect();
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), REGISTRY.len(), "names are unique");
+    }
+
+    #[test]
+    fn planned_variants_say_so_and_misspelt_ones_get_suggestions() {
+        assert!("xpanse"
+            .parse::<Variant>()
+            .unwrap_err()
+            .contains("no interpreter yet"));
+        assert!("xpanze".parse::<Variant>().unwrap_err().contains("xpanse"));
+        assert_eq!(names_where(|v| !v.zones.is_empty()), "cypher");
+        assert_eq!(names_where(|v| v.designs), "csipgs");
+    }
+}
