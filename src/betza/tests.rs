@@ -98,7 +98,7 @@ fn shortcuts_expand_to_their_atoms() {
     assert_eq!(canonical("WF"), "K");
     assert_eq!(canonical("FW"), "FW");
     assert_eq!(canonical("mK"), "mK");
-    assert_eq!(canonical("fK"), "fWfF");
+    assert_eq!(canonical("fK"), "f(WF)");
     assert_eq!(canonical("K3"), "Q3");
 }
 
@@ -444,7 +444,7 @@ fn unsupported_features_are_named() {
         ("gQ", 0, Unsupported::Grasshopper),
         ("nN", 0, Unsupported::NonJumping),
         ("jR", 0, Unsupported::Jumping),
-        ("fmWifmnD", 4, Unsupported::Initial),
+        ("fmWifmnD", 3, Unsupported::Initial),
         ("fmWfceF", 5, Unsupported::EnPassant),
         ("caK", 1, Unsupported::MultiLeg),
         ("KO2", 1, Unsupported::Castling),
