@@ -213,7 +213,10 @@ impl fmt::Display for BetzaError {
             }
             BetzaError::UnclosedGroup { at } => write!(f, "`(` at {at} is never closed"),
             BetzaError::UnmatchedClose { at } => {
-                write!(f, "`)` at {at} closes nothing: there is no open `(` before it")
+                write!(
+                    f,
+                    "`)` at {at} closes nothing: there is no open `(` before it"
+                )
             }
             BetzaError::EmptyGroup { at } => {
                 write!(f, "empty group at {at}: a group holds at least one atom")

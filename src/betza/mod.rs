@@ -542,7 +542,7 @@ impl fmt::Display for Design {
                 i += 1;
             }
         }
-        f.write_str(&out)
+        f.pad(&out)
     }
 }
 

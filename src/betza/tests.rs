@@ -237,10 +237,7 @@ fn groups_distribute_their_prefix() {
     assert_eq!(design("s(fN(bW))"), design("sfNsbW"));
     let d = design("Wfc(DNFA)scDsHbmH");
     let texts: Vec<String> = d.atoms().iter().map(|a| a.to_string()).collect();
-    assert_eq!(
-        texts,
-        ["W", "fcD", "fcN", "fcF", "fcA", "scD", "sH", "bmH"]
-    );
+    assert_eq!(texts, ["W", "fcD", "fcN", "fcF", "fcA", "scD", "sH", "bmH"]);
 }
 
 #[test]
@@ -260,10 +257,7 @@ fn concrete_vectors_of_some_designs() {
     let pawn = design("fmWfcF");
     let s = pawn.steps(Side::Black);
     assert_eq!(s.len(), 3);
-    assert_eq!(
-        (s[0].dx, s[0].dy, s[0].modality),
-        (0, -1, Modality::Move)
-    );
+    assert_eq!((s[0].dx, s[0].dy, s[0].modality), (0, -1, Modality::Move));
 }
 
 #[test]
@@ -395,14 +389,8 @@ fn errors_say_where_and_what() {
         BetzaError::RangeTooLarge { at: 1 }
     );
     assert_eq!(error("NN2"), BetzaError::RangeAfterDoubled { at: 2 });
-    assert_eq!(
-        error("RR"),
-        BetzaError::DoubledRider { at: 1, letter: 'R' }
-    );
-    assert_eq!(
-        error("QQ"),
-        BetzaError::DoubledRider { at: 1, letter: 'Q' }
-    );
+    assert_eq!(error("RR"), BetzaError::DoubledRider { at: 1, letter: 'R' });
+    assert_eq!(error("QQ"), BetzaError::DoubledRider { at: 1, letter: 'Q' });
     assert_eq!(error("hN"), BetzaError::LoneHalf { at: 0 });
     assert_eq!(error("vhN"), BetzaError::LoneHalf { at: 1 });
     assert_eq!(
@@ -428,10 +416,7 @@ fn errors_say_where_and_what() {
             ..
         }
     ));
-    assert!(matches!(
-        error("W2é"),
-        BetzaError::Unexpected { at: 2, .. }
-    ));
+    assert!(matches!(error("W2é"), BetzaError::Unexpected { at: 2, .. }));
     for e in [error("W(D"), error("W)"), error("R0")] {
         assert!(e.offset() < 3);
     }
