@@ -36,7 +36,7 @@ impl fmt::Display for Expected {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut items: Vec<&str> = Vec::new();
         if self.range {
-            items.push("a range digit (1-9)");
+            items.push("a range digit");
         }
         if self.atom {
             items.push("an atom (W F D H A G N L C Z J R B Q K)");

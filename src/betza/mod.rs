@@ -5,6 +5,18 @@
 //! each a leap with a range, a set of concrete step vectors and a modality, and prints a
 //! design back in a canonical form ([`Design`]'s `Display`) that parses to the same design.
 //!
+//! ```
+//! use arbiter::betza::{Design, Modality, Side};
+//!
+//! let pawn: Design = "fcFfmW".parse().unwrap();
+//! assert_eq!(pawn.vectors(Side::White), vec![(-1, 1), (0, 1), (1, 1)]);
+//! assert_eq!(pawn.vectors(Side::Black), vec![(-1, -1), (0, -1), (1, -1)]);
+//! assert_eq!(pawn.atoms()[0].modality(), Modality::Capture);
+//! assert_eq!("WWfc(DF)".parse::<Design>().unwrap().to_string(), "Rfc(DF)");
+//! let error = "fcx".parse::<Design>().unwrap_err();
+//! assert_eq!(error.offset(), 2);
+//! ```
+//!
 //! # Supported notation
 //!
 //! - **Atoms**: `W` (0,1), `F` (1,1), `D` (0,2), `N` (1,2), `A` (2,2), `H` (0,3), `L` (1,3,

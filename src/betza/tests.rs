@@ -346,7 +346,7 @@ fn error(text: &str) -> BetzaError {
 fn errors_say_where_and_what() {
     assert_eq!(
         error("WDx").to_string(),
-        "unexpected `x` at 2: expected a range digit (1-9), an atom (W F D H A G N L C Z J R B Q K), \
+        "unexpected `x` at 2: expected a range digit, an atom (W F D H A G N L C Z J R B Q K), \
          a modifier (f b l r s v h m c), `(` or the end of the design"
     );
     assert_eq!(
