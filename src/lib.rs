@@ -3,6 +3,7 @@
 //! Scenario files (`scenario`) describe positions, turns and expectations; reference rules
 //! interpreters (`rules`) evaluate them; the command line (`cli`) reports the results.
 
+pub mod betza;
 pub mod cli;
 #[doc(hidden)]
 pub mod fuzzing;

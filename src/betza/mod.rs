@@ -1,0 +1,569 @@
+//! Ralph Betza's "funny notation" for piece moves, as used by csipgs chess
+//! (`Wfc(DNFA)scDsHbmH`, `RbcBbN`) and by Fairy-Stockfish's `from_betza`.
+//!
+//! This module stands alone: it turns a design's text into a [`Design`], a list of [`Atom`]s,
+//! each a leap with a range, a set of concrete step vectors and a modality, and prints a
+//! design back in a canonical form ([`Design`]'s `Display`) that parses to the same design.
+//!
+//! ```
+//! use arbiter::betza::{Design, Modality, Side};
+//!
+//! let pawn: Design = "fcFfmW".parse().unwrap();
+//! assert_eq!(pawn.vectors(Side::White), vec![(-1, 1), (0, 1), (1, 1)]);
+//! assert_eq!(pawn.vectors(Side::Black), vec![(-1, -1), (0, -1), (1, -1)]);
+//! assert_eq!(pawn.atoms()[0].modality(), Modality::Capture);
+//! assert_eq!("WWfc(DF)".parse::<Design>().unwrap().to_string(), "Rfc(DF)");
+//! let error = "fcx".parse::<Design>().unwrap_err();
+//! assert_eq!(error.offset(), 2);
+//! ```
+//!
+//! # Supported notation
+//!
+//! - **Atoms**: `W` (0,1), `F` (1,1), `D` (0,2), `N` (1,2), `A` (2,2), `H` (0,3), `L` (1,3,
+//!   the camel, also written `C`), `Z` (2,3, the zebra, also written `J`), `G` (3,3).
+//! - **Shortcuts**: `R` = `WW`, `B` = `FF`, `Q` = `RB`, `K` = `WF`. They expand to their
+//!   atoms, so `Q` is the two atoms `R` and `B`, each with the modifiers written before `Q`.
+//! - **Riders**: a doubled atom rides without limit (`NN`, `WW` = `R`); a number after an
+//!   atom limits it to that many steps (`R4` = `W4`, `N2`, `K2` = `W2F2`), 1 to 255. A range of
+//!   1 is the leaper itself (`W1` = `W`). Doubling a shortcut rider (`RR`) is an error, and
+//!   so is a range after a doubled atom (`NN2`). `KK` doubles both of `K`'s atoms (= `Q`).
+//! - **Modalities**: `m` move only, `c` capture only; neither (or both) means both.
+//! - **Directions** `f b l r v s h`, relative to the owner, White moving up (dy > 0):
+//!   - single letters select the vectors *mostly* in that direction (ties included):
+//!     `f` = dy > 0 and dy >= |dx|. So `fW` = {(0,1)}, `fF` = both forward diagonals, `fN` =
+//!     the two narrow forward leaps {(1,2), (-1,2)}, `sN` the four wide leaps, `vN` the four
+//!     narrow ones, `lN` = {(-2,1), (-2,-1)}. `v` = `f` + `b`, `s` = `l` + `r`.
+//!   - two letters form one token when they are one of Fairy-Stockfish's pairs, read greedily
+//!     left to right: doubled letters (`ff` = `f`, `bb`, `ll`, `rr`, `vv`, `ss`); halves
+//!     `fh bh lh rh` (every vector on that side: `fhN` = the four forward knight leaps); and
+//!     a vertical then a horizontal letter or the reverse (`fl fr fs bl br bs lf lb lv rf rb
+//!     rv`). For such a mixed pair the first letter picks a half and the second the dominant
+//!     direction inside it: `frF` = (1,1); `fsN` = the two wide forward leaps {(2,1), (-2,1)}
+//!     (e4 to c5 and g5); `frN` = (2,1), `rfN` = (1,2); `rvN` = {(1,2), (1,-2)}. On
+//!     orthogonal atoms a mixed pair is the union of its letters (`fsW`, the xiangqi soldier,
+//!     is forward and sideways; `frlR` = forward, right and left), as in Fairy-Stockfish.
+//!   - letters that do not pair add up: `fbD` = `vD`; `sf`, `vs`, `vl`, `sv`, `fb`, `rl` are
+//!     two single letters (a union), so `vsN` is all eight leaps.
+//!   - `h` must end one of the half pairs; anywhere else it is an error.
+//! - **Groups**: `P(X Y ...)` means exactly `PX PY ...`: the group's prefix is written before
+//!   each atom inside, textually, and groups nest (`f(c(N)W)` = `fcN fW`). Letters pair across
+//!   the boundary as they would in the expanded text: `f(rN)` = `frN`, and `m`/`c` between
+//!   two direction letters keep them apart, in a group as in `fcrN` (= `fcN` + `rcN`).
+//!
+//! For Black every vector is mirrored vertically (dy negated, dx kept): `l` and `r` name the
+//! same board side for both players ([`Side`]). Fairy-Stockfish instead rotates Black's moves
+//! (both dx and dy negated); the two agree on every left-right symmetric design, which all
+//! designs of the csipgs sample game are.
+//!
+//! # Canonical form
+//!
+//! `Display` keeps the atoms in their order (no merging of different atoms: `WR` stays
+//! `WR`, since csipgs prices atoms one by one), and writes each one canonically: the
+//! shortest direction text for its set of vectors (`fbD` prints as `vD`, `ffN` as `fN`), then
+//! `m` or `c`, then the letter (`L` and `Z`, not `C` and `J`; a `W` or `F` rider as `R` or
+//! `B`, with its range: `WW` prints as `R`, `W4` as `R4`), then the range. Two consecutive
+//! atoms W and F with all their directions, the same range and the same modality print as
+//! `K` (or `Q`, `Q4` for riders); a run of two or more atoms with the same non-empty prefix
+//! prints as a group (`fc(DNFA)`). An atom that would otherwise run into the letter before it
+//! (`N` then `NN` as `NNN`) is put in parentheses: `N(NN)`.
+//!
+//! # Not supported
+//!
+//! Hoppers (`p`, `g`), non-jumping leaps (`n`), `j`, initial moves (`i`), en passant (`e`),
+//! multi-leg moves (`a`), check-only moves (`k`), bent, crooked and circular riders (`t`,
+//! `z`, `q`), `o`, `d`, `u` and castling (`O`) are refused with [`BetzaError::Unsupported`],
+//! which names the feature; XBetza's `0` for an unlimited range is refused as a range of 0.
+//! Whole-piece properties (royal, colourbound, relay) are not part of a design's text.
+
+mod directions;
+mod error;
+mod parse;
+
+use std::fmt;
+use std::str::FromStr;
+
+pub use error::{BetzaError, Expected, InvalidAtom, Unsupported};
+
+/// The geometry of an atom's leap.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Shape {
+    /// Along a rank or file: W, D, H.
+    Orthogonal,
+    /// Along a diagonal: F, A, G.
+    Diagonal,
+    /// Neither: N, L, Z.
+    Oblique,
+}
+
+/// The leap of an atom, by its letter. [`Leap::coords`] gives the leap as `(a, b)`, a <= b.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Leap {
+    /// Wazir (0,1).
+    W,
+    /// Ferz (1,1).
+    F,
+    /// Dabbaba (0,2).
+    D,
+    /// Knight (1,2).
+    N,
+    /// Alfil (2,2).
+    A,
+    /// Threeleaper (0,3).
+    H,
+    /// Camel (1,3), also written `C`.
+    L,
+    /// Zebra (2,3), also written `J`.
+    Z,
+    /// Tripper (3,3).
+    G,
+}
+
+impl Leap {
+    /// Every leap.
+    pub const ALL: [Leap; 9] = [
+        Leap::W,
+        Leap::F,
+        Leap::D,
+        Leap::N,
+        Leap::A,
+        Leap::H,
+        Leap::L,
+        Leap::Z,
+        Leap::G,
+    ];
+
+    /// The leap `(a, b)` with a <= b: N is (1,2).
+    pub fn coords(self) -> (u8, u8) {
+        match self {
+            Leap::W => (0, 1),
+            Leap::F => (1, 1),
+            Leap::D => (0, 2),
+            Leap::N => (1, 2),
+            Leap::A => (2, 2),
+            Leap::H => (0, 3),
+            Leap::L => (1, 3),
+            Leap::Z => (2, 3),
+            Leap::G => (3, 3),
+        }
+    }
+
+    /// The canonical letter.
+    pub fn letter(self) -> char {
+        match self {
+            Leap::W => 'W',
+            Leap::F => 'F',
+            Leap::D => 'D',
+            Leap::N => 'N',
+            Leap::A => 'A',
+            Leap::H => 'H',
+            Leap::L => 'L',
+            Leap::Z => 'Z',
+            Leap::G => 'G',
+        }
+    }
+
+    /// The leap of an atom letter, aliases included (`C` = `L`, `J` = `Z`); not shortcuts.
+    pub fn from_letter(c: char) -> Option<Leap> {
+        Some(match c {
+            'W' => Leap::W,
+            'F' => Leap::F,
+            'D' => Leap::D,
+            'N' => Leap::N,
+            'A' => Leap::A,
+            'H' => Leap::H,
+            'L' | 'C' => Leap::L,
+            'Z' | 'J' => Leap::Z,
+            'G' => Leap::G,
+            _ => return None,
+        })
+    }
+
+    /// Orthogonal, diagonal or oblique.
+    pub fn shape(self) -> Shape {
+        match self.coords() {
+            (0, _) => Shape::Orthogonal,
+            (a, b) if a == b => Shape::Diagonal,
+            _ => Shape::Oblique,
+        }
+    }
+
+    /// Every vector of the leap for White (4 for orthogonal and diagonal leaps, 8 for
+    /// oblique ones), in a fixed order: the order of the bits of an atom's direction mask.
+    pub fn vectors(self) -> Vec<(i32, i32)> {
+        let (a, b) = self.coords();
+        let (a, b) = (i32::from(a), i32::from(b));
+        let mut out: Vec<(i32, i32)> = Vec::with_capacity(8);
+        for v in [
+            (a, b),
+            (-a, b),
+            (b, a),
+            (-b, a),
+            (b, -a),
+            (-b, -a),
+            (a, -b),
+            (-a, -b),
+        ] {
+            if !out.contains(&v) {
+                out.push(v);
+            }
+        }
+        out
+    }
+
+    fn full_mask(self) -> u8 {
+        match self.shape() {
+            Shape::Oblique => 0xff,
+            _ => 0x0f,
+        }
+    }
+}
+
+/// How far an atom goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Range {
+    /// One leap.
+    Leaper,
+    /// Any number of leaps in the same direction, each to an empty square but the last.
+    Unlimited,
+    /// Up to this many leaps (at least 2 in an [`Atom`]: a range of 1 is [`Range::Leaper`]).
+    Limited(u8),
+}
+
+/// What a move may do at its destination.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Modality {
+    /// Only to an empty square (`m`).
+    Move,
+    /// Only to capture (`c`).
+    Capture,
+    /// Either (no letter).
+    Both,
+}
+
+impl Modality {
+    /// Whether the move may go to an empty square.
+    pub fn can_move(self) -> bool {
+        self != Modality::Capture
+    }
+
+    /// Whether the move may capture.
+    pub fn can_capture(self) -> bool {
+        self != Modality::Move
+    }
+}
+
+/// A player, for the direction of "forward".
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Side {
+    /// Forward is up (dy > 0): vectors as they are.
+    White,
+    /// Forward is down: vectors mirrored vertically, (dx, dy) becomes (dx, -dy).
+    Black,
+}
+
+/// One atom of a design: a leap, its range, the concrete vectors it may use (for White) and
+/// its modality.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Atom {
+    leap: Leap,
+    range: Range,
+    /// Bit i: vector i of `leap.vectors()`.
+    mask: u8,
+    modality: Modality,
+}
+
+impl Atom {
+    /// An atom in every direction of its leap. A range of `Limited(1)` becomes `Leaper`.
+    pub fn new(leap: Leap, range: Range, modality: Modality) -> Result<Atom, InvalidAtom> {
+        Ok(Atom {
+            leap,
+            range: normal_range(range)?,
+            mask: leap.full_mask(),
+            modality,
+        })
+    }
+
+    /// An atom limited to some of its leap's vectors (for White; duplicates are ignored).
+    pub fn with_vectors(
+        leap: Leap,
+        range: Range,
+        vectors: &[(i32, i32)],
+        modality: Modality,
+    ) -> Result<Atom, InvalidAtom> {
+        let all = leap.vectors();
+        let mut mask = 0u8;
+        for &v in vectors {
+            let Some(i) = all.iter().position(|&w| w == v) else {
+                return Err(InvalidAtom::NotOfLeap(v));
+            };
+            mask |= 1 << i;
+        }
+        if mask == 0 {
+            return Err(InvalidAtom::NoVectors);
+        }
+        Ok(Atom {
+            leap,
+            range: normal_range(range)?,
+            mask,
+            modality,
+        })
+    }
+
+    /// The leap.
+    pub fn leap(&self) -> Leap {
+        self.leap
+    }
+
+    /// The leap as `(a, b)` with a <= b.
+    pub fn coords(&self) -> (u8, u8) {
+        self.leap.coords()
+    }
+
+    /// The range: leaper, unlimited rider, or rider up to n leaps.
+    pub fn range(&self) -> Range {
+        self.range
+    }
+
+    /// Whether the atom rides (makes more than one leap).
+    pub fn is_rider(&self) -> bool {
+        self.range != Range::Leaper
+    }
+
+    /// Move only, capture only, or both.
+    pub fn modality(&self) -> Modality {
+        self.modality
+    }
+
+    /// Whether the atom has every direction of its leap.
+    pub fn is_all_directions(&self) -> bool {
+        self.mask == self.leap.full_mask()
+    }
+
+    /// The step vectors (dx, dy) the atom may use, for White (forward = dy > 0), sorted.
+    pub fn steps(&self) -> Vec<(i32, i32)> {
+        self.vectors(Side::White)
+    }
+
+    /// The step vectors (dx, dy) for `side`, sorted: White's as they are, Black's mirrored
+    /// vertically.
+    pub fn vectors(&self, side: Side) -> Vec<(i32, i32)> {
+        let mut out: Vec<(i32, i32)> = self
+            .leap
+            .vectors()
+            .into_iter()
+            .enumerate()
+            .filter(|(i, _)| self.mask & (1 << i) != 0)
+            .map(|(_, (dx, dy))| match side {
+                Side::White => (dx, dy),
+                Side::Black => (dx, -dy),
+            })
+            .collect();
+        out.sort_unstable();
+        out
+    }
+
+    /// The canonical direction letters of the atom (empty for all directions).
+    fn direction_text(&self) -> String {
+        directions::text_of(self.leap, self.mask)
+    }
+}
+
+fn normal_range(range: Range) -> Result<Range, InvalidAtom> {
+    match range {
+        Range::Limited(0) => Err(InvalidAtom::ZeroRange),
+        Range::Limited(1) => Ok(Range::Leaper),
+        r => Ok(r),
+    }
+}
+
+/// One concrete move of a design: a step vector with its atom's range and modality.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Step {
+    /// Files to the right (from White's side).
+    pub dx: i32,
+    /// Ranks up (towards Black).
+    pub dy: i32,
+    /// How many times the step may be repeated.
+    pub range: Range,
+    /// What the move may do at its destination.
+    pub modality: Modality,
+}
+
+/// A piece design: its atoms, in the order written (shortcuts and groups expanded).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Design {
+    atoms: Vec<Atom>,
+}
+
+impl Design {
+    /// Parses a design (the same as `str::parse`).
+    pub fn parse(text: &str) -> Result<Design, BetzaError> {
+        parse::parse(text)
+    }
+
+    /// A design of these atoms; `None` if there are none (a design has at least one atom).
+    pub fn new(atoms: Vec<Atom>) -> Option<Design> {
+        if atoms.is_empty() {
+            None
+        } else {
+            Some(Design { atoms })
+        }
+    }
+
+    /// The atoms, in order.
+    pub fn atoms(&self) -> &[Atom] {
+        &self.atoms
+    }
+
+    /// Every step vector of every atom for `side`, sorted, without duplicates.
+    pub fn vectors(&self, side: Side) -> Vec<(i32, i32)> {
+        let mut out: Vec<(i32, i32)> = self.atoms.iter().flat_map(|a| a.vectors(side)).collect();
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// Every concrete move for `side`: one per vector of each atom, in atom order.
+    pub fn steps(&self, side: Side) -> Vec<Step> {
+        self.atoms
+            .iter()
+            .flat_map(|a| {
+                a.vectors(side).into_iter().map(|(dx, dy)| Step {
+                    dx,
+                    dy,
+                    range: a.range,
+                    modality: a.modality,
+                })
+            })
+            .collect()
+    }
+}
+
+impl FromStr for Design {
+    type Err = BetzaError;
+
+    fn from_str(s: &str) -> Result<Design, BetzaError> {
+        parse::parse(s)
+    }
+}
+
+/// The letters of an atom or a `K`/`Q` pair after its prefix: letter(s) and range.
+fn body(leap_letter: char, rider_letter: Option<char>, range: Range) -> String {
+    match (range, rider_letter) {
+        (Range::Leaper, _) => leap_letter.to_string(),
+        (Range::Unlimited, Some(r)) => r.to_string(),
+        (Range::Unlimited, None) => format!("{leap_letter}{leap_letter}"),
+        (Range::Limited(n), Some(r)) => format!("{r}{n}"),
+        (Range::Limited(n), None) => format!("{leap_letter}{n}"),
+    }
+}
+
+fn modality_text(m: Modality) -> &'static str {
+    match m {
+        Modality::Move => "m",
+        Modality::Capture => "c",
+        Modality::Both => "",
+    }
+}
+
+/// One printed item: the prefix (direction letters and modality) and the body.
+struct Chunk {
+    prefix: String,
+    body: String,
+}
+
+fn chunks(atoms: &[Atom]) -> Vec<Chunk> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < atoms.len() {
+        let a = atoms[i];
+        if let Some(&b) = atoms.get(i + 1) {
+            if a.leap == Leap::W
+                && b.leap == Leap::F
+                && a.is_all_directions()
+                && b.is_all_directions()
+                && a.range == b.range
+                && a.modality == b.modality
+            {
+                let body = match a.range {
+                    Range::Leaper => "K".to_string(),
+                    r => body('Q', Some('Q'), r),
+                };
+                out.push(Chunk {
+                    prefix: modality_text(a.modality).to_string(),
+                    body,
+                });
+                i += 2;
+                continue;
+            }
+        }
+        let rider_letter = match a.leap {
+            Leap::W => Some('R'),
+            Leap::F => Some('B'),
+            _ => None,
+        };
+        out.push(Chunk {
+            prefix: a.direction_text() + modality_text(a.modality),
+            body: body(a.leap.letter(), rider_letter, a.range),
+        });
+        i += 1;
+    }
+    out
+}
+
+/// Appends `item` to `out`, in parentheses if its first letter would run into the last
+/// letter of `out` (and so be read as a doubling).
+fn push_separated(out: &mut String, item: &str) {
+    let runs_in = match (out.chars().last(), item.chars().next()) {
+        (Some(a), Some(b)) => a == b && a.is_ascii_uppercase(),
+        _ => false,
+    };
+    if runs_in {
+        out.push('(');
+        out.push_str(item);
+        out.push(')');
+    } else {
+        out.push_str(item);
+    }
+}
+
+impl fmt::Display for Design {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let chunks = chunks(&self.atoms);
+        let mut out = String::new();
+        let mut i = 0;
+        while i < chunks.len() {
+            let prefix = &chunks[i].prefix;
+            let run = chunks[i..]
+                .iter()
+                .take_while(|c| c.prefix == *prefix)
+                .count();
+            if !prefix.is_empty() && run >= 2 {
+                let mut inner = String::new();
+                for c in &chunks[i..i + run] {
+                    push_separated(&mut inner, &c.body);
+                }
+                out.push_str(prefix);
+                out.push('(');
+                out.push_str(&inner);
+                out.push(')');
+                i += run;
+            } else {
+                let c = &chunks[i];
+                push_separated(&mut out, &format!("{}{}", c.prefix, c.body));
+                i += 1;
+            }
+        }
+        f.pad(&out)
+    }
+}
+
+impl fmt::Display for Atom {
+    /// The atom as a one-atom design.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        Design { atoms: vec![*self] }.fmt(f)
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,124 @@
+//! Property tests of the Betza module: printing a design and parsing it back gives the same
+//! design; parsing is stable under print-parse; no input makes the parser panic.
+
+use arbiter::betza::{Atom, BetzaError, Design, Leap, Modality, Range, Side};
+use proptest::prelude::*;
+
+fn leap() -> impl Strategy<Value = Leap> {
+    prop::sample::select(Leap::ALL.to_vec())
+}
+
+fn range() -> impl Strategy<Value = Range> {
+    prop_oneof![
+        3 => Just(Range::Leaper),
+        2 => Just(Range::Unlimited),
+        2 => (2u8..=255).prop_map(Range::Limited),
+    ]
+}
+
+fn modality() -> impl Strategy<Value = Modality> {
+    prop::sample::select(vec![Modality::Move, Modality::Capture, Modality::Both])
+}
+
+fn atom() -> impl Strategy<Value = Atom> {
+    (leap(), range(), modality(), any::<u8>()).prop_map(|(leap, range, modality, bits)| {
+        let all = leap.vectors();
+        // Half the atoms with every direction, so that K and Q pairs and groups occur.
+        let bits = if bits & 0x80 != 0 && all.len() == 4 {
+            0xff
+        } else {
+            bits
+        };
+        let mut vs: Vec<(i32, i32)> = all
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| bits & (1 << i) != 0)
+            .map(|(_, &v)| v)
+            .collect();
+        if vs.is_empty() {
+            vs = all;
+        }
+        Atom::with_vectors(leap, range, &vs, modality).expect("vectors of the leap")
+    })
+}
+
+fn design() -> impl Strategy<Value = Design> {
+    prop::collection::vec(atom(), 1..7).prop_map(|atoms| Design::new(atoms).expect("non-empty"))
+}
+
+/// Text made mostly of the notation's own characters, so that many inputs parse.
+fn notation_text() -> impl Strategy<Value = String> {
+    prop::collection::vec(
+        prop::sample::select(vec![
+            'W', 'F', 'D', 'N', 'A', 'H', 'L', 'C', 'Z', 'J', 'G', 'R', 'B', 'Q', 'K', 'f', 'b',
+            'l', 'r', 's', 'v', 'h', 'm', 'c', '(', ')', '1', '2', '0', '9', 'p', 'x', ' ',
+        ]),
+        0..14,
+    )
+    .prop_map(|cs| cs.into_iter().collect())
+}
+
+fn check_error(text: &str, e: &BetzaError) {
+    let at = e.offset();
+    assert!(at <= text.len(), "{text:?}: offset {at} past the end");
+    assert!(
+        text.is_char_boundary(at),
+        "{text:?}: offset {at} inside a character"
+    );
+    assert!(!e.to_string().is_empty());
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1000))]
+
+    #[test]
+    fn print_then_parse_is_identity(d in design()) {
+        let text = d.to_string();
+        let back: Design = text.parse().map_err(|e| TestCaseError::fail(format!("{text}: {e}")))?;
+        prop_assert_eq!(&back, &d, "{}", text);
+        prop_assert_eq!(back.to_string(), text);
+    }
+
+    #[test]
+    fn parse_print_parse_is_stable(text in notation_text()) {
+        match text.parse::<Design>() {
+            Ok(d) => {
+                let printed = d.to_string();
+                let again: Design = printed
+                    .parse()
+                    .map_err(|e| TestCaseError::fail(format!("{text} printed as {printed}: {e}")))?;
+                prop_assert_eq!(&again, &d, "{} printed as {}", text, printed);
+                prop_assert_eq!(again.to_string(), printed);
+                prop_assert_eq!(again.vectors(Side::White), d.vectors(Side::White));
+            }
+            Err(e) => check_error(&text, &e),
+        }
+    }
+
+    #[test]
+    fn arbitrary_strings_never_panic(text in any::<String>()) {
+        match text.parse::<Design>() {
+            Ok(d) => prop_assert!(!d.atoms().is_empty()),
+            Err(e) => check_error(&text, &e),
+        }
+    }
+
+    #[test]
+    fn black_mirrors_white(d in design()) {
+        let white = d.vectors(Side::White);
+        let mut mirrored: Vec<(i32, i32)> = white.iter().map(|&(dx, dy)| (dx, -dy)).collect();
+        mirrored.sort_unstable();
+        prop_assert_eq!(d.vectors(Side::Black), mirrored);
+    }
+}
+
+#[test]
+fn deep_nesting_is_an_error_or_a_design_not_a_crash() {
+    let deep = format!("{}W{}", "(".repeat(100_000), ")".repeat(100_000));
+    assert_eq!(deep.parse::<Design>().map(|d| d.atoms().len()), Ok(1));
+    let open = "f(".repeat(100_000);
+    assert_eq!(
+        open.parse::<Design>(),
+        Err(BetzaError::UnclosedGroup { at: 199_999 })
+    );
+}
