@@ -104,11 +104,11 @@ proptest! {
     }
 
     #[test]
-    fn black_mirrors_white(d in design()) {
+    fn black_turns_white_half_round(d in design()) {
         let white = d.vectors(Side::White);
-        let mut mirrored: Vec<(i32, i32)> = white.iter().map(|&(dx, dy)| (dx, -dy)).collect();
-        mirrored.sort_unstable();
-        prop_assert_eq!(d.vectors(Side::Black), mirrored);
+        let mut turned: Vec<(i32, i32)> = white.iter().map(|&(dx, dy)| (-dx, -dy)).collect();
+        turned.sort_unstable();
+        prop_assert_eq!(d.vectors(Side::Black), turned);
     }
 }
 

@@ -50,10 +50,10 @@
 //!   the boundary as they would in the expanded text: `f(rN)` = `frN`, and `m`/`c` between
 //!   two direction letters keep them apart, in a group as in `fcrN` (= `fcN` + `rcN`).
 //!
-//! For Black every vector is mirrored vertically (dy negated, dx kept): `l` and `r` name the
-//! same board side for both players ([`Side`]). Fairy-Stockfish instead rotates Black's moves
-//! (both dx and dy negated); the two agree on every left-right symmetric design, which all
-//! designs of the csipgs sample game are.
+//! For Black every vector is turned half round (dx and dy negated), as in Fairy-Stockfish:
+//! directions are the piece's own, so `l` is the left of the player who owns it ([`Side`]).
+//! Every left-right symmetric design (all those of the csipgs sample game) moves the same
+//! whether Black's vectors are turned or mirrored; `l`, `r` and their pairs tell them apart.
 //!
 //! # Canonical form
 //!
@@ -257,7 +257,7 @@ impl Modality {
 pub enum Side {
     /// Forward is up (dy > 0): vectors as they are.
     White,
-    /// Forward is down: vectors mirrored vertically, (dx, dy) becomes (dx, -dy).
+    /// Forward is down and left is White's right: (dx, dy) becomes (-dx, -dy).
     Black,
 }
 
@@ -344,8 +344,8 @@ impl Atom {
         self.vectors(Side::White)
     }
 
-    /// The step vectors (dx, dy) for `side`, sorted: White's as they are, Black's mirrored
-    /// vertically.
+    /// The step vectors (dx, dy) for `side`, sorted: White's as they are, Black's turned half
+    /// round.
     pub fn vectors(&self, side: Side) -> Vec<(i32, i32)> {
         let mut out: Vec<(i32, i32)> = self
             .leap
@@ -355,7 +355,7 @@ impl Atom {
             .filter(|(i, _)| self.mask & (1 << i) != 0)
             .map(|(_, (dx, dy))| match side {
                 Side::White => (dx, dy),
-                Side::Black => (dx, -dy),
+                Side::Black => (-dx, -dy),
             })
             .collect();
         out.sort_unstable();

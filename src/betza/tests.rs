@@ -252,8 +252,8 @@ fn concrete_vectors_of_some_designs() {
         assert_eq!(a.modality(), Modality::Capture);
         assert_eq!(a.range(), Range::Leaper);
     }
-    // Black mirrors vertically: l and r stay on the same board side.
-    assert_eq!(one("frN").vectors(Side::Black), vec![(2, -1)]);
+    // Black's vectors are White's turned half round: its right is White's left.
+    assert_eq!(one("frN").vectors(Side::Black), vec![(-2, -1)]);
     let pawn = design("fmWfcF");
     let s = pawn.steps(Side::Black);
     assert_eq!(s.len(), 3);

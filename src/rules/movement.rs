@@ -2,7 +2,7 @@
 //! test every variant shares.
 //!
 //! An [`Atom`] is a set of step vectors (written for White: a positive rank step is forward;
-//! Black's are mirrored), how far the piece goes along each (a single leap, a ride of any or a
+//! Black's are turned half round, so a piece's left is its owner's left), how far the piece goes along each (a single leap, a ride of any or a
 //! limited length, or a cannon-like hop over one screen), and whether the atom moves, captures
 //! or both. A [`Movement`] is a list of atoms; the orthodox pieces are defined this way
 //! ([`KING`], [`QUEEN`], ...), and so is any designed piece.
@@ -55,7 +55,7 @@ pub enum Reach {
 /// One atom of a movement: step vectors, reach and modality.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Atom {
-    /// Step vectors `(files, ranks)` for White; Black's ranks are negated.
+    /// Step vectors `(files, ranks)` for White; Black's are negated.
     pub steps: Cow<'static, [(i8, i8)]>,
     pub reach: Reach,
     pub modality: Modality,
@@ -166,12 +166,12 @@ movement!(
 /// A step vector as a mailbox offset for `color`.
 #[inline]
 pub fn offset(step: (i8, i8), color: Color) -> i32 {
-    let dr = if color == Color::White {
-        step.1 as i32
+    let d = delta(step.0 as i32, step.1 as i32);
+    if color == Color::White {
+        d
     } else {
-        -(step.1 as i32)
-    };
-    delta(step.0 as i32, dr)
+        -d
+    }
 }
 
 /// Where a piece with this movement may go from `from`: `(target, captures)` for every
@@ -288,10 +288,15 @@ impl AttackTable {
                 // The attacker stands against its own step from the square. A step set that is
                 // its own mirror image is looked up in the order written, so that the first
                 // attacker found does not depend on the side.
+                // (A left-right symmetric set, such as the pawn's captures, is Black's mirrored
+                // as well as turned: mirroring keeps the written order.)
                 let symmetric = a.steps.iter().all(|&(f, r)| a.steps.contains(&(-f, -r)));
+                let sideways = a.steps.iter().all(|&(f, r)| a.steps.contains(&(-f, r)));
                 for &step in a.steps.iter() {
                     let back = if symmetric {
                         delta(step.0 as i32, step.1 as i32)
+                    } else if sideways && color == Color::Black {
+                        -delta(step.0 as i32, -(step.1 as i32))
                     } else {
                         -offset(step, color)
                     };
