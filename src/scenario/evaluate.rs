@@ -9,7 +9,7 @@
 //! that turns out invalid while it runs is again a problem of that scenario alone. Every search
 //! runs under the [`Settings`]' node budget and per-scenario deadline.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 use std::ops::ControlFlow;
 use std::time::Duration;
 
@@ -198,6 +198,9 @@ struct Evaluator<'a, R: Rules> {
     _rules: std::marker::PhantomData<R>,
 }
 
+/// The turns of a scenario lowered against the variant, by where each starts in the file.
+type Lowered = HashMap<usize, TurnPattern>;
+
 /// The state of one scenario while it runs.
 struct Run<R: Rules> {
     options: Options,
@@ -248,9 +251,9 @@ impl<'a, R: Rules> Evaluator<'a, R> {
     /// Checks a scenario's names, then runs it if they are all known.
     fn scenario(&self, scenario: &Scenario) -> ScenarioReport {
         let mut report = ScenarioReport::new(scenario);
-        self.check_names(scenario, &mut report.problems);
+        let lowered = self.check_names(scenario, &mut report.problems);
         if report.problems.is_empty() {
-            if let Err(p) = self.run_scenario(scenario, &mut report) {
+            if let Err(p) = self.run_scenario(scenario, &lowered, &mut report) {
                 report.problems.push(p);
             }
         }
@@ -267,8 +270,11 @@ impl<'a, R: Rules> Evaluator<'a, R> {
         Lowering::<R>::new(self.geometry).piece_ref(piece, span)
     }
 
-    fn lower_turn(&self, turn: &TurnText) -> Result<TurnPattern, Problem> {
-        Lowering::<R>::new(self.geometry).turn(turn)
+    /// Lowers a turn into `lowered`, where running the scenario finds it again.
+    fn lower_turn(&self, turn: &TurnText, lowered: &mut Lowered) -> Result<(), Problem> {
+        let pattern = Lowering::<R>::new(self.geometry).turn(turn)?;
+        lowered.insert(turn.span.start, pattern);
+        Ok(())
     }
 
     fn check_rule_id(&self, id: &Spanned<String>) -> Result<(), Problem> {
@@ -329,7 +335,10 @@ impl<'a, R: Rules> Evaluator<'a, R> {
         }
     }
 
-    fn check_names(&self, scenario: &Scenario, problems: &mut Vec<Problem>) {
+    /// Checks every name a scenario uses, and lowers its turns (once: running the scenario
+    /// uses the patterns kept here).
+    fn check_names(&self, scenario: &Scenario, problems: &mut Vec<Problem>) -> Lowered {
+        let mut lowered = Lowered::new();
         let mut push = |r: Result<(), Problem>| {
             if let Err(p) = r {
                 problems.push(p);
@@ -359,32 +368,36 @@ impl<'a, R: Rules> Evaluator<'a, R> {
                 StatementKind::Set(kv) => push(self.check_key(kv, &st.span)),
                 StatementKind::Play(turns) => {
                     for t in turns {
-                        push(self.lower_turn(t).map(|_| ()));
+                        push(self.lower_turn(t, &mut lowered));
                     }
                 }
-                StatementKind::Expect(a) => self.check_assertion(a, &st.span, &mut push),
+                StatementKind::Expect(a) => {
+                    self.check_assertion(a, &st.span, &mut lowered, &mut push)
+                }
                 StatementKind::Start | StatementKind::Fen(_) | StatementKind::ToMove(_) => {}
             }
         }
+        lowered
     }
 
     fn check_assertion(
         &self,
         a: &Assertion,
         span: &Span,
+        lowered: &mut Lowered,
         push: &mut impl FnMut(Result<(), Problem>),
     ) {
         match a {
-            Assertion::Legal(t) => push(self.lower_turn(t).map(|_| ())),
+            Assertion::Legal(t) => push(self.lower_turn(t, lowered)),
             Assertion::Illegal(t, because) => {
-                push(self.lower_turn(t).map(|_| ()));
+                push(self.lower_turn(t, lowered));
                 if let Some(id) = because {
                     push(self.check_rule_id(id));
                 }
             }
             Assertion::Moves(ts) => {
                 for t in ts {
-                    push(self.lower_turn(t).map(|_| ()));
+                    push(self.lower_turn(t, lowered));
                 }
             }
             Assertion::MovesFrom(sq, sqs) => {
@@ -488,6 +501,7 @@ impl<'a, R: Rules> Evaluator<'a, R> {
     fn run_scenario(
         &self,
         scenario: &Scenario,
+        lowered: &Lowered,
         report: &mut ScenarioReport,
     ) -> Result<(), Problem> {
         let mut run = Run::<R> {
@@ -573,8 +587,7 @@ impl<'a, R: Rules> Evaluator<'a, R> {
                 StatementKind::Play(turns) => {
                     let game = self.game(&mut run, &st.span)?;
                     for t in turns {
-                        let pattern = self.lower_turn(t)?;
-                        if let Err(e) = game.play(&pattern) {
+                        if let Err(e) = game.play(self.pattern(lowered, t)?) {
                             report.failures.push(Failure {
                                 span: t.span.clone(),
                                 statement: quoted(&format!("play {}", t.text)),
@@ -589,7 +602,7 @@ impl<'a, R: Rules> Evaluator<'a, R> {
                     let limits = run.limits;
                     let game = self.game(&mut run, &st.span)?;
                     report.checked += 1;
-                    let verdict = match self.expect(game, a, &st.span, &limits)? {
+                    let verdict = match self.expect(game, a, &st.span, lowered, &limits)? {
                         Verdict::Holds => None,
                         Verdict::Fails(expected, found) => Some((expected, found)),
                         Verdict::Undecided(expected, stop) => {
@@ -683,6 +696,17 @@ impl<'a, R: Rules> Evaluator<'a, R> {
         })
     }
 
+    /// The pattern of a turn, lowered when the names were checked.
+    fn pattern<'l>(&self, lowered: &'l Lowered, t: &TurnText) -> Result<&'l TurnPattern, Problem> {
+        lowered.get(&t.span.start).ok_or_else(|| {
+            Problem::new(
+                format!("internal error: the turn `{}` was not lowered", t.text),
+                t.span.clone(),
+                "this turn",
+            )
+        })
+    }
+
     fn name(&self, sq: Square) -> String {
         self.geometry.square_name(sq)
     }
@@ -701,24 +725,25 @@ impl<'a, R: Rules> Evaluator<'a, R> {
         game: &Game<R>,
         a: &Assertion,
         span: &Span,
+        lowered: &Lowered,
         limits: &Limits,
     ) -> Result<Verdict, Problem> {
         let fail = |e: String, f: String| Ok(Verdict::Fails(e, f));
         match a {
             Assertion::Legal(t) => {
-                let pattern = self.lower_turn(t)?;
-                match game.clone().play(&pattern) {
+                let pattern = self.pattern(lowered, t)?;
+                match game.clone().play(pattern) {
                     Ok(_) => Ok(Verdict::Holds),
                     Err(e) => fail(format!("{} is legal", t.text), describe_error(&e)),
                 }
             }
             Assertion::Illegal(t, because) => {
-                let pattern = self.lower_turn(t)?;
+                let pattern = self.pattern(lowered, t)?;
                 let expected = match because {
                     Some(id) => format!("{} is illegal because {}", t.text, id.node),
                     None => format!("{} is illegal", t.text),
                 };
-                match game.clone().play(&pattern) {
+                match game.clone().play(pattern) {
                     Ok(turn) => fail(expected, format!("legal ({})", turn.text(&self.geometry))),
                     Err(PlayError::Ambiguous(c)) => {
                         fail(expected, format!("legal, and ambiguous: {}", c.join(", ")))
@@ -737,7 +762,7 @@ impl<'a, R: Rules> Evaluator<'a, R> {
                 let mut unmatched = Vec::new();
                 let mut wanted = BTreeSet::new();
                 for t in ts {
-                    let p = self.lower_turn(t)?;
+                    let p = self.pattern(lowered, t)?;
                     let hits: Vec<usize> =
                         (0..legal.len()).filter(|i| p.matches(&legal[*i])).collect();
                     match hits.as_slice() {
