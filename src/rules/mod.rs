@@ -21,7 +21,8 @@ pub use game::Game;
 pub use piece::{Color, Piece, Role};
 pub use search::{Budget, Limits, Stop};
 pub use turn::{
-    Action, ActionPattern, CastleSide, Claim, Origin, PieceRef, Style, Turn, TurnPattern,
+    Action, ActionPattern, CastleSide, Claim, Leg, LegKind, Origin, PieceRef, Style, Turn,
+    TurnPattern,
 };
 
 /// One enforced rule: a kebab-case id, the clause of the rule text it comes from, and a summary.

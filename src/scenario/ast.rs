@@ -4,7 +4,7 @@
 
 use std::ops::Range;
 
-use crate::rules::{CastleSide, Claim, Color, Role, Style};
+use crate::rules::{CastleSide, Claim, Color, LegKind, Role, Style};
 
 /// Byte offsets into the source text.
 pub type Span = Range<usize>;
@@ -154,13 +154,12 @@ pub enum TurnSyntax {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ActionSyntax {
+    /// A move: its legs as written, each with its own mark (one leg for short notation).
     Move {
         style: Style,
         piece: Option<PieceName>,
         from: OriginSyntax,
-        via: Vec<SquareName>,
-        to: SquareName,
-        capture: bool,
+        legs: Vec<LegSyntax>,
         promotion: Option<PieceName>,
     },
     /// `O-O` (king side) or `O-O-O`.
@@ -186,9 +185,17 @@ pub enum ActionSyntax {
     },
     /// `Q=BL`
     Redesign {
-        from: PieceName,
-        to: String,
+        from_design: String,
+        to_design: String,
     },
+}
+
+/// One leg of a move as written: its mark (`-`, `x`, `^`, `~`; a kill names no victim) and
+/// the square it ends on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LegSyntax {
+    pub kind: LegKind,
+    pub to: SquareName,
 }
 
 /// The origin of a move as written: nothing, a file (`Nbd7`), a rank (`R1a3`) or a square.

@@ -21,7 +21,7 @@ use crate::rules::{
     perft_within, Game, Geometry, Options, Origin, PieceRef, Reason, Rules, Setup, Square, Turn,
     TurnPattern, Variant,
 };
-use crate::rules::{ActionPattern, Piece};
+use crate::rules::{ActionPattern, Leg, Piece};
 use crate::suggest::did_you_mean;
 use crate::with_variant;
 
@@ -1070,9 +1070,7 @@ impl<R: Rules> Lowering<R> {
                     style,
                     piece,
                     from,
-                    via,
-                    to,
-                    capture,
+                    legs,
                     promotion,
                 } => {
                     let from = match from {
@@ -1112,12 +1110,10 @@ impl<R: Rules> Lowering<R> {
                             .map(|p| self.piece_ref(p, &turn.span))
                             .transpose()?,
                         from,
-                        via: via
+                        legs: legs
                             .iter()
-                            .map(|s| self.square(s))
-                            .collect::<Result<_, _>>()?,
-                        to: self.square(to)?,
-                        capture: *capture,
+                            .map(|l| Ok(Leg::new(self.square(&l.to)?, l.kind)))
+                            .collect::<Result<_, Problem>>()?,
                         promotion: promotion
                             .as_ref()
                             .map(|p| self.piece_ref(p, &turn.span))
@@ -1140,9 +1136,12 @@ impl<R: Rules> Lowering<R> {
                 ActionSyntax::Buy { design } => ActionPattern::Buy {
                     design: design.clone(),
                 },
-                ActionSyntax::Redesign { from, to } => ActionPattern::Redesign {
-                    from: self.piece_ref(from, &turn.span)?,
-                    to: to.clone(),
+                ActionSyntax::Redesign {
+                    from_design,
+                    to_design,
+                } => ActionPattern::Redesign {
+                    from_design: from_design.clone(),
+                    to_design: to_design.clone(),
                 },
             });
         }

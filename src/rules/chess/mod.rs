@@ -18,7 +18,7 @@ use crate::rules::key::KeyHasher;
 use super::attacks::{DIAGONAL, KNIGHT as KNIGHT_STEPS, ORTHOGONAL, QUEEN as QUEEN_STEPS};
 use super::board::{Board, Geometry, Sq, Square, CELLS, STRIDE};
 use super::piece::{Color, Piece, Role};
-use super::turn::{Action, CastleSide, Turn, TurnPattern};
+use super::turn::{Action, CastleSide, Leg, Turn, TurnPattern};
 use super::{
     InvariantDef, KeyDef, OptionDef, Options, Outcome, Reason, Refusal, RuleDef, Rules, Setup,
 };
@@ -1024,12 +1024,15 @@ impl Rules for Chess {
         } else {
             None
         };
+        let victim = if m.kind == KIND_EP {
+            Some(Piece::new(self.turn.other(), Role::Pawn))
+        } else {
+            self.board.piece_at(Sq(m.to))
+        };
         Turn::single(Action::Move {
             role,
             from: m.from(),
-            via: Vec::new(),
-            to: m.to(),
-            capture: m.kind == KIND_EP || !self.board.is_empty(Sq(m.to)),
+            legs: vec![Leg::onto(m.to(), victim)],
             promotion: m.promotion(),
             castle,
         })

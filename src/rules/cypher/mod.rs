@@ -41,7 +41,7 @@ use super::attacks::{DIAGONAL, KNIGHT as CLASSICAL, ORTHOGONAL, QUEEN as QUEEN_S
 use super::board::{delta, Board, Geometry, Sq, Square, CELLS, STRIDE};
 use super::chess::{parse_counter, quoted};
 use super::piece::{Color, Piece, Role};
-use super::turn::{Action, Turn, TurnPattern};
+use super::turn::{Action, Leg, Turn, TurnPattern};
 use super::{
     InvariantDef, KeyDef, OptionDef, Options, Outcome, Reason, Refusal, RuleDef, Rules, Setup,
 };
@@ -1627,12 +1627,10 @@ impl Rules for Cypher {
     fn describe(&self, m: Move) -> Turn {
         let g = |s: u16| Sq(s).square();
         let role_at = |s: u16| self.board.piece_at(Sq(s)).map_or(Role::Pawn, Piece::role);
-        let mv = |from: u16, to: u16, capture: bool| Action::Move {
+        let mv = |from: u16, to: u16, victim: Option<Piece>| Action::Move {
             role: role_at(from),
             from: g(from),
-            via: Vec::new(),
-            to: g(to),
-            capture,
+            legs: vec![Leg::onto(g(to), victim)],
             promotion: None,
             castle: None,
         };
@@ -1641,11 +1639,11 @@ impl Rules for Cypher {
                 role: Role::Pawn,
                 to: g(m.to),
             }),
-            K_INFIL_ALONE => Turn::single(mv(m.from, m.to, false)),
+            K_INFIL_ALONE => Turn::single(mv(m.from, m.to, None)),
             _ => {
-                let first = mv(m.from, m.to, !self.board.is_empty(Sq(m.to)));
+                let first = mv(m.from, m.to, self.board.piece_at(Sq(m.to)));
                 let second = match m.kind {
-                    K_ENTRY | K_INFIL => Some(mv(m.from2, m.to2, false)),
+                    K_ENTRY | K_INFIL => Some(mv(m.from2, m.to2, None)),
                     K_COUP => Some(Action::Coup {
                         role: role_at(m.to2),
                         square: g(m.to2),

@@ -203,7 +203,9 @@ scenario "From the start, a pawn steps one square" {
                 assert_eq!(&src[t[1].span.clone()], "Nf3");
                 match &t[1].turn {
                     TurnSyntax::Actions(a, _) => match &a[0] {
-                        ActionSyntax::Move { to, .. } => assert_eq!(&src[to.span.clone()], "f3"),
+                        ActionSyntax::Move { legs, .. } => {
+                            assert_eq!(&src[legs[0].to.span.clone()], "f3")
+                        }
                         other => panic!("{other:?}"),
                     },
                     other => panic!("{other:?}"),

@@ -4,8 +4,10 @@
 use pest::iterators::Pair;
 
 use super::{Builder, Res};
-use crate::rules::{CastleSide, Claim, Style};
-use crate::scenario::ast::{ActionSyntax, OriginSyntax, PieceName, TurnSyntax, TurnText};
+use crate::rules::{CastleSide, Claim, LegKind, Style};
+use crate::scenario::ast::{
+    ActionSyntax, LegSyntax, OriginSyntax, PieceName, TurnSyntax, TurnText,
+};
 use crate::scenario::diagnostic::Problem;
 use crate::scenario::parse::grammar::Rule;
 
@@ -125,9 +127,16 @@ impl Builder {
             .into_inner()
             .find(|p| p.as_rule() == Rule::piece)
             .ok_or_else(|| self.missing("piece", &pair))?;
-        let from = self.piece(p)?;
-        let to = self.design_of(&pair)?;
-        Ok(ActionSyntax::Redesign { from, to })
+        // A letter names a standard design (`Q=BL`), which is its Betza notation too.
+        let from_design = match self.piece(p)? {
+            PieceName::Role(r) => r.letter().to_string(),
+            PieceName::Design(d) => d,
+        };
+        let to_design = self.design_of(&pair)?;
+        Ok(ActionSyntax::Redesign {
+            from_design,
+            to_design,
+        })
     }
 
     /// The design a `buy` or `redesign` names, with or without parentheses.
@@ -146,39 +155,43 @@ impl Builder {
     pub(crate) fn coordinate_move(&mut self, pair: Pair<Rule>) -> Res<ActionSyntax> {
         let whole = pair.clone();
         let mut piece = None;
-        let mut squares = Vec::new();
-        let mut capture = false;
+        let mut from = None;
+        let mut legs = Vec::new();
+        let mut mark = None;
         let mut promotion = None;
         for p in pair.into_inner() {
             match p.as_rule() {
                 Rule::piece => piece = Some(self.piece(p)?),
-                Rule::square => squares.push(self.square(p)),
-                Rule::step => capture |= self.step(p),
+                Rule::square => {
+                    let square = self.square(p);
+                    match mark.take() {
+                        Some(kind) => legs.push(LegSyntax { kind, to: square }),
+                        None => from = Some(square),
+                    }
+                }
+                Rule::step => mark = Some(self.step(p)?),
                 Rule::promotion => promotion = Some(self.promotion(p)?),
                 _ => {}
             }
         }
-        if squares.len() < 2 {
-            return Err(self.missing("two squares", &whole));
+        let from = from.ok_or_else(|| self.missing("square", &whole))?;
+        if legs.is_empty() {
+            return Err(self.missing("leg", &whole));
         }
-        let from = squares.remove(0);
-        let to = squares
-            .pop()
-            .ok_or_else(|| self.missing("square", &whole))?;
         Ok(ActionSyntax::Move {
             style: Style::Coordinate,
             piece,
             from: OriginSyntax::Exact(from),
-            via: squares,
-            to,
-            capture,
+            legs,
             promotion,
         })
     }
 
-    /// `step = { "-" | "x" }`: true for a capture.
-    pub(crate) fn step(&mut self, pair: Pair<Rule>) -> bool {
-        pair.as_str() == "x"
+    /// `step = { "-" | "x" | "^" | "~" }`: what happens on the square that follows.
+    pub(crate) fn step(&mut self, pair: Pair<Rule>) -> Res<LegKind> {
+        let mark = pair.as_str().chars().next();
+        mark.and_then(LegKind::from_mark)
+            .ok_or_else(|| self.bug(&pair))
     }
 
     /// `short_move = { piece? ~ origin? ~ capture? ~ square ~ promotion? }`
@@ -200,13 +213,16 @@ impl Builder {
             }
         }
         let to = to.ok_or_else(|| self.missing("square", &whole))?;
+        let kind = if capture {
+            LegKind::Kill(None)
+        } else {
+            LegKind::Step
+        };
         Ok(ActionSyntax::Move {
             style: Style::Short,
             piece,
             from,
-            via: Vec::new(),
-            to,
-            capture,
+            legs: vec![LegSyntax { kind, to }],
             promotion,
         })
     }
@@ -245,11 +261,9 @@ impl Builder {
 
 #[cfg(test)]
 mod tests {
-    use super::super::super::parse_turn;
     use crate::rules::{CastleSide, Claim, Role, Style};
-    use crate::scenario::ast::{
-        ActionSyntax, OriginSyntax, PieceName, SquareName, StatementKind, TurnSyntax,
-    };
+    use crate::scenario::ast::{ActionSyntax, OriginSyntax, PieceName, StatementKind, TurnSyntax};
+    use crate::scenario::parse::parse_turn;
     use crate::scenario::parse::test_util::*;
 
     fn turn(text: &str) -> TurnSyntax {
@@ -264,44 +278,33 @@ mod tests {
             ),
         }
     }
+
     fn actions(text: &str) -> (Vec<ActionSyntax>, Option<Claim>) {
         match turn(text) {
             TurnSyntax::Actions(a, c) => (a, c),
             other => panic!("{other:?}"),
         }
     }
+
     fn action(text: &str) -> ActionSyntax {
         let (mut a, claim) = actions(text);
         assert_eq!(a.len(), 1);
         assert_eq!(claim, None);
         a.remove(0)
     }
+
     fn sq(text: &str) -> String {
         text.to_string()
     }
-    fn square_text(s: &SquareName) -> String {
-        s.text()
-    }
-    /// A move's style, piece, origin, via squares, target, capture and promotion, as text.
-    fn mv(
-        a: &ActionSyntax,
-    ) -> (
-        Style,
-        Option<PieceName>,
-        String,
-        Vec<String>,
-        String,
-        bool,
-        Option<PieceName>,
-    ) {
+
+    /// A move's style, piece, origin, legs (each mark and square: `-c3xe5`) and promotion.
+    fn mv(a: &ActionSyntax) -> (Style, Option<PieceName>, String, String, Option<PieceName>) {
         match a {
             ActionSyntax::Move {
                 style,
                 piece,
                 from,
-                via,
-                to,
-                capture,
+                legs,
                 promotion,
             } => {
                 let origin = match from {
@@ -310,19 +313,16 @@ mod tests {
                     OriginSyntax::Rank(r) => format!("rank {r}"),
                     OriginSyntax::Exact(s) => s.text(),
                 };
-                (
-                    *style,
-                    piece.clone(),
-                    origin,
-                    via.iter().map(square_text).collect(),
-                    to.text(),
-                    *capture,
-                    promotion.clone(),
-                )
+                let legs = legs
+                    .iter()
+                    .map(|l| format!("{}{}", l.kind.mark(), l.to.text()))
+                    .collect();
+                (*style, piece.clone(), origin, legs, promotion.clone())
             }
             other => panic!("not a move: {other:?}"),
         }
     }
+
     fn role(r: Role) -> Option<PieceName> {
         Some(PieceName::Role(r))
     }
@@ -345,8 +345,8 @@ mod tests {
         assert_eq!(
             a[1],
             ActionSyntax::Redesign {
-                from: PieceName::Role(Role::Pawn),
-                to: "WbRbmHfB".into()
+                from_design: "P".into(),
+                to_design: "WbRbmHfB".into()
             }
         );
         assert_eq!(actions("Sd0-d4; Qd2-z4").0.len(), 2);
@@ -393,87 +393,33 @@ mod tests {
         use Style::Coordinate as C;
         assert_eq!(
             mv(&action("Bc3-d4")),
-            (
-                C,
-                role(Role::Bishop),
-                sq("c3"),
-                vec![],
-                sq("d4"),
-                false,
-                None
-            )
+            (C, role(Role::Bishop), sq("c3"), sq("-d4"), None)
         );
         assert_eq!(
             mv(&action("Bc3xe5")),
-            (
-                C,
-                role(Role::Bishop),
-                sq("c3"),
-                vec![],
-                sq("e5"),
-                true,
-                None
-            )
+            (C, role(Role::Bishop), sq("c3"), sq("xe5"), None)
         );
-        assert_eq!(
-            mv(&action("e3-e4")),
-            (C, None, sq("e3"), vec![], sq("e4"), false, None)
-        );
+        assert_eq!(mv(&action("e3-e4")), (C, None, sq("e3"), sq("-e4"), None));
         assert_eq!(
             mv(&action("e7-e8=Q")),
-            (
-                C,
-                None,
-                sq("e7"),
-                vec![],
-                sq("e8"),
-                false,
-                role(Role::Queen)
-            )
+            (C, None, sq("e7"), sq("-e8"), role(Role::Queen))
         );
         assert_eq!(
             mv(&action("Sd0-d4")),
-            (C, role(Role::Spy), sq("d0"), vec![], sq("d4"), false, None)
+            (C, role(Role::Spy), sq("d0"), sq("-d4"), None)
         );
         assert_eq!(
             mv(&action("Qd2-z4")),
-            (
-                C,
-                role(Role::Queen),
-                sq("d2"),
-                vec![],
-                sq("z4"),
-                false,
-                None
-            )
+            (C, role(Role::Queen), sq("d2"), sq("-z4"), None)
         );
-        assert_eq!(
-            mv(&action("z9-z10")),
-            (C, None, sq("z9"), vec![], sq("z10"), false, None)
-        );
+        assert_eq!(mv(&action("z9-z10")), (C, None, sq("z9"), sq("-z10"), None));
         assert_eq!(
             mv(&action("Ac1-c3-e5")),
-            (
-                C,
-                role(Role::Archer),
-                sq("c1"),
-                vec![sq("c3")],
-                sq("e5"),
-                false,
-                None
-            )
+            (C, role(Role::Archer), sq("c1"), sq("-c3-e5"), None)
         );
         assert_eq!(
             mv(&action("Ga1-a4-d4")),
-            (
-                C,
-                role(Role::Gatekeeper),
-                sq("a1"),
-                vec![sq("a4")],
-                sq("d4"),
-                false,
-                None
-            )
+            (C, role(Role::Gatekeeper), sq("a1"), sq("-a4-d4"), None)
         );
         assert_eq!(
             mv(&action("(WD)c3xe5")),
@@ -481,12 +427,32 @@ mod tests {
                 C,
                 Some(PieceName::Design("WD".into())),
                 sq("c3"),
-                vec![],
-                sq("e5"),
-                true,
+                sq("xe5"),
                 None
             )
         );
+    }
+
+    #[test]
+    fn each_leg_keeps_its_own_mark() {
+        use Style::Coordinate as C;
+        let archer = role(Role::Archer);
+        for (text, legs) in [
+            ("Ac1-c3xe5", "-c3xe5"),
+            ("Ac1xc3-e5", "xc3-e5"),
+            ("Ac1xc3xe5", "xc3xe5"),
+            ("Ac1^c3xe5", "^c3xe5"),
+            ("Ac1^c3^e5~e6", "^c3^e5~e6"),
+        ] {
+            assert_eq!(
+                mv(&action(text)),
+                (C, archer.clone(), sq("c1"), sq(legs), None),
+                "{text}"
+            );
+        }
+        // The marks make different turns of the same squares.
+        assert_ne!(action("Ac1-c3xe5"), action("Ac1xc3-e5"));
+        assert_ne!(action("Ac1xc3-e5"), action("Ac1xc3xe5"));
     }
 
     #[test]
@@ -494,95 +460,36 @@ mod tests {
         use Style::Short as S;
         assert_eq!(
             mv(&action("Kd2")),
-            (
-                S,
-                role(Role::King),
-                String::new(),
-                vec![],
-                sq("d2"),
-                false,
-                None
-            )
+            (S, role(Role::King), String::new(), sq("-d2"), None)
         );
         assert_eq!(
             mv(&action("Nxe5")),
-            (
-                S,
-                role(Role::Knight),
-                String::new(),
-                vec![],
-                sq("e5"),
-                true,
-                None
-            )
+            (S, role(Role::Knight), String::new(), sq("xe5"), None)
         );
         assert_eq!(
             mv(&action("Nbd7")),
-            (
-                S,
-                role(Role::Knight),
-                sq("file b"),
-                vec![],
-                sq("d7"),
-                false,
-                None
-            )
+            (S, role(Role::Knight), sq("file b"), sq("-d7"), None)
         );
         assert_eq!(
             mv(&action("R1a3")),
-            (
-                S,
-                role(Role::Rook),
-                sq("rank 1"),
-                vec![],
-                sq("a3"),
-                false,
-                None
-            )
+            (S, role(Role::Rook), sq("rank 1"), sq("-a3"), None)
         );
         assert_eq!(
             mv(&action("R10xa3")),
-            (
-                S,
-                role(Role::Rook),
-                sq("rank 10"),
-                vec![],
-                sq("a3"),
-                true,
-                None
-            )
+            (S, role(Role::Rook), sq("rank 10"), sq("xa3"), None)
         );
         assert_eq!(
             mv(&action("Nb1d2")),
-            (
-                S,
-                role(Role::Knight),
-                sq("b1"),
-                vec![],
-                sq("d2"),
-                false,
-                None
-            )
+            (S, role(Role::Knight), sq("b1"), sq("-d2"), None)
         );
         assert_eq!(
             mv(&action("exd5")),
-            (S, None, sq("file e"), vec![], sq("d5"), true, None)
+            (S, None, sq("file e"), sq("xd5"), None)
         );
-        assert_eq!(
-            mv(&action("e4")),
-            (S, None, String::new(), vec![], sq("e4"), false, None)
-        );
+        assert_eq!(mv(&action("e4")), (S, None, String::new(), sq("-e4"), None));
         assert_eq!(
             mv(&action("e8=Q")),
-            (
-                S,
-                None,
-                String::new(),
-                vec![],
-                sq("e8"),
-                false,
-                role(Role::Queen)
-            )
+            (S, None, String::new(), sq("-e8"), role(Role::Queen))
         );
         assert_eq!(
             mv(&action("e8=(WD)")),
@@ -590,9 +497,7 @@ mod tests {
                 S,
                 None,
                 String::new(),
-                vec![],
-                sq("e8"),
-                false,
+                sq("-e8"),
                 Some(PieceName::Design("WD".into()))
             )
         );
@@ -602,9 +507,7 @@ mod tests {
                 S,
                 Some(PieceName::Design("WD".into())),
                 String::new(),
-                vec![],
-                sq("e5"),
-                true,
+                sq("xe5"),
                 None
             )
         );
@@ -614,9 +517,7 @@ mod tests {
                 S,
                 Some(PieceName::Design("WA".into())),
                 sq("file c"),
-                vec![],
-                sq("d4"),
-                false,
+                sq("-d4"),
                 None
             )
         );
@@ -647,8 +548,8 @@ mod tests {
         assert_eq!(
             action("Q=BL"),
             ActionSyntax::Redesign {
-                from: PieceName::Role(Role::Queen),
-                to: "BL".into()
+                from_design: "Q".into(),
+                to_design: "BL".into()
             }
         );
         assert_eq!(action("pass"), ActionSyntax::Pass);
