@@ -4,7 +4,7 @@
 
 use std::ops::Range;
 
-use crate::rules::{CastleSide, Claim, Color, LegKind, Role, Style};
+use crate::rules::{CastleSide, Claim, Color, LegKind, Style};
 
 /// Byte offsets into the source text.
 pub type Span = Range<usize>;
@@ -86,12 +86,40 @@ impl SquareName {
     }
 }
 
-/// A piece as written, without colour: a letter or word (`K`, `king`) or a csipgs design
-/// (`(WD)`).
+/// A piece as written, without colour. Which piece it is depends on the variant, so it is
+/// resolved when the scenario is lowered (`evaluate::Lowering::piece_ref`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PieceName {
-    Role(Role),
-    Design(String),
+    /// A letter (`K`) or a word (`king`).
+    Name(Spanned<String>),
+    /// A design in parentheses: `(WD)`.
+    Design(Design),
+}
+
+impl PieceName {
+    pub fn span(&self) -> &Span {
+        match self {
+            PieceName::Name(n) => &n.span,
+            PieceName::Design(d) => &d.span,
+        }
+    }
+
+    /// The piece as written: `K`, `king`, `(WD)`.
+    pub fn text(&self) -> String {
+        match self {
+            PieceName::Name(n) => n.node.clone(),
+            PieceName::Design(d) => format!("({})", d.text),
+        }
+    }
+}
+
+/// A csipgs design as written: its Betza notation without the outer parentheses
+/// (`Wfc(DNFA)scDsHbmH`) and where it stands, parentheses included when it has them. No
+/// variant turns a design into a piece yet; that plugs in at `evaluate::Lowering::piece_ref`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Design {
+    pub text: String,
+    pub span: Span,
 }
 
 /// One piece in a `board` block.
@@ -181,12 +209,12 @@ pub enum ActionSyntax {
     Pass,
     /// `buy WD`
     Buy {
-        design: String,
+        design: Design,
     },
-    /// `Q=BL`
+    /// `Q=BL`, `FbDbcA=fc(DF)`
     Redesign {
-        from_design: String,
-        to_design: String,
+        from_design: Design,
+        to_design: Design,
     },
 }
 

@@ -21,7 +21,7 @@ use crate::rules::{
     perft_within, Game, Geometry, Options, Origin, PieceRef, Reason, Rules, Setup, Square, Turn,
     TurnPattern, Variant,
 };
-use crate::rules::{ActionPattern, Leg, Piece};
+use crate::rules::{ActionPattern, Leg, Piece, Role};
 use crate::suggest::did_you_mean;
 use crate::with_variant;
 
@@ -266,8 +266,8 @@ impl<'a, R: Rules> Evaluator<'a, R> {
         Lowering::<R>::new(self.geometry).square(name)
     }
 
-    fn piece_ref(&self, piece: &PieceName, span: &Span) -> Result<PieceRef, Problem> {
-        Lowering::<R>::new(self.geometry).piece_ref(piece, span)
+    fn role(&self, piece: &PieceName) -> Result<Role, Problem> {
+        Lowering::<R>::new(self.geometry).role(piece)
     }
 
     /// Lowers a turn into `lowered`, where running the scenario finds it again.
@@ -361,7 +361,7 @@ impl<'a, R: Rules> Evaluator<'a, R> {
                     for p in placements {
                         push(self.square(&p.square).map(|_| ()));
                         if let Some(piece) = &p.piece {
-                            push(self.piece_ref(piece, &p.span).map(|_| ()));
+                            push(self.role(piece).map(|_| ()));
                         }
                     }
                 }
@@ -417,7 +417,7 @@ impl<'a, R: Rules> Evaluator<'a, R> {
             Assertion::Occupant(sq, piece) => {
                 push(self.square(sq).map(|_| ()));
                 if let Some((_, p)) = piece {
-                    push(self.piece_ref(p, &sq.span).map(|_| ()));
+                    push(self.role(p).map(|_| ()));
                 }
             }
             Assertion::Zone(sq, zone) => {
@@ -538,16 +538,8 @@ impl<'a, R: Rules> Evaluator<'a, R> {
                     for p in placements {
                         let sq = self.square(&p.square)?;
                         let role = match &p.piece {
-                            None => crate::rules::Role::Pawn,
-                            Some(PieceName::Role(r)) => *r,
-                            Some(design @ PieceName::Design(_)) => {
-                                self.piece_ref(design, &p.span)?;
-                                return Err(Problem::new(
-                                    format!("{} boards hold no designed pieces", R::NAME),
-                                    p.span.clone(),
-                                    "a design",
-                                ));
-                            }
+                            None => Role::Pawn,
+                            Some(piece) => self.role(piece)?,
                         };
                         if setup.board.get(sq).is_some() {
                             return Err(Problem::new(
@@ -894,14 +886,7 @@ impl<'a, R: Rules> Evaluator<'a, R> {
                 let found = game.position().board().get(at);
                 let expected_piece = match expected {
                     None => None,
-                    Some((c, PieceName::Role(r))) => Some(Piece::new(*c, *r)),
-                    Some((_, PieceName::Design(d))) => {
-                        return Err(Problem::new(
-                            format!("piece designs such as `({d})` exist only in csipgs"),
-                            sq.span.clone(),
-                            "a design",
-                        ))
-                    }
+                    Some((c, piece)) => Some(Piece::new(*c, self.role(piece)?)),
                 };
                 let show = |p: Option<Piece>| p.map_or("empty".to_string(), |p| p.to_string());
                 if found == expected_piece {
@@ -1042,19 +1027,58 @@ impl<R: Rules> Lowering<R> {
         })
     }
 
-    pub fn piece_ref(&self, piece: &PieceName, span: &Span) -> Result<PieceRef, Problem> {
+    /// What a written piece names in this variant. A design lowers only in a variant with
+    /// designs; this is where a design will become a piece kind.
+    pub fn piece_ref(&self, piece: &PieceName) -> Result<PieceRef, Problem> {
         match piece {
-            PieceName::Role(r) => Ok(PieceRef::Role(*r)),
-            PieceName::Design(d) if R::HAS_COSTS => Ok(PieceRef::Design(d.clone())),
+            PieceName::Name(name) => self.role_named(name).map(PieceRef::Role),
+            PieceName::Design(d) if R::HAS_COSTS => Ok(PieceRef::Design(d.text.clone())),
             PieceName::Design(d) => Err(Problem::new(
                 format!(
-                    "piece designs such as `({d})` exist only in csipgs; {} has none",
+                    "piece designs such as `({})` exist only in csipgs; {} has none",
+                    d.text,
                     R::NAME
                 ),
-                span.clone(),
+                d.span.clone(),
                 "a design",
             )),
         }
+    }
+
+    /// The role of a piece that stands on a board (a placement, an occupant).
+    pub fn role(&self, piece: &PieceName) -> Result<Role, Problem> {
+        match self.piece_ref(piece)? {
+            PieceRef::Role(r) => Ok(r),
+            PieceRef::Design(_) => Err(Problem::new(
+                format!("{} boards hold no designed pieces yet", R::NAME),
+                piece.span().clone(),
+                "a design",
+            )),
+        }
+    }
+
+    /// The role a letter (`K`) or a word (`king`) names.
+    fn role_named(&self, name: &Spanned<String>) -> Result<Role, Problem> {
+        let text = name.node.as_str();
+        let mut chars = text.chars();
+        let role = match (chars.next(), chars.next()) {
+            (Some(c), None) if c.is_ascii_uppercase() => Role::from_letter(c),
+            _ => Role::from_word(text),
+        };
+        role.ok_or_else(|| {
+            let letters: Vec<String> = Role::ALL.iter().map(|r| r.letter().to_string()).collect();
+            let words = Role::ALL.iter().map(|r| r.word());
+            Problem::new(
+                format!(
+                    "unknown piece `{text}`; pieces are named by a letter ({}) or a word ({}){}",
+                    letters.join(" "),
+                    words.clone().collect::<Vec<_>>().join(", "),
+                    did_you_mean(text, words)
+                ),
+                name.span.clone(),
+                "no such piece",
+            )
+        })
     }
 
     pub fn turn(&self, turn: &TurnText) -> Result<TurnPattern, Problem> {
@@ -1105,28 +1129,22 @@ impl<R: Rules> Lowering<R> {
                     };
                     ActionPattern::Move {
                         style: *style,
-                        piece: piece
-                            .as_ref()
-                            .map(|p| self.piece_ref(p, &turn.span))
-                            .transpose()?,
+                        piece: piece.as_ref().map(|p| self.piece_ref(p)).transpose()?,
                         from,
                         legs: legs
                             .iter()
                             .map(|l| Ok(Leg::new(self.square(&l.to)?, l.kind)))
                             .collect::<Result<_, Problem>>()?,
-                        promotion: promotion
-                            .as_ref()
-                            .map(|p| self.piece_ref(p, &turn.span))
-                            .transpose()?,
+                        promotion: promotion.as_ref().map(|p| self.piece_ref(p)).transpose()?,
                     }
                 }
                 ActionSyntax::Castle(side) => ActionPattern::Castle(*side),
                 ActionSyntax::Drop { piece, to } => ActionPattern::Drop {
-                    piece: self.piece_ref(piece, &turn.span)?,
+                    piece: self.piece_ref(piece)?,
                     to: self.square(to)?,
                 },
                 ActionSyntax::Coup { piece, square } => ActionPattern::Coup {
-                    piece: self.piece_ref(piece, &turn.span)?,
+                    piece: self.piece_ref(piece)?,
                     square: self.square(square)?,
                 },
                 ActionSyntax::Reborn { square } => ActionPattern::Reborn {
@@ -1134,14 +1152,14 @@ impl<R: Rules> Lowering<R> {
                 },
                 ActionSyntax::Pass => ActionPattern::Pass,
                 ActionSyntax::Buy { design } => ActionPattern::Buy {
-                    design: design.clone(),
+                    design: design.text.clone(),
                 },
                 ActionSyntax::Redesign {
                     from_design,
                     to_design,
                 } => ActionPattern::Redesign {
-                    from_design: from_design.clone(),
-                    to_design: to_design.clone(),
+                    from_design: from_design.text.clone(),
+                    to_design: to_design.text.clone(),
                 },
             });
         }

@@ -119,7 +119,7 @@ mod tests {
 
     #[test]
     fn recovery_reports_one_problem_per_broken_scenario() {
-        let src = "variant chess\nscenario \"a\" {\n  strat\n}\nscenario \"b\" { start }\nscenario \"c\" {\n  expect e9 = white kong\n}\nscenario \"d\" {\n  start\n";
+        let src = "variant chess\nscenario \"a\" {\n  strat\n}\nscenario \"b\" { start }\nscenario \"c\" {\n  expect e9 = wite king\n}\nscenario \"d\" {\n  start\n";
         let p = problems(src);
         assert_eq!(p.len(), 3, "{p:#?}");
         assert!(p[0].span.start < p[1].span.start && p[1].span.start < p[2].span.start);

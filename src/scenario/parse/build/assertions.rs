@@ -212,11 +212,10 @@ impl Builder {
         let mut n = None;
         for p in pair.into_inner() {
             match p.as_rule() {
-                Rule::design => {
-                    let span = self.span(&p);
-                    design = Some(Spanned::new(self.design(p)?, span));
+                Rule::design | Rule::design_name => {
+                    let d = self.any_design(p)?;
+                    design = Some(Spanned::new(d.text, d.span));
                 }
-                Rule::design_name => design = Some(self.design_name(p)),
                 Rule::number => n = Some(self.number(p)),
                 _ => {}
             }
@@ -285,7 +284,7 @@ impl Builder {
 
 #[cfg(test)]
 mod tests {
-    use crate::rules::{Color, Role};
+    use crate::rules::Color;
     use crate::scenario::ast::{Assertion, ExpectedResult, PieceName, Value};
     use crate::scenario::parse::test_util::*;
 
@@ -335,19 +334,19 @@ mod tests {
         );
         assert!(matches!(
             assertion("e4 = white pawn"),
-            Assertion::Occupant(s, Some((Color::White, PieceName::Role(Role::Pawn)))) if s.text() == "e4"
+            Assertion::Occupant(s, Some((Color::White, p))) if s.text() == "e4" && p.text() == "pawn"
         ));
         assert!(matches!(
             assertion("z10 = black S"),
-            Assertion::Occupant(_, Some((Color::Black, PieceName::Role(Role::Spy))))
+            Assertion::Occupant(_, Some((Color::Black, p))) if p.text() == "S"
         ));
         assert!(matches!(
             assertion("e4 = black (WD)"),
-            Assertion::Occupant(_, Some((Color::Black, PieceName::Design(d)))) if d == "WD"
+            Assertion::Occupant(_, Some((Color::Black, PieceName::Design(d)))) if d.text == "WD"
         ));
         assert!(matches!(
             assertion("a1 = white gatekeeper"),
-            Assertion::Occupant(_, Some((Color::White, PieceName::Role(Role::Gatekeeper))))
+            Assertion::Occupant(_, Some((Color::White, p))) if p.text() == "gatekeeper"
         ));
         assert!(matches!(
             assertion("e4 = empty"),

@@ -129,7 +129,7 @@ impl Builder {
     pub(crate) fn designs(&mut self, pair: Pair<Rule>) -> Res<Vec<String>> {
         pair.into_inner()
             .filter(|p| p.as_rule() == Rule::design)
-            .map(|p| self.design(p))
+            .map(|p| self.design(p).map(|d| d.text))
             .collect()
     }
 }
@@ -147,8 +147,8 @@ mod tests {
                 assert_eq!(p.len(), 5);
                 assert_eq!(p[1].piece, None);
                 assert_eq!(p[1].square.text(), "a3");
-                assert_eq!(p[2].piece, Some(PieceName::Design("WD".into())));
-                assert_eq!(p[3].piece, Some(PieceName::Design("WbRbmHfB".into())));
+                assert!(matches!(&p[2].piece, Some(PieceName::Design(d)) if d.text == "WD"));
+                assert!(matches!(&p[3].piece, Some(PieceName::Design(d)) if d.text == "WbRbmHfB"));
                 assert_eq!(p[3].square.file, "z");
                 assert_eq!(p[3].square.rank, "10");
                 assert_eq!(p[4].color, Color::Black);

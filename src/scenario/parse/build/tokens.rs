@@ -3,8 +3,8 @@
 use pest::iterators::Pair;
 
 use super::{Builder, Res};
-use crate::rules::{Color, Role};
-use crate::scenario::ast::{PieceName, Spanned, SquareName};
+use crate::rules::Color;
+use crate::scenario::ast::{Design, PieceName, Spanned, SquareName};
 use crate::scenario::diagnostic::Problem;
 use crate::scenario::parse::grammar::Rule;
 use crate::scenario::parse::messages::quoted;
@@ -16,55 +16,46 @@ impl Builder {
     pub(crate) fn piece(&mut self, pair: Pair<Rule>) -> Res<PieceName> {
         let p = self.only(&pair)?;
         match p.as_rule() {
-            Rule::piece_letter => Ok(PieceName::Role(self.piece_letter(p)?)),
+            Rule::piece_letter => Ok(PieceName::Name(self.spanned_text(&p))),
             Rule::design => Ok(PieceName::Design(self.design(p)?)),
             _ => Err(self.bug(&p)),
         }
     }
 
-    /// `piece_letter = { "K" | "Q" | ... }`
-    pub(crate) fn piece_letter(&mut self, pair: Pair<Rule>) -> Res<Role> {
-        pair.as_str()
-            .chars()
-            .next()
-            .and_then(Role::from_letter)
-            .ok_or_else(|| self.bug(&pair))
-    }
-
-    /// `piece_name = { design | role_word | role_letter }`
+    /// `piece_name = { design | piece_word | role_letter }`
     pub(crate) fn piece_name(&mut self, pair: Pair<Rule>) -> Res<PieceName> {
         let p = self.only(&pair)?;
         match p.as_rule() {
             Rule::design => Ok(PieceName::Design(self.design(p)?)),
-            Rule::role_word => Ok(PieceName::Role(self.role_word(p)?)),
-            Rule::role_letter => Ok(PieceName::Role(self.role_letter(p)?)),
+            Rule::piece_word | Rule::role_letter => Ok(PieceName::Name(self.spanned_text(&p))),
             _ => Err(self.bug(&p)),
         }
     }
 
-    /// `role_word = @{ ("king" | ...) ~ !name_char }`
-    pub(crate) fn role_word(&mut self, pair: Pair<Rule>) -> Res<Role> {
-        Role::from_word(pair.as_str()).ok_or_else(|| self.bug(&pair))
-    }
-
-    /// `role_letter = @{ piece_letter ~ !name_char }`
-    pub(crate) fn role_letter(&mut self, pair: Pair<Rule>) -> Res<Role> {
-        pair.as_str()
-            .chars()
-            .next()
-            .and_then(Role::from_letter)
-            .ok_or_else(|| self.bug(&pair))
-    }
-
-    /// `design = ${ "(" ~ design_name ~ ")" }`: the design without parentheses.
-    pub(crate) fn design(&mut self, pair: Pair<Rule>) -> Res<String> {
+    /// `design = ${ "(" ~ design_name ~ ")" }`: the text without parentheses, the span with
+    /// them.
+    pub(crate) fn design(&mut self, pair: Pair<Rule>) -> Res<Design> {
+        let span = self.span(&pair);
         let p = self.only(&pair)?;
-        Ok(self.design_name(p).node)
+        Ok(Design {
+            text: p.as_str().to_string(),
+            span,
+        })
     }
 
-    /// `design_name = @{ ASCII_ALPHANUMERIC+ }`
-    pub(crate) fn design_name(&mut self, pair: Pair<Rule>) -> Spanned<String> {
-        self.spanned_text(&pair)
+    /// `design_name = @{ (ASCII_ALPHANUMERIC | design_group)+ }`
+    pub(crate) fn design_name(&mut self, pair: Pair<Rule>) -> Design {
+        let Spanned { node, span } = self.spanned_text(&pair);
+        Design { text: node, span }
+    }
+
+    /// A design with or without its parentheses (`buy`, `redesign`, `cost`).
+    pub(crate) fn any_design(&mut self, pair: Pair<Rule>) -> Res<Design> {
+        match pair.as_rule() {
+            Rule::design => self.design(pair),
+            Rule::design_name => Ok(self.design_name(pair)),
+            _ => Err(self.bug(&pair)),
+        }
     }
 
     /// `square = @{ ASCII_ALPHA_LOWER ~ ASCII_DIGIT+ }`

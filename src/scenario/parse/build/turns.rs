@@ -6,7 +6,7 @@ use pest::iterators::Pair;
 use super::{Builder, Res};
 use crate::rules::{CastleSide, Claim, LegKind, Style};
 use crate::scenario::ast::{
-    ActionSyntax, LegSyntax, OriginSyntax, PieceName, TurnSyntax, TurnText,
+    ActionSyntax, Design, LegSyntax, OriginSyntax, PieceName, TurnSyntax, TurnText,
 };
 use crate::scenario::diagnostic::Problem;
 use crate::scenario::parse::grammar::Rule;
@@ -99,8 +99,11 @@ impl Builder {
 
     /// `buy = { kw_buy ~ sp+ ~ (design | design_name) }`
     pub(crate) fn buy(&mut self, pair: Pair<Rule>) -> Res<ActionSyntax> {
-        let design = self.design_of(&pair)?;
-        Ok(ActionSyntax::Buy { design })
+        let mut designs = self.designs_of(&pair)?;
+        match designs.pop() {
+            Some(design) => Ok(ActionSyntax::Buy { design }),
+            None => Err(self.missing("design", &pair)),
+        }
     }
 
     /// `drop = { piece ~ "@" ~ square }`
@@ -120,35 +123,25 @@ impl Builder {
         Ok(ActionSyntax::Drop { piece, to })
     }
 
-    /// `redesign = { piece ~ "=" ~ (design | design_name) }`
+    /// `redesign = { (design | design_name) ~ "=" ~ (design | design_name) }`
     pub(crate) fn redesign(&mut self, pair: Pair<Rule>) -> Res<ActionSyntax> {
-        let p = pair
-            .clone()
-            .into_inner()
-            .find(|p| p.as_rule() == Rule::piece)
-            .ok_or_else(|| self.missing("piece", &pair))?;
-        // A letter names a standard design (`Q=BL`), which is its Betza notation too.
-        let from_design = match self.piece(p)? {
-            PieceName::Role(r) => r.letter().to_string(),
-            PieceName::Design(d) => d,
-        };
-        let to_design = self.design_of(&pair)?;
-        Ok(ActionSyntax::Redesign {
-            from_design,
-            to_design,
-        })
+        let designs = self.designs_of(&pair)?;
+        match <[Design; 2]>::try_from(designs) {
+            Ok([from_design, to_design]) => Ok(ActionSyntax::Redesign {
+                from_design,
+                to_design,
+            }),
+            Err(_) => Err(self.missing("two designs", &pair)),
+        }
     }
 
-    /// The design a `buy` or `redesign` names, with or without parentheses.
-    pub(crate) fn design_of(&mut self, pair: &Pair<Rule>) -> Res<String> {
-        for p in pair.clone().into_inner() {
-            match p.as_rule() {
-                Rule::design => return self.design(p),
-                Rule::design_name => return Ok(self.design_name(p).node),
-                _ => {}
-            }
-        }
-        Err(self.missing("design", pair))
+    /// The designs a `buy` or `redesign` names, with or without parentheses.
+    pub(crate) fn designs_of(&mut self, pair: &Pair<Rule>) -> Res<Vec<Design>> {
+        pair.clone()
+            .into_inner()
+            .filter(|p| matches!(p.as_rule(), Rule::design | Rule::design_name))
+            .map(|p| self.any_design(p))
+            .collect()
     }
 
     /// `coordinate_move = { piece? ~ square ~ (step ~ square)+ ~ promotion? }`
@@ -298,7 +291,7 @@ mod tests {
     }
 
     /// A move's style, piece, origin, legs (each mark and square: `-c3xe5`) and promotion.
-    fn mv(a: &ActionSyntax) -> (Style, Option<PieceName>, String, String, Option<PieceName>) {
+    fn mv(a: &ActionSyntax) -> (Style, Option<String>, String, String, Option<String>) {
         match a {
             ActionSyntax::Move {
                 style,
@@ -317,21 +310,38 @@ mod tests {
                     .iter()
                     .map(|l| format!("{}{}", l.kind.mark(), l.to.text()))
                     .collect();
-                (*style, piece.clone(), origin, legs, promotion.clone())
+                let text = |p: &Option<PieceName>| p.as_ref().map(PieceName::text);
+                (*style, text(piece), origin, legs, text(promotion))
             }
             other => panic!("not a move: {other:?}"),
         }
     }
 
-    fn role(r: Role) -> Option<PieceName> {
-        Some(PieceName::Role(r))
+    fn role(r: Role) -> Option<String> {
+        Some(r.letter().to_string())
+    }
+
+    /// A design as the text of a piece: `(WD)`.
+    fn design(d: &str) -> Option<String> {
+        Some(format!("({d})"))
+    }
+
+    /// The designs of a `buy` or a redesign, as written.
+    fn designs(a: &ActionSyntax) -> Vec<&str> {
+        match a {
+            ActionSyntax::Buy { design } => vec![&design.text],
+            ActionSyntax::Redesign {
+                from_design,
+                to_design,
+            } => vec![&from_design.text, &to_design.text],
+            other => panic!("not a design action: {other:?}"),
+        }
     }
 
     #[test]
     fn bad_turns_are_refused() {
         for bad in [
-            "", "e2-e4e5", "e2-", "Kx", "e2-e4;", "O-O-O-O", "passe", "resign x", "e2 e4", "X@e4",
-            "Z1-z2",
+            "", "e2-e4e5", "e2-", "Kx", "e2-e4;", "O-O-O-O", "passe", "resign x", "e2 e4", "Z1-z2",
         ] {
             assert!(parse_turn(bad).is_err(), "{bad:?} parsed");
         }
@@ -342,13 +352,7 @@ mod tests {
         let (a, c) = actions("Kd2; P=WbRbmHfB");
         assert_eq!(a.len(), 2);
         assert_eq!(c, None);
-        assert_eq!(
-            a[1],
-            ActionSyntax::Redesign {
-                from_design: "P".into(),
-                to_design: "WbRbmHfB".into()
-            }
-        );
+        assert_eq!(designs(&a[1]), ["P", "WbRbmHfB"]);
         assert_eq!(actions("Sd0-d4; Qd2-z4").0.len(), 2);
         assert_eq!(actions("Ke4-e5; Qd2-d10").0.len(), 2);
         assert!(matches!(
@@ -423,13 +427,7 @@ mod tests {
         );
         assert_eq!(
             mv(&action("(WD)c3xe5")),
-            (
-                C,
-                Some(PieceName::Design("WD".into())),
-                sq("c3"),
-                sq("xe5"),
-                None
-            )
+            (C, design("WD"), sq("c3"), sq("xe5"), None)
         );
     }
 
@@ -493,34 +491,82 @@ mod tests {
         );
         assert_eq!(
             mv(&action("e8=(WD)")),
-            (
-                S,
-                None,
-                String::new(),
-                sq("-e8"),
-                Some(PieceName::Design("WD".into()))
-            )
+            (S, None, String::new(), sq("-e8"), design("WD"))
         );
         assert_eq!(
             mv(&action("(WD)xe5")),
-            (
-                S,
-                Some(PieceName::Design("WD".into())),
-                String::new(),
-                sq("xe5"),
-                None
-            )
+            (S, design("WD"), String::new(), sq("xe5"), None)
         );
         assert_eq!(
             mv(&action("(WA)cd4")),
+            (S, design("WA"), sq("file c"), sq("-d4"), None)
+        );
+    }
+
+    #[test]
+    fn csipgs_designs_lex_generically_with_nested_groups() {
+        let drop = action("(Wfc(DNFA)scDsHbmH)@d6");
+        assert!(
+            matches!(&drop, ActionSyntax::Drop { piece: PieceName::Design(d), to } if d.text == "Wfc(DNFA)scDsHbmH" && to.text() == "d6"),
+            "{drop:?}"
+        );
+        assert_eq!(
+            designs(&action("buy Wfc(DNFA)scDsHbmH")),
+            ["Wfc(DNFA)scDsHbmH"]
+        );
+        assert_eq!(designs(&action("FbDbcA=fc(DF)")), ["FbDbcA", "fc(DF)"]);
+        assert_eq!(designs(&action("WD=WF")), ["WD", "WF"]);
+        assert_eq!(designs(&action("(WD)=(WF)")), ["WD", "WF"]);
+        assert_eq!(
+            designs(&action("sWbmD=Wfc(DNFA)scDsHbmH")),
+            ["sWbmD", "Wfc(DNFA)scDsHbmH"]
+        );
+        // A promotion is not a redesign.
+        assert_eq!(
+            mv(&action("e8=Q")),
             (
-                S,
-                Some(PieceName::Design("WA".into())),
-                sq("file c"),
-                sq("-d4"),
+                Style::Short,
+                None,
+                String::new(),
+                sq("-e8"),
+                role(Role::Queen)
+            )
+        );
+        assert_eq!(
+            mv(&action("(Wfc(DNFA)scDsHbmH)c6")),
+            (
+                Style::Short,
+                design("Wfc(DNFA)scDsHbmH"),
+                String::new(),
+                sq("-c6"),
                 None
             )
         );
+        // Any capital letter lexes as a piece; the variant says whether it has one.
+        assert_eq!(
+            mv(&action("Xe4")),
+            (
+                Style::Short,
+                Some("X".into()),
+                String::new(),
+                sq("-e4"),
+                None
+            )
+        );
+        // The design's span covers its parentheses.
+        let text = "Kd2; (W(DF))@e5";
+        match parse_turn(text).map(|t| t.turn) {
+            Ok(TurnSyntax::Actions(a, _)) => match &a[1] {
+                ActionSyntax::Drop { piece, .. } => {
+                    assert_eq!(&text[piece.span().clone()], "(W(DF))")
+                }
+                other => panic!("{other:?}"),
+            },
+            other => panic!("{other:?}"),
+        }
+        for bad in ["(WD@e5", "(W(DF)@e5", "(WD))@e5", "buy W(D", "()@e5"] {
+            assert!(parse_turn(bad).is_err(), "{bad:?} parsed");
+        }
     }
 
     #[test]
@@ -528,37 +574,21 @@ mod tests {
         assert_eq!(action("O-O"), ActionSyntax::Castle(CastleSide::King));
         assert_eq!(action("O-O-O"), ActionSyntax::Castle(CastleSide::Queen));
         assert!(
-            matches!(action("P@c5"), ActionSyntax::Drop { piece: PieceName::Role(Role::Pawn), to } if to.text() == "c5")
+            matches!(action("P@c5"), ActionSyntax::Drop { piece, to } if piece.text() == "P" && to.text() == "c5")
         );
         assert!(
-            matches!(action("(WD)@e5"), ActionSyntax::Drop { piece: PieceName::Design(d), .. } if d == "WD")
+            matches!(action("(WD)@e5"), ActionSyntax::Drop { piece: PieceName::Design(d), .. } if d.text == "WD")
         );
-        assert_eq!(
-            action("buy WD"),
-            ActionSyntax::Buy {
-                design: "WD".into()
-            }
-        );
-        assert_eq!(
-            action("buy (WD)"),
-            ActionSyntax::Buy {
-                design: "WD".into()
-            }
-        );
-        assert_eq!(
-            action("Q=BL"),
-            ActionSyntax::Redesign {
-                from_design: "Q".into(),
-                to_design: "BL".into()
-            }
-        );
+        assert_eq!(designs(&action("buy WD")), ["WD"]);
+        assert_eq!(designs(&action("buy (WD)")), ["WD"]);
+        assert_eq!(designs(&action("Q=BL")), ["Q", "BL"]);
         assert_eq!(action("pass"), ActionSyntax::Pass);
         assert!(
             matches!(action("reborn c1"), ActionSyntax::Reborn { square } if square.text() == "c1")
         );
         assert!(matches!(
             action("coup Nf9"),
-            ActionSyntax::Coup { piece: PieceName::Role(Role::Knight), square } if square.text() == "f9"
+            ActionSyntax::Coup { piece, square } if piece.text() == "N" && square.text() == "f9"
         ));
     }
 }
