@@ -264,6 +264,7 @@ pub mod structured {
     use super::{CHESS_FENS, CYPHER_FENS};
     use crate::rules::chess::Chess;
     use crate::rules::cypher::Cypher;
+    use crate::rules::turn::straight;
     use crate::rules::{Action, Color, Game, Options, Role, Rules, Sq, Square, Turn};
     use crate::scenario::evaluate::Lowering;
     use crate::scenario::parse::parse_turn;
@@ -812,30 +813,26 @@ pub mod structured {
             let [Action::Move {
                 role,
                 from,
-                to,
-                capture,
+                legs,
                 promotion,
                 castle: None,
-                via,
             }] = turn.actions.as_slice()
             else {
                 return None;
             };
-            if !via.is_empty() {
-                return None;
-            }
+            let (to, capture) = straight(legs)?;
             let mut s = String::new();
             if *role == Role::Pawn {
-                if *capture {
+                if capture {
                     s.push_str(g.file_label(from.file));
                 }
             } else {
                 s.push(role.letter());
             }
-            if *capture {
+            if capture {
                 s.push('x');
             }
-            s.push_str(&g.square_name(*to));
+            s.push_str(&g.square_name(to));
             if let Some(p) = promotion {
                 s.push('=');
                 s.push(p.letter());

@@ -222,7 +222,9 @@ fn check_position(
         }
         tally.compounds += 1;
         let text = turn.text(&g);
-        let Action::Move { from, to, .. } = turn.actions[0].clone() else {
+        let (Action::Move { from, .. }, Some(to)) =
+            (turn.actions[0].clone(), turn.actions[0].destination())
+        else {
             return Err(format!("{case}: {text} does not open with a move"));
         };
         // The board after the first action alone (nothing is captured by a compound's opening

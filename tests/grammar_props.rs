@@ -112,12 +112,10 @@ fn edit() -> impl Strategy<Value = Edit> {
 /// the variants' special actions, maybe joined by `;`, maybe with a claim.
 fn canonical_turn() -> impl Strategy<Value = String> {
     let square = ("[a-z]", 0u8..=16).prop_map(|(f, r)| format!("{f}{r}"));
-    let piece = prop_oneof![
-        "[KQRBNPSGMA]",
-        "[A-Za-z]{1,6}".prop_map(|d| format!("({d})")),
-    ];
+    let design = "[A-Za-z]{1,3}(\\([A-Za-z]{1,3}(\\([A-Z]{1,2}\\))?\\))?[A-Za-z]{0,2}";
+    let piece = prop_oneof!["[A-Z]", design.prop_map(|d| format!("({d})")),];
     let opt_piece = prop_oneof![Just(String::new()), piece.clone()];
-    let step = prop_oneof![Just("-"), Just("x")];
+    let step = prop_oneof![Just("-"), Just("x"), Just("^"), Just("~")];
     let promo = prop_oneof![
         Just(String::new()),
         piece.clone().prop_map(|p| format!("={p}"))
@@ -155,8 +153,9 @@ fn canonical_turn() -> impl Strategy<Value = String> {
         (piece.clone(), square.clone()).prop_map(|(p, s)| format!("{p}@{s}")),
         (piece.clone(), square.clone()).prop_map(|(p, s)| format!("coup {p}{s}")),
         square.prop_map(|s| format!("reborn {s}")),
-        "[A-Za-z]{1,6}".prop_map(|d| format!("buy {d}")),
-        (piece, "[A-Za-z]{1,6}").prop_map(|(p, d)| format!("{p}={d}")),
+        design.prop_map(|d| format!("buy {d}")),
+        (design, design).prop_map(|(a, b)| format!("{a}={b}")),
+        (piece, design).prop_map(|(p, d)| format!("{p}={d}")),
     ];
     let claim = prop_oneof![Just(""), Just("+"), Just("#")];
     prop_oneof![

@@ -472,3 +472,48 @@ fn huge_inputs_give_short_reports() {
         }
     }
 }
+
+// ---- Pieces and designs -------------------------------------------------------------------
+
+#[test]
+fn unknown_pieces_are_errors_of_the_variant_at_their_span() {
+    let out = refused(
+        &chess("  start\n  expect e4 = white pwn"),
+        &["unknown piece `pwn`", "did you mean `pawn`?"],
+    );
+    assert!(out.contains("t.scn:4:21"), "{out}");
+    refused(
+        &chess("  start\n  expect illegal Xe4"),
+        &["unknown piece `X`", "K Q R B N P"],
+    );
+    refused(
+        &chess("  board { white: Ke1 Ze2 black: Ke8 }"),
+        &["unknown piece `Z`"],
+    );
+}
+
+#[test]
+fn designs_in_variants_without_them_are_errors_at_the_design() {
+    for body in [
+        "  board { white: Ke1 (WD)e4 black: Ke8 }",
+        "  start\n  expect legal (Wfc(DNFA)scDsHbmH)@d6",
+        "  start\n  expect e4 = white (WD)",
+        "  start\n  play e2-e4 e7-e5 (WD)xe5",
+        "  start\n  expect illegal e2-e4=(WD)",
+    ] {
+        let src = chess(body);
+        let out = refused(&src, &["piece designs such as", "chess has none"]);
+        // Pointed at the design itself: its line and column.
+        let at = src.find('(').expect("a design");
+        let line = src[..at].matches('\n').count() + 1;
+        let col = at - src[..at].rfind('\n').map_or(0, |i| i + 1) + 1;
+        assert!(
+            out.contains(&format!("t.scn:{line}:{col}")),
+            "{body}: {out}"
+        );
+    }
+    // Buying and redesigning are actions that chess refuses, not unknown names.
+    passes(&chess(
+        "  start\n  expect illegal buy Wfc(DNFA)scDsHbmH because no-such-action\n  expect illegal FbDbcA=fc(DF) because no-such-action",
+    ));
+}

@@ -25,7 +25,8 @@ pub use piece::{Color, Piece, Role};
 pub use search::{Budget, Limits, Stop};
 pub use setup_error::{SetupError, SetupErrorKind};
 pub use turn::{
-    Action, ActionPattern, CastleSide, Claim, Origin, PieceRef, Style, Turn, TurnPattern,
+    Action, ActionPattern, CastleSide, Claim, Leg, LegKind, Origin, PieceRef, Style, Turn,
+    TurnPattern,
 };
 pub use variants::{Variant, VariantInfo, REGISTRY};
 

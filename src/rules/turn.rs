@@ -4,11 +4,15 @@
 //! text of a turn is its `Display` with a [`Geometry`]. A scenario or the command line writes a
 //! [`TurnPattern`], which may leave things out (SAN omits the origin square); a pattern resolves
 //! to the legal turns it [`matches`](TurnPattern::matches).
+//!
+//! A move is a list of [`Leg`]s, each with the square it ends on and what happens there
+//! ([`LegKind`]); played moves and patterns share the type, so `Ac1-c3xe5` and `Ac1xc3-e5` are
+//! different turns in both.
 
 use std::fmt::{self, Write};
 
 use super::board::{Geometry, Square};
-use super::piece::Role;
+use super::piece::{Piece, Role};
 
 /// Which way a castling king went.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -17,16 +21,129 @@ pub enum CastleSide {
     Queen,
 }
 
+/// What happens on the square a leg of a move ends on. The canonical text writes each kind
+/// with its own mark before the square: `-` step, `x` kill, `^` ricochet, `~` switch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum LegKind {
+    /// The piece moves onto an empty square (`-`).
+    Step,
+    /// The piece kills what stands there (`x`; en passant kills beside it). A variant's
+    /// [`Action`] names the killed piece; a pattern names it only when it was written, and
+    /// `None` there admits any kill.
+    Kill(Option<Piece>),
+    /// The piece bounces off a piece of its own side and moves on (`^`; ChessXpanse's
+    /// Gatekeeper, Mage and Archer).
+    Ricochet,
+    /// The Archer's Switch Move: after a ricochet it lands on an empty square next to the
+    /// square it bounced off (`~`).
+    Switch,
+}
+
+impl LegKind {
+    /// The mark written before the leg's square.
+    pub fn mark(self) -> char {
+        match self {
+            LegKind::Step => '-',
+            LegKind::Kill(_) => 'x',
+            LegKind::Ricochet => '^',
+            LegKind::Switch => '~',
+        }
+    }
+
+    /// The kind a mark stands for (a kill without its victim).
+    pub fn from_mark(mark: char) -> Option<LegKind> {
+        Some(match mark {
+            '-' => LegKind::Step,
+            'x' => LegKind::Kill(None),
+            '^' => LegKind::Ricochet,
+            '~' => LegKind::Switch,
+            _ => return None,
+        })
+    }
+
+    pub fn is_kill(self) -> bool {
+        matches!(self, LegKind::Kill(_))
+    }
+
+    /// Whether a leg written with this kind names a played leg of kind `played`. `-` says
+    /// only that nothing is killed there, so it also names a ricochet or a switch: the
+    /// contract writes paths that way (`Ac1-c3-e5`), and the position tells them apart.
+    pub fn admits(self, played: LegKind) -> bool {
+        match (self, played) {
+            (LegKind::Step, k) => !k.is_kill(),
+            (LegKind::Kill(None), k) => k.is_kill(),
+            (k, p) => k == p,
+        }
+    }
+}
+
+/// One leg of a move: the square it ends on and what happens there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Leg {
+    pub to: Square,
+    pub kind: LegKind,
+}
+
+impl Leg {
+    pub fn new(to: Square, kind: LegKind) -> Leg {
+        Leg { to, kind }
+    }
+
+    /// A one-leg move's leg onto `to`: a kill of `victim` if there is one, else a step.
+    pub fn onto(to: Square, victim: Option<Piece>) -> Leg {
+        let kind = match victim {
+            Some(p) => LegKind::Kill(Some(p)),
+            None => LegKind::Step,
+        };
+        Leg { to, kind }
+    }
+}
+
+/// The square a move of one straight leg goes to, and whether it kills there; `None` for a
+/// path of several legs, a ricochet or a switch (which only ChessXpanse has).
+pub fn straight(legs: &[Leg]) -> Option<(Square, bool)> {
+    match legs {
+        [Leg {
+            to,
+            kind: LegKind::Step | LegKind::Kill(_),
+        }] => Some((*to, legs[0].kind.is_kill())),
+        _ => None,
+    }
+}
+
+/// Whether written legs name played legs: leg by leg when there are as many, each on the same
+/// square and [admitting](LegKind::admits) the played kind. One written leg may also stand
+/// for a whole path, as short notation writes it: it names where the path ends, and `x` says
+/// that it kills somewhere on the way, `-` that it kills nowhere.
+fn legs_match(written: &[Leg], played: &[Leg]) -> bool {
+    if written.len() == played.len() {
+        return written
+            .iter()
+            .zip(played)
+            .all(|(w, p)| w.to == p.to && w.kind.admits(p.kind));
+    }
+    match (written, played) {
+        ([only], [.., last]) => {
+            only.to == last.to
+                && if only.kind.is_kill() {
+                    played.iter().any(|p| only.kind.admits(p.kind))
+                } else {
+                    !played.iter().any(|p| p.kind.is_kill()) && only.kind.admits(last.kind)
+                }
+        }
+        _ => false,
+    }
+}
+
 /// One action of a turn, fully described.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Action {
-    /// A piece moves from `from` through the `via` squares (ricochets, legs) to `to`.
+    /// A piece moves from `from` along its legs (one for most moves; several for paths with
+    /// ricochets and kills on the way); the last leg ends where the piece stays.
     Move {
         role: Role,
         from: Square,
-        via: Vec<Square>,
-        to: Square,
-        capture: bool,
+        legs: Vec<Leg>,
         promotion: Option<Role>,
         castle: Option<CastleSide>,
     },
@@ -38,16 +155,30 @@ pub enum Action {
     Reborn { square: Square },
     /// The turn passes without moving (ChessXpanse).
     Pass,
+    /// csipgs: a piece of a design (Betza notation, without parentheses) is bought into the
+    /// reserve.
+    Buy { design: String },
+    /// csipgs: the design `from_design` is replaced by `to_design`.
+    Redesign {
+        from_design: String,
+        to_design: String,
+    },
 }
 
 impl Action {
     /// The square where the action leaves its piece, if it places one.
     pub fn destination(&self) -> Option<Square> {
         match self {
-            Action::Move { to, .. } | Action::Drop { to, .. } => Some(*to),
+            Action::Move { legs, .. } => legs.last().map(|l| l.to),
+            Action::Drop { to, .. } => Some(*to),
             Action::Coup { square, .. } | Action::Reborn { square } => Some(*square),
-            Action::Pass => None,
+            Action::Pass | Action::Buy { .. } | Action::Redesign { .. } => None,
         }
+    }
+
+    /// Whether the action kills a piece.
+    pub fn kills(&self) -> bool {
+        matches!(self, Action::Move { legs, .. } if legs.iter().any(|l| l.kind.is_kill()))
     }
 
     pub fn origin(&self) -> Option<Square> {
@@ -62,9 +193,7 @@ impl Action {
             Action::Move {
                 role,
                 from,
-                via,
-                to,
-                capture,
+                legs,
                 promotion,
                 ..
             } => {
@@ -72,10 +201,9 @@ impl Action {
                     out.push(role.letter());
                 }
                 out.push_str(&g.square_name(*from));
-                let sep = if *capture { 'x' } else { '-' };
-                for sq in via.iter().chain(std::iter::once(to)) {
-                    out.push(sep);
-                    out.push_str(&g.square_name(*sq));
+                for leg in legs {
+                    out.push(leg.kind.mark());
+                    out.push_str(&g.square_name(leg.to));
                 }
                 if let Some(p) = promotion {
                     out.push('=');
@@ -92,6 +220,15 @@ impl Action {
                 let _ = write!(out, "reborn {}", g.square_name(*square));
             }
             Action::Pass => out.push_str("pass"),
+            Action::Buy { design } => {
+                let _ = write!(out, "buy {design}");
+            }
+            Action::Redesign {
+                from_design,
+                to_design,
+            } => {
+                let _ = write!(out, "{from_design}={to_design}");
+            }
         }
     }
 }
@@ -131,7 +268,8 @@ impl Turn {
     }
 }
 
-/// What a piece letter in a pattern names: a role, or a csipgs design in Betza notation.
+/// What a piece in a pattern names: a role, or a csipgs design in Betza notation (without
+/// its parentheses), which no variant lowers into a piece yet.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum PieceRef {
     Role(Role),
@@ -183,16 +321,15 @@ pub enum Claim {
     Mate,
 }
 
-/// One action as written, with squares resolved against the board.
+/// One action as written, with squares and pieces resolved against the variant.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum ActionPattern {
+    /// A move: its legs as written (one for short notation).
     Move {
         style: Style,
         piece: Option<PieceRef>,
         from: Origin,
-        via: Vec<Square>,
-        to: Square,
-        capture: bool,
+        legs: Vec<Leg>,
         promotion: Option<PieceRef>,
     },
     Castle(CastleSide),
@@ -212,10 +349,11 @@ pub enum ActionPattern {
     Buy {
         design: String,
     },
-    /// csipgs: replace the design `from` by the design `to`.
+    /// csipgs: replace the design `from_design` by `to_design` (`Q=BL`: a letter is the
+    /// name of a standard design).
     Redesign {
-        from: PieceRef,
-        to: String,
+        from_design: String,
+        to_design: String,
     },
 }
 
@@ -246,26 +384,20 @@ impl ActionPattern {
                     style,
                     piece,
                     from,
-                    via,
-                    to,
-                    capture,
+                    legs,
                     promotion,
                 },
                 Action::Move {
                     role,
                     from: afrom,
-                    via: avia,
-                    to: ato,
-                    capture: acapture,
+                    legs: alegs,
                     promotion: apromotion,
                     ..
                 },
             ) => {
                 role_matches(piece, *style, *role)
                     && from.admits(*afrom)
-                    && (via.is_empty() || via == avia)
-                    && to == ato
-                    && capture == acapture
+                    && legs_match(legs, alegs)
                     && match (promotion, apromotion) {
                         (None, None) => true,
                         (Some(PieceRef::Role(p)), Some(a)) => p == a,
@@ -286,6 +418,17 @@ impl ActionPattern {
             }
             (ActionPattern::Reborn { square }, Action::Reborn { square: asq }) => square == asq,
             (ActionPattern::Pass, Action::Pass) => true,
+            (ActionPattern::Buy { design }, Action::Buy { design: a }) => design == a,
+            (
+                ActionPattern::Redesign {
+                    from_design,
+                    to_design,
+                },
+                Action::Redesign {
+                    from_design: afrom,
+                    to_design: ato,
+                },
+            ) => from_design == afrom && to_design == ato,
             _ => false,
         }
     }
@@ -303,7 +446,8 @@ impl ActionPattern {
 
     pub fn destination(&self) -> Option<Square> {
         match self {
-            ActionPattern::Move { to, .. } | ActionPattern::Drop { to, .. } => Some(*to),
+            ActionPattern::Move { legs, .. } => legs.last().map(|l| l.to),
+            ActionPattern::Drop { to, .. } => Some(*to),
             ActionPattern::Coup { square, .. } | ActionPattern::Reborn { square } => Some(*square),
             _ => None,
         }
@@ -334,5 +478,140 @@ impl TurnPattern {
             TurnPattern::Actions { actions, .. } => actions.first(),
             _ => None,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::chess::Chess;
+    use crate::rules::{Color, Rules};
+    use crate::scenario::evaluate::Lowering;
+    use crate::scenario::parse::parse_turn;
+
+    fn geometry() -> Geometry {
+        Chess::geometry_for(None).expect("the chess board")
+    }
+
+    fn sq(name: &str) -> Square {
+        geometry().parse_square(name).expect("a square")
+    }
+
+    fn pattern(text: &str) -> TurnPattern {
+        let written = parse_turn(text).expect("a turn");
+        Lowering::<Chess>::new(geometry())
+            .turn(&written)
+            .expect("lowers")
+    }
+
+    /// An Archer's path from c1 along these legs.
+    fn archer(legs: &[(&str, LegKind)]) -> Turn {
+        Turn::single(Action::Move {
+            role: Role::Archer,
+            from: sq("c1"),
+            legs: legs.iter().map(|(s, k)| Leg::new(sq(s), *k)).collect(),
+            promotion: None,
+            castle: None,
+        })
+    }
+
+    const KNIGHT: LegKind = LegKind::Kill(Some(Piece::new(Color::Black, Role::Knight)));
+
+    #[test]
+    fn the_canonical_text_prints_each_legs_mark_and_reads_back() {
+        for (legs, text) in [
+            (vec![("c3", LegKind::Step), ("e5", KNIGHT)], "Ac1-c3xe5"),
+            (vec![("c3", KNIGHT), ("e5", LegKind::Step)], "Ac1xc3-e5"),
+            (vec![("c3", KNIGHT), ("e5", KNIGHT)], "Ac1xc3xe5"),
+            (
+                vec![("c3", LegKind::Ricochet), ("e5", LegKind::Step)],
+                "Ac1^c3-e5",
+            ),
+            (
+                vec![("c3", LegKind::Ricochet), ("d3", LegKind::Switch)],
+                "Ac1^c3~d3",
+            ),
+        ] {
+            let turn = archer(&legs);
+            assert_eq!(turn.text(&geometry()), text);
+            assert!(pattern(text).matches(&turn), "{text}");
+        }
+    }
+
+    #[test]
+    fn marks_tell_paths_over_the_same_squares_apart() {
+        let turns = [
+            archer(&[("c3", LegKind::Step), ("e5", KNIGHT)]),
+            archer(&[("c3", KNIGHT), ("e5", LegKind::Step)]),
+            archer(&[("c3", KNIGHT), ("e5", KNIGHT)]),
+        ];
+        for (i, text) in ["Ac1-c3xe5", "Ac1xc3-e5", "Ac1xc3xe5"].iter().enumerate() {
+            let p = pattern(text);
+            let hits: Vec<usize> = (0..turns.len()).filter(|&j| p.matches(&turns[j])).collect();
+            assert_eq!(hits, [i], "{text}");
+        }
+        assert_ne!(pattern("Ac1-c3xe5"), pattern("Ac1xc3-e5"));
+    }
+
+    #[test]
+    fn a_dash_kills_nothing_so_it_also_names_a_ricochet_or_a_switch() {
+        // The contract writes ricochet paths with `-`: `Ac1-c3-e5`.
+        let ricochet = archer(&[("c3", LegKind::Ricochet), ("e5", LegKind::Step)]);
+        assert!(pattern("Ac1-c3-e5").matches(&ricochet));
+        assert!(!pattern("Ac1^c3xe5").matches(&ricochet));
+        let switch = archer(&[("c3", LegKind::Ricochet), ("d3", LegKind::Switch)]);
+        assert!(pattern("Ac1-c3-d3").matches(&switch));
+        assert!(!pattern("Ac1^c3^d3").matches(&switch));
+        // `^` and `~` name only their own kind.
+        let steps = archer(&[("c3", LegKind::Step), ("e5", LegKind::Step)]);
+        assert!(!pattern("Ac1^c3-e5").matches(&steps));
+    }
+
+    #[test]
+    fn one_written_leg_names_a_whole_path_by_where_it_ends() {
+        let kills_on_the_way = archer(&[("c3", KNIGHT), ("e5", LegKind::Step)]);
+        assert!(pattern("Axe5").matches(&kills_on_the_way));
+        assert!(pattern("Ac1xe5").matches(&kills_on_the_way));
+        assert!(!pattern("Ae5").matches(&kills_on_the_way));
+        let quiet = archer(&[("c3", LegKind::Ricochet), ("e5", LegKind::Step)]);
+        assert!(pattern("Ae5").matches(&quiet));
+        assert!(!pattern("Axe5").matches(&quiet));
+        // Two written legs name two played legs, not three.
+        let three = archer(&[
+            ("c3", LegKind::Ricochet),
+            ("e5", LegKind::Ricochet),
+            ("g7", LegKind::Step),
+        ]);
+        assert!(!pattern("Ac1-c3-g7").matches(&three));
+    }
+
+    #[test]
+    fn purchases_and_redesigns_print_and_match() {
+        let buy = Turn::single(Action::Buy {
+            design: "WD".into(),
+        });
+        assert_eq!(buy.text(&geometry()), "buy WD");
+        let redesign = Turn::single(Action::Redesign {
+            from_design: "Q".into(),
+            to_design: "BL".into(),
+        });
+        assert_eq!(redesign.text(&geometry()), "Q=BL");
+        let (buy_p, redesign_p) = (
+            TurnPattern::Actions {
+                actions: vec![ActionPattern::Buy {
+                    design: "WD".into(),
+                }],
+                claim: None,
+            },
+            TurnPattern::Actions {
+                actions: vec![ActionPattern::Redesign {
+                    from_design: "Q".into(),
+                    to_design: "BL".into(),
+                }],
+                claim: None,
+            },
+        );
+        assert!(buy_p.matches(&buy) && !buy_p.matches(&redesign));
+        assert!(redesign_p.matches(&redesign) && !redesign_p.matches(&buy));
     }
 }

@@ -4,7 +4,7 @@
 
 use std::ops::Range;
 
-use crate::rules::{CastleSide, Claim, Color, Role, Style};
+use crate::rules::{CastleSide, Claim, Color, LegKind, Style};
 
 /// Byte offsets into the source text.
 pub type Span = Range<usize>;
@@ -86,12 +86,40 @@ impl SquareName {
     }
 }
 
-/// A piece as written, without colour: a letter or word (`K`, `king`) or a csipgs design
-/// (`(WD)`).
+/// A piece as written, without colour. Which piece it is depends on the variant, so it is
+/// resolved when the scenario is lowered (`evaluate::Lowering::piece_ref`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PieceName {
-    Role(Role),
-    Design(String),
+    /// A letter (`K`) or a word (`king`).
+    Name(Spanned<String>),
+    /// A design in parentheses: `(WD)`.
+    Design(Design),
+}
+
+impl PieceName {
+    pub fn span(&self) -> &Span {
+        match self {
+            PieceName::Name(n) => &n.span,
+            PieceName::Design(d) => &d.span,
+        }
+    }
+
+    /// The piece as written: `K`, `king`, `(WD)`.
+    pub fn text(&self) -> String {
+        match self {
+            PieceName::Name(n) => n.node.clone(),
+            PieceName::Design(d) => format!("({})", d.text),
+        }
+    }
+}
+
+/// A csipgs design as written: its Betza notation without the outer parentheses
+/// (`Wfc(DNFA)scDsHbmH`) and where it stands, parentheses included when it has them. No
+/// variant turns a design into a piece yet; that plugs in at `evaluate::Lowering::piece_ref`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Design {
+    pub text: String,
+    pub span: Span,
 }
 
 /// One piece in a `board` block.
@@ -154,13 +182,12 @@ pub enum TurnSyntax {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ActionSyntax {
+    /// A move: its legs as written, each with its own mark (one leg for short notation).
     Move {
         style: Style,
         piece: Option<PieceName>,
         from: OriginSyntax,
-        via: Vec<SquareName>,
-        to: SquareName,
-        capture: bool,
+        legs: Vec<LegSyntax>,
         promotion: Option<PieceName>,
     },
     /// `O-O` (king side) or `O-O-O`.
@@ -182,13 +209,21 @@ pub enum ActionSyntax {
     Pass,
     /// `buy WD`
     Buy {
-        design: String,
+        design: Design,
     },
-    /// `Q=BL`
+    /// `Q=BL`, `FbDbcA=fc(DF)`
     Redesign {
-        from: PieceName,
-        to: String,
+        from_design: Design,
+        to_design: Design,
     },
+}
+
+/// One leg of a move as written: its mark (`-`, `x`, `^`, `~`; a kill names no victim) and
+/// the square it ends on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LegSyntax {
+    pub kind: LegKind,
+    pub to: SquareName,
 }
 
 /// The origin of a move as written: nothing, a file (`Nbd7`), a rank (`R1a3`) or a square.

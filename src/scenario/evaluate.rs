@@ -9,7 +9,7 @@
 //! that turns out invalid while it runs is again a problem of that scenario alone. Every search
 //! runs under the [`Settings`]' node budget and per-scenario deadline.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 use std::ops::ControlFlow;
 use std::time::Duration;
 
@@ -21,7 +21,7 @@ use crate::rules::{
     perft_within, Game, Geometry, Options, Origin, PieceRef, Reason, Rules, Setup, Square, Turn,
     TurnPattern, Variant,
 };
-use crate::rules::{ActionPattern, Piece};
+use crate::rules::{ActionPattern, Leg, Piece, Role};
 use crate::suggest::did_you_mean;
 use crate::with_variant;
 
@@ -198,6 +198,9 @@ struct Evaluator<'a, R: Rules> {
     _rules: std::marker::PhantomData<R>,
 }
 
+/// The turns of a scenario lowered against the variant, by where each starts in the file.
+type Lowered = HashMap<usize, TurnPattern>;
+
 /// The state of one scenario while it runs.
 struct Run<R: Rules> {
     options: Options,
@@ -248,9 +251,9 @@ impl<'a, R: Rules> Evaluator<'a, R> {
     /// Checks a scenario's names, then runs it if they are all known.
     fn scenario(&self, scenario: &Scenario) -> ScenarioReport {
         let mut report = ScenarioReport::new(scenario);
-        self.check_names(scenario, &mut report.problems);
+        let lowered = self.check_names(scenario, &mut report.problems);
         if report.problems.is_empty() {
-            if let Err(p) = self.run_scenario(scenario, &mut report) {
+            if let Err(p) = self.run_scenario(scenario, &lowered, &mut report) {
                 report.problems.push(p);
             }
         }
@@ -263,12 +266,15 @@ impl<'a, R: Rules> Evaluator<'a, R> {
         Lowering::<R>::new(self.geometry).square(name)
     }
 
-    fn piece_ref(&self, piece: &PieceName, span: &Span) -> Result<PieceRef, Problem> {
-        Lowering::<R>::new(self.geometry).piece_ref(piece, span)
+    fn role(&self, piece: &PieceName) -> Result<Role, Problem> {
+        Lowering::<R>::new(self.geometry).role(piece)
     }
 
-    fn lower_turn(&self, turn: &TurnText) -> Result<TurnPattern, Problem> {
-        Lowering::<R>::new(self.geometry).turn(turn)
+    /// Lowers a turn into `lowered`, where running the scenario finds it again.
+    fn lower_turn(&self, turn: &TurnText, lowered: &mut Lowered) -> Result<(), Problem> {
+        let pattern = Lowering::<R>::new(self.geometry).turn(turn)?;
+        lowered.insert(turn.span.start, pattern);
+        Ok(())
     }
 
     fn check_rule_id(&self, id: &Spanned<String>) -> Result<(), Problem> {
@@ -329,7 +335,10 @@ impl<'a, R: Rules> Evaluator<'a, R> {
         }
     }
 
-    fn check_names(&self, scenario: &Scenario, problems: &mut Vec<Problem>) {
+    /// Checks every name a scenario uses, and lowers its turns (once: running the scenario
+    /// uses the patterns kept here).
+    fn check_names(&self, scenario: &Scenario, problems: &mut Vec<Problem>) -> Lowered {
+        let mut lowered = Lowered::new();
         let mut push = |r: Result<(), Problem>| {
             if let Err(p) = r {
                 problems.push(p);
@@ -352,39 +361,43 @@ impl<'a, R: Rules> Evaluator<'a, R> {
                     for p in placements {
                         push(self.square(&p.square).map(|_| ()));
                         if let Some(piece) = &p.piece {
-                            push(self.piece_ref(piece, &p.span).map(|_| ()));
+                            push(self.role(piece).map(|_| ()));
                         }
                     }
                 }
                 StatementKind::Set(kv) => push(self.check_key(kv, &st.span)),
                 StatementKind::Play(turns) => {
                     for t in turns {
-                        push(self.lower_turn(t).map(|_| ()));
+                        push(self.lower_turn(t, &mut lowered));
                     }
                 }
-                StatementKind::Expect(a) => self.check_assertion(a, &st.span, &mut push),
+                StatementKind::Expect(a) => {
+                    self.check_assertion(a, &st.span, &mut lowered, &mut push)
+                }
                 StatementKind::Start | StatementKind::Fen(_) | StatementKind::ToMove(_) => {}
             }
         }
+        lowered
     }
 
     fn check_assertion(
         &self,
         a: &Assertion,
         span: &Span,
+        lowered: &mut Lowered,
         push: &mut impl FnMut(Result<(), Problem>),
     ) {
         match a {
-            Assertion::Legal(t) => push(self.lower_turn(t).map(|_| ())),
+            Assertion::Legal(t) => push(self.lower_turn(t, lowered)),
             Assertion::Illegal(t, because) => {
-                push(self.lower_turn(t).map(|_| ()));
+                push(self.lower_turn(t, lowered));
                 if let Some(id) = because {
                     push(self.check_rule_id(id));
                 }
             }
             Assertion::Moves(ts) => {
                 for t in ts {
-                    push(self.lower_turn(t).map(|_| ()));
+                    push(self.lower_turn(t, lowered));
                 }
             }
             Assertion::MovesFrom(sq, sqs) => {
@@ -404,7 +417,7 @@ impl<'a, R: Rules> Evaluator<'a, R> {
             Assertion::Occupant(sq, piece) => {
                 push(self.square(sq).map(|_| ()));
                 if let Some((_, p)) = piece {
-                    push(self.piece_ref(p, &sq.span).map(|_| ()));
+                    push(self.role(p).map(|_| ()));
                 }
             }
             Assertion::Zone(sq, zone) => {
@@ -488,6 +501,7 @@ impl<'a, R: Rules> Evaluator<'a, R> {
     fn run_scenario(
         &self,
         scenario: &Scenario,
+        lowered: &Lowered,
         report: &mut ScenarioReport,
     ) -> Result<(), Problem> {
         let mut run = Run::<R> {
@@ -524,16 +538,8 @@ impl<'a, R: Rules> Evaluator<'a, R> {
                     for p in placements {
                         let sq = self.square(&p.square)?;
                         let role = match &p.piece {
-                            None => crate::rules::Role::Pawn,
-                            Some(PieceName::Role(r)) => *r,
-                            Some(design @ PieceName::Design(_)) => {
-                                self.piece_ref(design, &p.span)?;
-                                return Err(Problem::new(
-                                    format!("{} boards hold no designed pieces", R::NAME),
-                                    p.span.clone(),
-                                    "a design",
-                                ));
-                            }
+                            None => Role::Pawn,
+                            Some(piece) => self.role(piece)?,
                         };
                         if setup.board.get(sq).is_some() {
                             return Err(Problem::new(
@@ -573,8 +579,7 @@ impl<'a, R: Rules> Evaluator<'a, R> {
                 StatementKind::Play(turns) => {
                     let game = self.game(&mut run, &st.span)?;
                     for t in turns {
-                        let pattern = self.lower_turn(t)?;
-                        if let Err(e) = game.play(&pattern) {
+                        if let Err(e) = game.play(self.pattern(lowered, t)?) {
                             report.failures.push(Failure {
                                 span: t.span.clone(),
                                 statement: quoted(&format!("play {}", t.text)),
@@ -589,7 +594,7 @@ impl<'a, R: Rules> Evaluator<'a, R> {
                     let limits = run.limits;
                     let game = self.game(&mut run, &st.span)?;
                     report.checked += 1;
-                    let verdict = match self.expect(game, a, &st.span, &limits)? {
+                    let verdict = match self.expect(game, a, &st.span, lowered, &limits)? {
                         Verdict::Holds => None,
                         Verdict::Fails(expected, found) => Some((expected, found)),
                         Verdict::Undecided(expected, stop) => {
@@ -683,6 +688,17 @@ impl<'a, R: Rules> Evaluator<'a, R> {
         })
     }
 
+    /// The pattern of a turn, lowered when the names were checked.
+    fn pattern<'l>(&self, lowered: &'l Lowered, t: &TurnText) -> Result<&'l TurnPattern, Problem> {
+        lowered.get(&t.span.start).ok_or_else(|| {
+            Problem::new(
+                format!("internal error: the turn `{}` was not lowered", t.text),
+                t.span.clone(),
+                "this turn",
+            )
+        })
+    }
+
     fn name(&self, sq: Square) -> String {
         self.geometry.square_name(sq)
     }
@@ -701,24 +717,25 @@ impl<'a, R: Rules> Evaluator<'a, R> {
         game: &Game<R>,
         a: &Assertion,
         span: &Span,
+        lowered: &Lowered,
         limits: &Limits,
     ) -> Result<Verdict, Problem> {
         let fail = |e: String, f: String| Ok(Verdict::Fails(e, f));
         match a {
             Assertion::Legal(t) => {
-                let pattern = self.lower_turn(t)?;
-                match game.clone().play(&pattern) {
+                let pattern = self.pattern(lowered, t)?;
+                match game.clone().play(pattern) {
                     Ok(_) => Ok(Verdict::Holds),
                     Err(e) => fail(format!("{} is legal", t.text), describe_error(&e)),
                 }
             }
             Assertion::Illegal(t, because) => {
-                let pattern = self.lower_turn(t)?;
+                let pattern = self.pattern(lowered, t)?;
                 let expected = match because {
                     Some(id) => format!("{} is illegal because {}", t.text, id.node),
                     None => format!("{} is illegal", t.text),
                 };
-                match game.clone().play(&pattern) {
+                match game.clone().play(pattern) {
                     Ok(turn) => fail(expected, format!("legal ({})", turn.text(&self.geometry))),
                     Err(PlayError::Ambiguous(c)) => {
                         fail(expected, format!("legal, and ambiguous: {}", c.join(", ")))
@@ -737,7 +754,7 @@ impl<'a, R: Rules> Evaluator<'a, R> {
                 let mut unmatched = Vec::new();
                 let mut wanted = BTreeSet::new();
                 for t in ts {
-                    let p = self.lower_turn(t)?;
+                    let p = self.pattern(lowered, t)?;
                     let hits: Vec<usize> =
                         (0..legal.len()).filter(|i| p.matches(&legal[*i])).collect();
                     match hits.as_slice() {
@@ -869,14 +886,7 @@ impl<'a, R: Rules> Evaluator<'a, R> {
                 let found = game.position().board().get(at);
                 let expected_piece = match expected {
                     None => None,
-                    Some((c, PieceName::Role(r))) => Some(Piece::new(*c, *r)),
-                    Some((_, PieceName::Design(d))) => {
-                        return Err(Problem::new(
-                            format!("piece designs such as `({d})` exist only in csipgs"),
-                            sq.span.clone(),
-                            "a design",
-                        ))
-                    }
+                    Some((c, piece)) => Some(Piece::new(*c, self.role(piece)?)),
                 };
                 let show = |p: Option<Piece>| p.map_or("empty".to_string(), |p| p.to_string());
                 if found == expected_piece {
@@ -1017,19 +1027,58 @@ impl<R: Rules> Lowering<R> {
         })
     }
 
-    pub fn piece_ref(&self, piece: &PieceName, span: &Span) -> Result<PieceRef, Problem> {
+    /// What a written piece names in this variant. A design lowers only in a variant with
+    /// designs; this is where a design will become a piece kind.
+    pub fn piece_ref(&self, piece: &PieceName) -> Result<PieceRef, Problem> {
         match piece {
-            PieceName::Role(r) => Ok(PieceRef::Role(*r)),
-            PieceName::Design(d) if R::HAS_COSTS => Ok(PieceRef::Design(d.clone())),
+            PieceName::Name(name) => self.role_named(name).map(PieceRef::Role),
+            PieceName::Design(d) if R::HAS_COSTS => Ok(PieceRef::Design(d.text.clone())),
             PieceName::Design(d) => Err(Problem::new(
                 format!(
-                    "piece designs such as `({d})` exist only in csipgs; {} has none",
+                    "piece designs such as `({})` exist only in csipgs; {} has none",
+                    d.text,
                     R::NAME
                 ),
-                span.clone(),
+                d.span.clone(),
                 "a design",
             )),
         }
+    }
+
+    /// The role of a piece that stands on a board (a placement, an occupant).
+    pub fn role(&self, piece: &PieceName) -> Result<Role, Problem> {
+        match self.piece_ref(piece)? {
+            PieceRef::Role(r) => Ok(r),
+            PieceRef::Design(_) => Err(Problem::new(
+                format!("{} boards hold no designed pieces yet", R::NAME),
+                piece.span().clone(),
+                "a design",
+            )),
+        }
+    }
+
+    /// The role a letter (`K`) or a word (`king`) names.
+    fn role_named(&self, name: &Spanned<String>) -> Result<Role, Problem> {
+        let text = name.node.as_str();
+        let mut chars = text.chars();
+        let role = match (chars.next(), chars.next()) {
+            (Some(c), None) if c.is_ascii_uppercase() => Role::from_letter(c),
+            _ => Role::from_word(text),
+        };
+        role.ok_or_else(|| {
+            let letters: Vec<String> = Role::ALL.iter().map(|r| r.letter().to_string()).collect();
+            let words = Role::ALL.iter().map(|r| r.word());
+            Problem::new(
+                format!(
+                    "unknown piece `{text}`; pieces are named by a letter ({}) or a word ({}){}",
+                    letters.join(" "),
+                    words.clone().collect::<Vec<_>>().join(", "),
+                    did_you_mean(text, words)
+                ),
+                name.span.clone(),
+                "no such piece",
+            )
+        })
     }
 
     pub fn turn(&self, turn: &TurnText) -> Result<TurnPattern, Problem> {
@@ -1045,9 +1094,7 @@ impl<R: Rules> Lowering<R> {
                     style,
                     piece,
                     from,
-                    via,
-                    to,
-                    capture,
+                    legs,
                     promotion,
                 } => {
                     let from = match from {
@@ -1082,30 +1129,22 @@ impl<R: Rules> Lowering<R> {
                     };
                     ActionPattern::Move {
                         style: *style,
-                        piece: piece
-                            .as_ref()
-                            .map(|p| self.piece_ref(p, &turn.span))
-                            .transpose()?,
+                        piece: piece.as_ref().map(|p| self.piece_ref(p)).transpose()?,
                         from,
-                        via: via
+                        legs: legs
                             .iter()
-                            .map(|s| self.square(s))
-                            .collect::<Result<_, _>>()?,
-                        to: self.square(to)?,
-                        capture: *capture,
-                        promotion: promotion
-                            .as_ref()
-                            .map(|p| self.piece_ref(p, &turn.span))
-                            .transpose()?,
+                            .map(|l| Ok(Leg::new(self.square(&l.to)?, l.kind)))
+                            .collect::<Result<_, Problem>>()?,
+                        promotion: promotion.as_ref().map(|p| self.piece_ref(p)).transpose()?,
                     }
                 }
                 ActionSyntax::Castle(side) => ActionPattern::Castle(*side),
                 ActionSyntax::Drop { piece, to } => ActionPattern::Drop {
-                    piece: self.piece_ref(piece, &turn.span)?,
+                    piece: self.piece_ref(piece)?,
                     to: self.square(to)?,
                 },
                 ActionSyntax::Coup { piece, square } => ActionPattern::Coup {
-                    piece: self.piece_ref(piece, &turn.span)?,
+                    piece: self.piece_ref(piece)?,
                     square: self.square(square)?,
                 },
                 ActionSyntax::Reborn { square } => ActionPattern::Reborn {
@@ -1113,11 +1152,14 @@ impl<R: Rules> Lowering<R> {
                 },
                 ActionSyntax::Pass => ActionPattern::Pass,
                 ActionSyntax::Buy { design } => ActionPattern::Buy {
-                    design: design.clone(),
+                    design: design.text.clone(),
                 },
-                ActionSyntax::Redesign { from, to } => ActionPattern::Redesign {
-                    from: self.piece_ref(from, &turn.span)?,
-                    to: to.clone(),
+                ActionSyntax::Redesign {
+                    from_design,
+                    to_design,
+                } => ActionPattern::Redesign {
+                    from_design: from_design.text.clone(),
+                    to_design: to_design.text.clone(),
                 },
             });
         }

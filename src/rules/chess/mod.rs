@@ -23,7 +23,7 @@ use super::board::{Board, Geometry, Sq, Square, CELLS, STRIDE};
 use super::movement::{self, AttackTable, Movement};
 use super::piece::{Color, Piece, Role};
 use super::setup_error::{SetupError, SetupErrorKind as Kind};
-use super::turn::{Action, CastleSide, Turn, TurnPattern};
+use super::turn::{Action, CastleSide, Leg, Turn, TurnPattern};
 use super::variants::VariantInfo;
 use super::{
     InvariantDef, KeyDef, OptionDef, Options, Outcome, Reason, Refusal, RuleDef, Rules, Setup,
@@ -1117,12 +1117,15 @@ impl Rules for Chess {
         } else {
             None
         };
+        let victim = if m.kind == KIND_EP {
+            Some(Piece::new(self.turn.other(), Role::Pawn))
+        } else {
+            self.board.piece_at(Sq(m.to))
+        };
         Turn::single(Action::Move {
             role,
             from: m.from(),
-            via: Vec::new(),
-            to: m.to(),
-            capture: m.kind == KIND_EP || !self.board.is_empty(Sq(m.to)),
+            legs: vec![Leg::onto(m.to(), victim)],
             promotion: m.promotion(),
             castle,
         })

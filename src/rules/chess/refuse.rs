@@ -6,7 +6,7 @@
 
 use super::*;
 use crate::rules::attacks::{first_blocker, is_knight_leap, line_step};
-use crate::rules::turn::{ActionPattern, Origin, PieceRef, Style};
+use crate::rules::turn::{straight, ActionPattern, Origin, PieceRef, Style};
 
 const STAGE_MOVEMENT: u8 = 0;
 const STAGE_BLOCKED: u8 = 1;
@@ -88,17 +88,15 @@ pub(super) fn refusal(pos: &Chess, pattern: &TurnPattern) -> Refusal {
             style,
             piece,
             from,
-            via,
-            to,
-            capture,
+            legs,
             promotion,
         } => {
-            if !via.is_empty() {
+            let Some((to, capture)) = straight(legs) else {
                 return Refusal::new(
                     "no-such-action",
-                    "a chess move goes straight from its origin to its destination; it names no squares in between",
+                    "a chess move goes straight from its origin to its destination; it names no squares in between, and nothing ricochets or switches",
                 );
-            }
+            };
             let want = match piece {
                 Some(PieceRef::Role(r)) => Some(*r),
                 Some(PieceRef::Design(d)) => {
@@ -144,7 +142,7 @@ pub(super) fn refusal(pos: &Chess, pattern: &TurnPattern) -> Refusal {
                         );
                     }
                 }
-                return match piece_refusal(pos, *sq, *to, *capture, promotion) {
+                return match piece_refusal(pos, *sq, to, capture, promotion) {
                     Some((_, r)) => r,
                     None => fallback(),
                 };
@@ -171,7 +169,7 @@ pub(super) fn refusal(pos: &Chess, pattern: &TurnPattern) -> Refusal {
             }
             let mut best: Option<(u8, Refusal)> = None;
             for s in candidates {
-                match piece_refusal(pos, s, *to, *capture, promotion) {
+                match piece_refusal(pos, s, to, capture, promotion) {
                     None => return fallback(),
                     Some((stage, r)) => {
                         if best.as_ref().is_none_or(|(b, _)| stage > *b) {
@@ -183,7 +181,7 @@ pub(super) fn refusal(pos: &Chess, pattern: &TurnPattern) -> Refusal {
             match best {
                 Some((STAGE_MOVEMENT, _)) | None => Refusal::new(
                     "no-such-piece",
-                    format!("no {what}{whence} can move to {}", sq_name(*to)),
+                    format!("no {what}{whence} can move to {}", sq_name(to)),
                 ),
                 Some((_, r)) => r,
             }

@@ -1,7 +1,7 @@
 use super::*;
 use crate::rules::game::{Game, PlayError};
 use crate::rules::perft;
-use crate::rules::turn::{ActionPattern, Claim, Origin, PieceRef, Style};
+use crate::rules::turn::{ActionPattern, Claim, Leg, LegKind, Origin, PieceRef, Style};
 use crate::rules::SetupErrorKind;
 
 fn opts() -> Options {
@@ -51,9 +51,7 @@ fn coord(text: &str) -> TurnPattern {
         style: Style::Coordinate,
         piece,
         from: Origin::Exact(sq(from)),
-        via: vec![],
-        to: sq(to),
-        capture,
+        legs: vec![leg(sq(to), capture)],
         promotion,
     })
 }
@@ -79,11 +77,19 @@ fn san(text: &str) -> TurnPattern {
         style: Style::Short,
         piece,
         from,
-        via: vec![],
-        to: sq(to),
-        capture,
+        legs: vec![leg(sq(to), capture)],
         promotion: None,
     })
+}
+
+/// One written leg onto `to`: `x` or `-`.
+fn leg(to: Square, capture: bool) -> Leg {
+    let kind = if capture {
+        LegKind::Kill(None)
+    } else {
+        LegKind::Step
+    };
+    Leg::new(to, kind)
 }
 
 fn castle(side: CastleSide) -> TurnPattern {
@@ -312,15 +318,15 @@ fn en_passant_discovered_check_is_illegal() {
         .find(|m| m.is_en_passant())
         .expect("en passant");
     match &p.describe(ep).actions[0] {
-        Action::Move {
-            capture,
-            castle,
-            to,
-            ..
-        } => {
-            assert!(*capture);
+        Action::Move { castle, legs, .. } => {
+            assert_eq!(
+                legs[..],
+                [Leg::new(
+                    sq("c6"),
+                    LegKind::Kill(Some(Piece::new(Color::Black, Role::Pawn)))
+                )]
+            );
             assert_eq!(*castle, None);
-            assert_eq!(*to, sq("c6"));
         }
         a => panic!("{a:?}"),
     }
@@ -586,14 +592,13 @@ fn castling_is_a_king_move_and_rights_are_lost() {
         Action::Move {
             role,
             from,
-            to,
+            legs,
             castle,
-            capture,
             ..
         } => {
-            assert_eq!((*role, *from, *to), (Role::King, sq("e1"), sq("g1")));
+            assert_eq!((*role, *from), (Role::King, sq("e1")));
+            assert_eq!(legs[..], [Leg::new(sq("g1"), LegKind::Step)]);
             assert_eq!(*castle, Some(CastleSide::King));
-            assert!(!*capture);
         }
         a => panic!("{a:?}"),
     }

@@ -46,7 +46,7 @@ use super::chess::{parse_counter, quoted};
 use super::movement::{self, AttackTable, Movement};
 use super::piece::{Color, Piece, Role};
 use super::setup_error::{SetupError, SetupErrorKind as Kind};
-use super::turn::{Action, Turn, TurnPattern};
+use super::turn::{Action, Leg, Turn, TurnPattern};
 use super::variants::VariantInfo;
 use super::{
     InvariantDef, KeyDef, OptionDef, Options, Outcome, Reason, Refusal, RuleDef, Rules, Setup,
@@ -1729,12 +1729,10 @@ impl Rules for Cypher {
     fn describe(&self, m: Move) -> Turn {
         let g = |s: u16| Sq(s).square();
         let role_at = |s: u16| self.board.piece_at(Sq(s)).map_or(Role::Pawn, Piece::role);
-        let mv = |from: u16, to: u16, capture: bool| Action::Move {
+        let mv = |from: u16, to: u16, victim: Option<Piece>| Action::Move {
             role: role_at(from),
             from: g(from),
-            via: Vec::new(),
-            to: g(to),
-            capture,
+            legs: vec![Leg::onto(g(to), victim)],
             promotion: None,
             castle: None,
         };
@@ -1743,11 +1741,11 @@ impl Rules for Cypher {
                 role: Role::Pawn,
                 to: g(m.to),
             }),
-            K_INFIL_ALONE => Turn::single(mv(m.from, m.to, false)),
+            K_INFIL_ALONE => Turn::single(mv(m.from, m.to, None)),
             _ => {
-                let first = mv(m.from, m.to, !self.board.is_empty(Sq(m.to)));
+                let first = mv(m.from, m.to, self.board.piece_at(Sq(m.to)));
                 let second = match m.kind {
-                    K_ENTRY | K_INFIL => Some(mv(m.from2, m.to2, false)),
+                    K_ENTRY | K_INFIL => Some(mv(m.from2, m.to2, None)),
                     K_COUP => Some(Action::Coup {
                         role: role_at(m.to2),
                         square: g(m.to2),

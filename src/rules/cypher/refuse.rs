@@ -7,7 +7,7 @@
 //! that gets furthest decides.
 
 use super::*;
-use crate::rules::turn::{ActionPattern, Origin, PieceRef, Style};
+use crate::rules::turn::{straight, ActionPattern, Origin, PieceRef, Style};
 
 const STAGE_MOVEMENT: u8 = 0;
 const STAGE_BLOCKED: u8 = 1;
@@ -520,17 +520,15 @@ pub(super) fn refusal(pos: &Cypher, pattern: &TurnPattern) -> Refusal {
             style,
             piece,
             from,
-            via,
-            to,
-            capture,
+            legs,
             promotion,
         } => {
-            if !via.is_empty() {
+            let Some((to, capture)) = straight(legs) else {
                 return Refusal::new(
                     "no-such-action",
-                    "a Cypher move goes straight to its destination; it names no squares between",
+                    "a Cypher move goes straight to its destination; it names no squares between, and nothing ricochets or switches",
                 );
-            }
+            };
             if promotion.is_some() {
                 return Refusal::new(
                     "no-such-action",
@@ -541,7 +539,7 @@ pub(super) fn refusal(pos: &Cypher, pattern: &TurnPattern) -> Refusal {
                 Ok(v) => v,
                 Err(r) => return r,
             };
-            let to = cell_of(*to);
+            let to = cell_of(to);
             if !matches!(from, Origin::Exact(_))
                 && !starts.iter().any(|s| could_ever_reach(pos, *s, to))
             {
@@ -557,7 +555,7 @@ pub(super) fn refusal(pos: &Cypher, pattern: &TurnPattern) -> Refusal {
             }
             let mut best: Option<(u8, Refusal)> = None;
             for s in starts {
-                match turn_refusal(pos, s, to, *capture, second) {
+                match turn_refusal(pos, s, to, capture, second) {
                     None => return fallback(),
                     Some((stage, r)) => {
                         if best.as_ref().is_none_or(|(b, _)| stage > *b) {
@@ -758,15 +756,13 @@ fn turn_refusal(
             style,
             piece,
             from: from2,
-            via,
-            to: to2,
-            capture: capture2,
+            legs,
             ..
         }) => {
-            let to2 = cell_of(*to2);
-            if !via.is_empty() {
-                return fail(STAGE_SECOND, "no-such-action", "a second action names no squares between".into());
-            }
+            let Some((to2, capture2)) = straight(legs) else {
+                return fail(STAGE_SECOND, "no-such-action", "a second action names no squares between, and nothing ricochets or switches".into());
+            };
+            let to2 = cell_of(to2);
             // The board after the first action, for the second's origin.
             let mut mid = pos.clone();
             mid.put(from, EMPTY);
@@ -777,7 +773,7 @@ fn turn_refusal(
             };
             let mut best: Fail = None;
             for g in starts {
-                let r = second_refusal(pos, &mid, from, to, g, to2, *capture2);
+                let r = second_refusal(pos, &mid, from, to, g, to2, capture2);
                 match r {
                     Ok(m2) => {
                         let mut next = pos.clone();

@@ -1,0 +1,167 @@
+//! Error recovery: after a syntax error the parser resumes at the next line that starts with
+//! `scenario`, so several broken scenarios give several problems, in time linear in the file.
+
+use pest::error::{Error as PestError, InputLocation};
+use pest::Parser;
+
+use super::build::Builder;
+use super::grammar::{Rule, ScenarioParser};
+use super::messages::syntax_problem;
+use crate::scenario::ast::File;
+use crate::scenario::diagnostic::Problem;
+
+/// The UTF-8 byte-order mark, which a file may start with.
+const BOM: char = '\u{FEFF}';
+
+/// Collects the first syntax error, the semantic problems of the header, then the problems of
+/// the rest of the file, resuming at each next `scenario` line after an error.
+pub(crate) fn recover(src: &str, first: &PestError<Rule>) -> (Option<File>, Vec<Problem>) {
+    let mut problems = vec![syntax_problem(first, src, 0)];
+    let mut file: Option<File> = None;
+    let error_at = error_pos(first);
+    // The `scenario` lines are found once: resuming after each error then costs a binary
+    // search, not a scan from the start of the file.
+    let lines: Vec<usize> = scenario_lines(src).collect();
+    // The scenarios before the broken one parse on their own: check them too. Failing that,
+    // the header alone may parse when the error lies beyond it.
+    let before = last_scenario_line(&lines, error_at);
+    let prefix = before.and_then(|end| ScenarioParser::parse(Rule::file, &src[..end]).ok());
+    if let Some(pair) = prefix.and_then(|mut pairs| pairs.next()) {
+        let mut builder = Builder::new(0);
+        match builder.file(pair) {
+            Ok(f) => file = Some(f),
+            Err(p) => builder.problems.push(p),
+        }
+        problems.extend(builder.problems);
+    } else if let Ok(mut pairs) = ScenarioParser::parse(Rule::header, src) {
+        if let Some(pair) = pairs.next() {
+            if pair.as_span().end() <= error_at {
+                let mut builder = Builder::new(0);
+                match builder.header(pair) {
+                    Ok(f) => file = Some(f),
+                    Err(p) => builder.problems.push(p),
+                }
+                problems.extend(builder.problems);
+            }
+        }
+    }
+    // Each scenario after the error is parsed on its own, from its `scenario` line to the
+    // next: pest's work on a broken input grows with the length of the input, so parsing
+    // the whole rest of the file after each error would be quadratic. A scenario cannot run
+    // across a line that starts with `scenario` (nothing in a scenario can start with that
+    // word), so the pieces give the same problems as the whole.
+    let first = lines.partition_point(|&k| k < error_at || k == 0);
+    for (i, &start) in lines.iter().enumerate().skip(first) {
+        let end = lines.get(i + 1).copied().unwrap_or(src.len());
+        match ScenarioParser::parse(Rule::scenario_tail, &src[start..end]) {
+            Ok(mut pairs) => {
+                let mut builder = Builder::new(start);
+                if let Some(pair) = pairs.next() {
+                    match builder.scenario_tail(pair) {
+                        Ok(scenarios) => {
+                            if let Some(f) = file.as_mut() {
+                                f.scenarios.extend(scenarios);
+                            }
+                        }
+                        Err(p) => builder.problems.push(p),
+                    }
+                }
+                problems.extend(builder.problems);
+            }
+            Err(error) => problems.push(syntax_problem(&error, src, start)),
+        }
+    }
+    (file, problems)
+}
+
+/// How many scenarios a text holds, counted by the lines that start with `scenario`: also
+/// for a text that does not parse.
+pub fn count_scenarios(src: &str) -> usize {
+    scenario_lines(src).count()
+}
+
+/// The byte offsets of the `scenario` keywords that start a line, in order.
+pub(crate) fn scenario_lines(src: &str) -> impl Iterator<Item = usize> + '_ {
+    src.split_inclusive('\n')
+        .scan(0, |line_start, line| {
+            let start = *line_start;
+            *line_start += line.len();
+            Some((start, line))
+        })
+        .filter_map(|(start, line)| {
+            let indent = line.len() - line.trim_start_matches([' ', '\t', '\r', BOM]).len();
+            let rest = &line[indent..];
+            let is_scenario = rest.starts_with("scenario")
+                && !rest["scenario".len()..]
+                    .chars()
+                    .next()
+                    .is_some_and(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+            is_scenario.then_some(start + indent)
+        })
+}
+
+/// The start of the last `scenario` line before `error_at`: where the broken scenario starts.
+fn last_scenario_line(lines: &[usize], error_at: usize) -> Option<usize> {
+    let i = lines.partition_point(|&k| k < error_at);
+    i.checked_sub(1).map(|i| lines[i])
+}
+
+pub(crate) fn error_pos(error: &PestError<Rule>) -> usize {
+    match error.location {
+        InputLocation::Pos(p) => p,
+        InputLocation::Span((s, _)) => s,
+    }
+}
+#[cfg(test)]
+mod tests {
+    use crate::scenario::parse::parse_file;
+    use crate::scenario::parse::test_util::*;
+
+    #[test]
+    fn recovery_reports_one_problem_per_broken_scenario() {
+        let src = "variant chess\nscenario \"a\" {\n  strat\n}\nscenario \"b\" { start }\nscenario \"c\" {\n  expect e9 = wite king\n}\nscenario \"d\" {\n  start\n";
+        let p = problems(src);
+        assert_eq!(p.len(), 3, "{p:#?}");
+        assert!(p[0].span.start < p[1].span.start && p[1].span.start < p[2].span.start);
+        assert!(
+            p[2].message.contains("found the end of the file"),
+            "{}",
+            p[2].message
+        );
+    }
+
+    #[test]
+    fn semantic_problems() {
+        let p = problems("variant xpanse 17x0\nscenario \"a\" { start }");
+        assert_eq!(p.len(), 2, "{p:#?}");
+        assert!(p[0].message.contains("out of range"));
+        let p =
+            problems("variant chess\nscenario \"a\" { expect perft 1 = 99999999999999999999999 }");
+        assert!(p[0].message.contains("too large"));
+        let p = problems("variant chess\nscenario \"a\" { expect perft 4294967296 = 1 }");
+        assert!(p[0].message.contains("too large"));
+        assert!(
+            parse_file("variant chess\nscenario \"a\" { expect result draw by boredom }").is_ok()
+        );
+        // Header problems are reported along with syntax errors further down.
+        let p = problems("variant xpanse 99x5\nscenario \"a\" { strat }");
+        assert_eq!(p.len(), 2, "{p:#?}");
+        // And so are problems of scenarios before and after a broken one.
+        let src = "variant xpanse 99x5\nscenario \"a\" { expect perft 1 = 99999999999999999999999 }\nscenario \"b\" { strat }\nscenario \"c\" { expect perft 9999999999 = 1 }\n";
+        let p = problems(src);
+        assert_eq!(p.len(), 4, "{p:#?}");
+        assert!(p.windows(2).all(|w| w[0].span.start <= w[1].span.start));
+    }
+
+    #[test]
+    fn recovery_is_linear_in_the_file() {
+        // Thousands of broken scenarios: each resumes with a binary search, not a rescan.
+        const N: usize = 20_000;
+        let mut src = String::from("variant chess\n");
+        for i in 0..N {
+            src.push_str(&format!("scenario \"s{i}\" {{\n  strat\n}}\n"));
+        }
+        let p = problems(&src);
+        assert_eq!(p.len(), N);
+    }
+}
