@@ -9,6 +9,7 @@ pub mod cypher;
 pub mod game;
 pub mod key;
 pub mod piece;
+pub(crate) mod reach;
 pub mod search;
 pub mod turn;
 

@@ -1,0 +1,118 @@
+//! The Cypher rules the invariants need, restated from the texts on top of the zone-blind
+//! geometry of [`crate::rules::reach`], so that an invariant does not ask the code it audits.
+//!
+//! Nothing here reads the engine's zone table ([`super::ZONE`]), its attack test
+//! ([`Cypher::attacker`]), its cached King and Spy squares or its `king_in_check`: zones come
+//! from III.i-iii, who checks whom from IV.v, IV.ii.b-d, IV.iv.b, V.iv and V.xii (with the
+//! options that settle what the texts leave open), Kings are found by looking at the board.
+
+use super::{Cypher, Opts};
+use crate::rules::board::{Board, Square};
+use crate::rules::piece::{Color, Piece, Role};
+use crate::rules::reach::{find_king, reach, Reach};
+
+/// The three areas of the board (main III).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Area {
+    Court,
+    Border,
+    Field,
+}
+
+/// The area of a square, from main III.i-iii: Court is files z and i and ranks 0 and 10, the
+/// Border is a5..h5, the Field the rest.
+pub(super) fn area(s: Square) -> Area {
+    if s.file == 0 || s.file == 9 || s.rank == 0 || s.rank == 10 {
+        Area::Court
+    } else if s.rank == 5 {
+        Area::Border
+    } else {
+        Area::Field
+    }
+}
+
+/// The infiltration squares d0 and d10 (main VI.i.a).
+pub(super) fn infiltration_square(s: Square) -> bool {
+    s.file == 4 && (s.rank == 0 || s.rank == 10)
+}
+
+/// The square of a piece of `them` that checks, by the texts, a King standing on `king`, or
+/// `None`. `flipped` is a Spy the King has just flipped (flipping VII.d.2), which no longer
+/// counts, neither as a checker nor as a blocker.
+///
+/// - IV.v.a: a Court King cannot be checked at all.
+/// - IV.v.b-c, V.xii, IV.ii.b, IV.ii.d, IV.iv.b: a Border or Field King is checked by Field
+///   pawns (Border pawns under `border-pawn-checks = yes`), and by major pieces on the Border
+///   and in Court, the King and the Spy included (a Field Spy under `field-spy-checks = yes`).
+/// - IV.i.a, V.xv: major Field pieces never check.
+/// - II.iii.c, II.iii.e: a Border knight reaches by either L, a Court knight by the extended
+///   one only.
+/// - `border-king-beside-field-king = allowed`: a Border King gives no check to a Field King.
+/// - V.iv: a Border or Field Spy of either colour standing between is transparent.
+pub(super) fn checker(
+    board: &Board,
+    opts: &Opts,
+    king: Square,
+    them: Color,
+    flipped: Option<Square>,
+) -> Option<Square> {
+    let king_area = area(king);
+    if king_area == Area::Court {
+        return None;
+    }
+    let passable = |s: Square, p: Piece| {
+        Some(s) == flipped || (p.role() == Role::Spy && area(s) != Area::Court)
+    };
+    board.pieces().find_map(|(x, p)| {
+        if p.color() != them || Some(x) == flipped {
+            return None;
+        }
+        let how = reach(board, x, p, king, passable)?;
+        let checks = match (p.role(), area(x)) {
+            (Role::Pawn, Area::Field) => true,
+            (Role::Pawn, Area::Border) => opts.border_pawn_checks,
+            (Role::Pawn, Area::Court) => false,
+            (Role::Spy, Area::Field) => opts.field_spy_checks,
+            (_, Area::Field) => false,
+            (Role::Knight, Area::Court) => how == Reach::Leap13,
+            (Role::King, Area::Border) => king_area == Area::Border || !opts.border_king_allowed,
+            (_, Area::Court | Area::Border) => true,
+        };
+        checks.then_some(x)
+    })
+}
+
+/// Whether some piece of `them` reaches `square` by its pattern at all, zones aside and Spies
+/// passable: the widest reading of "attacked", for deciding when a Court King is worth probing.
+pub(super) fn reached(board: &Board, square: Square, them: Color) -> bool {
+    board.pieces().any(|(x, p)| {
+        p.color() == them
+            && reach(board, x, p, square, |_, q: Piece| q.role() == Role::Spy).is_some()
+    })
+}
+
+/// The King of `color` and the Spy of the other colour it stands next to outside Court, which
+/// it has thereby flipped (flipping VII.d.2).
+pub(super) fn flipped_by(board: &Board, color: Color) -> (Option<Square>, Option<Square>) {
+    let Some(k) = find_king(board, color) else {
+        return (None, None);
+    };
+    if area(k) == Area::Court {
+        return (Some(k), None);
+    }
+    let spy = Piece::new(color.other(), Role::Spy);
+    let beside = board.pieces().find(|&(s, p)| {
+        p == spy
+            && s != k
+            && (s.file as i32 - k.file as i32).abs() <= 1
+            && (s.rank as i32 - k.rank as i32).abs() <= 1
+    });
+    (Some(k), beside.map(|(s, _)| s))
+}
+
+impl Cypher {
+    /// The geometry's square of a mailbox index.
+    pub(super) fn square_of(s: u16) -> Square {
+        crate::rules::board::Sq(s).square()
+    }
+}
