@@ -383,9 +383,9 @@ fn random_position(rng: &mut Rng) -> (Cypher, Options) {
 
 #[test]
 fn no_legal_turn_of_random_positions_breaks_an_invariant() {
-    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut rng = Rng(std::env::var("SEED").map_or(0x9E37_79B9_7F4A_7C15, |n| n.parse().unwrap()));
     let mut court_kings = 0;
-    for _ in 0..300 {
+    for _ in 0..std::env::var("N").map_or(300, |n| n.parse().unwrap()) {
         let (p, _) = random_position(&mut rng);
         for inv in INVARIANTS {
             assert_eq!(
