@@ -56,10 +56,33 @@ pub(super) fn checker(
     them: Color,
     flipped: Option<Square>,
 ) -> Option<Square> {
-    let king_area = area(king);
-    if king_area == Area::Court {
-        return None;
+    match area(king) {
+        Area::Court => None,
+        king_area => checker_in(board, opts, king, king_area, them, flipped),
     }
+}
+
+/// The square of a piece of `them` that would check a King on the Court square `king` if
+/// IV.v.a did not exempt Court Kings: one that checks a Border King there by the other rules
+/// of [`checker`].
+pub(super) fn exempted_checker(
+    board: &Board,
+    opts: &Opts,
+    king: Square,
+    them: Color,
+) -> Option<Square> {
+    checker_in(board, opts, king, Area::Border, them, None)
+}
+
+/// [`checker`] for a King on `king` counted as standing in `king_area`.
+fn checker_in(
+    board: &Board,
+    opts: &Opts,
+    king: Square,
+    king_area: Area,
+    them: Color,
+    flipped: Option<Square>,
+) -> Option<Square> {
     let passable = |s: Square, p: Piece| {
         Some(s) == flipped || (p.role() == Role::Spy && area(s) != Area::Court)
     };
@@ -79,15 +102,6 @@ pub(super) fn checker(
             (_, Area::Court | Area::Border) => true,
         };
         checks.then_some(x)
-    })
-}
-
-/// Whether some piece of `them` reaches `square` by its pattern at all, zones aside and Spies
-/// passable: the widest reading of "attacked", for deciding when a Court King is worth probing.
-pub(super) fn reached(board: &Board, square: Square, them: Color) -> bool {
-    board.pieces().any(|(x, p)| {
-        p.color() == them
-            && reach(board, x, p, square, |_, q: Piece| q.role() == Role::Spy).is_some()
     })
 }
 
