@@ -381,11 +381,17 @@ fn random_position(rng: &mut Rng) -> (Cypher, Options) {
     }
 }
 
+/// A number from the environment, or a default (for longer runs of the random tests:
+/// `ARBITER_INVARIANT_POSITIONS=20000 ARBITER_INVARIANT_SEED=7 cargo test --lib random_positions`).
+fn knob(name: &str, default: u64) -> u64 {
+    std::env::var(name).map_or(default, |v| v.parse().expect("a number"))
+}
+
 #[test]
 fn no_legal_turn_of_random_positions_breaks_an_invariant() {
-    let mut rng = Rng(std::env::var("SEED").map_or(0x9E37_79B9_7F4A_7C15, |n| n.parse().unwrap()));
+    let mut rng = Rng(knob("ARBITER_INVARIANT_SEED", 0x9E37_79B9_7F4A_7C15).max(1));
     let mut court_kings = 0;
-    for _ in 0..std::env::var("N").map_or(300, |n| n.parse().unwrap()) {
+    for _ in 0..knob("ARBITER_INVARIANT_POSITIONS", 300) {
         let (p, _) = random_position(&mut rng);
         for inv in INVARIANTS {
             assert_eq!(
@@ -411,6 +417,30 @@ fn no_legal_turn_of_random_positions_breaks_an_invariant() {
                     "{} after {:?} in {}",
                     inv.name,
                     m,
+                    p.fen()
+                );
+            }
+        }
+        // And a few turns on from there, for what only a later turn can break (a second
+        // infiltration, a release after a capture).
+        let mut pos = p.clone();
+        let mut played = Vec::new();
+        for _ in 0..8 {
+            let mut moves = Vec::new();
+            pos.legal_moves(&mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            let m = moves[rng.below(moves.len())];
+            pos.play(m);
+            played.push(m);
+            for inv in INVARIANTS {
+                assert_eq!(
+                    pos.check_invariant(inv.name),
+                    Ok(()),
+                    "{} after {:?} from {}",
+                    inv.name,
+                    played,
                     p.fen()
                 );
             }
