@@ -339,30 +339,17 @@ pub(crate) const HOW_CAPTURE: u8 = 1;
 pub(crate) const HOW_COUP: u8 = 2;
 pub(crate) const HOW_INFILTRATION: u8 = 3;
 
-/// How a piece came into Court from outside.
-pub(crate) const ENTRY_UNTRIGGERED: u8 = 0;
-pub(crate) const ENTRY_OWN_STEP: u8 = 1;
-pub(crate) const ENTRY_TRIGGER: u8 = 2;
-pub(crate) const ENTRY_PLACED: u8 = 3;
-
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Removal {
     /// The cell code of the removed piece.
     piece: u8,
     square: u16,
     how: u8,
-    /// The role code of the capturing piece (captures only).
-    by: u8,
 }
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-struct Entry {
-    role: u8,
-    square: u16,
-    how: u8,
-}
-
-/// What the last turn did, for the transition invariants.
+/// What the last turn did, for the transition invariants: the turn, and each piece it took off
+/// the board, written by `apply` from the cell it clears in the branch that clears it (so it
+/// records what happened, whatever the movement and capture rules allowed).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Record {
     valid: bool,
@@ -370,8 +357,6 @@ struct Record {
     count_before: u16,
     removed: [Removal; 3],
     nremoved: u8,
-    entries: [Entry; 2],
-    nentries: u8,
     released: bool,
     infiltrated: bool,
     infiltration_used_before: bool,
@@ -384,13 +369,6 @@ impl Record {
         if (self.nremoved as usize) < self.removed.len() {
             self.removed[self.nremoved as usize] = r;
             self.nremoved += 1;
-        }
-    }
-
-    fn enter(&mut self, e: Entry) {
-        if (self.nentries as usize) < self.entries.len() {
-            self.entries[self.nentries as usize] = e;
-            self.nentries += 1;
         }
     }
 }
@@ -929,7 +907,6 @@ impl Cypher {
                 piece: old,
                 square: target as u16,
                 how: HOW_INFILTRATION,
-                by: 0,
             });
             self.count -= 1;
             self.forget(old, target);
@@ -938,13 +915,6 @@ impl Cypher {
         self.put(target, c);
         if c >> 1 == SPY {
             self.spies[us as usize] = target as u16;
-        }
-        if zone_of(g) != COURT {
-            rec.enter(Entry {
-                role: c >> 1,
-                square: target as u16,
-                how: ENTRY_PLACED,
-            });
         }
         rec.infiltrated = true;
         rec.infiltration_used_before = self.infiltration_used[us as usize];
@@ -1022,7 +992,6 @@ impl Cypher {
                         piece: target,
                         square: to as u16,
                         how: HOW_CAPTURE,
-                        by: role,
                     });
                     self.count -= 1;
                     self.forget(target, to);
@@ -1053,15 +1022,6 @@ impl Cypher {
                     _ => {}
                 }
                 if zf != COURT && zone_of(to) == COURT {
-                    rec.enter(Entry {
-                        role,
-                        square: to as u16,
-                        how: if role == KING || role == SPY {
-                            ENTRY_OWN_STEP
-                        } else {
-                            ENTRY_UNTRIGGERED
-                        },
-                    });
                     acted.king_entered = role == KING;
                 }
                 if role == PAWN && rank_of(to) == coup_rank(us) {
@@ -1072,7 +1032,6 @@ impl Cypher {
                         piece: c,
                         square: to as u16,
                         how: HOW_COUP,
-                        by: 0,
                     });
                     let view = |x: i32| self.at(x);
                     let mut first = 0;
@@ -1131,11 +1090,6 @@ impl Cypher {
                         acted = Acted::default();
                         self.put(g, EMPTY);
                         self.put(t, c2);
-                        rec.enter(Entry {
-                            role: c2 >> 1,
-                            square: t as u16,
-                            how: ENTRY_TRIGGER,
-                        });
                     }
                     K_INFIL => {
                         if role != KING || zone_of(to) != BORDER {
