@@ -87,10 +87,14 @@ fn clear(
     true
 }
 
-/// The square of the King of `color`, found by looking at every square (not from any cached
-/// King square). The first one in board order if there are several.
-pub(crate) fn find_king(board: &Board, color: Color) -> Option<Square> {
+/// The square of the King of `color` as the board shows it: `hint` (an engine's cached King
+/// square, which saves the scan) when the board confirms that King there, otherwise the first
+/// one found looking at every square.
+pub(crate) fn find_king(board: &Board, color: Color, hint: Square) -> Option<Square> {
     let king = Piece::new(color, Role::King);
+    if board.get(hint) == Some(king) {
+        return Some(hint);
+    }
     board.pieces().find(|&(_, p)| p == king).map(|(s, _)| s)
 }
 
@@ -156,6 +160,9 @@ mod tests {
             Some(Reach::PawnCapture)
         );
         assert_eq!(reach(&b, sq("d4"), w(Role::Pawn), sq("d5"), none), None);
-        assert_eq!(find_king(&b, Color::White), None);
+        assert_eq!(find_king(&b, Color::White, sq("d4")), None);
+        let b = board(&[("c1", w(Role::King)), ("d4", w(Role::Rook))]);
+        assert_eq!(find_king(&b, Color::White, sq("d4")), Some(sq("c1")));
+        assert_eq!(find_king(&b, Color::White, sq("c1")), Some(sq("c1")));
     }
 }

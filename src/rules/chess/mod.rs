@@ -1154,15 +1154,9 @@ impl Rules for Chess {
             // opposing piece could capture it (a knight by the classical L only).
             "mover-not-in-check" => {
                 let mover = self.turn.other();
-                // The cached king square only saves the search when the board confirms it.
                 let hint = Sq(self.kings[mover.index()]).square();
-                let k = if self.board.get(hint) == Some(Piece::new(mover, Role::King)) {
-                    hint
-                } else {
-                    match find_king(&self.board, mover) {
-                        Some(k) => k,
-                        None => return Ok(()),
-                    }
+                let Some(k) = find_king(&self.board, mover, hint) else {
+                    return Ok(());
                 };
                 let checker = self.board.pieces().find(|&(x, p)| {
                     p.color() != mover

@@ -1768,7 +1768,8 @@ fn invariant(pos: &Cypher, name: &str) -> Result<(), String> {
         // it is made only where the exemption is at stake on the board as it stands.
         "court-king-never-in-check" => {
             if rec.valid {
-                let (king, flipped) = witness::flipped_by(board, mover);
+                let hint = at(pos.kings[mover.index()]);
+                let (king, flipped) = witness::flipped_by(board, mover, hint);
                 if let Some(k) = king {
                     if let Some(x) = witness::checker(board, &pos.opts, k, mover.other(), flipped) {
                         return Err(format!(
@@ -1780,7 +1781,7 @@ fn invariant(pos: &Cypher, name: &str) -> Result<(), String> {
                 }
             }
             let us = pos.turn;
-            let Some(k) = find_king(board, us) else {
+            let Some(k) = find_king(board, us, at(pos.kings[us.index()])) else {
                 return Ok(());
             };
             if pos.result.is_some() || witness::area(k) != Area::Court {

@@ -105,23 +105,26 @@ fn checker_in(
     })
 }
 
-/// The King of `color` and the Spy of the other colour it stands next to outside Court, which
-/// it has thereby flipped (flipping VII.d.2).
-pub(super) fn flipped_by(board: &Board, color: Color) -> (Option<Square>, Option<Square>) {
-    let Some(k) = find_king(board, color) else {
+/// The King of `color` (`hint`: where the engine keeps it, confirmed on the board) and the Spy
+/// of the other colour it stands next to outside Court, which it has thereby flipped (flipping
+/// VII.d.2).
+pub(super) fn flipped_by(
+    board: &Board,
+    color: Color,
+    hint: Square,
+) -> (Option<Square>, Option<Square>) {
+    let Some(k) = find_king(board, color, hint) else {
         return (None, None);
     };
     if area(k) == Area::Court {
         return (Some(k), None);
     }
     let spy = Piece::new(color.other(), Role::Spy);
-    let beside = board.pieces().find(|&(s, p)| {
-        p == spy
-            && s != k
-            && (s.file as i32 - k.file as i32).abs() <= 1
-            && (s.rank as i32 - k.rank as i32).abs() <= 1
-    });
-    (Some(k), beside.map(|(s, _)| s))
+    let beside = (-1..=1)
+        .flat_map(|df| (-1..=1).map(move |dr| (df, dr)))
+        .map(|(df, dr)| Square::new((k.file as i32 + df) as u8, (k.rank as i32 + dr) as u8))
+        .find(|&s| s != k && board.get(s) == Some(spy));
+    (Some(k), beside)
 }
 
 impl Cypher {
