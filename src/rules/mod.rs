@@ -10,6 +10,7 @@ pub mod game;
 pub mod key;
 pub mod movement;
 pub mod piece;
+pub(crate) mod reach;
 pub mod search;
 pub mod setup_error;
 pub mod turn;

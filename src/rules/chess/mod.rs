@@ -8,6 +8,8 @@
 #[cfg(test)]
 mod attack_check;
 mod catalogue;
+#[cfg(test)]
+mod invariant_tests;
 mod refuse;
 #[cfg(test)]
 mod tests;
@@ -22,6 +24,7 @@ use super::attacks::{DIAGONAL, KNIGHT as KNIGHT_STEPS, ORTHOGONAL, QUEEN as QUEE
 use super::board::{Board, Geometry, Sq, Square, CELLS, STRIDE};
 use super::movement::{self, AttackTable, Movement};
 use super::piece::{Color, Piece, Role};
+use super::reach::{find_king, reach, Reach};
 use super::setup_error::{SetupError, SetupErrorKind as Kind};
 use super::turn::{Action, CastleSide, Leg, Turn, TurnPattern};
 use super::variants::VariantInfo;
@@ -1221,9 +1224,13 @@ impl Rules for Chess {
         }
     }
 
+    /// Each invariant is checked by a mechanism other than the one that enforces it (see each
+    /// arm): the board is read square by square, never through the cached king squares.
     fn check_invariant(&self, name: &str) -> Result<(), String> {
         let g = Self::geometry();
         match name {
+            // Enforced by the move generator, which never offers a king capture (kings are
+            // found by `build`, and only ever move). Checked by counting the board.
             "one-king-each" => {
                 for c in Color::ALL {
                     let n = self
@@ -1237,14 +1244,33 @@ impl Rules for Chess {
                 }
                 Ok(())
             }
+            // Enforced by `generate` (checkers, pins, and `attacked` for king moves, en passant
+            // and castling). Checked by the zone-blind geometry of `reach`, from each enemy piece
+            // to the mover's king as found on the board: FIDE 3.9, a king is in check when an
+            // opposing piece could capture it (a knight by the classical L only).
             "mover-not-in-check" => {
                 let mover = self.turn.other();
-                if self.king_attacked(mover) {
-                    Err(format!("{mover} moved and its king is in check"))
-                } else {
-                    Ok(())
+                let hint = Sq(self.kings[mover.index()]).square();
+                let Some(k) = find_king(&self.board, mover, hint) else {
+                    return Ok(());
+                };
+                let checker = self.board.pieces().find(|&(x, p)| {
+                    p.color() != mover
+                        && reach(&self.board, x, p, k, |_, _| false)
+                            .is_some_and(|how| how != Reach::Leap13)
+                });
+                match checker {
+                    Some((x, p)) => Err(format!(
+                        "{mover} moved and its king on {} is in check from the {} on {}",
+                        g.square_name(k),
+                        p.role(),
+                        g.square_name(x)
+                    )),
+                    None => Ok(()),
                 }
             }
+            // Enforced by promotion in `generate` (every pawn move to the last rank promotes)
+            // and by `build`. Checked on the board.
             "no-pawn-on-back-rank" => {
                 match self
                     .board
@@ -1259,27 +1285,32 @@ impl Rules for Chess {
                     None => Ok(()),
                 }
             }
+            // Enforced by `apply`, which clears a right when its king or rook square is left or
+            // captured on (CASTLE_KEEP), and by `build`. Checked against the board: the rights
+            // are the witness of what `apply` kept, the board of where the pieces stand.
             "castling-rights-consistent" => {
-                for (b, color, rook_sq, side) in [
-                    (WK, Color::White, H1, "kingside"),
-                    (WQ, Color::White, A1, "queenside"),
-                    (BK, Color::Black, H8, "kingside"),
-                    (BQ, Color::Black, A8, "queenside"),
+                for (b, color, side, king_sq, rook_sq) in [
+                    (WK, Color::White, "kingside", "e1", "h1"),
+                    (WQ, Color::White, "queenside", "e1", "a1"),
+                    (BK, Color::Black, "kingside", "e8", "h8"),
+                    (BQ, Color::Black, "queenside", "e8", "a8"),
                 ] {
                     if self.castling & b == 0 {
                         continue;
                     }
-                    let king_sq = if color == Color::White { E1 } else { E8 };
-                    if self.at(king_sq) != code(color as u8, KING) {
+                    let on = |s: &str, role: Role| {
+                        g.parse_square(s)
+                            .and_then(|s| self.board.get(s))
+                            .is_some_and(|p| p == Piece::new(color, role))
+                    };
+                    if !on(king_sq, Role::King) {
                         return Err(format!(
-                            "{color} may castle {side} but its king is not on {}",
-                            Self::name(king_sq)
+                            "{color} may castle {side} but its king is not on {king_sq}"
                         ));
                     }
-                    if self.at(rook_sq) != code(color as u8, ROOK) {
+                    if !on(rook_sq, Role::Rook) {
                         return Err(format!(
-                            "{color} may castle {side} but there is no {color} rook on {}",
-                            Self::name(rook_sq)
+                            "{color} may castle {side} but there is no {color} rook on {rook_sq}"
                         ));
                     }
                 }

@@ -30,9 +30,12 @@
 #[cfg(test)]
 mod attack_oracle;
 mod catalogue;
+#[cfg(test)]
+mod invariant_tests;
 mod refuse;
 #[cfg(test)]
 mod tests;
+mod witness;
 
 use std::fmt;
 use std::hash::Hasher;
@@ -45,6 +48,7 @@ use super::board::{delta, Board, Geometry, Sq, Square, CELLS, STRIDE};
 use super::chess::{parse_counter, quoted};
 use super::movement::{self, AttackTable, Movement};
 use super::piece::{Color, Piece, Role};
+use super::reach::find_king;
 use super::setup_error::{SetupError, SetupErrorKind as Kind};
 use super::turn::{Action, Leg, Turn, TurnPattern};
 use super::variants::VariantInfo;
@@ -53,6 +57,7 @@ use super::{
 };
 
 pub use catalogue::{INVARIANTS, OPTIONS, RULES, STATE_KEYS};
+use witness::Area;
 
 use super::board::cell::{BISHOP, EMPTY, KING, KNIGHT, PAWN, QUEEN, ROOK, SPY, WALL};
 
@@ -234,6 +239,37 @@ fn zone_word(z: u8) -> &'static str {
     }
 }
 
+/// Rules that a test may break on purpose, to show that an invariant catches the break.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(not(test), allow(dead_code))]
+enum Broken {
+    None,
+    /// `king_in_check` forgets that a Court King cannot be checked.
+    InCheckCourtGuard,
+    /// `judge` forgets it when it looks for the mover's King left in check.
+    JudgeCourtGuard,
+}
+
+#[cfg(test)]
+thread_local! {
+    /// The rule the current test thread has broken (test builds only).
+    static BROKEN: std::cell::Cell<Broken> = const { std::cell::Cell::new(Broken::None) };
+}
+
+/// Whether the current test has broken `rule`; always false outside tests.
+#[inline(always)]
+fn broken(rule: Broken) -> bool {
+    #[cfg(test)]
+    {
+        BROKEN.with(|b| b.get() == rule)
+    }
+    #[cfg(not(test))]
+    {
+        let _ = rule;
+        false
+    }
+}
+
 /// Coup ranking, highest first (VI.ii.b).
 const COUP_ORDER: [u8; 5] = [QUEEN, KNIGHT, BISHOP, ROOK, PAWN];
 
@@ -362,30 +398,17 @@ pub(crate) const HOW_CAPTURE: u8 = 1;
 pub(crate) const HOW_COUP: u8 = 2;
 pub(crate) const HOW_INFILTRATION: u8 = 3;
 
-/// How a piece came into Court from outside.
-pub(crate) const ENTRY_UNTRIGGERED: u8 = 0;
-pub(crate) const ENTRY_OWN_STEP: u8 = 1;
-pub(crate) const ENTRY_TRIGGER: u8 = 2;
-pub(crate) const ENTRY_PLACED: u8 = 3;
-
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Removal {
     /// The cell code of the removed piece.
     piece: u8,
     square: u16,
     how: u8,
-    /// The role code of the capturing piece (captures only).
-    by: u8,
 }
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-struct Entry {
-    role: u8,
-    square: u16,
-    how: u8,
-}
-
-/// What the last turn did, for the transition invariants.
+/// What the last turn did, for the transition invariants: the turn, and each piece it took off
+/// the board, written by `apply` from the cell it clears in the branch that clears it (so it
+/// records what happened, whatever the movement and capture rules allowed).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Record {
     valid: bool,
@@ -393,11 +416,11 @@ struct Record {
     count_before: u16,
     removed: [Removal; 3],
     nremoved: u8,
-    entries: [Entry; 2],
-    nentries: u8,
     released: bool,
     infiltrated: bool,
     infiltration_used_before: bool,
+    /// The turn itself, against which the invariants check what the rest of the record says.
+    last: Option<Move>,
 }
 
 impl Record {
@@ -405,13 +428,6 @@ impl Record {
         if (self.nremoved as usize) < self.removed.len() {
             self.removed[self.nremoved as usize] = r;
             self.nremoved += 1;
-        }
-    }
-
-    fn enter(&mut self, e: Entry) {
-        if (self.nentries as usize) < self.entries.len() {
-            self.entries[self.nentries as usize] = e;
-            self.nentries += 1;
         }
     }
 }
@@ -538,7 +554,9 @@ impl Cypher {
     /// Whether the King of `color` stands outside Court and is attacked by `color.other()`.
     fn king_in_check(&self, color: Color) -> bool {
         let k = self.kings[color.index()] as i32;
-        k != 0 && zone_of(k) != COURT && self.attacked(k, color.other() as u8, -1)
+        k != 0
+            && (zone_of(k) != COURT || broken(Broken::InCheckCourtGuard))
+            && self.attacked(k, color.other() as u8, -1)
     }
 
     /// Whether a King of the other colour on the non-Court square `s` is attacked by `them`,
@@ -941,7 +959,6 @@ impl Cypher {
                 piece: old,
                 square: target as u16,
                 how: HOW_INFILTRATION,
-                by: 0,
             });
             self.count -= 1;
             self.forget(old, target);
@@ -950,13 +967,6 @@ impl Cypher {
         self.put(target, c);
         if c >> 1 == SPY {
             self.spies[us as usize] = target as u16;
-        }
-        if zone_of(g) != COURT {
-            rec.enter(Entry {
-                role: c >> 1,
-                square: target as u16,
-                how: ENTRY_PLACED,
-            });
         }
         rec.infiltrated = true;
         rec.infiltration_used_before = self.infiltration_used[us as usize];
@@ -993,6 +1003,7 @@ impl Cypher {
             valid: true,
             mover: us,
             count_before: self.count,
+            last: Some(m),
             ..Record::default()
         };
         let from = m.from as i32;
@@ -1039,7 +1050,6 @@ impl Cypher {
                         piece: target,
                         square: to as u16,
                         how: HOW_CAPTURE,
-                        by: role,
                     });
                     self.count -= 1;
                     self.forget(target, to);
@@ -1076,15 +1086,6 @@ impl Cypher {
                     _ => {}
                 }
                 if zf != COURT && zone_of(to) == COURT {
-                    rec.enter(Entry {
-                        role,
-                        square: to as u16,
-                        how: if role == KING || role == SPY {
-                            ENTRY_OWN_STEP
-                        } else {
-                            ENTRY_UNTRIGGERED
-                        },
-                    });
                     acted.king_entered = role == KING;
                 }
                 if role == PAWN && rank_of(to) == coup_rank(us) {
@@ -1096,7 +1097,6 @@ impl Cypher {
                         piece: c,
                         square: to as u16,
                         how: HOW_COUP,
-                        by: 0,
                     });
                     let view = |x: i32| self.at(x);
                     let mut first = 0;
@@ -1156,11 +1156,6 @@ impl Cypher {
                         self.put(g, EMPTY);
                         self.put(t, c2);
                         opened.add(g);
-                        rec.enter(Entry {
-                            role: c2 >> 1,
-                            square: t as u16,
-                            how: ENTRY_TRIGGER,
-                        });
                     }
                     K_INFIL => {
                         if role != KING || zone_of(to) != BORDER {
@@ -1259,7 +1254,7 @@ impl Cypher {
         }
         if test_check
             && ks != 0
-            && zone_of(ks) != COURT
+            && (zone_of(ks) != COURT || broken(Broken::JudgeCourtGuard))
             && self.attacked(ks, them as u8, if flips { se } else { -1 })
         {
             return Err("own-king-in-check");
@@ -1852,87 +1847,213 @@ fn piece_words(c: u8) -> String {
     Piece::from_code(c).map_or_else(|| "piece".into(), |p| format!("{} {}", p.color(), p.role()))
 }
 
+/// Checks a named invariant. Each is checked by a mechanism other than the one that enforces
+/// it: zones, Kings and checks come from [`witness`], which restates the texts on zone-blind
+/// geometry; what a turn removed comes from its [`Record`], checked against the turn and the
+/// board (see each arm for what enforces the invariant and what witnesses it).
 fn invariant(pos: &Cypher, name: &str) -> Result<(), String> {
     let rec = &pos.record;
+    let board = &pos.board;
+    let name_of = |s: Square| Cypher::geometry().square_name(s);
+    let at = |s: u16| Cypher::square_of(s);
+    let mover = pos.turn.other();
     match name {
+        // Enforced by `judge` and `king_in_check` (their Court guards and `attacker`). Checked:
+        // (1) the side that just moved: the texts' checker (`witness::checker`) finds none, the
+        // Spy its King has just flipped aside; (2) the Court King of the side to move is not
+        // treated as in check: `in_check` (which checkmate and prisoner release consult) says
+        // no, and when some enemy piece would check it but for IV.v.a, no candidate turn that
+        // leaves it in Court is refused with own-king-in-check (its legal turns with and
+        // without king safety for that King agree). The probe plays every candidate turn, so
+        // it is made only where the exemption is at stake on the board as it stands.
         "court-king-never-in-check" => {
-            for c in Color::ALL {
-                let k = pos.kings[c.index()] as i32;
-                if k != 0 && zone_of(k) == COURT && pos.king_in_check(c) {
-                    return Err(format!(
-                        "the {c} king in Court on {} is in check",
-                        Cypher::name(k)
-                    ));
+            if rec.valid {
+                let hint = at(pos.kings[mover.index()]);
+                let (king, flipped) = witness::flipped_by(board, mover, hint);
+                if let Some(k) = king {
+                    if let Some(x) = witness::checker(board, &pos.opts, k, mover.other(), flipped) {
+                        return Err(format!(
+                            "{mover} moved and its king on {} is in check from {}",
+                            name_of(k),
+                            name_of(x)
+                        ));
+                    }
                 }
             }
-            let mover = pos.turn.other();
-            if rec.valid && pos.king_in_check(mover) && pos.result.is_none() {
-                let k = pos.kings[mover.index()] as i32;
+            let us = pos.turn;
+            let Some(k) = find_king(board, us, at(pos.kings[us.index()])) else {
+                return Ok(());
+            };
+            if pos.result.is_some() || witness::area(k) != Area::Court {
+                return Ok(());
+            }
+            if pos.in_check() == Some(true) {
                 return Err(format!(
-                    "{mover} moved and its king on {} is in check",
-                    Cypher::name(k)
+                    "the {us} king in Court on {} is reported in check",
+                    name_of(k)
                 ));
+            }
+            if witness::exempted_checker(board, &pos.opts, k, us.other()).is_none() {
+                return Ok(());
+            }
+            let mut turns = Vec::new();
+            pos.candidates(&mut turns);
+            for m in turns {
+                let king_after = if m.kind != K_DROP && at(m.from) == k {
+                    at(m.to)
+                } else {
+                    k
+                };
+                if witness::area(king_after) == Area::Court
+                    && pos.clone().apply(m) == Err("own-king-in-check")
+                {
+                    return Err(format!(
+                        "the {us} king in Court on {} is treated as in check: {} is refused with own-king-in-check",
+                        name_of(k),
+                        pos.describe(m).text(&Cypher::geometry())
+                    ));
+                }
             }
             Ok(())
         }
-        "no-pawn-on-court" => match SQUARES
-            .iter()
-            .find(|&&s| pos.at(s) >> 1 == PAWN && pos.at(s) != WALL && zone_of(s) == COURT)
+        // Enforced by the pawn's movement in `candidates` and by `build`, both through the zone
+        // table; checked on the board with Court as main III.i defines it.
+        "no-pawn-on-court" => match board
+            .pieces()
+            .find(|&(s, p)| p.role() == Role::Pawn && witness::area(s) == Area::Court)
         {
-            Some(&s) => Err(format!(
-                "a {} stands on the Court square {}",
-                piece_words(pos.at(s)),
-                Cypher::name(s)
-            )),
+            Some((s, p)) => Err(format!("a {p} stands on the Court square {}", name_of(s))),
             None => Ok(()),
         },
+        // Enforced by `capture_rule` (spy-immunity), which decides what `candidates` offers. The
+        // witness is the turn's Record: `apply` writes each removal from the board cell it
+        // clears, in the branch that clears it, whatever the capture rules allowed. Checked
+        // against the turn (a Spy goes only to an infiltration, on its target, d0 or d10: VI.i.a,
+        // VI.i.e) and the board (at most one Spy per side, where the engine last saw it; a Spy
+        // that vanished unrecorded or changed sides shows there).
         "spy-removed-only-by-flip-or-infiltration" => {
             for r in &rec.removed[..rec.nremoved as usize] {
-                if r.piece >> 1 == SPY && r.how != HOW_INFILTRATION {
+                if r.piece >> 1 != SPY {
+                    continue;
+                }
+                let target = match rec.last {
+                    Some(m) if m.kind == K_INFIL => Some(m.to2),
+                    Some(m) if m.kind == K_INFIL_ALONE => Some(m.to),
+                    _ => None,
+                };
+                if r.how != HOW_INFILTRATION
+                    || target != Some(r.square)
+                    || !witness::infiltration_square(at(r.square))
+                {
                     return Err(format!(
                         "the {} on {} left the board other than by infiltration",
                         piece_words(r.piece),
-                        Cypher::name(r.square as i32)
+                        name_of(at(r.square))
                     ));
                 }
             }
             for c in Color::ALL {
-                let s = pos.spies[c.index()] as i32;
-                if s != 0 && pos.at(s) != code(c as u8, SPY) {
+                let spy = Piece::new(c, Role::Spy);
+                let mut on_board = board.pieces().filter(|&(_, p)| p == spy).map(|(s, _)| s);
+                let first = on_board.next();
+                if on_board.next().is_some() {
+                    return Err(format!("{c} has more than one spy"));
+                }
+                let seen = pos.spies[c.index()];
+                if first != (seen != 0).then(|| at(seen)) {
                     return Err(format!("the {c} spy is not where it was last seen"));
                 }
             }
             Ok(())
         }
+        // Enforced by `capture_rule` (border-sanctuary, court-reach, field-reach,
+        // spy-capture-powers). The witness is the Record's removals (what stood on the square);
+        // the capturer and the zone are recomputed: a capture is on the turn's destination, the
+        // capturer is what stands there now (nothing when a pawn made a coup there), the
+        // Border is a5..h5 (III.ii).
         "border-major-captured-only-by-pawn" => {
             for r in &rec.removed[..rec.nremoved as usize] {
-                if r.how == HOW_CAPTURE
-                    && matches!(r.piece >> 1, QUEEN | ROOK | BISHOP | KNIGHT)
-                    && zone_of(r.square as i32) == BORDER
-                    && r.by != PAWN
+                if r.how != HOW_CAPTURE {
+                    continue;
+                }
+                let s = at(r.square);
+                if rec.last.map(|m| m.to) != Some(r.square) {
+                    return Err(format!(
+                        "a capture on {} that was not the turn's destination",
+                        name_of(s)
+                    ));
+                }
+                let by = match board.get(s) {
+                    Some(p) => p.role(),
+                    None if s.rank as i32 == coup_rank(mover as u8) => Role::Pawn,
+                    None => {
+                        return Err(format!("nothing stands on {} after a capture", name_of(s)))
+                    }
+                };
+                if matches!(r.piece >> 1, QUEEN | ROOK | BISHOP | KNIGHT)
+                    && witness::area(s) == Area::Border
+                    && by != Role::Pawn
                 {
                     return Err(format!(
                         "the {} on the Border square {} was captured by a {}",
                         piece_words(r.piece),
-                        Cypher::name(r.square as i32),
-                        role_word(r.by)
+                        name_of(s),
+                        by.word()
                     ));
                 }
             }
             Ok(())
         }
+        // Enforced by `candidates` (no entry from outside without the trigger) and `apply`
+        // (K_ENTRY). Recomputed from the turn and the board, not from the Record's entries:
+        // a move whose start is outside Court and whose end is in Court (III.i) brought the
+        // mover's King or Spy there (V.vi), or it is a K_ENTRY turn's second action and the first
+        // took the mover's Spy out of Court, and a non-King major of the mover stands on the
+        // Court square (V.v.i-iii). Infiltration places and is exempt (VI.i.a).
         "court-entry-by-trigger-or-king-step" => {
-            for e in &rec.entries[..rec.nentries as usize] {
-                if e.how == ENTRY_UNTRIGGERED {
+            let Some(m) = rec.last.filter(|_| rec.valid) else {
+                return Ok(());
+            };
+            let into_court = |from: u16, to: u16| {
+                witness::area(at(from)) != Area::Court && witness::area(at(to)) == Area::Court
+            };
+            let mine = |s: u16, roles: &[Role]| {
+                board
+                    .get(at(s))
+                    .is_some_and(|p| p.color() == mover && roles.contains(&p.role()))
+            };
+            if matches!(m.kind, K_NORMAL | K_ENTRY | K_INFIL | K_COUP)
+                && into_court(m.from, m.to)
+                && !mine(m.to, &[Role::King, Role::Spy])
+            {
+                return Err(format!(
+                    "a piece entered Court on {} by its own move, and it is not the {mover} king or spy",
+                    name_of(at(m.to))
+                ));
+            }
+            if m.kind == K_ENTRY && into_court(m.from2, m.to2) {
+                let triggered = witness::area(at(m.from)) == Area::Court
+                    && witness::area(at(m.to)) != Area::Court
+                    && mine(m.to, &[Role::Spy]);
+                if !triggered
+                    || !mine(
+                        m.to2,
+                        &[Role::Queen, Role::Rook, Role::Bishop, Role::Knight],
+                    )
+                {
                     return Err(format!(
-                        "a {} entered Court on {} without its Spy's exit",
-                        role_word(e.role),
-                        Cypher::name(e.square as i32)
+                        "a piece entered Court on {} without its Spy's exit",
+                        name_of(at(m.to2))
                     ));
                 }
             }
             Ok(())
         }
+        // Enforced by the `infiltration_used` flags, which `push_primary`, `alone_candidates`
+        // and `apply` (infiltration-once) read. Witnesses: the number of infiltrations made since
+        // set-up, which `infiltrate` (the only code that places an infiltrating piece) counts
+        // whatever the flags say; the flag's value when the infiltration was made; and the turn
+        // itself (an infiltration turn sets its side's flag).
         "one-infiltration-per-side" => {
             for c in Color::ALL {
                 let n = pos.infiltrations[c.index()];
@@ -1944,29 +2065,77 @@ fn invariant(pos: &Cypher, name: &str) -> Result<(), String> {
                 }
             }
             if rec.valid && rec.infiltrated && rec.infiltration_used_before {
-                return Err(format!(
-                    "{} infiltrated a second time",
-                    if rec.mover == 0 { "white" } else { "black" }
-                ));
+                return Err(format!("{mover} infiltrated a second time"));
+            }
+            if let Some(m) = rec.last.filter(|_| rec.valid) {
+                if matches!(m.kind, K_INFIL | K_INFIL_ALONE)
+                    && !(rec.infiltrated && pos.infiltration_used[mover.index()])
+                {
+                    return Err(format!("{mover} infiltrated but infiltration-used is no"));
+                }
             }
             Ok(())
         }
+        // What `apply` does, with the engine's `count` as its bookkeeping. Checked by counting
+        // the board: it equals the count before the turn (the previous position's, itself
+        // checked against its board when a search passed it; `build` counts the set-up board)
+        // less the Record's removals plus its release, and each of those is one the texts allow
+        // for this turn: a capture on the turn's destination, the coup's pawn on its last Field
+        // row (VI.ii.a), an infiltration on its target d0 or d10 (VI.i.b), a release onto an
+        // empty Border square in a release turn (VI.iii.c).
         "piece-count-changes-only-by-capture-coup-infiltration-or-release" => {
-            let on_board = pos.board.pieces().count() as u16;
+            let on_board = board.pieces().count() as u16;
             if on_board != pos.count {
                 return Err(format!(
                     "{on_board} pieces stand on the board, but the turns account for {}",
                     pos.count
                 ));
             }
-            if rec.valid {
-                let expected = rec.count_before + rec.released as u16 - rec.nremoved as u16;
-                if expected != on_board {
+            let Some(m) = rec.last.filter(|_| rec.valid) else {
+                return Ok(());
+            };
+            let expected = rec.count_before + rec.released as u16 - rec.nremoved as u16;
+            if expected != on_board {
+                return Err(format!(
+                    "the last turn went from {} to {on_board} pieces with {} removals and {} releases",
+                    rec.count_before, rec.nremoved, rec.released as u8
+                ));
+            }
+            for r in &rec.removed[..rec.nremoved as usize] {
+                let s = at(r.square);
+                let allowed = match r.how {
+                    HOW_CAPTURE => m.kind != K_DROP && m.kind != K_INFIL_ALONE && r.square == m.to,
+                    HOW_COUP => {
+                        r.piece == code(mover as u8, PAWN)
+                            && r.square == m.to
+                            && s.rank as i32 == coup_rank(mover as u8)
+                    }
+                    HOW_INFILTRATION => {
+                        witness::infiltration_square(s)
+                            && ((m.kind == K_INFIL && r.square == m.to2)
+                                || (m.kind == K_INFIL_ALONE && r.square == m.to))
+                    }
+                    _ => false,
+                };
+                if !allowed {
                     return Err(format!(
-                        "the last turn went from {} to {on_board} pieces with {} removals and {} releases",
-                        rec.count_before, rec.nremoved, rec.released as u8
+                        "the {} on {} left the board in a way the rules do not give",
+                        piece_words(r.piece),
+                        name_of(s)
                     ));
                 }
+            }
+            if rec.released != (m.kind == K_DROP) {
+                return Err("a prisoner release without a release turn, or the reverse".into());
+            }
+            if rec.released
+                && (witness::area(at(m.to)) != Area::Border
+                    || board.get(at(m.to)) != Some(Piece::new(mover, Role::Pawn)))
+            {
+                return Err(format!(
+                    "the released pawn is not on the Border square {}",
+                    name_of(at(m.to))
+                ));
             }
             Ok(())
         }
