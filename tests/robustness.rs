@@ -182,7 +182,10 @@ fn the_default_budget_ends_a_search_of_hours() {
     let o = arbiter(&["perft", "chess", "12"]);
     assert_eq!(o.status.code(), Some(1));
     assert!(
-        stderr(&o).contains("the budget is 150000000 nodes"),
+        stderr(&o).contains(&format!(
+            "the budget is {} nodes",
+            arbiter::rules::search::DEFAULT_MAX_NODES
+        )),
         "{}",
         stderr(&o)
     );

@@ -17,7 +17,7 @@ pub const MAX_DEPTH: u32 = 1000;
 /// move generator produces (perft's counted last ply included), so a node costs about the
 /// same in every search; this many take about a minute of the slowest search on a 2-core
 /// machine and are ample for every bundled scenario.
-pub const DEFAULT_MAX_NODES: u64 = 150_000_000;
+pub const DEFAULT_MAX_NODES: u64 = 100_000_000;
 
 /// Set by the command line's Ctrl-C handler; every running search stops at its next check.
 pub static INTERRUPTED: AtomicBool = AtomicBool::new(false);
