@@ -17,6 +17,7 @@ use super::ast::*;
 use super::diagnostic::Problem;
 use crate::rules::game::PlayError;
 use crate::rules::search::{self, Limits, Stop};
+use crate::rules::variants::names_where;
 use crate::rules::{
     perft_within, Game, Geometry, Options, Origin, PieceRef, Reason, Rules, Setup, Square, Turn,
     TurnPattern, Variant,
@@ -424,7 +425,11 @@ impl<'a, R: Rules> Evaluator<'a, R> {
                 push(self.square(sq).map(|_| ()));
                 if R::ZONES.is_empty() {
                     push(Err(Problem::new(
-                        format!("{} has no zones; `expect zone` is for cypher", R::NAME),
+                        format!(
+                            "{} has no zones; `expect zone` is for {}",
+                            R::NAME,
+                            names_where(|v| !v.zones.is_empty())
+                        ),
                         span.clone(),
                         "not answerable in this variant",
                     )));
@@ -446,8 +451,9 @@ impl<'a, R: Rules> Evaluator<'a, R> {
                 if !R::HAS_COSTS {
                     push(Err(Problem::new(
                         format!(
-                            "{} has no piece designs; `expect cost` is for csipgs",
-                            R::NAME
+                            "{} has no piece designs; `expect cost` is for {}",
+                            R::NAME,
+                            names_where(|v| v.designs)
                         ),
                         span.clone(),
                         "not answerable in this variant",
@@ -1035,8 +1041,9 @@ impl<R: Rules> Lowering<R> {
             PieceName::Design(d) if R::HAS_COSTS => Ok(PieceRef::Design(d.text.clone())),
             PieceName::Design(d) => Err(Problem::new(
                 format!(
-                    "piece designs such as `({})` exist only in csipgs; {} has none",
+                    "piece designs such as `({})` exist only in {}; {} has none",
                     d.text,
+                    names_where(|v| v.designs),
                     R::NAME
                 ),
                 d.span.clone(),
@@ -1045,10 +1052,26 @@ impl<R: Rules> Lowering<R> {
         }
     }
 
-    /// The role of a piece that stands on a board (a placement, an occupant).
+    /// The role of a piece that stands on a board (a placement, an occupant): one the
+    /// variant has.
     pub fn role(&self, piece: &PieceName) -> Result<Role, Problem> {
         match self.piece_ref(piece)? {
-            PieceRef::Role(r) => Ok(r),
+            PieceRef::Role(r) if R::INFO.pieces.contains(&r) => Ok(r),
+            PieceRef::Role(r) => {
+                let words = R::INFO.pieces.iter().map(|p| p.word());
+                Err(Problem::new(
+                    format!(
+                        "{} has no {}; its pieces are {} ({}){}",
+                        R::NAME,
+                        r.word(),
+                        R::INFO.letters(),
+                        words.clone().collect::<Vec<_>>().join(", "),
+                        did_you_mean(r.word(), words)
+                    ),
+                    piece.span().clone(),
+                    "not a piece of this variant",
+                ))
+            }
             PieceRef::Design(_) => Err(Problem::new(
                 format!("{} boards hold no designed pieces yet", R::NAME),
                 piece.span().clone(),
