@@ -7,7 +7,8 @@
 
 use std::fmt;
 
-use super::piece::Piece;
+use super::design;
+use super::piece::{Color, Piece};
 
 pub const MAX_FILES: u8 = 16;
 pub const MAX_RANKS: u8 = 16;
@@ -186,6 +187,36 @@ impl Geometry {
     }
 }
 
+/// A designed piece at the start of `text`: `(design)` for White, `[design]` for Black, the
+/// design's own parentheses nested inside; returns the piece and the length it took.
+fn design_in_fen(text: &str, label: &str) -> Result<(Piece, usize), String> {
+    let (open, close, color) = if text.starts_with('(') {
+        ('(', ')', Color::White)
+    } else {
+        ('[', ']', Color::Black)
+    };
+    let mut depth = 0usize;
+    let mut end = None;
+    for (i, c) in text.char_indices() {
+        if c == open || c == '(' {
+            depth += 1;
+        } else if c == close || c == ')' {
+            depth = depth.saturating_sub(1);
+            if depth == 0 && c == close {
+                end = Some(i);
+                break;
+            }
+        }
+    }
+    let shown: String = text.chars().take(40).collect();
+    let end =
+        end.ok_or_else(|| format!("rank {label}: the design `{shown}` has no closing `{close}`"))?;
+    let inner = &text[1..end];
+    let id = design::intern(inner)
+        .map_err(|e| format!("rank {label}: `{open}{inner}{close}` is {e}"))?;
+    Ok((Piece::designed(color, id), end + close.len_utf8()))
+}
+
 /// The cells of a board: pieces, empty squares and the wall around them.
 #[derive(Clone)]
 pub struct Board {
@@ -268,7 +299,7 @@ impl Board {
                             out.push_str(&run.to_string());
                             run = 0;
                         }
-                        out.push(p.fen_char());
+                        out.push_str(&p.fen_text());
                     }
                 }
             }
@@ -321,13 +352,19 @@ impl Board {
                         }
                     }
                 } else {
-                    rest = &rest[c.len_utf8()..];
-                    let piece = Piece::from_fen_char(c).ok_or_else(|| {
-                        format!(
-                            "rank {label}: `{}` is not a piece letter (K Q R B N P S G M A, upper case for white) nor a number of empty squares",
-                            c.escape_debug()
-                        )
-                    })?;
+                    let piece = if c == '(' || c == '[' {
+                        let (piece, len) = design_in_fen(rest, &label)?;
+                        rest = &rest[len..];
+                        piece
+                    } else {
+                        rest = &rest[c.len_utf8()..];
+                        Piece::from_fen_char(c).ok_or_else(|| {
+                            format!(
+                                "rank {label}: `{}` is not a piece letter (K Q R B N P S G M A, upper case for white), a design (`(WD)` white, `[WD]` black) nor a number of empty squares",
+                                c.escape_debug()
+                            )
+                        })?
+                    };
                     if file < files {
                         board.put(Square::new(file as u8, rank), Some(piece));
                     }
@@ -366,5 +403,46 @@ impl std::hash::Hash for Board {
 impl fmt::Debug for Board {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Board({})", self.fen_placement())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn designs_stand_on_boards_and_in_fen_placements() {
+        let g = Geometry::lettered(8, 8);
+        let text = "4k3/8/8/3[fmWfcF]4/8/4(W(D)N)3/8/4K3";
+        let b = Board::from_fen_placement(g, text).unwrap();
+        let white = b.get(g.parse_square("e3").unwrap()).unwrap();
+        assert_eq!(white.color(), Color::White);
+        assert_eq!(white.role(), crate::rules::Role::Design);
+        assert_eq!(white.design().unwrap().text(), "WDN");
+        assert_eq!(white.to_string(), "white (WDN)");
+        let black = b.get(g.parse_square("d5").unwrap()).unwrap();
+        assert_eq!(black.color(), Color::Black);
+        // Written back canonically, and read back the same.
+        let again = b.fen_placement();
+        assert_eq!(again, "4k3/8/8/3[fmWfcF]4/8/4(WDN)3/8/4K3");
+        assert_eq!(
+            Board::from_fen_placement(g, &again)
+                .unwrap()
+                .fen_placement(),
+            again
+        );
+    }
+
+    #[test]
+    fn broken_designs_in_a_placement_say_where_and_why() {
+        let g = Geometry::lettered(8, 8);
+        let e = |t: &str| Board::from_fen_placement(g, t).map(|_| ()).unwrap_err();
+        assert!(
+            e("4k3/8/8/8/8/8/8/3(WD4").contains("has no closing `)`"),
+            "{}",
+            e("4k3/8/8/8/8/8/8/3(WD4")
+        );
+        assert!(e("4k3/8/8/8/8/8/8/3(WX)3K").contains("rank 1: `(WX)` is not a design"));
+        assert!(e("4k3/8/8/8/8/8/8/3[WD3").contains("no closing `]`"));
     }
 }

@@ -6,6 +6,7 @@ pub mod attacks;
 pub mod board;
 pub mod chess;
 pub mod cypher;
+pub mod design;
 pub mod game;
 pub mod key;
 pub mod movement;

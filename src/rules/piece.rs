@@ -3,6 +3,8 @@
 use std::fmt;
 use std::str::FromStr;
 
+use super::design::{DesignId, MAX_DESIGNS};
+
 /// A side. White moves first unless a scenario says otherwise.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Color {
@@ -52,7 +54,8 @@ impl FromStr for Color {
 }
 
 /// What a piece is, independent of its colour. The codes are stable: they are packed into
-/// board cells (see [`Piece`]).
+/// board cells (see [`Piece`]). `Design` stands for every designed piece; which design it is,
+/// the piece says ([`Piece::design`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
 pub enum Role {
@@ -66,6 +69,8 @@ pub enum Role {
     Gatekeeper = 8,
     Mage = 9,
     Archer = 10,
+    /// A piece designed in Betza notation (csipgs chess, invented pieces).
+    Design = 16,
 }
 
 impl Role {
@@ -84,7 +89,10 @@ impl Role {
 
     #[inline]
     pub fn from_code(code: u8) -> Option<Role> {
-        Role::ALL.get((code as usize).wrapping_sub(1)).copied()
+        match code {
+            DESIGN_BASE..=DESIGN_LAST => Some(Role::Design),
+            _ => Role::ALL.get((code as usize).wrapping_sub(1)).copied(),
+        }
     }
 
     pub fn letter(self) -> char {
@@ -99,6 +107,7 @@ impl Role {
             Role::Gatekeeper => 'G',
             Role::Mage => 'M',
             Role::Archer => 'A',
+            Role::Design => '(',
         }
     }
 
@@ -121,6 +130,7 @@ impl Role {
             Role::Gatekeeper => "gatekeeper",
             Role::Mage => "mage",
             Role::Archer => "archer",
+            Role::Design => "design",
         }
     }
 
@@ -135,15 +145,36 @@ impl fmt::Display for Role {
     }
 }
 
-/// A coloured piece, packed into one byte: `role << 1 | colour`. Never zero, never 0xFF, so
-/// board cells can use those for "empty" and "off the board".
+/// The role part of the cell codes of designed pieces: design `i` is `DESIGN_BASE + i`.
+const DESIGN_BASE: u8 = Role::Design as u8;
+const DESIGN_LAST: u8 = DESIGN_BASE + MAX_DESIGNS as u8 - 1;
+
+/// A coloured piece, packed into one byte: `role << 1 | colour`, where a designed piece's role
+/// part is [`Role::Design`]'s code plus its design id. Never zero, never 0xFF, so board cells
+/// can use those for "empty" and "off the board".
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Piece(u8);
 
 impl Piece {
+    /// A piece of a fixed role; designed pieces are made by [`Piece::designed`].
     #[inline]
     pub const fn new(color: Color, role: Role) -> Piece {
         Piece(((role as u8) << 1) | color as u8)
+    }
+
+    /// A designed piece.
+    #[inline]
+    pub fn designed(color: Color, design: DesignId) -> Piece {
+        Piece(((DESIGN_BASE + design.index()) << 1) | color as u8)
+    }
+
+    /// Which design a designed piece is.
+    #[inline]
+    pub fn design(self) -> Option<DesignId> {
+        match self.0 >> 1 {
+            r @ DESIGN_BASE..=DESIGN_LAST => DesignId::from_index(r - DESIGN_BASE),
+            _ => None,
+        }
     }
 
     #[inline]
@@ -173,7 +204,18 @@ impl Piece {
         Role::from_code(code >> 1).map(|_| Piece(code))
     }
 
-    /// The FEN letter: upper case for white.
+    /// The piece in a FEN placement: its letter, upper case for White; a design in
+    /// parentheses for White and in square brackets for Black (`(WD)`, `[WD]`), since a
+    /// design's letters already have a case of their own.
+    pub fn fen_text(self) -> String {
+        match self.design() {
+            Some(d) if self.color() == Color::White => format!("({})", d.text()),
+            Some(d) => format!("[{}]", d.text()),
+            None => self.fen_char().to_string(),
+        }
+    }
+
+    /// The FEN letter of a piece of a fixed role: upper case for white.
     pub fn fen_char(self) -> char {
         let c = self.role().letter();
         match self.color() {
@@ -195,6 +237,9 @@ impl Piece {
 
 impl fmt::Display for Piece {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} {}", self.color(), self.role())
+        match self.design() {
+            Some(d) => write!(f, "{} {d}", self.color()),
+            None => write!(f, "{} {}", self.color(), self.role()),
+        }
     }
 }

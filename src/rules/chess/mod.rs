@@ -740,7 +740,7 @@ impl Chess {
                         Kind::Piece,
                         format!(
                             "the {} on {} is not a chess piece",
-                            r.word(),
+                            p.design().map_or(r.word().to_string(), |d| d.to_string()),
                             g.square_name(sq)
                         ),
                     ))

@@ -466,6 +466,12 @@ fn fen_and_setup_errors() {
         K::Piece,
         "not a chess piece",
     );
+    // A board holds designed pieces; chess does not (yet).
+    bad(
+        "4k3/8/8/8/8/8/8/3(WD)K3 w - - 0 1",
+        K::Piece,
+        "the (WD) on d1 is not a chess piece",
+    );
     bad("4k3/8/8/8/8/8/8/4K3 w - - 0 0", K::Fen, "fullmove number");
     assert_eq!(
         Chess::from_fen(Geometry::lettered(10, 8), START, &opts())

@@ -1382,7 +1382,7 @@ impl Cypher {
                         Kind::Piece,
                         format!(
                             "the {} on {name} is not a Cypher Chess piece (K Q R B N P S)",
-                            r.word()
+                            p.design().map_or(r.word().to_string(), |d| d.to_string())
                         ),
                     ))
                 }

@@ -1,0 +1,171 @@
+//! Designed pieces: a Betza design interned once per run, so that a piece stays one byte on
+//! the board and moves stay `Copy`. The design's id is part of the piece's cell code (see
+//! [`super::piece::Piece`]); the design itself, in canonical form, and its movement are looked
+//! up from the id.
+
+use std::borrow::Cow;
+use std::fmt;
+use std::sync::{Mutex, OnceLock};
+
+use crate::betza::{self, BetzaError};
+
+use super::movement::{Atom, Modality, Movement, Reach};
+
+/// The most distinct designs one run can hold: their ids fill the cell codes above the fixed
+/// roles' and below the wall's.
+pub const MAX_DESIGNS: usize = 110;
+
+/// An interned design.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct DesignId(u8);
+
+/// A design as the engine uses it.
+#[derive(Debug)]
+pub struct Entry {
+    /// The canonical text, without parentheses (`WD`, `Wfc(DNFA)scDsHbmH`).
+    pub text: String,
+    pub design: betza::Design,
+    /// The design's atoms in the engine's movement model.
+    pub movement: Movement,
+}
+
+/// Why a design cannot become a piece.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DesignError {
+    /// The text is not a design.
+    Syntax(BetzaError),
+    /// The run has interned [`MAX_DESIGNS`] designs already.
+    TooMany,
+}
+
+impl fmt::Display for DesignError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DesignError::Syntax(e) => write!(f, "not a design: {e}"),
+            DesignError::TooMany => write!(
+                f,
+                "too many distinct designs in one run: at most {MAX_DESIGNS}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for DesignError {}
+
+static SLOTS: [OnceLock<Entry>; MAX_DESIGNS] = [const { OnceLock::new() }; MAX_DESIGNS];
+/// The canonical texts interned so far, in id order; taken only to intern.
+static NAMES: Mutex<Vec<String>> = Mutex::new(Vec::new());
+
+/// The id of a design written `text` (without its parentheses); the same design written
+/// differently (`WWD`, `RD`) gets the same id.
+pub fn intern(text: &str) -> Result<DesignId, DesignError> {
+    let design = betza::Design::parse(text).map_err(DesignError::Syntax)?;
+    let canonical = design.to_string();
+    let mut names = NAMES.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(i) = names.iter().position(|n| *n == canonical) {
+        return Ok(DesignId(i as u8));
+    }
+    if names.len() >= MAX_DESIGNS {
+        return Err(DesignError::TooMany);
+    }
+    let id = names.len();
+    let movement = movement_of(&design);
+    // Only this function fills slots, under the lock, each once.
+    let _ = SLOTS[id].set(Entry {
+        text: canonical.clone(),
+        design,
+        movement,
+    });
+    names.push(canonical);
+    Ok(DesignId(id as u8))
+}
+
+/// The engine's atoms for a design: one per Betza atom, its vectors written for White.
+fn movement_of(design: &betza::Design) -> Movement {
+    let atoms = design
+        .atoms()
+        .iter()
+        .map(|a| Atom {
+            steps: Cow::Owned(
+                a.vectors(betza::Side::White)
+                    .into_iter()
+                    .map(|(dx, dy)| (dx as i8, dy as i8))
+                    .collect(),
+            ),
+            reach: match a.range() {
+                betza::Range::Leaper => Reach::Leap,
+                betza::Range::Unlimited => Reach::Ride(0),
+                betza::Range::Limited(n) => Reach::Ride(n),
+            },
+            modality: match a.modality() {
+                betza::Modality::Move => Modality::Move,
+                betza::Modality::Capture => Modality::Capture,
+                betza::Modality::Both => Modality::Both,
+            },
+        })
+        .collect();
+    Movement {
+        atoms: Cow::Owned(atoms),
+    }
+}
+
+impl DesignId {
+    /// The id stored in a cell code; `None` for an id no design was interned under.
+    pub(crate) fn from_index(i: u8) -> Option<DesignId> {
+        SLOTS.get(i as usize)?.get().map(|_| DesignId(i))
+    }
+
+    pub(crate) fn index(self) -> u8 {
+        self.0
+    }
+
+    /// The interned design. Ids come only from [`intern`], so the slot is filled.
+    pub fn entry(self) -> &'static Entry {
+        match SLOTS[self.0 as usize].get() {
+            Some(e) => e,
+            None => unreachable!("design id {} was never interned", self.0),
+        }
+    }
+
+    /// The canonical text, without parentheses.
+    pub fn text(self) -> &'static str {
+        &self.entry().text
+    }
+
+    pub fn movement(self) -> &'static Movement {
+        &self.entry().movement
+    }
+}
+
+impl fmt::Display for DesignId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "({})", self.text())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_design_one_id_however_it_is_written() {
+        let a = intern("WWD").unwrap();
+        let b = intern("RD").unwrap();
+        assert_eq!(a, b);
+        assert_eq!(a.text(), "RD");
+        assert_ne!(intern("WD").unwrap(), a);
+        assert!(matches!(intern("WX"), Err(DesignError::Syntax(_))));
+    }
+
+    #[test]
+    fn a_design_moves_by_its_atoms() {
+        let id = intern("fmWfcF").unwrap();
+        let m = id.movement();
+        assert_eq!(m.atoms.len(), 2);
+        assert_eq!(m.atoms[0].steps.as_ref(), &[(0, 1)]);
+        assert_eq!(m.atoms[0].modality, Modality::Move);
+        assert_eq!(m.atoms[1].modality, Modality::Capture);
+        let r = intern("R4").unwrap().movement();
+        assert_eq!(r.atoms[0].reach, Reach::Ride(4));
+    }
+}
