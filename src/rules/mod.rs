@@ -16,6 +16,8 @@ pub mod search;
 pub mod setup_error;
 pub mod turn;
 pub mod variants;
+#[cfg(test)]
+mod violations;
 
 use std::collections::BTreeMap;
 use std::fmt;

@@ -17,7 +17,7 @@
 use std::borrow::Cow;
 
 use super::board::{delta, Board, Sq};
-use super::piece::Color;
+use super::piece::{Color, Piece, Role};
 
 /// Whether an atom moves to empty squares, captures, or both.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -329,6 +329,17 @@ impl AttackTable {
             }
         }
         table
+    }
+
+    /// The tables of both colours for pieces of these roles, in this order.
+    pub fn for_both(kinds: &[(Role, &Movement)]) -> [AttackTable; 2] {
+        Color::ALL.map(|c| {
+            let coded: Vec<(u8, &Movement)> = kinds
+                .iter()
+                .map(|&(role, m)| (Piece::new(c, role).code(), m))
+                .collect();
+            AttackTable::new(c, &coded)
+        })
     }
 
     fn ray(&mut self, dir: i32, entry: RideEntry) {

@@ -46,7 +46,7 @@ use crate::rules::key::KeyHasher;
 use super::attacks::{DIAGONAL, KNIGHT as CLASSICAL, ORTHOGONAL, QUEEN as QUEEN_STEPS};
 use super::board::{delta, Board, Geometry, Sq, Square, CELLS, STRIDE};
 use super::chess::{parse_counter, quoted};
-use super::movement::{self, AttackTable, Movement};
+use super::movement::{self, AttackTable};
 use super::piece::{Color, Piece, Role};
 use super::reach::find_king;
 use super::setup_error::{SetupError, SetupErrorKind as Kind};
@@ -148,21 +148,15 @@ pub const INFO: VariantInfo = VariantInfo {
 fn attack_tables() -> &'static [AttackTable; 2] {
     static TABLES: OnceLock<[AttackTable; 2]> = OnceLock::new();
     TABLES.get_or_init(|| {
-        Color::ALL.map(|c| {
-            let kinds: Vec<(u8, &Movement)> = [
-                (PAWN, &movement::PAWN),
-                (KNIGHT, &movement::CYPHER_KNIGHT),
-                (KING, &movement::KING),
-                (QUEEN, &movement::QUEEN),
-                (ROOK, &movement::ROOK),
-                (BISHOP, &movement::BISHOP),
-                (SPY, &movement::QUEEN),
-            ]
-            .into_iter()
-            .map(|(role, m)| (code(c as u8, role), m))
-            .collect();
-            AttackTable::new(c, &kinds)
-        })
+        AttackTable::for_both(&[
+            (Role::Pawn, &movement::PAWN),
+            (Role::Knight, &movement::CYPHER_KNIGHT),
+            (Role::King, &movement::KING),
+            (Role::Queen, &movement::QUEEN),
+            (Role::Rook, &movement::ROOK),
+            (Role::Bishop, &movement::BISHOP),
+            (Role::Spy, &movement::QUEEN),
+        ])
     })
 }
 
