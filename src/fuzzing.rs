@@ -848,8 +848,8 @@ pub mod structured {
                         t.push(self.piece_letter()?);
                     }
                     t.push_str(&self.square_name()?);
-                    for _ in 0..self.u.int_in_range(1u8..=2)? {
-                        t.push(if self.u.arbitrary()? { '-' } else { 'x' });
+                    for _ in 0..self.u.int_in_range(1u8..=3)? {
+                        t.push(*self.u.choose(&['-', 'x', '^', '~'])?);
                         t.push_str(&self.square_name()?);
                     }
                 }
@@ -890,6 +890,11 @@ pub mod structured {
                     "buy WD",
                     "Q=BL",
                     "(WD)@e5",
+                    "buy Wfc(DNFA)scDsHbmH",
+                    "FbDbcA=fc(DF)",
+                    "(Wfc(DNFA)scDsHbmH)@d6",
+                    "(WD)xe5",
+                    "(W(D)e4",
                 ])?),
                 _ => {
                     t.push_str(&self.square_name()?);
