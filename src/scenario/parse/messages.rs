@@ -262,7 +262,12 @@ fn misread_key(rules: &[Rule], src: &str, pos: usize) -> Option<Problem> {
 /// is never closed, or a `)` that closes none. Pest would only say what may follow the part
 /// that parsed.
 fn design_problem(src: &str, pos: usize) -> Option<Problem> {
-    let start = src[..pos].rfind(char::is_whitespace).map_or(0, |i| i + 1);
+    // Whitespace may be wider than a byte (a no-break space): start after the whole char.
+    let start = src[..pos]
+        .char_indices()
+        .rev()
+        .find(|(_, c)| c.is_whitespace())
+        .map_or(0, |(i, c)| i + c.len_utf8());
     let end = src[pos..]
         .find(char::is_whitespace)
         .map_or(src.len(), |i| pos + i);
@@ -577,6 +582,21 @@ fn next_char_end(src: &str, pos: usize) -> usize {
 mod tests {
     use crate::scenario::parse::parse_file;
     use crate::scenario::parse::test_util::*;
+
+    #[test]
+    fn a_design_after_a_wide_space_is_pointed_at_without_panicking() {
+        // A no-break space is two bytes: the token starts after all of them (found by fuzzing).
+        for text in [
+            "e2\u{a0}(WD",
+            "x\u{2003}(WD))",
+            "#¦\u{a0}¦o#¦¦#¦\u{9d}¦o#\u{0}!\u{0}\u{0}\u{0}o-pa#¦\u{9d}¦\u{0}!\u{0}\u{0}\u{0}o-paw\u{1}",
+        ] {
+            let _ = crate::scenario::parse::parse_turn(text);
+        }
+        let src = "variant chess\nscenario \"t\" {\n  play e4\u{a0}(WD\n}\n";
+        let p = problems(src);
+        assert!(!p.is_empty());
+    }
 
     #[test]
     fn syntax_errors_say_what_was_expected() {
