@@ -102,11 +102,7 @@ impl<R: Rules> Game<R> {
             TurnPattern::Actions { .. } => {}
         }
         let g = *self.position.board().geometry();
-        let mut found: Vec<(R::Move, Turn)> = self
-            .legal_turns()
-            .into_iter()
-            .filter(|(_, t)| pattern.matches(t))
-            .collect();
+        let mut found = self.position.resolve(pattern).map_err(PlayError::Refused)?;
         match found.len() {
             0 => Err(PlayError::Refused(self.position.refusal(pattern))),
             1 => {

@@ -344,6 +344,27 @@ pub trait Rules: Clone + Sized {
     /// Why a pattern that matches no legal turn is illegal.
     fn refusal(&self, pattern: &TurnPattern) -> Refusal;
 
+    /// The legal turns a written pattern names, sorted by canonical text (several when it is
+    /// ambiguous), or why it names none. The default lists every legal turn and keeps those
+    /// that match; a variant whose turns cannot all be listed (csipgs redesigns) resolves the
+    /// pattern itself.
+    fn resolve(&self, pattern: &TurnPattern) -> Result<Vec<(Self::Move, Turn)>, Refusal> {
+        let mut moves = Vec::new();
+        self.legal_moves(&mut moves);
+        let g = *self.board().geometry();
+        let mut found: Vec<(String, Self::Move, Turn)> = moves
+            .into_iter()
+            .map(|m| (m, self.describe(m)))
+            .filter(|(_, t)| pattern.matches(t))
+            .map(|(m, t)| (t.text(&g), m, t))
+            .collect();
+        if found.is_empty() {
+            return Err(self.refusal(pattern));
+        }
+        found.sort_by(|a, b| a.0.cmp(&b.0));
+        Ok(found.into_iter().map(|(_, m, t)| (m, t)).collect())
+    }
+
     /// The identity of a position for repetition: equal keys mean the same position.
     fn repetition_key(&self) -> u64;
 
