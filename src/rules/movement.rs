@@ -16,7 +16,7 @@
 
 use std::borrow::Cow;
 
-use super::board::{delta, Board, Sq};
+use super::board::{delta, Board, Sq, Square};
 use super::piece::{Color, Piece, Role};
 
 /// Whether an atom moves to empty squares, captures, or both.
@@ -224,6 +224,41 @@ pub fn destinations(
                 t = t.offset(d);
             }
         }
+    }
+}
+
+impl Movement {
+    /// The first atom (by index) whose geometry takes a piece of `color` from `from` to `to`
+    /// on an empty board: one leap, or a ride of a whole number of steps within its range.
+    /// Blockers, modality and a variant's own rules are the caller's; this answers only
+    /// "could this piece ever go there in one move".
+    pub fn could_reach(&self, from: Square, to: Square, color: Color) -> Option<usize> {
+        let (df, dr) = (
+            to.file as i32 - from.file as i32,
+            to.rank as i32 - from.rank as i32,
+        );
+        if (df, dr) == (0, 0) {
+            return None;
+        }
+        let turn = if color == Color::White { 1 } else { -1 };
+        self.atoms.iter().position(|a| {
+            a.steps.iter().any(|&(sf, sr)| {
+                let (sf, sr) = (sf as i32 * turn, sr as i32 * turn);
+                if (sf, sr) == (0, 0) {
+                    return false;
+                }
+                // `to - from` must be k times the step, k >= 1.
+                let k = if sf != 0 { df / sf } else { dr / sr };
+                k >= 1
+                    && df == k * sf
+                    && dr == k * sr
+                    && match a.reach {
+                        Reach::Leap => k == 1,
+                        Reach::Ride(limit) => limit == 0 || k <= limit as i32,
+                        Reach::Hop => k >= 2,
+                    }
+            })
+        })
     }
 }
 
@@ -468,6 +503,33 @@ mod tests {
         );
         out.sort();
         out
+    }
+
+    #[test]
+    fn could_reach_answers_by_geometry_alone() {
+        let sq = |s: &str| Square::new(s.as_bytes()[0] - b'a', s.as_bytes()[1] - b'1');
+        assert_eq!(ROOK.could_reach(sq("a1"), sq("a8"), Color::White), Some(0));
+        assert_eq!(ROOK.could_reach(sq("a1"), sq("b3"), Color::White), None);
+        assert_eq!(
+            BISHOP.could_reach(sq("c1"), sq("h6"), Color::Black),
+            Some(0)
+        );
+        assert_eq!(
+            KNIGHT.could_reach(sq("g1"), sq("f3"), Color::White),
+            Some(0)
+        );
+        assert_eq!(KNIGHT.could_reach(sq("g1"), sq("g3"), Color::White), None);
+        assert_eq!(KING.could_reach(sq("e1"), sq("e3"), Color::White), None);
+        // The pawn's step and captures are its own side's forward.
+        assert_eq!(PAWN.could_reach(sq("e2"), sq("e3"), Color::White), Some(0));
+        assert_eq!(PAWN.could_reach(sq("e2"), sq("d3"), Color::White), Some(1));
+        assert_eq!(PAWN.could_reach(sq("e7"), sq("e6"), Color::Black), Some(0));
+        assert_eq!(PAWN.could_reach(sq("e7"), sq("e8"), Color::Black), None);
+        assert_eq!(
+            CYPHER_KNIGHT.could_reach(sq("b1"), sq("c4"), Color::White),
+            Some(1)
+        );
+        assert_eq!(QUEEN.could_reach(sq("d4"), sq("d4"), Color::White), None);
     }
 
     #[test]

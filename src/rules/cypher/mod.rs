@@ -148,16 +148,31 @@ pub const INFO: VariantInfo = VariantInfo {
 fn attack_tables() -> &'static [AttackTable; 2] {
     static TABLES: OnceLock<[AttackTable; 2]> = OnceLock::new();
     TABLES.get_or_init(|| {
-        AttackTable::for_both(&[
-            (Role::Pawn, &movement::PAWN),
-            (Role::Knight, &movement::CYPHER_KNIGHT),
-            (Role::King, &movement::KING),
-            (Role::Queen, &movement::QUEEN),
-            (Role::Rook, &movement::ROOK),
-            (Role::Bishop, &movement::BISHOP),
-            (Role::Spy, &movement::QUEEN),
-        ])
+        let kinds = [
+            Role::Pawn,
+            Role::Knight,
+            Role::King,
+            Role::Queen,
+            Role::Rook,
+            Role::Bishop,
+            Role::Spy,
+        ]
+        .map(|r| (r, movement_of(r as u8)));
+        AttackTable::for_both(&kinds)
     })
+}
+
+/// How a Cypher piece moves, by role code, before its zone narrows it (the knight's two Ls,
+/// the Spy's queen lines).
+fn movement_of(role: u8) -> &'static movement::Movement {
+    match role {
+        KING => &movement::KING,
+        QUEEN | SPY => &movement::QUEEN,
+        ROOK => &movement::ROOK,
+        BISHOP => &movement::BISHOP,
+        KNIGHT => &movement::CYPHER_KNIGHT,
+        _ => &movement::PAWN,
+    }
 }
 
 /// The 110 playing squares as mailbox indices.

@@ -582,19 +582,15 @@ fn piece_kind(style: Style, piece: &Option<PieceRef>) -> String {
 /// Whether the piece on `from` could reach `to` by some pattern of its kind in some zone,
 /// blockers and zones aside: when no candidate of a short move can, the move names no piece.
 fn could_ever_reach(pos: &Cypher, from: i32, to: i32) -> bool {
-    let (df, dr) = (file_of(to) - file_of(from), rank_of(to) - rank_of(from));
-    let (af, ar) = (df.abs(), dr.abs());
-    let line = (af == 0) != (ar == 0);
-    let diagonal = af == ar && af > 0;
-    let forward = if pos.at(from) & 1 == 0 { 1 } else { -1 };
-    match pos.at(from) >> 1 {
-        KING => af.max(ar) == 1,
-        QUEEN | SPY => line || diagonal,
-        ROOK => line,
-        BISHOP => diagonal,
-        KNIGHT => matches!((af.min(ar), af.max(ar)), (1, 2) | (1, 3)),
-        _ => dr == forward && af <= 1,
-    }
+    let c = pos.at(from);
+    let color = if c & 1 == 0 {
+        Color::White
+    } else {
+        Color::Black
+    };
+    movement_of(c >> 1)
+        .could_reach(Sq(from as u16).square(), Sq(to as u16).square(), color)
+        .is_some()
 }
 
 fn release_refusal(pos: &Cypher, piece: &PieceRef, to: i32) -> Refusal {
