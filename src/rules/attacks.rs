@@ -51,13 +51,6 @@ pub fn line_step(a: Square, b: Square) -> Option<(i32, i32)> {
     Some((df.signum(), dr.signum()))
 }
 
-/// Whether a knight leaps from `a` to `b`.
-pub fn is_knight_leap(a: Square, b: Square) -> bool {
-    let df = (b.file as i32 - a.file as i32).abs();
-    let dr = (b.rank as i32 - a.rank as i32).abs();
-    (df, dr) == (1, 2) || (df, dr) == (2, 1)
-}
-
 /// The first occupied square strictly between `a` and `b` on their common line, if any.
 pub fn first_blocker(board: &Board, a: Square, b: Square) -> Option<Square> {
     let (df, dr) = line_step(a, b)?;

@@ -5,7 +5,7 @@
 //! is tried and the one that gets furthest decides the refusal.
 
 use super::*;
-use crate::rules::attacks::{first_blocker, is_knight_leap, line_step};
+use crate::rules::attacks::first_blocker;
 use crate::rules::turn::{straight, ActionPattern, Origin, PieceRef, Style};
 
 const STAGE_MOVEMENT: u8 = 0;
@@ -391,7 +391,7 @@ fn piece_refusal(
                 }
                 return None;
             }
-            if df.abs() > 1 || dr.abs() > 1 {
+            if movement::KING.could_reach(from, to, us).is_none() {
                 return fail(
                     STAGE_MOVEMENT,
                     "king-move",
@@ -400,7 +400,7 @@ fn piece_refusal(
             }
         }
         Role::Knight => {
-            if !is_knight_leap(from, to) {
+            if movement::KNIGHT.could_reach(from, to, us).is_none() {
                 return fail(
                     STAGE_MOVEMENT,
                     "knight-move",
@@ -409,14 +409,12 @@ fn piece_refusal(
             }
         }
         Role::Bishop | Role::Rook | Role::Queen => {
-            let step = line_step(from, to);
-            let ok = match (role, step) {
-                (_, None) => false,
-                (Role::Bishop, Some((f, r))) => f != 0 && r != 0,
-                (Role::Rook, Some((f, r))) => f == 0 || r == 0,
-                _ => true,
+            let moves = match role {
+                Role::Bishop => &movement::BISHOP,
+                Role::Rook => &movement::ROOK,
+                _ => &movement::QUEEN,
             };
-            if !ok {
+            if moves.could_reach(from, to, us).is_none() {
                 let (rule, text) = match role {
                     Role::Bishop => ("bishop-move", "a bishop moves along a diagonal"),
                     Role::Rook => ("rook-move", "a rook moves along a file or a rank"),
