@@ -283,10 +283,10 @@ fn every_invariant_reports_its_violations_and_the_table_covers_the_catalogue() {
 }
 
 /// A small deterministic generator (xorshift64*).
-struct Rng(u64);
+pub(super) struct Rng(pub(super) u64);
 
 impl Rng {
-    fn below(&mut self, n: usize) -> usize {
+    pub(super) fn below(&mut self, n: usize) -> usize {
         self.0 ^= self.0 >> 12;
         self.0 ^= self.0 << 25;
         self.0 ^= self.0 >> 27;
@@ -296,7 +296,7 @@ impl Rng {
 
 /// A random valid position under random options: Kings often in Court or beside the Border,
 /// Spies often in Court, a few other pieces anywhere.
-fn random_position(rng: &mut Rng) -> (Cypher, Options) {
+pub(super) fn random_position(rng: &mut Rng) -> (Cypher, Options) {
     let g = Cypher::geometry();
     let mut options = Options::defaults(Cypher::options());
     for d in Cypher::options() {

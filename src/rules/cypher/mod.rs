@@ -32,6 +32,8 @@ mod attack_oracle;
 mod catalogue;
 #[cfg(test)]
 mod invariant_tests;
+#[cfg(test)]
+mod refusal_agreement;
 mod refuse;
 #[cfg(test)]
 mod tests;
