@@ -812,6 +812,7 @@ pub mod structured {
             let g = R::geometry_for(None).expect("a default board");
             let [Action::Move {
                 role,
+                design: None,
                 from,
                 legs,
                 promotion,

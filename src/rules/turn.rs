@@ -12,6 +12,7 @@
 use std::fmt::{self, Write};
 
 use super::board::{Geometry, Square};
+use super::design::DesignId;
 use super::piece::{Piece, Role};
 
 /// Which way a castling king went.
@@ -142,13 +143,19 @@ pub enum Action {
     /// ricochets and kills on the way); the last leg ends where the piece stays.
     Move {
         role: Role,
+        /// Which design, when the role is [`Role::Design`].
+        design: Option<DesignId>,
         from: Square,
         legs: Vec<Leg>,
         promotion: Option<Role>,
         castle: Option<CastleSide>,
     },
     /// A piece from outside the board (a prisoner, a reserve) is put on `to`.
-    Drop { role: Role, to: Square },
+    Drop {
+        role: Role,
+        design: Option<DesignId>,
+        to: Square,
+    },
     /// A follow-up choosing which piece on `square` changes sides (Cypher's coup d'état).
     Coup { role: Role, square: Square },
     /// A follow-up choosing where a pawn is reborn (ChessXpanse).
@@ -192,13 +199,18 @@ impl Action {
         match self {
             Action::Move {
                 role,
+                design,
                 from,
                 legs,
                 promotion,
                 ..
             } => {
-                if *role != Role::Pawn {
-                    out.push(role.letter());
+                match design {
+                    Some(d) => {
+                        let _ = write!(out, "{d}");
+                    }
+                    None if *role != Role::Pawn => out.push(role.letter()),
+                    None => {}
                 }
                 out.push_str(&g.square_name(*from));
                 for leg in legs {
@@ -210,8 +222,14 @@ impl Action {
                     out.push(p.letter());
                 }
             }
-            Action::Drop { role, to } => {
-                let _ = write!(out, "{}@{}", role.letter(), g.square_name(*to));
+            Action::Drop { role, design, to } => {
+                match design {
+                    Some(d) => {
+                        let _ = write!(out, "{d}");
+                    }
+                    None => out.push(role.letter()),
+                }
+                let _ = write!(out, "@{}", g.square_name(*to));
             }
             Action::Coup { role, square } => {
                 let _ = write!(out, "coup {}{}", role.letter(), g.square_name(*square));
@@ -273,14 +291,15 @@ impl Turn {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum PieceRef {
     Role(Role),
-    Design(String),
+    /// A designed piece, interned when the pattern was lowered.
+    Design(DesignId),
 }
 
 impl fmt::Display for PieceRef {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             PieceRef::Role(r) => write!(f, "{}", r.letter()),
-            PieceRef::Design(d) => write!(f, "({d})"),
+            PieceRef::Design(d) => write!(f, "{d}"),
         }
     }
 }
@@ -368,10 +387,15 @@ pub enum TurnPattern {
     Draw,
 }
 
-fn role_matches(piece: &Option<PieceRef>, style: Style, role: Role) -> bool {
+fn role_matches(
+    piece: &Option<PieceRef>,
+    style: Style,
+    role: Role,
+    design: Option<DesignId>,
+) -> bool {
     match piece {
-        Some(PieceRef::Role(r)) => *r == role,
-        Some(PieceRef::Design(_)) => false,
+        Some(PieceRef::Role(r)) => *r == role && design.is_none(),
+        Some(PieceRef::Design(d)) => design == Some(*d),
         None => style == Style::Coordinate || role == Role::Pawn,
     }
 }
@@ -389,13 +413,14 @@ impl ActionPattern {
                 },
                 Action::Move {
                     role,
+                    design,
                     from: afrom,
                     legs: alegs,
                     promotion: apromotion,
                     ..
                 },
             ) => {
-                role_matches(piece, *style, *role)
+                role_matches(piece, *style, *role, *design)
                     && from.admits(*afrom)
                     && legs_match(legs, alegs)
                     && match (promotion, apromotion) {
@@ -410,9 +435,14 @@ impl ActionPattern {
                     castle: Some(c), ..
                 },
             ) => side == c,
-            (ActionPattern::Drop { piece, to }, Action::Drop { role, to: ato }) => {
-                *piece == PieceRef::Role(*role) && to == ato
-            }
+            (
+                ActionPattern::Drop { piece, to },
+                Action::Drop {
+                    role,
+                    design,
+                    to: ato,
+                },
+            ) => role_matches(&Some(piece.clone()), Style::Coordinate, *role, *design) && to == ato,
             (ActionPattern::Coup { piece, square }, Action::Coup { role, square: asq }) => {
                 *piece == PieceRef::Role(*role) && square == asq
             }
@@ -508,6 +538,7 @@ mod tests {
     fn archer(legs: &[(&str, LegKind)]) -> Turn {
         Turn::single(Action::Move {
             role: Role::Archer,
+            design: None,
             from: sq("c1"),
             legs: legs.iter().map(|(s, k)| Leg::new(sq(s), *k)).collect(),
             promotion: None,
@@ -516,6 +547,42 @@ mod tests {
     }
 
     const KNIGHT: LegKind = LegKind::Kill(Some(Piece::new(Color::Black, Role::Knight)));
+
+    #[test]
+    fn a_designed_piece_is_written_and_matched_by_its_design() {
+        let wd = crate::rules::design::intern("WD").unwrap();
+        let turn = Turn::single(Action::Move {
+            role: Role::Design,
+            design: Some(wd),
+            from: sq("d4"),
+            legs: vec![Leg::new(sq("d6"), LegKind::Step)],
+            promotion: None,
+            castle: None,
+        });
+        assert_eq!(turn.text(&geometry()), "(WD)d4-d6");
+        let drop = Turn::single(Action::Drop {
+            role: Role::Design,
+            design: Some(wd),
+            to: sq("e5"),
+        });
+        assert_eq!(drop.text(&geometry()), "(WD)@e5");
+        // The same design matches (written `(W1D)` too); another design does not.
+        let written = |d: &str| TurnPattern::Actions {
+            actions: vec![ActionPattern::Move {
+                style: Style::Coordinate,
+                piece: Some(PieceRef::Design(crate::rules::design::intern(d).unwrap())),
+                from: Origin::Exact(sq("d4")),
+                legs: vec![Leg::new(sq("d6"), LegKind::Step)],
+                promotion: None,
+            }],
+            claim: None,
+        };
+        assert!(written("WD").matches(&turn));
+        assert!(written("W1D").matches(&turn));
+        assert!(!written("WA").matches(&turn));
+        // A role never names a designed piece.
+        assert!(!pattern("Pd4-d6").matches(&turn));
+    }
 
     #[test]
     fn the_canonical_text_prints_each_legs_mark_and_reads_back() {

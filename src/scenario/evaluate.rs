@@ -1038,7 +1038,15 @@ impl<R: Rules> Lowering<R> {
     pub fn piece_ref(&self, piece: &PieceName) -> Result<PieceRef, Problem> {
         match piece {
             PieceName::Name(name) => self.role_named(name).map(PieceRef::Role),
-            PieceName::Design(d) if R::HAS_COSTS => Ok(PieceRef::Design(d.text.clone())),
+            PieceName::Design(d) if R::HAS_COSTS => crate::rules::design::intern(&d.text)
+                .map(PieceRef::Design)
+                .map_err(|e| {
+                    Problem::new(
+                        format!("`({})` is {e}", d.text),
+                        d.span.clone(),
+                        "this design",
+                    )
+                }),
             PieceName::Design(d) => Err(Problem::new(
                 format!(
                     "piece designs such as `({})` exist only in {}; {} has none",

@@ -1121,6 +1121,7 @@ impl Rules for Chess {
         };
         Turn::single(Action::Move {
             role,
+            design: None,
             from: m.from(),
             legs: vec![Leg::onto(m.to(), victim)],
             promotion: m.promotion(),

@@ -100,10 +100,7 @@ pub(super) fn refusal(pos: &Chess, pattern: &TurnPattern) -> Refusal {
             let want = match piece {
                 Some(PieceRef::Role(r)) => Some(*r),
                 Some(PieceRef::Design(d)) => {
-                    return Refusal::new(
-                        "no-such-piece",
-                        format!("chess has no piece design ({d})"),
-                    )
+                    return Refusal::new("no-such-piece", format!("chess has no piece design {d}"))
                 }
                 None if *style == Style::Short => Some(Role::Pawn),
                 None => None,
@@ -302,7 +299,7 @@ fn promotion_refusal(
                 r(format!("a pawn cannot be promoted to a {p}; only to a queen, rook, bishop or knight"))
             }
             Some(PieceRef::Design(d)) => r(format!(
-                "a pawn cannot be promoted to ({d}); only to a queen, rook, bishop or knight"
+                "a pawn cannot be promoted to {d}; only to a queen, rook, bishop or knight"
             )),
         }
     } else if promotion.is_some() {

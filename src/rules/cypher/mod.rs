@@ -1737,6 +1737,7 @@ impl Rules for Cypher {
         let role_at = |s: u16| self.board.piece_at(Sq(s)).map_or(Role::Pawn, Piece::role);
         let mv = |from: u16, to: u16, victim: Option<Piece>| Action::Move {
             role: role_at(from),
+            design: None,
             from: g(from),
             legs: vec![Leg::onto(g(to), victim)],
             promotion: None,
@@ -1745,6 +1746,7 @@ impl Rules for Cypher {
         match m.kind {
             K_DROP => Turn::single(Action::Drop {
                 role: Role::Pawn,
+                design: None,
                 to: g(m.to),
             }),
             K_INFIL_ALONE => Turn::single(mv(m.from, m.to, None)),

@@ -409,7 +409,7 @@ fn origins(
         Some(PieceRef::Design(d)) => {
             return Err(Refusal::new(
                 "no-such-piece",
-                format!("cypher has no piece design ({d})"),
+                format!("cypher has no piece design {d}"),
             ))
         }
         None if style == Style::Short => Some(Role::Pawn),
@@ -573,7 +573,7 @@ pub(super) fn refusal(pos: &Cypher, pattern: &TurnPattern) -> Refusal {
 fn piece_kind(style: Style, piece: &Option<PieceRef>) -> String {
     match piece {
         Some(PieceRef::Role(r)) => r.word().to_string(),
-        Some(PieceRef::Design(d)) => format!("({d})"),
+        Some(PieceRef::Design(d)) => d.to_string(),
         None if style == Style::Short => "pawn".to_string(),
         None => "piece".to_string(),
     }
