@@ -14,6 +14,8 @@ pub mod piece;
 pub(crate) mod reach;
 pub mod search;
 pub mod setup_error;
+#[cfg(test)]
+mod test_rng;
 pub mod turn;
 pub mod variants;
 #[cfg(test)]

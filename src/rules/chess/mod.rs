@@ -10,6 +10,8 @@ mod attack_check;
 mod catalogue;
 #[cfg(test)]
 mod invariant_tests;
+#[cfg(test)]
+mod refusal_agreement;
 mod refuse;
 #[cfg(test)]
 mod tests;

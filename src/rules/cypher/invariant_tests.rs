@@ -282,17 +282,7 @@ fn every_invariant_reports_its_violations_and_the_table_covers_the_catalogue() {
     check_table(VIOLATIONS, INVARIANTS);
 }
 
-/// A small deterministic generator (xorshift64*).
-pub(super) struct Rng(pub(super) u64);
-
-impl Rng {
-    pub(super) fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 33) as usize % n
-    }
-}
+pub(super) use crate::rules::test_rng::Rng;
 
 /// A random valid position under random options: Kings often in Court or beside the Border,
 /// Spies often in Court, a few other pieces anywhere.
