@@ -15,7 +15,7 @@ pub(crate) mod reach;
 pub mod search;
 pub mod setup_error;
 #[cfg(test)]
-mod test_rng;
+mod testing;
 pub mod turn;
 pub mod variants;
 #[cfg(test)]

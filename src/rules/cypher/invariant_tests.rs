@@ -282,7 +282,7 @@ fn every_invariant_reports_its_violations_and_the_table_covers_the_catalogue() {
     check_table(VIOLATIONS, INVARIANTS);
 }
 
-pub(super) use crate::rules::test_rng::Rng;
+pub(super) use crate::rules::testing::Rng;
 
 /// A random valid position under random options: Kings often in Court or beside the Border,
 /// Spies often in Court, a few other pieces anywhere.
