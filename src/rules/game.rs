@@ -73,18 +73,7 @@ impl<R: Rules> Game<R> {
         if self.outcome().is_some() {
             return Vec::new();
         }
-        let mut moves = Vec::new();
-        self.position.legal_moves(&mut moves);
-        let g = *self.position.board().geometry();
-        let mut turns: Vec<_> = moves
-            .into_iter()
-            .map(|m| {
-                let t = self.position.describe(m);
-                (t.text(&g), m, t)
-            })
-            .collect();
-        turns.sort_by(|a, b| a.0.cmp(&b.0));
-        turns.into_iter().map(|(_, m, t)| (m, t)).collect()
+        self.position.legal_turns()
     }
 
     fn game_over_refusal(&self, outcome: Outcome) -> Refusal {

@@ -351,20 +351,31 @@ pub trait Rules: Clone + Sized {
     /// that match; a variant whose turns cannot all be listed (csipgs redesigns) resolves the
     /// pattern itself.
     fn resolve(&self, pattern: &TurnPattern) -> Result<Vec<(Self::Move, Turn)>, Refusal> {
-        let mut moves = Vec::new();
-        self.legal_moves(&mut moves);
-        let g = *self.board().geometry();
-        let mut found: Vec<(String, Self::Move, Turn)> = moves
+        let found: Vec<_> = self
+            .legal_turns()
             .into_iter()
-            .map(|m| (m, self.describe(m)))
             .filter(|(_, t)| pattern.matches(t))
-            .map(|(m, t)| (t.text(&g), m, t))
             .collect();
         if found.is_empty() {
             return Err(self.refusal(pattern));
         }
-        found.sort_by(|a, b| a.0.cmp(&b.0));
-        Ok(found.into_iter().map(|(_, m, t)| (m, t)).collect())
+        Ok(found)
+    }
+
+    /// The legal moves with their descriptions, sorted by canonical text.
+    fn legal_turns(&self) -> Vec<(Self::Move, Turn)> {
+        let mut moves = Vec::new();
+        self.legal_moves(&mut moves);
+        let g = *self.board().geometry();
+        let mut turns: Vec<_> = moves
+            .into_iter()
+            .map(|m| {
+                let t = self.describe(m);
+                (t.text(&g), m, t)
+            })
+            .collect();
+        turns.sort_by(|a, b| a.0.cmp(&b.0));
+        turns.into_iter().map(|(_, m, t)| (m, t)).collect()
     }
 
     /// The identity of a position for repetition: equal keys mean the same position.
