@@ -101,30 +101,9 @@ impl Builder {
     }
 
     /// `header = { file_start ~ variant_line ~ option_setting* }`, only checked during
-    /// recovery.
+    /// recovery: a file without its scenarios, built as a file is.
     pub(crate) fn header(&mut self, pair: Pair<Rule>) -> Res<File> {
-        let whole = pair.clone();
-        let mut variant = None;
-        let mut size = None;
-        let mut options = Vec::new();
-        for p in pair.into_inner() {
-            match p.as_rule() {
-                Rule::variant_line => {
-                    let (v, s) = self.variant_line(p)?;
-                    variant = Some(v);
-                    size = s;
-                }
-                Rule::option_setting => options.push(self.option_setting(p)?),
-                _ => {}
-            }
-        }
-        let variant = variant.ok_or_else(|| self.missing("variant line", &whole))?;
-        Ok(File {
-            variant,
-            size,
-            options,
-            scenarios: Vec::new(),
-        })
+        self.file(pair)
     }
 
     /// `scenario_tail = { SOI ~ scenario+ ~ EOI }`

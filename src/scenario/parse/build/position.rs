@@ -46,17 +46,7 @@ impl Builder {
     /// `placement = ${ piece? ~ square ~ !name_char }`
     pub(crate) fn placement(&mut self, pair: Pair<Rule>, color: Color) -> Res<Placement> {
         let span = self.span(&pair);
-        let whole = pair.clone();
-        let mut piece = None;
-        let mut square = None;
-        for p in pair.into_inner() {
-            match p.as_rule() {
-                Rule::piece => piece = Some(self.piece(p)?),
-                Rule::square => square = Some(self.square(p)),
-                _ => {}
-            }
-        }
-        let square = square.ok_or_else(|| self.missing("square", &whole))?;
+        let (piece, square) = self.piece_and_square(pair)?;
         Ok(Placement {
             color,
             piece,

@@ -58,6 +58,25 @@ impl Builder {
         }
     }
 
+    /// The piece (if written) and the square (required) of a placement, a drop or a coup.
+    pub(crate) fn piece_and_square(
+        &mut self,
+        pair: Pair<Rule>,
+    ) -> Res<(Option<PieceName>, SquareName)> {
+        let whole = pair.clone();
+        let mut piece = None;
+        let mut square = None;
+        for p in pair.into_inner() {
+            match p.as_rule() {
+                Rule::piece => piece = Some(self.piece(p)?),
+                Rule::square => square = Some(self.square(p)),
+                _ => {}
+            }
+        }
+        let square = square.ok_or_else(|| self.missing("square", &whole))?;
+        Ok((piece, square))
+    }
+
     /// `square = @{ ASCII_ALPHA_LOWER ~ ASCII_DIGIT+ }`
     pub(crate) fn square(&mut self, pair: Pair<Rule>) -> SquareName {
         let text = pair.as_str();

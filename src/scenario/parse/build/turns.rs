@@ -6,7 +6,7 @@ use pest::iterators::Pair;
 use super::{Builder, Res};
 use crate::rules::{CastleSide, Claim, LegKind, Style};
 use crate::scenario::ast::{
-    ActionSyntax, Design, LegSyntax, OriginSyntax, PieceName, SquareName, TurnSyntax, TurnText,
+    ActionSyntax, Design, LegSyntax, OriginSyntax, PieceName, TurnSyntax, TurnText,
 };
 use crate::scenario::diagnostic::Problem;
 use crate::scenario::parse::grammar::Rule;
@@ -70,25 +70,10 @@ impl Builder {
 
     /// `coup = { kw_coup ~ sp+ ~ piece ~ square }`
     pub(crate) fn coup(&mut self, pair: Pair<Rule>) -> Res<ActionSyntax> {
-        let (piece, square) = self.piece_and_square(pair)?;
-        Ok(ActionSyntax::Coup { piece, square })
-    }
-
-    /// The piece and the square of a coup or a drop, each required.
-    fn piece_and_square(&mut self, pair: Pair<Rule>) -> Res<(PieceName, SquareName)> {
         let whole = pair.clone();
-        let mut piece = None;
-        let mut square = None;
-        for p in pair.into_inner() {
-            match p.as_rule() {
-                Rule::piece => piece = Some(self.piece(p)?),
-                Rule::square => square = Some(self.square(p)),
-                _ => {}
-            }
-        }
+        let (piece, square) = self.piece_and_square(pair)?;
         let piece = piece.ok_or_else(|| self.missing("piece", &whole))?;
-        let square = square.ok_or_else(|| self.missing("square", &whole))?;
-        Ok((piece, square))
+        Ok(ActionSyntax::Coup { piece, square })
     }
 
     /// `reborn = { kw_reborn ~ sp+ ~ square }`
@@ -114,7 +99,9 @@ impl Builder {
 
     /// `drop = { piece ~ "@" ~ square }`
     pub(crate) fn drop(&mut self, pair: Pair<Rule>) -> Res<ActionSyntax> {
+        let whole = pair.clone();
         let (piece, to) = self.piece_and_square(pair)?;
+        let piece = piece.ok_or_else(|| self.missing("piece", &whole))?;
         Ok(ActionSyntax::Drop { piece, to })
     }
 
