@@ -163,6 +163,20 @@ movement!(
         atom(&CAMEL_LEAPS, Reach::Leap, Modality::Both)
 );
 
+/// The movement of an orthodox role (`K Q R B N P`); `None` for the others, which variants
+/// define themselves (Cypher's Spy moves as a queen, its knight by both Ls).
+pub fn orthodox(role: Role) -> Option<&'static Movement> {
+    Some(match role {
+        Role::King => &KING,
+        Role::Queen => &QUEEN,
+        Role::Rook => &ROOK,
+        Role::Bishop => &BISHOP,
+        Role::Knight => &KNIGHT,
+        Role::Pawn => &PAWN,
+        _ => return None,
+    })
+}
+
 /// A step vector as a mailbox offset for `color`.
 #[inline]
 pub fn offset(step: (i8, i8), color: Color) -> i32 {

@@ -7,6 +7,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use super::piece::Role;
+use super::setup_error::SetupError;
 use super::{chess, cypher, Reason};
 
 /// What a variant is, for the language and the messages: the scenario language asks the
@@ -42,6 +43,20 @@ impl VariantInfo {
             .map(|(f, r)| format!("{f}x{r}"))
             .collect();
         sizes.join(", ")
+    }
+
+    /// Whether the variant is played on a board of `files` x `ranks`; the error names the
+    /// sizes it is played on.
+    pub fn check_board(&self, files: u8, ranks: u8) -> Result<(), SetupError> {
+        if self.boards.contains(&(files, ranks)) {
+            Ok(())
+        } else {
+            Err(SetupError::size(format!(
+                "{} is played on {}",
+                self.name,
+                self.boards_text()
+            )))
+        }
     }
 
     /// The piece letters, `K Q R B N P`.

@@ -24,7 +24,7 @@ use crate::rules::key::KeyHasher;
 
 use super::attacks::{DIAGONAL, KNIGHT as KNIGHT_STEPS, ORTHOGONAL, QUEEN as QUEEN_STEPS};
 use super::board::{Board, Geometry, Sq, Square, CELLS, STRIDE};
-use super::movement::{self, AttackTable};
+use super::movement::{self, AttackTable, Movement};
 use super::piece::{Color, Piece, Role};
 use super::reach::{find_king, reach, Reach};
 use super::setup_error::{SetupError, SetupErrorKind as Kind};
@@ -236,20 +236,27 @@ pub const INFO: VariantInfo = VariantInfo {
     interpreted: true,
 };
 
+/// How a chess piece moves (castling, double steps, en passant and promotion aside).
+pub(crate) fn movement_of(role: Role) -> &'static Movement {
+    movement::orthodox(role).unwrap_or(&movement::PAWN)
+}
+
 /// The orthodox pieces in the shared attack test, by attacking colour (pawns, knights and the
 /// king first, then the riders). The generator keeps its own [`attacked`] for speed; the tests
 /// check one against the other.
 pub(crate) fn attack_tables() -> &'static [AttackTable; 2] {
     static TABLES: OnceLock<[AttackTable; 2]> = OnceLock::new();
     TABLES.get_or_init(|| {
-        AttackTable::for_both(&[
-            (Role::Pawn, &movement::PAWN),
-            (Role::Knight, &movement::KNIGHT),
-            (Role::King, &movement::KING),
-            (Role::Queen, &movement::QUEEN),
-            (Role::Rook, &movement::ROOK),
-            (Role::Bishop, &movement::BISHOP),
-        ])
+        let kinds = [
+            Role::Pawn,
+            Role::Knight,
+            Role::King,
+            Role::Queen,
+            Role::Rook,
+            Role::Bishop,
+        ]
+        .map(|r| (r, movement_of(r)));
+        AttackTable::for_both(&kinds)
     })
 }
 
@@ -709,9 +716,7 @@ impl Chess {
         options: &Options,
     ) -> Result<Chess, SetupError> {
         let g = *board.geometry();
-        if g.files != 8 || g.ranks != 8 {
-            return Err(SetupError::size("chess is played on 8x8"));
-        }
+        INFO.check_board(g.files, g.ranks)?;
         let mut kings = [0u16; 2];
         let mut count = [0; 2];
         for (sq, p) in board.pieces() {
@@ -965,10 +970,10 @@ impl Rules for Chess {
     }
 
     fn geometry_for(size: Option<(u8, u8)>) -> Result<Geometry, SetupError> {
-        match size {
-            None | Some((8, 8)) => Ok(Self::geometry()),
-            Some(_) => Err(SetupError::size("chess is played on 8x8")),
+        if let Some((files, ranks)) = size {
+            INFO.check_board(files, ranks)?;
         }
+        Ok(Self::geometry())
     }
 
     fn start(_geometry: Geometry, options: &Options) -> Self {
@@ -1035,9 +1040,7 @@ impl Rules for Chess {
     }
 
     fn from_fen(geometry: Geometry, fen: &str, options: &Options) -> Result<Self, SetupError> {
-        if geometry.files != 8 || geometry.ranks != 8 {
-            return Err(SetupError::size("chess is played on 8x8"));
-        }
+        INFO.check_board(geometry.files, geometry.ranks)?;
         let fields: Vec<&str> = fen.split_whitespace().collect();
         if fields.len() != 4 && fields.len() != 6 {
             return Err(SetupError::fen(format!(

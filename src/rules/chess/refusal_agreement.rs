@@ -18,17 +18,6 @@ const STARTS: [&str; 4] = [
     "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
 ];
 
-fn movement_of(role: Role) -> &'static movement::Movement {
-    match role {
-        Role::King => &movement::KING,
-        Role::Queen => &movement::QUEEN,
-        Role::Rook => &movement::ROOK,
-        Role::Bishop => &movement::BISHOP,
-        Role::Knight => &movement::KNIGHT,
-        _ => &movement::PAWN,
-    }
-}
-
 #[test]
 fn every_move_the_geometry_allows_and_the_generator_drops_is_refused_for_king_safety() {
     let g = Chess::geometry();

@@ -388,7 +388,7 @@ fn piece_refusal(
                 }
                 return None;
             }
-            if movement::KING.could_reach(from, to, us).is_none() {
+            if movement_of(role).could_reach(from, to, us).is_none() {
                 return fail(
                     STAGE_MOVEMENT,
                     "king-move",
@@ -397,7 +397,7 @@ fn piece_refusal(
             }
         }
         Role::Knight => {
-            if movement::KNIGHT.could_reach(from, to, us).is_none() {
+            if movement_of(role).could_reach(from, to, us).is_none() {
                 return fail(
                     STAGE_MOVEMENT,
                     "knight-move",
@@ -406,12 +406,7 @@ fn piece_refusal(
             }
         }
         Role::Bishop | Role::Rook | Role::Queen => {
-            let moves = match role {
-                Role::Bishop => &movement::BISHOP,
-                Role::Rook => &movement::ROOK,
-                _ => &movement::QUEEN,
-            };
-            if moves.could_reach(from, to, us).is_none() {
+            if movement_of(role).could_reach(from, to, us).is_none() {
                 let (rule, text) = match role {
                     Role::Bishop => ("bishop-move", "a bishop moves along a diagonal"),
                     Role::Rook => ("rook-move", "a rook moves along a file or a rank"),

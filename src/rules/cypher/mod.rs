@@ -168,12 +168,11 @@ fn attack_tables() -> &'static [AttackTable; 2] {
 /// the Spy's queen lines).
 fn movement_of(role: u8) -> &'static movement::Movement {
     match role {
-        KING => &movement::KING,
-        QUEEN | SPY => &movement::QUEEN,
-        ROOK => &movement::ROOK,
-        BISHOP => &movement::BISHOP,
+        SPY => &movement::QUEEN,
         KNIGHT => &movement::CYPHER_KNIGHT,
-        _ => &movement::PAWN,
+        r => Role::from_code(r)
+            .and_then(movement::orthodox)
+            .unwrap_or(&movement::PAWN),
     }
 }
 
@@ -1564,10 +1563,10 @@ impl Rules for Cypher {
     }
 
     fn geometry_for(size: Option<(u8, u8)>) -> Result<Geometry, SetupError> {
-        match size {
-            None | Some((10, 11)) => Ok(Self::geometry()),
-            Some(_) => Err(SetupError::size("cypher is played on 10x11")),
+        if let Some((files, ranks)) = size {
+            INFO.check_board(files, ranks)?;
         }
+        Ok(Self::geometry())
     }
 
     fn start(_geometry: Geometry, options: &Options) -> Self {
@@ -1653,9 +1652,7 @@ impl Rules for Cypher {
     }
 
     fn from_fen(geometry: Geometry, fen: &str, options: &Options) -> Result<Self, SetupError> {
-        if geometry.files != 10 || geometry.ranks != 11 {
-            return Err(SetupError::size("cypher is played on 10x11"));
-        }
+        INFO.check_board(geometry.files, geometry.ranks)?;
         let fields: Vec<&str> = fen.split_whitespace().collect();
         if fields.len() != 2 && fields.len() != 5 {
             return Err(SetupError::fen(format!(
