@@ -12,6 +12,7 @@ pub mod key;
 pub mod movement;
 pub mod piece;
 pub(crate) mod reach;
+pub mod refusal;
 pub mod search;
 pub mod setup_error;
 #[cfg(test)]

@@ -1,0 +1,166 @@
+//! Refusals read from the generator.
+//!
+//! A variant's candidate generator sends every candidate turn it considers to a [`Verdicts`]
+//! sink, either as legal or tagged with the [`Rejection`] that stops it: the rule id, how far
+//! the candidate got ([`Stage`]) and the square that matters to the sentence (a blocker, an
+//! attacker). Perft and move lists use sinks that take only the legal turns (`REJECTED =
+//! false`, so the tagging compiles away); a refusal uses a sink that keeps the rejected
+//! candidates the written turn could mean and reads the rule id from the one that got
+//! furthest. Legal turns and refusals then come from the same code and cannot disagree.
+//!
+//! What the generator never produces, a move its piece's movement cannot make at all, is
+//! refused from the movement model ([`crate::rules::movement::Movement::could_reach`]); what
+//! concerns only the text (a second action where the variant has none, no piece on the named
+//! square) is refused by the variant's wording module before any candidate is looked at.
+
+use super::board::Square;
+
+/// How far a candidate got before a rule stopped it. When a written turn could mean several
+/// candidates (a short move that leaves the origin open), the one that got furthest explains
+/// the refusal, and ties go to the first in generation order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Stage {
+    /// The piece's movement cannot go there at all (in this zone).
+    Movement,
+    /// A piece stands in the way.
+    Blocked,
+    /// What stands on the target (own piece, a piece that cannot be taken there).
+    Target,
+    /// The written capture mark disagrees with the move.
+    Mark,
+    /// The written promotion disagrees with the move.
+    Promotion,
+    /// The second action of a compound turn.
+    Second,
+    /// The whole turn, played: king safety, adjacency rules, the result it decides.
+    Final,
+}
+
+/// Why the generator rejected a candidate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rejection {
+    pub rule: &'static str,
+    pub stage: Stage,
+    /// The square the sentence is about, when there is one beyond the move's own squares.
+    pub at: Option<Square>,
+}
+
+impl Rejection {
+    pub const fn new(rule: &'static str, stage: Stage) -> Rejection {
+        Rejection {
+            rule,
+            stage,
+            at: None,
+        }
+    }
+
+    pub const fn at(rule: &'static str, stage: Stage, square: Square) -> Rejection {
+        Rejection {
+            rule,
+            stage,
+            at: Some(square),
+        }
+    }
+}
+
+/// Where a candidate generator sends what it considers.
+pub trait Verdicts<M> {
+    /// Whether this sink takes rejected candidates; when false the generator skips the work
+    /// of finding and tagging them.
+    const REJECTED: bool;
+
+    /// A legal turn.
+    fn legal(&mut self, m: M);
+
+    /// A candidate and the rule that rejects it.
+    fn rejected(&mut self, m: M, why: Rejection) {
+        let _ = (m, why);
+    }
+}
+
+/// The legal turns only, into a list.
+impl<M> Verdicts<M> for Vec<M> {
+    const REJECTED: bool = false;
+
+    fn legal(&mut self, m: M) {
+        self.push(m);
+    }
+}
+
+/// Every candidate with its verdict, in generation order.
+#[derive(Clone, Debug)]
+pub struct Explored<M> {
+    pub legal: Vec<M>,
+    pub rejected: Vec<(M, Rejection)>,
+}
+
+impl<M> Default for Explored<M> {
+    fn default() -> Self {
+        Explored {
+            legal: Vec::new(),
+            rejected: Vec::new(),
+        }
+    }
+}
+
+impl<M> Verdicts<M> for Explored<M> {
+    const REJECTED: bool = true;
+
+    fn legal(&mut self, m: M) {
+        self.legal.push(m);
+    }
+
+    fn rejected(&mut self, m: M, why: Rejection) {
+        self.rejected.push((m, why));
+    }
+}
+
+/// The candidate that got furthest (the first of those that got equally far).
+pub fn furthest<M, I>(candidates: I) -> Option<(M, Rejection)>
+where
+    I: IntoIterator<Item = (M, Rejection)>,
+{
+    let mut best: Option<(M, Rejection)> = None;
+    for (m, why) in candidates {
+        if best.as_ref().is_none_or(|(_, b)| why.stage > b.stage) {
+            best = Some((m, why));
+        }
+    }
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_furthest_candidate_wins_and_ties_keep_the_first() {
+        let c = [
+            (1, Rejection::new("a", Stage::Target)),
+            (2, Rejection::new("b", Stage::Final)),
+            (3, Rejection::new("c", Stage::Final)),
+            (4, Rejection::new("d", Stage::Movement)),
+        ];
+        assert_eq!(furthest(c).map(|(m, r)| (m, r.rule)), Some((2, "b")));
+        assert_eq!(furthest(Vec::<(u8, Rejection)>::new()), None);
+    }
+
+    #[test]
+    fn a_list_takes_only_legal_turns() {
+        fn generate<V: Verdicts<u8>>(out: &mut V) {
+            out.legal(1);
+            if V::REJECTED {
+                out.rejected(2, Rejection::new("blocked", Stage::Blocked));
+            }
+            out.legal(3);
+        }
+        let mut list = Vec::new();
+        generate(&mut list);
+        assert_eq!(list, [1, 3]);
+        let mut all = Explored::default();
+        generate(&mut all);
+        assert_eq!(all.legal, [1, 3]);
+        assert_eq!(all.rejected.len(), 1);
+        assert_eq!(all.rejected[0].1.rule, "blocked");
+    }
+}
