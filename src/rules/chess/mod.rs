@@ -7,6 +7,7 @@
 
 #[cfg(test)]
 mod attack_check;
+mod candidates;
 mod catalogue;
 #[cfg(test)]
 mod invariant_tests;

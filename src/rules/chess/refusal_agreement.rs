@@ -1,32 +1,36 @@
-//! Refusals agree with the generator: every move that a piece's movement (the shared
-//! movement model) takes to an empty square or an enemy piece, but that the legal generator
-//! does not list, is refused for the one reason left, the own King's safety; on positions of
-//! random playouts from the standard perft test positions.
+//! Refusals agree with the generator, on positions of random playouts from the standard perft
+//! test positions:
+//! - the explorer (the slow generator of every candidate, by the shared movement model) finds
+//!   exactly the legal moves the fast generator lists;
+//! - every candidate the explorer rejects, written out, is refused by the rule it was tagged
+//!   with (the tag of the candidate that got furthest, where a text means several).
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use super::*;
-use crate::rules::movement;
-use crate::rules::testing::Rng;
+use crate::rules::refusal::{Explored, Rejection};
+use crate::rules::testing::{report, Rng};
 use crate::scenario::evaluate::Lowering;
 use crate::scenario::parse::parse_turn;
 
-const STARTS: [&str; 4] = [
+const STARTS: [&str; 6] = [
     START_FEN,
     "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
     "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
     "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+    "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+    "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
 ];
 
-#[test]
-fn every_move_the_geometry_allows_and_the_generator_drops_is_refused_for_king_safety() {
+/// Positions of random playouts, each with its explored candidates.
+fn positions(rounds: usize, seed: u64) -> Vec<(Chess, Explored<Move>)> {
     let g = Chess::geometry();
     let options = Options::defaults(Chess::options());
-    let mut rng = Rng(0xC0FF_EE15_600D_CAFE);
-    let (mut checked, mut failures) = (0, Vec::new());
-    for round in 0..500 {
+    let mut rng = Rng(seed);
+    let mut out = Vec::new();
+    for round in 0..rounds {
         let mut pos = Chess::from_fen(g, STARTS[round % STARTS.len()], &options).unwrap();
-        for _ in 0..rng.below(30) {
+        for _ in 0..rng.below(40) {
             let mut moves = Vec::new();
             pos.legal_moves(&mut moves);
             if moves.is_empty() {
@@ -34,62 +38,102 @@ fn every_move_the_geometry_allows_and_the_generator_drops_is_refused_for_king_sa
             }
             pos.play(moves[rng.below(moves.len())]);
         }
-        let mut moves = Vec::new();
-        pos.legal_moves(&mut moves);
-        let legal: BTreeSet<String> = moves.iter().map(|m| pos.describe(*m).text(&g)).collect();
-        let us = pos.turn;
-        for (from, piece) in pos.board.pieces().filter(|(_, p)| p.color() == us) {
-            let role = piece.role();
-            let mut targets = Vec::new();
-            movement::destinations(
-                movement_of(role),
-                &pos.board,
-                Sq::of(from),
-                us,
-                |c| c & 1 != us as u8 && c >> 1 != KING,
-                |t, capture| targets.push((t.square(), capture)),
-            );
-            for (to, capture) in targets {
-                let letter = if role == Role::Pawn {
-                    String::new()
-                } else {
-                    role.letter().to_string()
-                };
-                let last = if us == Color::White { 7 } else { 0 };
-                let promotion = if role == Role::Pawn && to.rank == last {
-                    "=Q"
-                } else {
-                    ""
-                };
-                let text = format!(
-                    "{letter}{}{}{}{promotion}",
-                    g.square_name(from),
-                    if capture { 'x' } else { '-' },
-                    g.square_name(to)
-                );
-                if legal.contains(&text) {
-                    continue;
-                }
-                checked += 1;
-                let pattern = Lowering::<Chess>::new(g)
-                    .turn(&parse_turn(&text).expect("a move parses"))
-                    .expect("a move lowers");
-                let refusal = pos.refusal(&pattern);
-                if refusal.rule != "own-king-in-check" {
-                    failures.push(format!(
-                        "{text} in {}: refused by {} ({})",
-                        pos.fen(),
-                        refusal.rule,
-                        refusal.reason
-                    ));
-                }
+        let mut all = Explored::default();
+        pos.explore(&mut all);
+        out.push((pos, all));
+    }
+    out
+}
+
+#[test]
+fn the_explorer_finds_exactly_the_legal_moves_of_the_fast_generator() {
+    let (mut checked, mut failures) = (0, Vec::new());
+    for (pos, all) in positions(1500, 0x5EED_C0DE_1234_9876) {
+        let mut fast = Vec::new();
+        pos.legal_moves(&mut fast);
+        let fast: BTreeSet<String> = fast.iter().map(|m| format!("{m:?}")).collect();
+        let slow: BTreeSet<String> = all.legal.iter().map(|m| format!("{m:?}")).collect();
+        checked += 1;
+        if fast != slow {
+            failures.push(format!(
+                "{}: only the fast generator {:?}, only the explorer {:?}",
+                pos.fen(),
+                fast.difference(&slow).collect::<Vec<_>>(),
+                slow.difference(&fast).collect::<Vec<_>>()
+            ));
+        }
+    }
+    report(
+        &failures,
+        checked,
+        1500,
+        "positions with the same legal moves",
+    );
+}
+
+#[test]
+fn every_rejected_candidate_is_refused_by_its_tag() {
+    let g = Chess::geometry();
+    let (mut checked, mut failures) = (0, Vec::new());
+    let mut rules = BTreeSet::new();
+    for (pos, all) in positions(500, 0xC0FF_EE15_600D_CAFE) {
+        let legal: BTreeSet<String> = all
+            .legal
+            .iter()
+            .map(|m| pos.describe(*m).text(&g))
+            .collect();
+        // A text several candidates share is refused by the one that got furthest.
+        let mut tags: BTreeMap<String, Rejection> = BTreeMap::new();
+        for (m, why) in &all.rejected {
+            // A castling tagged for a king away from home has no king to describe.
+            let text = match (m.is_castle(), m.to().file) {
+                (true, 6) => "O-O".to_string(),
+                (true, _) => "O-O-O".to_string(),
+                _ => pos.describe(*m).text(&g),
+            };
+            let kept = tags.entry(text).or_insert(*why);
+            if why.stage > kept.stage {
+                *kept = *why;
+            }
+        }
+        for (text, why) in tags {
+            if legal.contains(&text) {
+                continue;
+            }
+            checked += 1;
+            rules.insert(why.rule);
+            let pattern = Lowering::<Chess>::new(g)
+                .turn(&parse_turn(&text).expect("a move parses"))
+                .expect("a move lowers");
+            let refusal = pos.refusal(&pattern);
+            if refusal.rule != why.rule {
+                failures.push(format!(
+                    "{text} in {}: tagged {}, refused by {} ({})",
+                    pos.fen(),
+                    why.rule,
+                    refusal.rule,
+                    refusal.reason
+                ));
             }
         }
     }
-    crate::rules::testing::report(
+    report(
         &failures,
         checked,
-        500,
-        "moves dropped by the generator, all refused for king safety",
+        10_000,
+        "rejected candidates refused by their tag",
     );
+    // Every rule the explorer tags with is met, so none of them goes unchecked.
+    let expected = [
+        "blocked",
+        "castling-blocked",
+        "castling-out-of-check",
+        "castling-rights",
+        "castling-through-check",
+        "en-passant",
+        "own-king-in-check",
+        "own-piece-on-target",
+        "pawn-capture",
+    ];
+    assert_eq!(rules.into_iter().collect::<Vec<_>>(), expected);
 }

@@ -1,19 +1,16 @@
-//! Why a written turn is not a legal chess move: the most specific rule, with the squares.
+//! Why a written turn is not a legal chess move, in words.
 //!
-//! A move is checked in stages (movement, blocking, target, capture mark, promotion, king
-//! safety); when a short (SAN) pattern leaves the origin open, every own piece of the named kind
-//! is tried and the one that gets furthest decides the refusal.
+//! The rule comes from the generator: [`Chess::explore`] tags every candidate move with the
+//! rule that rejects it, and a written move is refused by the candidate it could mean that got
+//! furthest (see [`crate::rules::refusal`]). Only what concerns the text is decided here: a
+//! turn that is no chess move at all, the named square empty or the other side's, a capture
+//! mark or promotion that disagrees with the candidate, and a move that no atom of the piece's
+//! movement makes. The rest of this module puts the tag into a sentence with the squares.
 
+use super::candidates::{attacker, castle_move};
 use super::*;
-use crate::rules::attacks::first_blocker;
+use crate::rules::refusal::{Explored, Rejection, Stage};
 use crate::rules::turn::{straight, ActionPattern, Origin, PieceRef, Style};
-
-const STAGE_MOVEMENT: u8 = 0;
-const STAGE_BLOCKED: u8 = 1;
-const STAGE_TARGET: u8 = 2;
-const STAGE_MARK: u8 = 3;
-const STAGE_PROMOTION: u8 = 4;
-const STAGE_SAFETY: u8 = 5;
 
 fn sq_name(s: Square) -> String {
     Chess::geometry().square_name(s)
@@ -23,22 +20,18 @@ fn describe_piece(p: Piece) -> String {
     format!("{} {}", p.color(), p.role())
 }
 
-/// A square from which a piece of colour `them` attacks `s` on board `b` (the shared attack
-/// test, which names the attacker; the generator's own test only says whether there is one).
-fn attacker_of(b: &Board, s: i32, them: u8) -> Option<Square> {
-    attack_tables()[them as usize]
-        .attacker(b, Sq(s as u16), |_| true, |_, _| false)
-        .map(|a| a.from.square())
-}
-
-fn attacker_text(b: &Board, s: i32, them: u8) -> String {
-    match attacker_of(b, s, them) {
-        Some(a) => match b.get(a) {
-            Some(p) => format!("the {} on {}", describe_piece(p), sq_name(a)),
-            None => "a piece".into(),
-        },
+/// The attacker on `at` in words, on the board where it attacks.
+fn attacker_text(b: &Board, at: Option<Square>) -> String {
+    match at.and_then(|a| b.get(a).map(|p| (a, p))) {
+        Some((a, p)) => format!("the {} on {}", describe_piece(p), sq_name(a)),
         None => "an enemy piece".into(),
     }
+}
+
+fn explored(pos: &Chess) -> Explored<Move> {
+    let mut all = Explored::default();
+    pos.explore(&mut all);
+    all
 }
 
 pub(super) fn refusal(pos: &Chess, pattern: &TurnPattern) -> Refusal {
@@ -83,7 +76,14 @@ pub(super) fn refusal(pos: &Chess, pattern: &TurnPattern) -> Refusal {
         ActionPattern::Redesign { .. } => {
             Refusal::new("no-such-action", "chess has no piece designs to change")
         }
-        ActionPattern::Castle(side) => castle_refusal(pos, *side).unwrap_or_else(fallback),
+        ActionPattern::Castle(side) => {
+            let m = castle_move(pos.turn, *side);
+            let all = explored(pos);
+            all.rejected
+                .iter()
+                .find(|(c, _)| *c == m)
+                .map_or_else(fallback, |(_, why)| sentence(pos, m, *why))
+        }
         ActionPattern::Move {
             style,
             piece,
@@ -104,6 +104,11 @@ pub(super) fn refusal(pos: &Chess, pattern: &TurnPattern) -> Refusal {
                 }
                 None if *style == Style::Short => Some(Role::Pawn),
                 None => None,
+            };
+            let written = Written {
+                to,
+                capture,
+                promotion,
             };
             if let Origin::Exact(sq) = from {
                 let p = match pos.board.get(*sq) {
@@ -139,12 +144,12 @@ pub(super) fn refusal(pos: &Chess, pattern: &TurnPattern) -> Refusal {
                         );
                     }
                 }
-                return match piece_refusal(pos, *sq, to, capture, promotion) {
+                return match written.refusal(pos, &explored(pos), *sq) {
                     Some((_, r)) => r,
                     None => fallback(),
                 };
             }
-            let candidates: Vec<Square> = pos
+            let starts: Vec<Square> = pos
                 .board
                 .pieces()
                 .filter(|(s, p)| {
@@ -161,12 +166,13 @@ pub(super) fn refusal(pos: &Chess, pattern: &TurnPattern) -> Refusal {
                 Origin::Rank(r) => format!(" on rank {}", Chess::geometry().rank_label(*r)),
                 _ => String::new(),
             };
-            if candidates.is_empty() {
+            if starts.is_empty() {
                 return Refusal::new("no-such-piece", format!("there is no {what}{whence}"));
             }
-            let mut best: Option<(u8, Refusal)> = None;
-            for s in candidates {
-                match piece_refusal(pos, s, to, capture, promotion) {
+            let all = explored(pos);
+            let mut best: Option<(Stage, Refusal)> = None;
+            for s in starts {
+                match written.refusal(pos, &all, s) {
                     None => return fallback(),
                     Some((stage, r)) => {
                         if best.as_ref().is_none_or(|(b, _)| stage > *b) {
@@ -176,7 +182,7 @@ pub(super) fn refusal(pos: &Chess, pattern: &TurnPattern) -> Refusal {
                 }
             }
             match best {
-                Some((STAGE_MOVEMENT, _)) | None => Refusal::new(
+                Some((Stage::Movement, _)) | None => Refusal::new(
                     "no-such-piece",
                     format!("no {what}{whence} can move to {}", sq_name(to)),
                 ),
@@ -186,129 +192,102 @@ pub(super) fn refusal(pos: &Chess, pattern: &TurnPattern) -> Refusal {
     }
 }
 
-/// Why the king of the side to move cannot castle on `side`, or `None` if it can.
-fn castle_refusal(pos: &Chess, side: CastleSide) -> Option<Refusal> {
-    let us = pos.turn;
-    let them = us.other() as u8;
-    let base = if us == Color::White { 0 } else { BACK };
-    let e = E1 + base;
-    let (right, rook_sq, between, crossed, word) = match (side, us) {
-        (CastleSide::King, Color::White) => {
-            (WK, e + 3, vec![e + 1, e + 2], [e + 1, e + 2], "kingside")
-        }
-        (CastleSide::King, Color::Black) => {
-            (BK, e + 3, vec![e + 1, e + 2], [e + 1, e + 2], "kingside")
-        }
-        (CastleSide::Queen, Color::White) => (
-            WQ,
-            e - 4,
-            vec![e - 1, e - 2, e - 3],
-            [e - 1, e - 2],
-            "queenside",
-        ),
-        (CastleSide::Queen, Color::Black) => (
-            BQ,
-            e - 4,
-            vec![e - 1, e - 2, e - 3],
-            [e - 1, e - 2],
-            "queenside",
-        ),
-    };
-    if pos.kings[us.index()] as i32 != e {
-        return Some(Refusal::new(
-            "castling-rights",
-            format!(
-                "the {us} king is not on {}, so {us} cannot castle",
-                Chess::name(e)
-            ),
-        ));
-    }
-    if pos.castling & right == 0 {
-        return Some(Refusal::new(
-            "castling-rights",
-            format!(
-                "{us} has lost the right to castle {word}: the king or the {} rook has moved, or the rook was captured",
-                Chess::name(rook_sq)
-            ),
-        ));
-    }
-    for &s in &between {
-        if let Some(p) = pos.board.piece_at(Sq(s as u16)) {
-            return Some(Refusal::new(
-                "castling-blocked",
-                format!(
-                    "castling {word} needs the squares between the king and the rook empty; {} holds a {}",
-                    Chess::name(s),
-                    describe_piece(p)
-                ),
-            ));
-        }
-    }
-    if pos.king_attacked(us) {
-        return Some(Refusal::new(
-            "castling-out-of-check",
-            format!(
-                "the {us} king on {} is in check from {}, and a king in check cannot castle",
-                Chess::name(e),
-                attacker_text(&pos.board, e, them)
-            ),
-        ));
-    }
-    for (i, &s) in crossed.iter().enumerate() {
-        if attacked(&pos.board, s, them, -1) {
-            let verb = if i == 0 { "pass over" } else { "land on" };
-            return Some(Refusal::new(
-                "castling-through-check",
-                format!(
-                    "castling {word}, the king would {verb} {}, which {} attacks",
-                    Chess::name(s),
-                    attacker_text(&pos.board, s, them)
-                ),
-            ));
-        }
-    }
-    None
+/// What a written move says beyond its origin.
+struct Written<'a> {
+    to: Square,
+    capture: bool,
+    promotion: &'a Option<PieceRef>,
 }
 
-fn promotion_refusal(
-    role: Role,
-    us: Color,
-    from: Square,
-    to: Square,
-    promotion: &Option<PieceRef>,
-) -> Option<Refusal> {
-    let last = if us == Color::White { 7 } else { 0 };
-    let r = |s: String| Some(Refusal::new("promotion", s));
-    if role != Role::Pawn {
-        if promotion.is_some() {
-            return r(format!(
-                "only a pawn is promoted; the piece on {} is a {role}",
-                sq_name(from)
+impl Written<'_> {
+    /// Why the written move of the own piece on `from` fails, and how far its best candidate
+    /// got; `None` when a legal move matches it.
+    fn refusal(&self, pos: &Chess, all: &Explored<Move>, from: Square) -> Option<(Stage, Refusal)> {
+        let piece = pos.board.get(from)?;
+        // A castling tagged for a king away from home is no move of what stands there.
+        let aimed = |m: &Move| {
+            m.from() == from && m.to() == self.to && (!m.is_castle() || piece.role() == Role::King)
+        };
+        let candidates = all
+            .legal
+            .iter()
+            .filter(|m| aimed(m))
+            .map(|m| (*m, None))
+            .chain(
+                all.rejected
+                    .iter()
+                    .filter(|(m, _)| aimed(m))
+                    .map(|(m, why)| (*m, Some(*why))),
+            );
+        let mut best: Option<(Stage, Refusal)> = None;
+        let mut any = false;
+        for (m, why) in candidates {
+            any = true;
+            let (stage, r) = self.judge(pos, m, why)?;
+            if best.as_ref().is_none_or(|(b, _)| stage > *b) {
+                best = Some((stage, r));
+            }
+        }
+        if !any {
+            return Some((
+                Stage::Movement,
+                movement_refusal(piece.role(), from, self.to),
             ));
         }
-        return None;
+        best
     }
-    if to.rank == last {
-        match promotion {
-            None => r(format!(
+
+    /// One candidate against the written move: its own tag if it got no further than the
+    /// target, then the capture mark, then the promotion, then the tag of the whole move.
+    fn judge(&self, pos: &Chess, m: Move, why: Option<Rejection>) -> Option<(Stage, Refusal)> {
+        if let Some(why) = why.filter(|w| w.stage < Stage::Mark || m.is_castle()) {
+            return Some((why.stage, sentence(pos, m, why)));
+        }
+        let captures = m.is_en_passant() || (!m.is_castle() && pos.board.get(m.to()).is_some());
+        if let Some(r) = mark_refusal(m.from(), m.to(), self.capture, captures) {
+            return Some((Stage::Mark, r));
+        }
+        if let Some(r) = self.promotion_refusal(pos, m) {
+            return Some((Stage::Promotion, r));
+        }
+        why.map(|w| (w.stage, sentence(pos, m, w)))
+    }
+
+    fn promotion_refusal(&self, pos: &Chess, m: Move) -> Option<Refusal> {
+        let role = pos.board.get(m.from()).map_or(Role::Pawn, Piece::role);
+        let r = |s: String| Some(Refusal::new("promotion", s));
+        let written = match self.promotion {
+            None => None,
+            Some(PieceRef::Role(p)) => Some(*p),
+            Some(PieceRef::Design(d)) => {
+                return r(format!(
+                    "a pawn cannot be promoted to {d}; only to a queen, rook, bishop or knight"
+                ))
+            }
+        };
+        if written == m.promotion() {
+            return None;
+        }
+        match (written, m.promotion()) {
+            (None, Some(_)) => r(format!(
                 "a pawn reaching {} must be promoted to a queen, rook, bishop or knight (=Q, =R, =B, =N)",
-                sq_name(to)
+                sq_name(m.to())
             )),
-            Some(PieceRef::Role(Role::Queen | Role::Rook | Role::Bishop | Role::Knight)) => None,
-            Some(PieceRef::Role(p)) => {
+            (Some(_), None) if role != Role::Pawn => r(format!(
+                "only a pawn is promoted; the piece on {} is a {role}",
+                sq_name(m.from())
+            )),
+            (Some(_), None) => r(format!(
+                "a pawn is promoted only on the last rank, and {} is not on it",
+                sq_name(m.to())
+            )),
+            (Some(p), Some(_)) if !matches!(p, Role::Queen | Role::Rook | Role::Bishop | Role::Knight) => {
                 r(format!("a pawn cannot be promoted to a {p}; only to a queen, rook, bishop or knight"))
             }
-            Some(PieceRef::Design(d)) => r(format!(
-                "a pawn cannot be promoted to {d}; only to a queen, rook, bishop or knight"
-            )),
+            // Another candidate carries the written promotion and decides the refusal.
+            (Some(p), _) => r(format!("{}-{} promoted to a {p} is another move", sq_name(m.from()), sq_name(m.to()))),
+            (None, None) => None,
         }
-    } else if promotion.is_some() {
-        r(format!(
-            "a pawn is promoted only on the last rank, and {} is not on it",
-            sq_name(to)
-        ))
-    } else {
-        None
     }
 }
 
@@ -334,223 +313,108 @@ fn mark_refusal(from: Square, to: Square, capture: bool, captures: bool) -> Opti
     ))
 }
 
-/// Checks a move of the own piece on `from` to `to` stage by stage: `None` when it is legal,
-/// otherwise how far it got and why it fails.
-fn piece_refusal(
-    pos: &Chess,
-    from: Square,
-    to: Square,
-    capture: bool,
-    promotion: &Option<PieceRef>,
-) -> Option<(u8, Refusal)> {
-    let b = &pos.board;
-    let piece = b.get(from)?;
-    let us = piece.color();
-    let role = piece.role();
-    let target = b.get(to);
+/// A move the piece's movement never makes (no candidate goes there).
+fn movement_refusal(role: Role, from: Square, to: Square) -> Refusal {
     let (fname, tname) = (sq_name(from), sq_name(to));
-    let df = to.file as i32 - from.file as i32;
-    let dr = to.rank as i32 - from.rank as i32;
-    let fail =
-        |stage: u8, rule: &'static str, reason: String| Some((stage, Refusal::new(rule, reason)));
-    let mut kind = KIND_NORMAL;
-    let mut captures = target.is_some();
-
+    let rule = match role {
+        Role::King => "king-move",
+        Role::Queen => "queen-move",
+        Role::Rook => "rook-move",
+        Role::Bishop => "bishop-move",
+        Role::Knight => "knight-move",
+        Role::Pawn => "pawn-move",
+        _ => return Refusal::new("no-such-piece", format!("the {role} is not a chess piece")),
+    };
     if from == to {
-        let rule = match role {
-            Role::King => "king-move",
-            Role::Queen => "queen-move",
-            Role::Rook => "rook-move",
-            Role::Bishop => "bishop-move",
-            Role::Knight => "knight-move",
-            _ => "pawn-move",
-        };
-        return fail(STAGE_MOVEMENT, rule, format!("a move must leave {fname}"));
+        return Refusal::new(rule, format!("a move must leave {fname}"));
     }
+    let text = match role {
+        Role::King => format!("the king moves to an adjoining square (or castles); {fname} to {tname} is not one step"),
+        Role::Knight => format!("a knight leaps two squares one way and one the other; {fname} to {tname} is not a knight's leap"),
+        Role::Bishop => format!("a bishop moves along a diagonal; {fname} to {tname} is not such a move"),
+        Role::Rook => format!("a rook moves along a file or a rank; {fname} to {tname} is not such a move"),
+        Role::Queen => format!("a queen moves along a file, a rank or a diagonal; {fname} to {tname} is not such a move"),
+        _ => format!("a pawn moves straight forward one square (two from its starting square) or captures diagonally forward; {fname} to {tname} is neither"),
+    };
+    Refusal::new(rule, text)
+}
 
-    match role {
-        Role::King => {
-            let home = if us == Color::White { 0 } else { 7 };
-            if dr == 0 && df.abs() == 2 && from == Square::new(4, home) {
-                let side = if df > 0 {
-                    CastleSide::King
-                } else {
-                    CastleSide::Queen
-                };
-                if let Some(r) = castle_refusal(pos, side) {
-                    return Some((STAGE_SAFETY, r));
-                }
-                if let Some(r) = mark_refusal(from, to, capture, false) {
-                    return Some((STAGE_MARK, r));
-                }
-                if let Some(r) = promotion_refusal(role, us, from, to, promotion) {
-                    return Some((STAGE_PROMOTION, r));
-                }
-                return None;
-            }
-            if movement_of(role).could_reach(from, to, us).is_none() {
-                return fail(
-                    STAGE_MOVEMENT,
-                    "king-move",
-                    format!("the king moves to an adjoining square (or castles); {fname} to {tname} is not one step"),
-                );
-            }
+/// The generator's tag on candidate `m` in words.
+fn sentence(pos: &Chess, m: Move, why: Rejection) -> Refusal {
+    let us = pos.turn;
+    let b = &pos.board;
+    let (from, to) = (m.from(), m.to());
+    let (fname, tname) = (sq_name(from), sq_name(to));
+    let role = b.get(from).map_or(Role::Pawn, Piece::role);
+    let at = why.at.map(sq_name).unwrap_or_default();
+    let side = if to > from { "kingside" } else { "queenside" };
+    let text = match why.rule {
+        "blocked" => {
+            let p = why
+                .at
+                .and_then(|x| b.get(x))
+                .map_or(String::from("a piece"), describe_piece);
+            format!("the {role} on {fname} cannot pass over the {p} on {at} to reach {tname}")
         }
-        Role::Knight => {
-            if movement_of(role).could_reach(from, to, us).is_none() {
-                return fail(
-                    STAGE_MOVEMENT,
-                    "knight-move",
-                    format!("a knight leaps two squares one way and one the other; {fname} to {tname} is not a knight's leap"),
-                );
-            }
+        "own-piece-on-target" => format!(
+            "{tname} holds a {}; a piece cannot move to a square occupied by its own side",
+            b.get(to).map_or(String::from("piece"), describe_piece)
+        ),
+        "pawn-capture" => match b.get(to) {
+            Some(p) => format!("a pawn captures diagonally forward, never straight ahead; it cannot take the {} on {tname}", describe_piece(p)),
+            None => format!("a pawn moves diagonally only to capture, and {tname} is empty"),
+        },
+        "en-passant" => format!(
+            "the pawn on {} can be taken en passant only on the move right after its double step",
+            sq_name(Square::new(to.file, from.rank))
+        ),
+        "castling-rights" if pos.kings[us.index()] as i32 != Sq::of(from).0 as i32 => {
+            format!("the {us} king is not on {fname}, so {us} cannot castle")
         }
-        Role::Bishop | Role::Rook | Role::Queen => {
-            if movement_of(role).could_reach(from, to, us).is_none() {
-                let (rule, text) = match role {
-                    Role::Bishop => ("bishop-move", "a bishop moves along a diagonal"),
-                    Role::Rook => ("rook-move", "a rook moves along a file or a rank"),
-                    _ => (
-                        "queen-move",
-                        "a queen moves along a file, a rank or a diagonal",
-                    ),
-                };
-                return fail(
-                    STAGE_MOVEMENT,
-                    rule,
-                    format!("{text}; {fname} to {tname} is not such a move"),
-                );
-            }
-            if let Some(x) = first_blocker(b, from, to) {
-                let p = b.get(x).map_or(String::from("a piece"), describe_piece);
-                return fail(
-                    STAGE_BLOCKED,
-                    "blocked",
-                    format!(
-                        "the {role} on {fname} cannot pass over the {p} on {} to reach {tname}",
-                        sq_name(x)
-                    ),
-                );
-            }
+        "castling-rights" => {
+            let rook = castle_rook(m);
+            format!("{us} has lost the right to castle {side}: the king or the {} rook has moved, or the rook was captured", sq_name(rook))
         }
-        Role::Pawn => {
-            let sign = if us == Color::White { 1 } else { -1 };
-            let fwd = dr * sign;
-            let start = if us == Color::White { 1 } else { 6 };
-            if df == 0 && (fwd == 1 || (fwd == 2 && from.rank == start)) {
-                if fwd == 2 {
-                    let mid = Square::new(from.file, (from.rank as i32 + sign) as u8);
-                    if let Some(p) = b.get(mid) {
-                        return fail(
-                            STAGE_BLOCKED,
-                            "blocked",
-                            format!("the pawn on {fname} cannot pass over the {} on {} to reach {tname}", describe_piece(p), sq_name(mid)),
-                        );
-                    }
-                    kind = KIND_DOUBLE;
-                }
-                if let Some(p) = target {
-                    if p.color() == us {
-                        return fail(
-                            STAGE_TARGET,
-                            "own-piece-on-target",
-                            format!("{tname} holds a {}; a piece cannot move to a square occupied by its own side", describe_piece(p)),
-                        );
-                    }
-                    return fail(
-                        STAGE_TARGET,
-                        "pawn-capture",
-                        format!("a pawn captures diagonally forward, never straight ahead; it cannot take the {} on {tname}", describe_piece(p)),
-                    );
-                }
-            } else if df.abs() == 1 && fwd == 1 {
-                match target {
-                    Some(_) => {}
-                    None => {
-                        let beside = Square::new(to.file, from.rank);
-                        let ep = pos.ep != 0 && Sq::of(to).0 == pos.ep;
-                        if ep {
-                            kind = KIND_EP;
-                            captures = true;
-                        } else if b.get(beside) == Some(Piece::new(us.other(), Role::Pawn))
-                            && from.rank == if us == Color::White { 4 } else { 3 }
-                        {
-                            return fail(
-                                STAGE_TARGET,
-                                "en-passant",
-                                format!("the pawn on {} can be taken en passant only on the move right after its double step", sq_name(beside)),
-                            );
-                        } else {
-                            return fail(
-                                STAGE_TARGET,
-                                "pawn-capture",
-                                format!(
-                                    "a pawn moves diagonally only to capture, and {tname} is empty"
-                                ),
-                            );
-                        }
-                    }
-                }
-            } else {
-                return fail(
-                    STAGE_MOVEMENT,
-                    "pawn-move",
-                    format!("a pawn moves straight forward one square (two from its starting square) or captures diagonally forward; {fname} to {tname} is neither"),
-                );
-            }
+        "castling-blocked" => format!(
+            "castling {side} needs the squares between the king and the rook empty; {at} holds a {}",
+            why.at.and_then(|x| b.get(x)).map_or(String::from("piece"), describe_piece)
+        ),
+        "castling-out-of-check" => format!(
+            "the {us} king on {fname} is in check from {}, and a king in check cannot castle",
+            attacker_text(b, why.at)
+        ),
+        "castling-through-check" => {
+            let passed = why.at.is_some_and(|s| s.file.abs_diff(from.file) == 1);
+            let verb = if passed { "pass over" } else { "land on" };
+            let a = why.at.and_then(|s| attacker(b, Sq::of(s).0 as i32, us.other() as u8));
+            format!("castling {side}, the king would {verb} {at}, which {} attacks", attacker_text(b, a))
         }
-        _ => {
-            return fail(
-                STAGE_MOVEMENT,
-                "no-such-piece",
-                format!("the {role} is not a chess piece"),
-            )
-        }
-    }
-
-    if let Some(p) = target {
-        if p.color() == us {
-            return fail(
-                STAGE_TARGET,
-                "own-piece-on-target",
+        "own-king-in-check" => {
+            let mut next = pos.clone();
+            next.apply(m);
+            let by = attacker_text(&next.board, why.at);
+            if role == Role::King {
+                format!("the king would be in check on {tname} from {by}")
+            } else if pos.king_attacked(us) {
                 format!(
-                    "{tname} holds a {}; a piece cannot move to a square occupied by its own side",
-                    describe_piece(p)
-                ),
-            );
+                    "the {us} king on {} is in check, and after {fname}-{tname} it is still attacked by {by}",
+                    Chess::name(next.kings[us.index()] as i32)
+                )
+            } else {
+                format!(
+                    "moving the {role} from {fname} to {tname} would expose the {us} king on {} to {by}",
+                    Chess::name(next.kings[us.index()] as i32)
+                )
+            }
         }
-    }
-    if let Some(r) = mark_refusal(from, to, capture, captures) {
-        return Some((STAGE_MARK, r));
-    }
-    if let Some(r) = promotion_refusal(role, us, from, to, promotion) {
-        return Some((STAGE_PROMOTION, r));
-    }
+        rule => format!("{fname}-{tname} breaks {rule}"),
+    };
+    Refusal::new(why.rule, text)
+}
 
-    // King safety: play the move on a copy.
-    let mut next = pos.clone();
-    let mut m = Move::new(Sq::of(from).0 as i32, Sq::of(to).0 as i32, kind);
-    if role == Role::Pawn && (to.rank == 0 || to.rank == 7) {
-        m.promo = QUEEN;
-    }
-    next.apply(m);
-    if next.king_attacked(us) {
-        let k = next.kings[us.index()] as i32;
-        let by = attacker_text(&next.board, k, us.other() as u8);
-        let text = if role == Role::King {
-            format!("the king would be in check on {tname} from {by}")
-        } else if pos.king_attacked(us) {
-            format!(
-                "the {us} king on {} is in check, and after {fname}-{tname} it is still attacked by {by}",
-                Chess::name(k)
-            )
-        } else {
-            format!(
-                "moving the {role} from {fname} to {tname} would expose the {us} king on {} to {by}",
-                Chess::name(k)
-            )
-        };
-        return fail(STAGE_SAFETY, "own-king-in-check", text);
-    }
-    None
+/// The rook square a castling move needs.
+fn castle_rook(m: Move) -> Square {
+    let (from, to) = (m.from(), m.to());
+    let file = if to.file > from.file { 7 } else { 0 };
+    Square::new(file, from.rank)
 }

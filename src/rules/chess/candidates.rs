@@ -1,0 +1,234 @@
+//! Every candidate chess move with its verdict, from the shared movement model.
+//!
+//! This is the slow, obviously right generator: each piece's atoms are walked square by
+//! square (past the first blocker too, so a blocked move is a candidate with the blocker
+//! named), pawn double steps, en passant, promotion and castling are added by the Laws' own
+//! articles, and every candidate that the board allows is played on a copy and the own king
+//! tested with the shared attack table. Refusals read their rule ids from it; the tests hold
+//! its legal moves to the fast generator's on random positions.
+
+use super::*;
+use crate::rules::movement::offset;
+use crate::rules::refusal::{Rejection, Stage, Verdicts};
+
+fn square(s: i32) -> Square {
+    Sq(s as u16).square()
+}
+
+/// The square from which a piece of colour `them` attacks `s` (the shared attack test).
+pub(super) fn attacker(b: &Board, s: i32, them: u8) -> Option<Square> {
+    attack_tables()[them as usize]
+        .attacker(b, Sq(s as u16), |_| true, |_, _| false)
+        .map(|a| a.from.square())
+}
+
+/// The king of `color`, found on the board rather than in the cached squares.
+fn king_square(b: &Board, color: Color) -> Option<i32> {
+    b.pieces()
+        .find(|(_, p)| *p == Piece::new(color, Role::King))
+        .map(|(s, _)| Sq::of(s).0 as i32)
+}
+
+/// The castling move of the side to move on `side`, from its king's home square.
+pub(super) fn castle_move(us: Color, side: CastleSide) -> Move {
+    let e = E1 + if us == Color::White { 0 } else { BACK };
+    let to = match side {
+        CastleSide::King => e + 2,
+        CastleSide::Queen => e - 2,
+    };
+    Move::new(e, to, KIND_CASTLE)
+}
+
+impl Chess {
+    /// Sends every candidate move of the side to move to `out`, legal or with the rule that
+    /// rejects it. Moves that no atom of the piece's movement makes are not candidates.
+    pub(crate) fn explore<V: Verdicts<Move>>(&self, out: &mut V) {
+        let us = self.turn;
+        let u = us as u8;
+        let fwd = if us == Color::White { UP } else { -UP };
+        let start_rank = if us == Color::White { 1 } else { 6 };
+        let own: Vec<(Square, Piece)> = self
+            .board
+            .pieces()
+            .filter(|(_, p)| p.color() == us)
+            .collect();
+        for (from, piece) in own {
+            let f = Sq::of(from).0 as i32;
+            let role = piece.role();
+            for atom in movement_of(role).atoms.iter() {
+                for &step in atom.steps.iter() {
+                    let d = offset(step, us);
+                    let mut t = f + d;
+                    let mut n = 0u8;
+                    let mut blocker: Option<i32> = None;
+                    // A hopper's first piece on the line is its screen, not a target.
+                    let mut screened = atom.reach != movement::Reach::Hop;
+                    while self.at(t) != WALL {
+                        n = n.saturating_add(1);
+                        let c = self.at(t);
+                        let m = Move::new(f, t, KIND_NORMAL);
+                        if !screened {
+                            screened = c != EMPTY;
+                        } else if let Some(b) = blocker {
+                            out.rejected(m, Rejection::at("blocked", Stage::Blocked, square(b)));
+                        } else if c == EMPTY {
+                            if atom.modality.moves() {
+                                self.consider(m, out);
+                            } else {
+                                self.diagonal_to_empty(f, t, out);
+                            }
+                        } else {
+                            if c & 1 == u {
+                                if V::REJECTED {
+                                    out.rejected(
+                                        m,
+                                        Rejection::new("own-piece-on-target", Stage::Target),
+                                    );
+                                }
+                            } else if atom.modality.captures() {
+                                self.consider(m, out);
+                            } else if V::REJECTED {
+                                out.rejected(m, Rejection::new("pawn-capture", Stage::Target));
+                            }
+                            blocker = Some(t);
+                        }
+                        let done = match atom.reach {
+                            movement::Reach::Leap => true,
+                            movement::Reach::Ride(limit) => limit != 0 && n >= limit,
+                            movement::Reach::Hop => false,
+                        };
+                        if done || (blocker.is_some() && !V::REJECTED) {
+                            break;
+                        }
+                        t += d;
+                    }
+                }
+            }
+            if role == Role::Pawn && from.rank == start_rank {
+                self.double_step(f, f + fwd, f + 2 * fwd, out);
+            }
+            if role == Role::King {
+                for side in [CastleSide::King, CastleSide::Queen] {
+                    self.castle(side, out);
+                }
+            }
+        }
+        // The castling right names the king's home square, whoever stands there now.
+        if V::REJECTED && self.at(castle_move(us, CastleSide::King).from as i32) != code(u, KING) {
+            for side in [CastleSide::King, CastleSide::Queen] {
+                out.rejected(
+                    castle_move(us, side),
+                    Rejection::new("castling-rights", Stage::Final),
+                );
+            }
+        }
+    }
+
+    /// A pawn's capture onto an empty square: en passant when the Laws allow it, otherwise no
+    /// move, and a rejected candidate saying which rule.
+    fn diagonal_to_empty<V: Verdicts<Move>>(&self, f: i32, t: i32, out: &mut V) {
+        if self.ep != 0 && t == self.ep as i32 {
+            self.consider(Move::new(f, t, KIND_EP), out);
+            return;
+        }
+        if !V::REJECTED {
+            return;
+        }
+        let us = self.turn as u8;
+        let beside = t - if us == 0 { UP } else { -UP };
+        let fifth = if us == 0 { 4 } else { 3 };
+        let rule = if self.at(beside) == code(us ^ 1, PAWN) && rank_of(f) == fifth {
+            "en-passant"
+        } else {
+            "pawn-capture"
+        };
+        out.rejected(
+            Move::new(f, t, KIND_NORMAL),
+            Rejection::new(rule, Stage::Target),
+        );
+    }
+
+    /// A pawn's double step from its starting square (FIDE 3.7.b).
+    fn double_step<V: Verdicts<Move>>(&self, f: i32, mid: i32, t: i32, out: &mut V) {
+        let m = Move::new(f, t, KIND_DOUBLE);
+        let us = self.turn as u8;
+        if self.at(mid) != EMPTY {
+            if V::REJECTED {
+                out.rejected(m, Rejection::at("blocked", Stage::Blocked, square(mid)));
+            }
+        } else if self.at(t) == EMPTY {
+            self.consider(m, out);
+        } else if V::REJECTED {
+            let rule = if self.at(t) & 1 == us {
+                "own-piece-on-target"
+            } else {
+                "pawn-capture"
+            };
+            out.rejected(m, Rejection::new(rule, Stage::Target));
+        }
+    }
+
+    /// Castling on `side` (FIDE 3.8.b), each condition in the order the article gives them.
+    fn castle<V: Verdicts<Move>>(&self, side: CastleSide, out: &mut V) {
+        let us = self.turn;
+        let m = castle_move(us, side);
+        let e = m.from as i32;
+        if self.at(e) != code(us as u8, KING) {
+            return;
+        }
+        let white = us == Color::White;
+        let (right, between, crossed): (u8, &[i32], [i32; 2]) = match side {
+            CastleSide::King => (if white { WK } else { BK }, &[e + 1, e + 2], [e + 1, e + 2]),
+            CastleSide::Queen => (
+                if white { WQ } else { BQ },
+                &[e - 1, e - 2, e - 3],
+                [e - 1, e - 2],
+            ),
+        };
+        let them = us.other() as u8;
+        let why = if self.castling & right == 0 {
+            Some(Rejection::new("castling-rights", Stage::Final))
+        } else if let Some(&s) = between.iter().find(|&&s| self.at(s) != EMPTY) {
+            Some(Rejection::at("castling-blocked", Stage::Final, square(s)))
+        } else if let Some(a) = attacker(&self.board, e, them) {
+            Some(Rejection::at("castling-out-of-check", Stage::Final, a))
+        } else {
+            crossed
+                .iter()
+                .find(|&&s| attacker(&self.board, s, them).is_some())
+                .map(|&s| Rejection::at("castling-through-check", Stage::Final, square(s)))
+        };
+        match why {
+            Some(r) => out.rejected(m, r),
+            None => self.consider(m, out),
+        }
+    }
+
+    /// A candidate the board allows: each promotion of it, played on a copy; legal unless the
+    /// own king is then attacked (FIDE 3.9).
+    fn consider<V: Verdicts<Move>>(&self, m: Move, out: &mut V) {
+        let last = if self.turn == Color::White { 7 } else { 0 };
+        if self.at(m.from as i32) >> 1 == PAWN && rank_of(m.to as i32) == last {
+            for promo in [QUEEN, ROOK, BISHOP, KNIGHT] {
+                self.judge(Move { promo, ..m }, out);
+            }
+        } else {
+            self.judge(m, out);
+        }
+    }
+
+    fn judge<V: Verdicts<Move>>(&self, m: Move, out: &mut V) {
+        let us = self.turn;
+        let mut next = self.clone();
+        next.apply(m);
+        let Some(k) = king_square(&next.board, us) else {
+            // A position without its king cannot be built; nothing attacks what is not there.
+            out.legal(m);
+            return;
+        };
+        match attacker(&next.board, k, us.other() as u8) {
+            Some(a) => out.rejected(m, Rejection::at("own-king-in-check", Stage::Final, a)),
+            None => out.legal(m),
+        }
+    }
+}
