@@ -324,6 +324,24 @@ fn misspelt_variants_options_and_values_are_suggested() {
     );
 }
 
+#[test]
+fn reasons_and_check_belong_to_the_variant() {
+    refused(
+        &chess("  start\n  play f3 e5 g4 Qh4#\n  expect result black wins by flip"),
+        &[
+            "a chess game never ends by flip; it ends by checkmate, stalemate, repetition",
+            "not a reason of this variant",
+        ],
+    );
+    refused(
+        &cypher("  start\n  expect result white wins by fifty-move"),
+        &["a cypher game never ends by fifty-move; it ends by checkmate, stalemate, flip"],
+    );
+    passes(&chess(
+        "  start\n  play f3 e5 g4 Qh4#\n  expect result black wins by checkmate\n  expect check",
+    ));
+}
+
 // ---- Turns and statements at random --------------------------------------------------------
 
 /// Squares of each board, and one on neither.

@@ -412,8 +412,23 @@ impl<'a, R: Rules> Evaluator<'a, R> {
                 reason
                     .node
                     .parse::<Reason>()
-                    .map(|_| ())
-                    .map_err(|e| Problem::new(e, reason.span.clone(), "no such reason")),
+                    .map_err(|e| Problem::new(e, reason.span.clone(), "no such reason"))
+                    .and_then(|r| {
+                        if R::INFO.reasons.contains(&r) {
+                            return Ok(());
+                        }
+                        let names: Vec<_> = R::INFO.reasons.iter().map(|r| r.name()).collect();
+                        Err(Problem::new(
+                            format!(
+                                "a {} game never ends by {}; it ends by {}",
+                                R::NAME,
+                                r.name(),
+                                names.join(", ")
+                            ),
+                            reason.span.clone(),
+                            "not a reason of this variant",
+                        ))
+                    }),
             ),
             Assertion::Occupant(sq, piece) => {
                 push(self.square(sq).map(|_| ()));
@@ -466,10 +481,16 @@ impl<'a, R: Rules> Evaluator<'a, R> {
                     );
                 }
             }
-            Assertion::Check(_) => {
-                // Variants without check answer `in_check` with None; that is a static fact,
-                // so asking is an input problem, found when the scenario runs.
-            }
+            Assertion::Check(_) if !R::INFO.check => push(Err(Problem::new(
+                format!(
+                    "{} has no check; `expect check` is for {}",
+                    R::NAME,
+                    names_where(|v| v.check)
+                ),
+                span.clone(),
+                "not answerable in this variant",
+            ))),
+            Assertion::Check(_) => {}
             Assertion::Key(kv) => push(self.check_key(kv, span)),
             Assertion::Invariant(name, depth) => {
                 push(self.check_depth(u64::from(*depth), span));
