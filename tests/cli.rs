@@ -171,3 +171,50 @@ fn dispute_shows_each_reading() {
         "{out}"
     );
 }
+
+#[test]
+fn cost_prices_designs_with_the_arithmetic() {
+    let o = arbiter(&["cost", "WbRbmHfB", "(WD)", "B"]);
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}{}", stderr(&o));
+    assert!(
+        out.contains(
+            "  bmH      orthogonal leaper 1.5 x backward-only 0.2 x move-only 0.6 = 0.18\n"
+        ),
+        "{out}"
+    );
+    assert!(out.contains("  sum 4.99\n  price 5 zorkmids"), "{out}");
+    assert!(
+        out.contains("WD\n") && out.contains("  sum 3\n  price 3 zorkmids"),
+        "{out}"
+    );
+    assert!(
+        out.contains("  sum 3.3\n  x colourbound 0.9\n  = 2.97\n  price 3 zorkmids"),
+        "{out}"
+    );
+    let o = arbiter(&["cost", "--royal", "WF", "--format", "json"]);
+    let json: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("json");
+    assert_eq!(json[0]["price"], 12);
+    assert_eq!(json[0]["exact"], "12");
+    assert_eq!(json[0]["multipliers"][0]["name"], "royal");
+}
+
+#[test]
+fn cost_points_at_a_bad_design_and_says_what_has_no_price() {
+    let o = arbiter(&["cost", "N", "fcx", "Z"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stdout(&o).contains("  price 3 zorkmids"),
+        "the good design is still priced"
+    );
+    let err = stderr(&o);
+    assert!(
+        err.contains("`fcx` is not a design: unexpected `x` at 2: expected an atom")
+            && err.contains("\n  fcx\n    ^\n"),
+        "{err}"
+    );
+    assert!(
+        err.contains("`Z` has no price: the price table has no base price for Z"),
+        "{err}"
+    );
+}

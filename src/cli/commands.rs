@@ -86,6 +86,11 @@ pub fn run(command: Command, limits: Limits) -> Outcome {
             let variant: Variant = variant.parse()?;
             with_variant!(variant, R => explain::<R>(&turn, fen, size))
         }
+        Command::Cost {
+            designs,
+            royal,
+            format,
+        } => cost(&designs, royal, format),
         Command::Dispute {
             file,
             scenario,
@@ -621,4 +626,75 @@ fn dispute(path: &Path, only: Option<&str>, settings: &Settings) -> Outcome {
         }
     }
     Ok(code)
+}
+
+// ---- cost ------------------------------------------------------------------------------------
+
+/// Prices each design; a design that cannot be read or priced is an error at its character,
+/// and the others are still priced.
+fn cost(designs: &[String], royal: bool, format: Format) -> Outcome {
+    use crate::betza::Design;
+    use crate::rules::csipgs::price::price;
+    let mut failed = false;
+    let mut json = Vec::new();
+    for text in designs {
+        // A design may be written as a piece is, in parentheses.
+        let bare = text
+            .strip_prefix('(')
+            .and_then(|t| t.strip_suffix(')'))
+            .unwrap_or(text);
+        let priced = Design::parse(bare)
+            .map_err(|e| {
+                let skip = text.len() - bare.len();
+                let at = skip.min(1) + e.offset();
+                format!(
+                    "`{text}` is not a design: {e}\n  {text}\n  {}^",
+                    " ".repeat(text[..at.min(text.len())].chars().count())
+                )
+            })
+            .and_then(|d| price(&d, royal).map_err(|e| format!("`{text}` has no price: {e}")));
+        match priced {
+            Ok(p) => match format {
+                Format::Text => outln!("{p}")?,
+                Format::Json => json.push(serde_json::json!({
+                    "design": p.design,
+                    "royal": royal,
+                    "atoms": p.atoms.iter().map(|a| serde_json::json!({
+                        "atom": a.text,
+                        "family": a.family,
+                        "base": a.base.to_string(),
+                        "powers": a.powers.iter().map(|w| serde_json::json!({
+                            "directions": w.directions.as_ref().map(|t| t.name),
+                            "factor": w.directions.as_ref().map(|t| t.factor.to_string()),
+                            "price": w.price.to_string(),
+                        })).collect::<Vec<_>>(),
+                        "modality": a.modality.as_ref().map(|t| t.name),
+                        "subtotal": a.subtotal.to_string(),
+                    })).collect::<Vec<_>>(),
+                    "sum": p.sum.to_string(),
+                    "multipliers": p.multipliers.iter().map(|t| serde_json::json!({
+                        "name": t.name, "factor": t.factor.to_string(),
+                    })).collect::<Vec<_>>(),
+                    "exact": p.exact.to_string(),
+                    "price": p.zorkmids,
+                })),
+            },
+            Err(message) => {
+                failed = true;
+                match format {
+                    Format::Text => errln!("error: {message}"),
+                    Format::Json => {
+                        json.push(serde_json::json!({ "design": text, "error": message }))
+                    }
+                }
+            }
+        }
+    }
+    if format == Format::Json {
+        outln!(
+            "{}",
+            serde_json::to_string_pretty(&json).unwrap_or_default()
+        )?;
+    }
+    Ok(if failed { 2 } else { 0 })
 }

@@ -1,4 +1,5 @@
-//! The `arbiter` command line: `check`, `perft`, `moves`, `rules`, `explain`, `dispute`.
+//! The `arbiter` command line: `check`, `perft`, `moves`, `rules`, `explain`, `dispute`,
+//! `cost`.
 
 mod commands;
 pub mod output;
@@ -97,6 +98,18 @@ pub enum Command {
         /// Board size `<files>x<ranks>` for variants that take one.
         #[arg(long)]
         size: Option<String>,
+    },
+    /// Price csipgs piece designs (Betza's funny notation), with the arithmetic atom by atom.
+    Cost {
+        /// The designs: `WbRbmHfB`, `Wfc(DNFA)scDsHbmH`, `(WD)`.
+        #[arg(required = true)]
+        designs: Vec<String>,
+        /// Price them as a King's design (royal, times 4).
+        #[arg(long)]
+        royal: bool,
+        /// Output for people (`text`) or tools (`json`).
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
     },
     /// Evaluate a scenario file under every reading of each option it leaves open.
     Dispute {

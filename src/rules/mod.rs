@@ -5,6 +5,7 @@
 pub mod attacks;
 pub mod board;
 pub mod chess;
+pub mod csipgs;
 pub mod cypher;
 pub mod design;
 pub mod game;
