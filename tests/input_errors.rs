@@ -511,16 +511,22 @@ fn unknown_pieces_are_errors_of_the_variant_at_their_span() {
 }
 
 #[test]
-fn designs_in_variants_without_them_are_errors_at_the_design() {
+fn invented_pieces_in_variants_without_them_are_errors_at_the_design() {
     for body in [
-        "  board { white: Ke1 (WD)e4 black: Ke8 }",
+        "  board { white: Kd1 (WD)e4 black: Kd9 }",
         "  start\n  expect legal (Wfc(DNFA)scDsHbmH)@d6",
         "  start\n  expect e4 = white (WD)",
-        "  start\n  play e2-e4 e7-e5 (WD)xe5",
-        "  start\n  expect illegal e2-e4=(WD)",
+        "  start\n  play d3-d4 d7-d6 (WD)xe5",
     ] {
-        let src = chess(body);
-        let out = refused(&src, &["piece designs such as", "chess has none"]);
+        let src = cypher(body);
+        let out = refused(
+            &src,
+            &[
+                "invented pieces such as",
+                "stand only on boards of chess",
+                "cypher has none",
+            ],
+        );
         // Pointed at the design itself: its line and column.
         let at = src.find('(').expect("a design");
         let line = src[..at].matches('\n').count() + 1;
@@ -534,4 +540,10 @@ fn designs_in_variants_without_them_are_errors_at_the_design() {
     passes(&chess(
         "  start\n  expect illegal buy Wfc(DNFA)scDsHbmH because no-such-action\n  expect illegal FbDbcA=fc(DF) because no-such-action",
     ));
+    // In chess an invented piece is a piece; a design that is no design is an error at it.
+    passes(&chess("  board { white: Ke1 (WD)e4 black: Ke8 }\n  expect e4 = white (WD)\n  expect illegal e2-e4=(WD) because no-piece-there"));
+    refused(
+        &chess("  board { white: Ke1 (WX)e4 black: Ke8 }"),
+        &["`(WX)` is not a design"],
+    );
 }

@@ -80,6 +80,12 @@ pub fn intern(text: &str) -> Result<DesignId, DesignError> {
     Ok(DesignId(id as u8))
 }
 
+/// Every design interned so far, in id order.
+pub fn interned() -> Vec<DesignId> {
+    let n = NAMES.lock().unwrap_or_else(|e| e.into_inner()).len();
+    (0..n as u8).map(DesignId).collect()
+}
+
 /// The engine's atoms for a design: one per Betza atom, its vectors written for White.
 fn movement_of(design: &betza::Design) -> Movement {
     let atoms = design

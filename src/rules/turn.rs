@@ -286,9 +286,8 @@ impl Turn {
     }
 }
 
-/// What a piece in a pattern names: a role, or a csipgs design in Betza notation (without
-/// its parentheses), which no variant lowers into a piece yet.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+/// What a piece in a pattern names: a role, or an invented piece's design.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum PieceRef {
     Role(Role),
     /// A designed piece, interned when the pattern was lowered.
@@ -442,7 +441,7 @@ impl ActionPattern {
                     design,
                     to: ato,
                 },
-            ) => role_matches(&Some(piece.clone()), Style::Coordinate, *role, *design) && to == ato,
+            ) => role_matches(&Some(*piece), Style::Coordinate, *role, *design) && to == ato,
             (ActionPattern::Coup { piece, square }, Action::Coup { role, square: asq }) => {
                 *piece == PieceRef::Role(*role) && square == asq
             }

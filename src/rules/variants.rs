@@ -24,6 +24,8 @@ pub struct VariantInfo {
     pub pieces: &'static [Role],
     /// Whether pieces are designed in Betza notation (and have prices).
     pub designs: bool,
+    /// Whether invented pieces, written as Betza designs (`(WD)e4`), may stand on its board.
+    pub invented: bool,
     /// The names of its board zones, if it has any.
     pub zones: &'static [&'static str],
     /// Whether a King can be in check.
@@ -73,6 +75,7 @@ const CSIPGS: VariantInfo = VariantInfo {
     boards: &[(8, 8)],
     pieces: &[Role::King, Role::Pawn],
     designs: true,
+    invented: true,
     zones: &[],
     check: true,
     reasons: &[
@@ -101,6 +104,7 @@ const XPANSE: VariantInfo = VariantInfo {
         Role::Archer,
     ],
     designs: false,
+    invented: false,
     zones: &[],
     check: false,
     reasons: &[

@@ -9,6 +9,7 @@
 //! that turns out invalid while it runs is again a problem of that scenario alone. Every search
 //! runs under the [`Settings`]' node budget and per-scenario deadline.
 
+use crate::rules::Color;
 use std::collections::{BTreeSet, HashMap};
 use std::ops::ControlFlow;
 use std::time::Duration;
@@ -267,8 +268,8 @@ impl<'a, R: Rules> Evaluator<'a, R> {
         Lowering::<R>::new(self.geometry).square(name)
     }
 
-    fn role(&self, piece: &PieceName) -> Result<Role, Problem> {
-        Lowering::<R>::new(self.geometry).role(piece)
+    fn piece(&self, color: Color, piece: &PieceName) -> Result<Piece, Problem> {
+        Lowering::<R>::new(self.geometry).piece(color, piece)
     }
 
     /// Lowers a turn into `lowered`, where running the scenario finds it again.
@@ -362,7 +363,7 @@ impl<'a, R: Rules> Evaluator<'a, R> {
                     for p in placements {
                         push(self.square(&p.square).map(|_| ()));
                         if let Some(piece) = &p.piece {
-                            push(self.role(piece).map(|_| ()));
+                            push(self.piece(Color::White, piece).map(|_| ()));
                         }
                     }
                 }
@@ -433,7 +434,7 @@ impl<'a, R: Rules> Evaluator<'a, R> {
             Assertion::Occupant(sq, piece) => {
                 push(self.square(sq).map(|_| ()));
                 if let Some((_, p)) = piece {
-                    push(self.role(p).map(|_| ()));
+                    push(self.piece(Color::White, p).map(|_| ()));
                 }
             }
             Assertion::Zone(sq, zone) => {
@@ -564,9 +565,9 @@ impl<'a, R: Rules> Evaluator<'a, R> {
                     let mut setup = Setup::empty(self.geometry);
                     for p in placements {
                         let sq = self.square(&p.square)?;
-                        let role = match &p.piece {
-                            None => Role::Pawn,
-                            Some(piece) => self.role(piece)?,
+                        let piece = match &p.piece {
+                            None => Piece::new(p.color, Role::Pawn),
+                            Some(piece) => self.piece(p.color, piece)?,
                         };
                         if setup.board.get(sq).is_some() {
                             return Err(Problem::new(
@@ -575,7 +576,7 @@ impl<'a, R: Rules> Evaluator<'a, R> {
                                 "square already taken",
                             ));
                         }
-                        setup.board.put(sq, Some(Piece::new(p.color, role)));
+                        setup.board.put(sq, Some(piece));
                     }
                     run.setup = Some((setup, st.span.clone()));
                     run.game = None;
@@ -913,7 +914,7 @@ impl<'a, R: Rules> Evaluator<'a, R> {
                 let found = game.position().board().get(at);
                 let expected_piece = match expected {
                     None => None,
-                    Some((c, piece)) => Some(Piece::new(*c, self.role(piece)?)),
+                    Some((c, piece)) => Some(self.piece(*c, piece)?),
                 };
                 let show = |p: Option<Piece>| p.map_or("empty".to_string(), |p| p.to_string());
                 if found == expected_piece {
@@ -1054,12 +1055,12 @@ impl<R: Rules> Lowering<R> {
         })
     }
 
-    /// What a written piece names in this variant. A design lowers only in a variant with
-    /// designs; this is where a design will become a piece kind.
+    /// What a written piece names in this variant. A design lowers only in a variant where
+    /// invented pieces may stand on the board; it is interned here.
     pub fn piece_ref(&self, piece: &PieceName) -> Result<PieceRef, Problem> {
         match piece {
             PieceName::Name(name) => self.role_named(name).map(PieceRef::Role),
-            PieceName::Design(d) if R::HAS_COSTS => crate::rules::design::intern(&d.text)
+            PieceName::Design(d) if R::INFO.invented => crate::rules::design::intern(&d.text)
                 .map(PieceRef::Design)
                 .map_err(|e| {
                     Problem::new(
@@ -1070,9 +1071,9 @@ impl<R: Rules> Lowering<R> {
                 }),
             PieceName::Design(d) => Err(Problem::new(
                 format!(
-                    "piece designs such as `({})` exist only in {}; {} has none",
+                    "invented pieces such as `({})` stand only on boards of {}; {} has none",
                     d.text,
-                    names_where(|v| v.designs),
+                    names_where(|v| v.invented),
                     R::NAME
                 ),
                 d.span.clone(),
@@ -1081,11 +1082,11 @@ impl<R: Rules> Lowering<R> {
         }
     }
 
-    /// The role of a piece that stands on a board (a placement, an occupant): one the
-    /// variant has.
-    pub fn role(&self, piece: &PieceName) -> Result<Role, Problem> {
+    /// A piece of `color` that stands on a board (a placement, an occupant): one the variant
+    /// has, or an invented one where the variant allows them.
+    pub fn piece(&self, color: Color, piece: &PieceName) -> Result<Piece, Problem> {
         match self.piece_ref(piece)? {
-            PieceRef::Role(r) if R::INFO.pieces.contains(&r) => Ok(r),
+            PieceRef::Role(r) if R::INFO.pieces.contains(&r) => Ok(Piece::new(color, r)),
             PieceRef::Role(r) => {
                 let words = R::INFO.pieces.iter().map(|p| p.word());
                 Err(Problem::new(
@@ -1101,11 +1102,7 @@ impl<R: Rules> Lowering<R> {
                     "not a piece of this variant",
                 ))
             }
-            PieceRef::Design(_) => Err(Problem::new(
-                format!("{} boards hold no designed pieces yet", R::NAME),
-                piece.span().clone(),
-                "a design",
-            )),
+            PieceRef::Design(d) => Ok(Piece::designed(color, d)),
         }
     }
 

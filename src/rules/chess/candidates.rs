@@ -15,9 +15,10 @@ fn square(s: i32) -> Square {
     Sq(s as u16).square()
 }
 
-/// The square from which a piece of colour `them` attacks `s` (the shared attack test).
+/// The square from which a piece of colour `them` attacks `s` (the shared attack test, with
+/// every design interned so far).
 pub(super) fn attacker(b: &Board, s: i32, them: u8) -> Option<Square> {
-    attack_tables()[them as usize]
+    attack_tables_with_designs()[them as usize]
         .attacker(b, Sq(s as u16), |_| true, |_, _| false)
         .map(|a| a.from.square())
 }
@@ -55,7 +56,7 @@ impl Chess {
         for (from, piece) in own {
             let f = Sq::of(from).0 as i32;
             let role = piece.role();
-            for atom in movement_of(role).atoms.iter() {
+            for atom in piece_movement(piece).atoms.iter() {
                 for &step in atom.steps.iter() {
                     let d = offset(step, us);
                     let mut t = f + d;
@@ -74,8 +75,10 @@ impl Chess {
                         } else if c == EMPTY {
                             if atom.modality.moves() {
                                 self.consider(m, out);
-                            } else {
+                            } else if role == Role::Pawn {
                                 self.diagonal_to_empty(f, t, out);
+                            } else if V::REJECTED {
+                                out.rejected(m, Rejection::new("invented-piece", Stage::Target));
                             }
                         } else {
                             if c & 1 == u {
@@ -88,7 +91,12 @@ impl Chess {
                             } else if atom.modality.captures() {
                                 self.consider(m, out);
                             } else if V::REJECTED {
-                                out.rejected(m, Rejection::new("pawn-capture", Stage::Target));
+                                let rule = if role == Role::Pawn {
+                                    "pawn-capture"
+                                } else {
+                                    "invented-piece"
+                                };
+                                out.rejected(m, Rejection::new(rule, Stage::Target));
                             }
                             blocker = Some(t);
                         }

@@ -20,6 +20,7 @@ pub static RULES: &[RuleDef] = &[
     rule("pawn-capture", "FIDE Laws of Chess 3.7.c", "a pawn captures an opponent's piece diagonally in front of it, and moves diagonally only to capture"),
     rule("en-passant", "FIDE Laws of Chess 3.7.d", "a pawn captures en passant only on the move right after the opponent's pawn passed over that square with a double step"),
     rule("promotion", "FIDE Laws of Chess 3.7.e", "a pawn reaching the last rank is exchanged, as part of the same move, for a queen, rook, bishop or knight; no other move promotes"),
+    rule("invented-piece", "Betza's funny notation, as the scenario language reads it", "an invented piece, written as its Betza design, moves by its atoms: each leaps, or rides over empty squares, in its directions; an `m` atom only moves to an empty square and a `c` atom only captures; it never castles, double-steps, takes en passant or promotes, and no pawn promotes to it"),
     rule("king-move", "FIDE Laws of Chess 3.8.a", "the king moves to an adjoining square, or castles"),
     rule("castling", "FIDE Laws of Chess 3.8.b", "castling is a move of the king two squares towards a rook on its first rank, the rook then crossing to the square the king passed over"),
     rule("castling-rights", "FIDE Laws of Chess 3.8.b.1", "castling is permanently lost once the king or that rook has moved (or the rook was captured)"),

@@ -19,7 +19,9 @@ mod tests;
 
 use std::fmt;
 use std::hash::Hasher;
+#[cfg(test)]
 use std::sync::OnceLock;
+use std::sync::{Arc, Mutex};
 
 use crate::rules::key::KeyHasher;
 
@@ -198,6 +200,14 @@ impl Sink for Vec<Move> {
 
 struct Counter(u64);
 
+impl super::refusal::Verdicts<Move> for Counter {
+    const REJECTED: bool = false;
+
+    fn legal(&mut self, _m: Move) {
+        self.0 += 1;
+    }
+}
+
 impl Sink for Counter {
     #[inline(always)]
     fn push(&mut self, _m: Move) {
@@ -223,6 +233,7 @@ pub const INFO: VariantInfo = VariantInfo {
         Role::Pawn,
     ],
     designs: false,
+    invented: true,
     zones: &[],
     check: true,
     reasons: &[
@@ -245,6 +256,7 @@ pub(crate) fn movement_of(role: Role) -> &'static Movement {
 /// The orthodox pieces in the shared attack test, by attacking colour (pawns, knights and the
 /// king first, then the riders). The generator keeps its own [`attacked`] for speed; the tests
 /// check one against the other.
+#[cfg(test)]
 pub(crate) fn attack_tables() -> &'static [AttackTable; 2] {
     static TABLES: OnceLock<[AttackTable; 2]> = OnceLock::new();
     TABLES.get_or_init(|| {
@@ -259,6 +271,46 @@ pub(crate) fn attack_tables() -> &'static [AttackTable; 2] {
         .map(|r| (r, movement_of(r)));
         AttackTable::for_both(&kinds)
     })
+}
+
+/// The shared attack test for the orthodox pieces and every design interned so far, for
+/// positions with invented pieces; built again when the run interns another design.
+pub(crate) fn attack_tables_with_designs() -> Arc<[AttackTable; 2]> {
+    static CACHE: Mutex<Option<(usize, Arc<[AttackTable; 2]>)>> = Mutex::new(None);
+    let designs = super::design::interned();
+    let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((n, tables)) = cache.as_ref() {
+        if *n == designs.len() {
+            return Arc::clone(tables);
+        }
+    }
+    let tables = Arc::new(Color::ALL.map(|c| {
+        let mut kinds: Vec<(u8, &Movement)> = [
+            Role::Pawn,
+            Role::Knight,
+            Role::King,
+            Role::Queen,
+            Role::Rook,
+            Role::Bishop,
+        ]
+        .iter()
+        .map(|&r| (Piece::new(c, r).code(), movement_of(r)))
+        .collect();
+        kinds.extend(
+            designs
+                .iter()
+                .map(|&d| (Piece::designed(c, d).code(), d.movement())),
+        );
+        AttackTable::new(c, &kinds)
+    }));
+    *cache = Some((designs.len(), Arc::clone(&tables)));
+    tables
+}
+
+/// How a piece moves: its role's movement, or its design's.
+pub(crate) fn piece_movement(p: Piece) -> &'static Movement {
+    p.design()
+        .map_or_else(|| movement_of(p.role()), |d| d.movement())
 }
 
 /// Whether `s` is attacked by a piece of colour `them`, treating `ignore` as empty (the king
@@ -339,6 +391,9 @@ pub struct Chess {
     halfmove: u32,
     fullmove: u32,
     kings: [u16; 2],
+    /// How many invented pieces stand on the board: while there are any, moves come from the
+    /// movement model ([`Chess::explore`]) instead of the orthodox generator.
+    designed: u8,
     draws: DrawRules,
 }
 
@@ -388,6 +443,11 @@ impl Chess {
     /// Whether the king of `color` is attacked.
     fn king_attacked(&self, color: Color) -> bool {
         let k = self.kings[color.index()] as i32;
+        if self.designed > 0 {
+            return attack_tables_with_designs()[color.other().index()]
+                .attacker(&self.board, Sq(k as u16), |_| true, |_, _| false)
+                .is_some();
+        }
         attacked(&self.board, k, color.other() as u8, -1)
     }
 
@@ -638,6 +698,10 @@ impl Chess {
         let to = m.to as i32;
         let piece = self.at(from);
         let captured = self.at(to);
+        // Invented pieces have the cell codes from the first design's up.
+        if captured >= (Role::Design as u8) << 1 {
+            self.designed -= 1;
+        }
         // Saturating, though the clock stays at most MAX_HALFMOVE in a game (see there); only
         // perft plays on past a decided position, and it cannot play four billion plies.
         self.halfmove = self.halfmove.saturating_add(1);
@@ -695,6 +759,7 @@ impl Chess {
             match c >> 1 {
                 KING => {}
                 KNIGHT => knights += 1,
+                // Any other piece, invented ones included, may still mate.
                 BISHOP => {
                     bishops += 1;
                     let i = SQ64[s as usize];
@@ -720,6 +785,7 @@ impl Chess {
         INFO.check_board(g.files, g.ranks)?;
         let mut kings = [0u16; 2];
         let mut count = [0; 2];
+        let mut designed = 0u8;
         for (sq, p) in board.pieces() {
             match p.role() {
                 Role::King => {
@@ -737,6 +803,8 @@ impl Chess {
                     ))
                 }
                 Role::Queen | Role::Rook | Role::Bishop | Role::Knight | Role::Pawn => {}
+                // An invented piece is an ordinary non-royal piece.
+                Role::Design => designed += 1,
                 r => {
                     return Err(SetupError::new(
                         Kind::Piece,
@@ -841,6 +909,7 @@ impl Chess {
             halfmove,
             fullmove,
             kings,
+            designed,
             draws: DrawRules::from_options(options),
         };
         if pos.king_attacked(turn.other()) {
@@ -1095,12 +1164,20 @@ impl Rules for Chess {
     }
 
     fn legal_moves(&self, out: &mut Vec<Move>) {
-        self.generate(out);
+        if self.designed > 0 {
+            self.explore(out);
+        } else {
+            self.generate(out);
+        }
     }
 
     fn count_legal(&self) -> u64 {
         let mut c = Counter(0);
-        self.generate(&mut c);
+        if self.designed > 0 {
+            self.explore(&mut c);
+        } else {
+            self.generate(&mut c);
+        }
         c.0
     }
 
@@ -1127,7 +1204,7 @@ impl Rules for Chess {
         };
         Turn::single(Action::Move {
             role,
-            design: None,
+            design: piece.and_then(Piece::design),
             from: m.from(),
             legs: vec![Leg::onto(m.to(), victim)],
             promotion: m.promotion(),

@@ -3,7 +3,8 @@
 //! - the explorer (the slow generator of every candidate, by the shared movement model) finds
 //!   exactly the legal moves the fast generator lists;
 //! - every candidate the explorer rejects, written out, is refused by the rule it was tagged
-//!   with (the tag of the candidate that got furthest, where a text means several).
+//!   with (the tag of the candidate that got furthest, where a text means several), also in
+//!   positions with invented pieces.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -22,14 +23,23 @@ const STARTS: [&str; 6] = [
     "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
 ];
 
+/// Positions with invented pieces (from `tests/data/perft-chess-invented.txt`), whose legal
+/// moves come from the explorer itself.
+const INVENTED: [&str; 4] = [
+    "r[WA][FD]qk[mBcR][NW]r/pppppppp/8/8/8/8/PPPPPPPP/R(WA)(FD)QK(mBcR)(NW)R w KQkq - 0 1",
+    "r[L][G][mQcN]k[H][Z]r/pppppppp/8/8/8/8/PPPPPPPP/R(L)(G)(mQcN)K(H)(Z)R w KQkq - 0 1",
+    "[R4][NNF][sWfD][RN]k[BN]nr/pppppppp/8/8/8/8/PPPPPPPP/(R4)(NNF)(sWfD)(RN)K(BN)NR w Kk - 0 1",
+    "r3k2r/p1pp[BN]pb1/bn2p[L]p1/3PN3/Pp2P3/2(WA)2Q1p/1PP(fBbR)BPPP/R3K2R b KQkq a3 0 1",
+];
+
 /// Positions of random playouts, each with its explored candidates.
-fn positions(rounds: usize, seed: u64) -> Vec<(Chess, Explored<Move>)> {
+fn positions(starts: &[&str], rounds: usize, seed: u64) -> Vec<(Chess, Explored<Move>)> {
     let g = Chess::geometry();
     let options = Options::defaults(Chess::options());
     let mut rng = Rng(seed);
     let mut out = Vec::new();
     for round in 0..rounds {
-        let mut pos = Chess::from_fen(g, STARTS[round % STARTS.len()], &options).unwrap();
+        let mut pos = Chess::from_fen(g, starts[round % starts.len()], &options).unwrap();
         for _ in 0..rng.below(40) {
             let mut moves = Vec::new();
             pos.legal_moves(&mut moves);
@@ -48,7 +58,7 @@ fn positions(rounds: usize, seed: u64) -> Vec<(Chess, Explored<Move>)> {
 #[test]
 fn the_explorer_finds_exactly_the_legal_moves_of_the_fast_generator() {
     let (mut checked, mut failures) = (0, Vec::new());
-    for (pos, all) in positions(1500, 0x5EED_C0DE_1234_9876) {
+    for (pos, all) in positions(&STARTS, 1500, 0x5EED_C0DE_1234_9876) {
         let mut fast = Vec::new();
         pos.legal_moves(&mut fast);
         let fast: BTreeSet<String> = fast.iter().map(|m| format!("{m:?}")).collect();
@@ -76,7 +86,9 @@ fn every_rejected_candidate_is_refused_by_its_tag() {
     let g = Chess::geometry();
     let (mut checked, mut failures) = (0, Vec::new());
     let mut rules = BTreeSet::new();
-    for (pos, all) in positions(500, 0xC0FF_EE15_600D_CAFE) {
+    let orthodox = positions(&STARTS, 500, 0xC0FF_EE15_600D_CAFE);
+    let invented = positions(&INVENTED, 300, 0x1_4E7E_D0DD);
+    for (pos, all) in orthodox.into_iter().chain(invented) {
         let legal: BTreeSet<String> = all
             .legal
             .iter()
@@ -131,6 +143,7 @@ fn every_rejected_candidate_is_refused_by_its_tag() {
         "castling-rights",
         "castling-through-check",
         "en-passant",
+        "invented-piece",
         "own-king-in-check",
         "own-piece-on-target",
         "pawn-capture",

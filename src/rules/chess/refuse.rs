@@ -16,8 +16,14 @@ fn sq_name(s: Square) -> String {
     Chess::geometry().square_name(s)
 }
 
+/// A piece's kind in words: its role, or an invented piece's design.
+fn kind(p: Piece) -> String {
+    p.design()
+        .map_or_else(|| p.role().to_string(), |d| d.to_string())
+}
+
 fn describe_piece(p: Piece) -> String {
-    format!("{} {}", p.color(), p.role())
+    format!("{} {}", p.color(), kind(p))
 }
 
 /// The attacker on `at` in words, on the board where it attacks.
@@ -98,12 +104,13 @@ pub(super) fn refusal(pos: &Chess, pattern: &TurnPattern) -> Refusal {
                 );
             };
             let want = match piece {
-                Some(PieceRef::Role(r)) => Some(*r),
-                Some(PieceRef::Design(d)) => {
-                    return Refusal::new("no-such-piece", format!("chess has no piece design {d}"))
-                }
-                None if *style == Style::Short => Some(Role::Pawn),
+                Some(r) => Some(*r),
+                None if *style == Style::Short => Some(PieceRef::Role(Role::Pawn)),
                 None => None,
+            };
+            let is = |p: Piece, r: PieceRef| match r {
+                PieceRef::Role(r) => p.role() == r && p.design().is_none(),
+                PieceRef::Design(d) => p.design() == Some(d),
             };
             let written = Written {
                 to,
@@ -132,14 +139,17 @@ pub(super) fn refusal(pos: &Chess, pattern: &TurnPattern) -> Refusal {
                     );
                 }
                 if let Some(r) = want {
-                    if p.role() != r {
+                    if !is(p, r) {
+                        let named = match r {
+                            PieceRef::Role(r) => r.to_string(),
+                            PieceRef::Design(d) => d.to_string(),
+                        };
                         return Refusal::new(
                             "no-such-piece",
                             format!(
-                                "the piece on {} is a {}, not a {}",
+                                "the piece on {} is a {}, not a {named}",
                                 sq_name(*sq),
-                                p.role(),
-                                r
+                                kind(p)
                             ),
                         );
                     }
@@ -153,12 +163,13 @@ pub(super) fn refusal(pos: &Chess, pattern: &TurnPattern) -> Refusal {
                 .board
                 .pieces()
                 .filter(|(s, p)| {
-                    p.color() == pos.turn && want.is_none_or(|r| p.role() == r) && from.admits(*s)
+                    p.color() == pos.turn && want.is_none_or(|r| is(*p, r)) && from.admits(*s)
                 })
                 .map(|(s, _)| s)
                 .collect();
             let what = match want {
-                Some(r) => format!("{} {}", pos.turn, r),
+                Some(PieceRef::Role(r)) => format!("{} {}", pos.turn, r),
+                Some(PieceRef::Design(d)) => format!("{} {d}", pos.turn),
                 None => format!("{} piece", pos.turn),
             };
             let whence = match from {
@@ -229,10 +240,7 @@ impl Written<'_> {
             }
         }
         if !any {
-            return Some((
-                Stage::Movement,
-                movement_refusal(piece.role(), from, self.to),
-            ));
+            return Some((Stage::Movement, movement_refusal(piece, from, self.to)));
         }
         best
     }
@@ -314,9 +322,11 @@ fn mark_refusal(from: Square, to: Square, capture: bool, captures: bool) -> Opti
 }
 
 /// A move the piece's movement never makes (no candidate goes there).
-fn movement_refusal(role: Role, from: Square, to: Square) -> Refusal {
+fn movement_refusal(piece: Piece, from: Square, to: Square) -> Refusal {
     let (fname, tname) = (sq_name(from), sq_name(to));
+    let role = piece.role();
     let rule = match role {
+        Role::Design => "invented-piece",
         Role::King => "king-move",
         Role::Queen => "queen-move",
         Role::Rook => "rook-move",
@@ -334,6 +344,7 @@ fn movement_refusal(role: Role, from: Square, to: Square) -> Refusal {
         Role::Bishop => format!("a bishop moves along a diagonal; {fname} to {tname} is not such a move"),
         Role::Rook => format!("a rook moves along a file or a rank; {fname} to {tname} is not such a move"),
         Role::Queen => format!("a queen moves along a file, a rank or a diagonal; {fname} to {tname} is not such a move"),
+        Role::Design => format!("the {} on {fname} moves only as its design says, and {fname} to {tname} is none of its moves", kind(piece)),
         _ => format!("a pawn moves straight forward one square (two from its starting square) or captures diagonally forward; {fname} to {tname} is neither"),
     };
     Refusal::new(rule, text)
@@ -354,7 +365,8 @@ fn sentence(pos: &Chess, m: Move, why: Rejection) -> Refusal {
                 .at
                 .and_then(|x| b.get(x))
                 .map_or(String::from("a piece"), describe_piece);
-            format!("the {role} on {fname} cannot pass over the {p} on {at} to reach {tname}")
+            let mover = b.get(from).map_or(String::from("piece"), kind);
+            format!("the {mover} on {fname} cannot pass over the {p} on {at} to reach {tname}")
         }
         "own-piece-on-target" => format!(
             "{tname} holds a {}; a piece cannot move to a square occupied by its own side",
@@ -363,6 +375,10 @@ fn sentence(pos: &Chess, m: Move, why: Rejection) -> Refusal {
         "pawn-capture" => match b.get(to) {
             Some(p) => format!("a pawn captures diagonally forward, never straight ahead; it cannot take the {} on {tname}", describe_piece(p)),
             None => format!("a pawn moves diagonally only to capture, and {tname} is empty"),
+        },
+        "invented-piece" => match b.get(to) {
+            Some(p) => format!("the {} on {fname} reaches {tname} only by an atom that moves without capturing (m), and {tname} holds the {}", b.get(from).map_or(String::from("piece"), kind), describe_piece(p)),
+            None => format!("the {} on {fname} reaches {tname} only by an atom that captures (c), and {tname} is empty", b.get(from).map_or(String::from("piece"), kind)),
         },
         "en-passant" => format!(
             "the pawn on {} can be taken en passant only on the move right after its double step",
@@ -402,7 +418,8 @@ fn sentence(pos: &Chess, m: Move, why: Rejection) -> Refusal {
                 )
             } else {
                 format!(
-                    "moving the {role} from {fname} to {tname} would expose the {us} king on {} to {by}",
+                    "moving the {} from {fname} to {tname} would expose the {us} king on {} to {by}",
+                    b.get(from).map_or(String::from("piece"), kind),
                     Chess::name(next.kings[us.index()] as i32)
                 )
             }

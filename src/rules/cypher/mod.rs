@@ -130,6 +130,7 @@ pub const INFO: VariantInfo = VariantInfo {
         Role::Spy,
     ],
     designs: false,
+    invented: false,
     zones: &["court", "border", "field"],
     check: true,
     reasons: &[
