@@ -8,7 +8,7 @@ use std::str::FromStr;
 
 use super::piece::Role;
 use super::setup_error::SetupError;
-use super::{chess, cypher, Reason};
+use super::{chess, csipgs, cypher, Reason};
 
 /// What a variant is, for the language and the messages: the scenario language asks the
 /// registry which variant has zones, designs or check instead of naming variants.
@@ -68,25 +68,6 @@ impl VariantInfo {
     }
 }
 
-/// csipgs chess: the language parses it; its interpreter comes with its own folder.
-const CSIPGS: VariantInfo = VariantInfo {
-    name: "csipgs",
-    game: "csipgs chess: designed pieces bought from a treasury and dropped",
-    boards: &[(8, 8)],
-    pieces: &[Role::King, Role::Pawn],
-    designs: true,
-    invented: true,
-    zones: &[],
-    check: true,
-    reasons: &[
-        Reason::Checkmate,
-        Reason::Stalemate,
-        Reason::Resignation,
-        Reason::Agreement,
-    ],
-    interpreted: false,
-};
-
 /// ChessXpanse: the language parses it; its interpreter comes with its own folder.
 const XPANSE: VariantInfo = VariantInfo {
     name: "xpanse",
@@ -118,22 +99,24 @@ const XPANSE: VariantInfo = VariantInfo {
 };
 
 /// Every variant of the scenario language, interpreted or not, in the order they are listed.
-pub static REGISTRY: &[VariantInfo] = &[chess::INFO, cypher::INFO, CSIPGS, XPANSE];
+pub static REGISTRY: &[VariantInfo] = &[chess::INFO, cypher::INFO, csipgs::INFO, XPANSE];
 
 /// The variants `arbiter` interprets: enum dispatch to their [`super::Rules`] types.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Variant {
     Chess,
     Cypher,
+    Csipgs,
 }
 
 impl Variant {
-    pub const ALL: [Variant; 2] = [Variant::Chess, Variant::Cypher];
+    pub const ALL: [Variant; 3] = [Variant::Chess, Variant::Cypher, Variant::Csipgs];
 
     pub fn info(self) -> &'static VariantInfo {
         match self {
             Variant::Chess => &chess::INFO,
             Variant::Cypher => &cypher::INFO,
+            Variant::Csipgs => &csipgs::INFO,
         }
     }
 
@@ -191,6 +174,10 @@ macro_rules! with_variant {
             }
             $crate::rules::Variant::Cypher => {
                 type $R = $crate::rules::cypher::Cypher;
+                $body
+            }
+            $crate::rules::Variant::Csipgs => {
+                type $R = $crate::rules::csipgs::Csipgs;
                 $body
             }
         }

@@ -1,4 +1,1111 @@
 //! csipgs chess (Ralph Betza, 1996), as read from `csipgs-chess.txt` with the prices of
-//! `csipgs-costs.md`. So far: the prices of designs ([`price`]).
+//! `csipgs-costs.md`.
+//!
+//! A position is the 8x8 board plus, for each player, a treasury in zorkmids, a reserve of
+//! bought pieces and six designs ([`Slot`]s: the standard R N B Q K and pawn `fmWfcF`, or an
+//! invented design). A turn ([`Move`]) is the credit of one zorkmid, one action (a step of a
+//! piece, a drop from the reserve next to a King, or a purchase) and an optional design
+//! change. Every piece moves by its design through the shared movement model; there is no
+//! castling, double step, en passant or promotion. Legal turns come from one explorer that
+//! tags every candidate it rejects with its rule, so legal turns and refusals agree
+//! ([`crate::rules::refusal`]). Design changes are unbounded, so they are never enumerated:
+//! `moves` and `perft` list moves, drops and purchases, and a written design change is
+//! resolved on demand ([`Rules::resolve`]).
+//!
+//! # FEN dialect
+//!
+//! `<placement> <side> [<treasuries> <reserves> <designs>]`:
+//! - placement as in chess, invented pieces as `(WD)` for White and `[WD]` for Black;
+//! - treasuries `<white>/<black>`, e.g. `3/2`;
+//! - reserves `<white>/<black>`, each the pieces run together (`N(WD)(WD)`) or `-`;
+//! - designs `<white>/<black>`, each six slot names joined by commas
+//!   (`R,N,B,Q,K,fmWfcF`).
+//!
+//! [`Rules::fen`] prints all five fields; [`Rules::from_fen`] also accepts the first two
+//! alone (empty treasuries and reserves, the standard designs).
 
+mod catalogue;
 pub mod price;
+mod refuse;
+#[cfg(test)]
+mod tests;
+
+use std::fmt;
+use std::hash::Hasher;
+
+use super::board::{cell::EMPTY, cell::WALL, Board, Geometry, Sq, Square};
+use super::chess::{attack_tables_with_designs, piece_movement, quoted};
+use super::design::{self, DesignId};
+use super::key::KeyHasher;
+use super::movement::{offset, Reach};
+use super::piece::{Color, Piece, Role};
+use super::refusal::{Rejection, Stage, Verdicts};
+use super::setup_error::{SetupError, SetupErrorKind as Kind};
+use super::turn::{Action, ActionPattern, Leg, Turn, TurnPattern};
+use super::variants::VariantInfo;
+use super::{
+    InvariantDef, KeyDef, OptionDef, Options, Outcome, Reason, Refusal, RuleDef, Rules, Setup,
+};
+
+pub use catalogue::{INVARIANTS, OPTIONS, RULES, STATE_KEYS};
+
+/// csipgs chess in the registry of variants.
+pub const INFO: VariantInfo = VariantInfo {
+    name: "csipgs",
+    game: "csipgs chess: designed pieces bought from a treasury and dropped",
+    boards: &[(8, 8)],
+    pieces: &[
+        Role::King,
+        Role::Queen,
+        Role::Rook,
+        Role::Bishop,
+        Role::Knight,
+        Role::Pawn,
+    ],
+    designs: true,
+    invented: true,
+    zones: &[],
+    check: true,
+    reasons: &[
+        Reason::Checkmate,
+        Reason::Stalemate,
+        Reason::Resignation,
+        Reason::Agreement,
+    ],
+    interpreted: true,
+};
+
+/// A player may hold at most this many pieces, on the board and in reserve (4.2).
+pub const MAX_PIECES: usize = 16;
+/// The largest treasury a position may be given: a game adds one zorkmid a turn.
+pub const MAX_TREASURY: u32 = 1_000_000;
+
+/// One of a player's six designs, and the kind of a piece made from it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Slot {
+    /// A standard design: King, Queen, Rook, Bishop, Knight or the pawn `fmWfcF`.
+    Role(Role),
+    /// An invented design.
+    Design(DesignId),
+}
+
+/// The standard designs in their slot order at the start of a game.
+pub const STANDARD: [Slot; 6] = [
+    Slot::Role(Role::Rook),
+    Slot::Role(Role::Knight),
+    Slot::Role(Role::Bishop),
+    Slot::Role(Role::Queen),
+    Slot::Role(Role::King),
+    Slot::Role(Role::Pawn),
+];
+
+impl Slot {
+    /// The design a text names: a standard letter (`R N B Q K P`), or a design in Betza
+    /// notation, which is the standard one where it moves as one (`fmWfcF` is the pawn).
+    pub fn parse(text: &str) -> Result<Slot, String> {
+        let text = text
+            .strip_prefix('(')
+            .and_then(|t| t.strip_suffix(')'))
+            .unwrap_or(text);
+        if let Some(r) = match text {
+            "K" => Some(Role::King),
+            "P" => Some(Role::Pawn),
+            _ => None,
+        } {
+            return Ok(Slot::Role(r));
+        }
+        let id = design::intern(text).map_err(|e| format!("`{text}` is {e}"))?;
+        Ok(Slot::of_design(id))
+    }
+
+    /// An invented design, or the standard one it equals. A `K` design that is not the King's
+    /// slot moves as a King but is not royal, so it stays a design.
+    pub fn of_design(id: DesignId) -> Slot {
+        match id.text() {
+            "R" => Slot::Role(Role::Rook),
+            "N" => Slot::Role(Role::Knight),
+            "B" => Slot::Role(Role::Bishop),
+            "Q" => Slot::Role(Role::Queen),
+            "fmWfcF" => Slot::Role(Role::Pawn),
+            _ => Slot::Design(id),
+        }
+    }
+
+    /// The design's text for pricing.
+    fn betza(self) -> String {
+        match self {
+            Slot::Role(Role::Pawn) => "fmWfcF".into(),
+            Slot::Role(Role::King) => "K".into(),
+            Slot::Role(r) => r.letter().to_string(),
+            Slot::Design(d) => d.text().to_string(),
+        }
+    }
+
+    /// The price of a piece of this design in zorkmids (the King's is royal).
+    pub fn price(self) -> Result<u64, String> {
+        let design = crate::betza::Design::parse(&self.betza()).map_err(|e| e.to_string())?;
+        price::price(&design, self == Slot::Role(Role::King))
+            .map(|p| p.zorkmids)
+            .map_err(|e| e.to_string())
+    }
+
+    /// A piece of this design for `color`.
+    pub fn piece(self, color: Color) -> Piece {
+        match self {
+            Slot::Role(r) => Piece::new(color, r),
+            Slot::Design(d) => Piece::designed(color, d),
+        }
+    }
+
+    /// The kind of a piece.
+    pub fn of_piece(p: Piece) -> Slot {
+        match p.design() {
+            Some(d) => Slot::Design(d),
+            None => Slot::Role(p.role()),
+        }
+    }
+
+    /// The name a turn writes: a standard letter (`P` for the pawn) or the design's text.
+    pub fn name(self) -> String {
+        match self {
+            Slot::Role(r) => r.letter().to_string(),
+            Slot::Design(d) => d.text().to_string(),
+        }
+    }
+
+    /// The name the `designs` key writes: the pawn as its design `fmWfcF`.
+    pub fn design_name(self) -> String {
+        match self {
+            Slot::Role(Role::Pawn) => "fmWfcF".into(),
+            s => s.name(),
+        }
+    }
+
+    /// A reserve piece as the `reserve` key writes it: `N`, `(WD)`.
+    pub fn piece_name(self) -> String {
+        match self {
+            Slot::Role(r) => r.letter().to_string(),
+            Slot::Design(d) => d.to_string(),
+        }
+    }
+
+    /// The canonical order of reserves: K Q R B N P, then designs by their text.
+    fn order(self) -> (u8, String) {
+        match self {
+            Slot::Role(r) => ("KQRBNP".find(r.letter()).unwrap_or(6) as u8, String::new()),
+            Slot::Design(d) => (7, d.text().to_string()),
+        }
+    }
+}
+
+/// The action of a turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Act {
+    /// A piece moves (and captures what stands on `to`).
+    Step { from: u16, to: u16 },
+    /// A reserve piece is put on `to`.
+    Drop { kind: Slot, to: u16 },
+    /// A piece of the design in this slot is bought into the reserve.
+    Buy { slot: u8 },
+}
+
+/// A csipgs turn: the action, and the design change that may follow it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Move {
+    pub act: Act,
+    /// The slot replaced, and its new design.
+    pub redesign: Option<(u8, Slot)>,
+}
+
+impl Move {
+    fn plain(act: Act) -> Move {
+        Move {
+            act,
+            redesign: None,
+        }
+    }
+}
+
+/// The readings in force.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Opts {
+    all_mated: bool,
+}
+
+/// A csipgs position.
+#[derive(Clone, Debug)]
+pub struct Csipgs {
+    board: Board,
+    turn: Color,
+    treasury: [u32; 2],
+    /// In canonical order.
+    reserve: [Vec<Slot>; 2],
+    designs: [[Slot; 6]; 2],
+    opts: Opts,
+}
+
+fn square(s: u16) -> Square {
+    Sq(s).square()
+}
+
+fn name(s: u16) -> String {
+    Csipgs::geometry().square_name(square(s))
+}
+
+impl Csipgs {
+    fn geometry() -> Geometry {
+        Geometry::lettered(8, 8)
+    }
+
+    /// The squares of the Kings of `color`, from the board.
+    fn kings(&self, color: Color) -> Vec<Sq> {
+        self.board
+            .pieces()
+            .filter(|(_, p)| *p == Piece::new(color, Role::King))
+            .map(|(s, _)| Sq::of(s))
+            .collect()
+    }
+
+    fn attacked(&self, s: Sq, by: Color) -> Option<Square> {
+        attack_tables_with_designs()[by.index()]
+            .attacker(&self.board, s, |_| true, |_, _| false)
+            .map(|a| a.from.square())
+    }
+
+    /// Whether any King of `color` is attacked (4.3 and 7 call that being in check).
+    fn in_check_any(&self, color: Color) -> bool {
+        self.kings(color)
+            .into_iter()
+            .any(|k| self.attacked(k, color.other()).is_some())
+    }
+
+    /// Pieces of `color` on the board and in reserve.
+    fn piece_count(&self, color: Color) -> usize {
+        self.board
+            .pieces()
+            .filter(|(_, p)| p.color() == color)
+            .count()
+            + self.reserve[color.index()].len()
+    }
+
+    /// The slots whose pieces can be bought, each design once.
+    fn buyable_slots(&self, color: Color) -> Vec<u8> {
+        let designs = &self.designs[color.index()];
+        (0..6u8)
+            .filter(|&i| !designs[..i as usize].contains(&designs[i as usize]))
+            .collect()
+    }
+
+    /// Sends every candidate turn (without design changes) to `out`, legal or with the rule
+    /// that rejects it.
+    pub(crate) fn explore<V: Verdicts<Move>>(&self, out: &mut V) {
+        let us = self.turn;
+        let own: Vec<(Square, Piece)> = self
+            .board
+            .pieces()
+            .filter(|(_, p)| p.color() == us)
+            .collect();
+        for (from, piece) in own {
+            let f = Sq::of(from);
+            for atom in piece_movement(piece).atoms.iter() {
+                for &step in atom.steps.iter() {
+                    let d = offset(step, us);
+                    let mut t = f.offset(d);
+                    let mut n = 0u8;
+                    let mut blocker: Option<Sq> = None;
+                    while self.board.cell(t) != WALL {
+                        n = n.saturating_add(1);
+                        let c = self.board.cell(t);
+                        let m = Move::plain(Act::Step { from: f.0, to: t.0 });
+                        if let Some(b) = blocker {
+                            out.rejected(m, Rejection::at("blocked", Stage::Blocked, b.square()));
+                        } else if c == EMPTY {
+                            if atom.modality.moves() {
+                                self.consider(m, out);
+                            } else if V::REJECTED {
+                                out.rejected(m, Rejection::new("design-move", Stage::Target));
+                            }
+                        } else {
+                            if c & 1 == us as u8 {
+                                if V::REJECTED {
+                                    out.rejected(
+                                        m,
+                                        Rejection::new("own-piece-on-target", Stage::Target),
+                                    );
+                                }
+                            } else if atom.modality.captures() {
+                                self.consider(m, out);
+                            } else if V::REJECTED {
+                                out.rejected(m, Rejection::new("design-move", Stage::Target));
+                            }
+                            blocker = Some(t);
+                        }
+                        let done = match atom.reach {
+                            Reach::Leap => true,
+                            Reach::Ride(limit) => limit != 0 && n >= limit,
+                            Reach::Hop => false,
+                        };
+                        if done || (blocker.is_some() && !V::REJECTED) {
+                            break;
+                        }
+                        t = t.offset(d);
+                    }
+                }
+            }
+        }
+        // Drops next to a King (3), not one in check (5).
+        let mut kinds = self.reserve[us.index()].clone();
+        kinds.dedup();
+        if !kinds.is_empty() {
+            let kings = self.kings(us);
+            let mut targets: Vec<(u16, Option<Square>)> = Vec::new();
+            for k in &kings {
+                let checked = self.attacked(*k, us.other());
+                for step in super::movement::KING_STEPS {
+                    let t = k.offset(offset(step, Color::White));
+                    if self.board.cell(t) != EMPTY {
+                        continue;
+                    }
+                    match targets.iter_mut().find(|(s, _)| *s == t.0) {
+                        // Next to a King not in check is enough.
+                        Some(entry) => {
+                            if checked.is_none() {
+                                entry.1 = None;
+                            }
+                        }
+                        None => targets.push((t.0, checked)),
+                    }
+                }
+            }
+            targets.sort_unstable();
+            for kind in kinds {
+                for &(to, checked) in &targets {
+                    let m = Move::plain(Act::Drop { kind, to });
+                    match checked {
+                        None => self.consider(m, out),
+                        Some(a) => {
+                            out.rejected(m, Rejection::at("drop-king-in-check", Stage::Target, a))
+                        }
+                    }
+                }
+            }
+        }
+        // Purchases (4).
+        let checked = self.in_check_any(us);
+        let count = self.piece_count(us);
+        let money = u64::from(self.treasury[us.index()]) + 1;
+        for slot in self.buyable_slots(us) {
+            let m = Move::plain(Act::Buy { slot });
+            let price = self.designs[us.index()][slot as usize].price();
+            let why = if checked {
+                Some("buy-in-check")
+            } else if count >= MAX_PIECES {
+                Some("buy-sixteen")
+            } else if price.map_or(true, |p| p > money) {
+                Some("buy-afford")
+            } else {
+                None
+            };
+            match why {
+                Some(rule) => out.rejected(m, Rejection::new(rule, Stage::Target)),
+                None => out.legal(m),
+            }
+        }
+    }
+
+    /// A candidate the board allows: legal unless it leaves the mover's only King attacked
+    /// (with several Kings, check may be ignored: 7).
+    fn consider<V: Verdicts<Move>>(&self, m: Move, out: &mut V) {
+        let mut next = self.clone();
+        next.apply(m);
+        let kings = next.kings(self.turn);
+        if let [k] = kings[..] {
+            if let Some(a) = next.attacked(k, self.turn.other()) {
+                out.rejected(m, Rejection::at("own-king-in-check", Stage::Final, a));
+                return;
+            }
+        }
+        out.legal(m);
+    }
+
+    fn apply(&mut self, m: Move) {
+        let us = self.turn;
+        let i = us.index();
+        self.treasury[i] = self.treasury[i].saturating_add(1);
+        match m.act {
+            Act::Step { from, to } => {
+                let p = self.board.piece_at(Sq(from));
+                self.board.set(Sq(to), p);
+                self.board.set(Sq(from), None);
+            }
+            Act::Drop { kind, to } => {
+                if let Some(at) = self.reserve[i].iter().position(|k| *k == kind) {
+                    self.reserve[i].remove(at);
+                }
+                self.board.set(Sq(to), Some(kind.piece(us)));
+            }
+            Act::Buy { slot } => {
+                let kind = self.designs[i][slot as usize];
+                let price = kind.price().unwrap_or(u64::MAX);
+                self.treasury[i] =
+                    self.treasury[i].saturating_sub(price.min(u64::from(u32::MAX)) as u32);
+                self.reserve[i].push(kind);
+                self.reserve[i].sort_by_key(|k| k.order());
+            }
+        }
+        if let Some((slot, design)) = m.redesign {
+            self.designs[i][slot as usize] = design;
+        }
+        self.turn = us.other();
+    }
+
+    /// Checks a written design change after the action `m`: which slot it replaces and with
+    /// what, or why it cannot.
+    fn redesign(&self, from: &str, to: &str) -> Result<(u8, Slot), Refusal> {
+        let us = self.turn;
+        let designs = &self.designs[us.index()];
+        let old = Slot::parse(from).ok();
+        let slot = designs
+            .iter()
+            .position(|s| Some(*s) == old || s.name() == from || s.design_name() == from)
+            .ok_or_else(|| {
+                let names: Vec<String> = designs.iter().map(|s| s.name()).collect();
+                Refusal::new(
+                    "redesign",
+                    format!(
+                        "{us} has no design {from}; its designs are {}",
+                        names.join(" ")
+                    ),
+                )
+            })?;
+        if designs[slot] == Slot::Role(Role::King) {
+            return Err(Refusal::new(
+                "king-design-fixed",
+                "the King's design is kept: the royal pieces are the Kings",
+            ));
+        }
+        let new = Slot::parse(to).map_err(|e| Refusal::new("redesign-priced", e))?;
+        if new == Slot::Role(Role::King) {
+            return Err(Refusal::new(
+                "king-design-fixed",
+                "a second King's design would make another royal design; write the design `WF` for a non-royal piece that moves as a King",
+            ));
+        }
+        new.price()
+            .map_err(|e| Refusal::new("redesign-priced", format!("`{to}` has no price: {e}")))?;
+        Ok((slot as u8, new))
+    }
+
+    fn reserve_text(&self, c: Color, sep: &str) -> String {
+        let r = &self.reserve[c.index()];
+        if r.is_empty() {
+            return "-".into();
+        }
+        r.iter()
+            .map(|k| k.piece_name())
+            .collect::<Vec<_>>()
+            .join(sep)
+    }
+
+    fn designs_text(&self, c: Color, sep: &str) -> String {
+        self.designs[c.index()]
+            .iter()
+            .map(|s| s.design_name())
+            .collect::<Vec<_>>()
+            .join(sep)
+    }
+
+    /// Builds and validates a position from its parts.
+    fn build(
+        board: Board,
+        turn: Color,
+        treasury: [u32; 2],
+        reserve: [Vec<Slot>; 2],
+        designs: [[Slot; 6]; 2],
+        options: &Options,
+    ) -> Result<Csipgs, SetupError> {
+        let g = *board.geometry();
+        INFO.check_board(g.files, g.ranks)?;
+        for c in Color::ALL {
+            if !board.pieces().any(|(_, p)| p == Piece::new(c, Role::King)) {
+                return Err(SetupError::new(
+                    Kind::Kings,
+                    format!("{c} has no king; each side needs at least one"),
+                ));
+            }
+            for (sq, p) in board.pieces().filter(|(_, p)| p.color() == c) {
+                if !INFO.pieces.contains(&p.role()) && p.design().is_none() {
+                    return Err(SetupError::new(
+                        Kind::Piece,
+                        format!(
+                            "the {} on {} is not a csipgs piece",
+                            p.role().word(),
+                            g.square_name(sq)
+                        ),
+                    ));
+                }
+            }
+            let kings = designs[c.index()]
+                .iter()
+                .filter(|s| **s == Slot::Role(Role::King))
+                .count();
+            if kings != 1 {
+                return Err(SetupError::key(format!(
+                    "{c}'s designs must include the King's design K exactly once (rule king-design-fixed)"
+                )));
+            }
+            for s in designs[c.index()] {
+                s.price().map_err(|e| {
+                    SetupError::key(format!("{c}'s design {} has no price: {e}", s.name()))
+                })?;
+            }
+            if treasury[c.index()] > MAX_TREASURY {
+                return Err(SetupError::key(format!(
+                    "{c}'s treasury {} is larger than {MAX_TREASURY}",
+                    treasury[c.index()]
+                )));
+            }
+        }
+        let pos = Csipgs {
+            board,
+            turn,
+            treasury,
+            reserve,
+            designs,
+            opts: Opts {
+                all_mated: options.get("several-kings") == "all-mated",
+            },
+        };
+        for c in Color::ALL {
+            if pos.piece_count(c) > MAX_PIECES {
+                return Err(SetupError::new(
+                    Kind::Placement,
+                    format!(
+                        "{c} has {} pieces on the board and in reserve; at most {MAX_PIECES}",
+                        pos.piece_count(c)
+                    ),
+                ));
+            }
+        }
+        let them = turn.other();
+        if let [k] = pos.kings(them)[..] {
+            if pos.attacked(k, turn).is_some() {
+                return Err(SetupError::new(
+                    Kind::OppositeCheck,
+                    format!("{them} is in check, but it is {turn}'s turn"),
+                ));
+            }
+        }
+        Ok(pos)
+    }
+
+    /// The outcome when the side to move has several Kings and the all-mated reading holds.
+    fn all_kings_mated(&self) -> bool {
+        let us = self.turn;
+        let kings = self.kings(us);
+        if kings.len() < 2
+            || kings
+                .iter()
+                .any(|k| self.attacked(*k, us.other()).is_none())
+        {
+            return false;
+        }
+        let mut moves = Vec::new();
+        self.explore(&mut moves);
+        !moves.into_iter().any(|m| {
+            let mut next = self.clone();
+            next.apply(m);
+            next.kings(us)
+                .into_iter()
+                .any(|k| next.attacked(k, us.other()).is_none())
+        })
+    }
+}
+
+fn win(color: Color, reason: Reason, rule: &'static str) -> Outcome {
+    Outcome {
+        winner: Some(color),
+        reason,
+        rule,
+    }
+}
+
+fn parse_treasury(text: &str) -> Result<u32, String> {
+    super::chess::parse_counter(text, "treasury", 0..=MAX_TREASURY)
+}
+
+fn parse_reserve(text: &str) -> Result<Vec<Slot>, String> {
+    let mut out = Vec::new();
+    if text != "-" {
+        let mut rest = text.trim();
+        while !rest.is_empty() {
+            let (token, tail) = if rest.starts_with('(') {
+                let mut depth = 0;
+                let end = rest
+                    .char_indices()
+                    .find(|&(_, c)| {
+                        depth += match c {
+                            '(' => 1,
+                            ')' => -1,
+                            _ => 0,
+                        };
+                        depth == 0
+                    })
+                    .map(|(i, _)| i + 1)
+                    .ok_or_else(|| format!("unbalanced design in the reserve {}", quoted(text)))?;
+                rest.split_at(end)
+            } else {
+                rest.split_at(rest.chars().next().map_or(0, char::len_utf8))
+            };
+            rest = tail.trim_start();
+            let token = token.trim();
+            let kind = match token {
+                "K" | "Q" | "R" | "B" | "N" | "P" => {
+                    Slot::Role(Role::from_letter(token.chars().next().unwrap_or('?')).unwrap_or(Role::Pawn))
+                }
+                t if t.starts_with('(') => Slot::parse(t)?,
+                t => {
+                    return Err(format!(
+                        "{} is not a reserve piece: write K Q R B N P or a design in parentheses, `(WD)`",
+                        quoted(t)
+                    ))
+                }
+            };
+            out.push(kind);
+        }
+    }
+    out.sort_by_key(|k| k.order());
+    Ok(out)
+}
+
+fn parse_designs(text: &str, sep: char) -> Result<[Slot; 6], String> {
+    let parts: Vec<&str> = text
+        .split(sep)
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .collect();
+    if parts.len() != 6 {
+        return Err(format!(
+            "a player has exactly six designs; {} names {}",
+            quoted(text),
+            parts.len()
+        ));
+    }
+    let mut out = STANDARD;
+    for (i, p) in parts.iter().enumerate() {
+        out[i] = Slot::parse(p)?;
+    }
+    Ok(out)
+}
+
+impl fmt::Display for Slot {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.name())
+    }
+}
+
+impl Rules for Csipgs {
+    type Move = Move;
+    const INFO: VariantInfo = INFO;
+
+    fn rules() -> &'static [RuleDef] {
+        RULES
+    }
+
+    fn options() -> &'static [OptionDef] {
+        OPTIONS
+    }
+
+    fn state_keys() -> &'static [KeyDef] {
+        STATE_KEYS
+    }
+
+    fn invariants() -> &'static [InvariantDef] {
+        INVARIANTS
+    }
+
+    fn geometry_for(size: Option<(u8, u8)>) -> Result<Geometry, SetupError> {
+        if let Some((files, ranks)) = size {
+            INFO.check_board(files, ranks)?;
+        }
+        Ok(Self::geometry())
+    }
+
+    fn start(_geometry: Geometry, options: &Options) -> Self {
+        match Self::from_fen(Self::geometry(), START_FEN, options) {
+            Ok(p) => p,
+            Err(e) => unreachable!("the start position is valid: {e}"),
+        }
+    }
+
+    fn from_setup(setup: &Setup, options: &Options) -> Result<Self, SetupError> {
+        let mut treasury = [0u32; 2];
+        let mut reserve = [Vec::new(), Vec::new()];
+        let mut designs = [STANDARD; 2];
+        for ((key, color), value) in &setup.keys {
+            match (key.as_str(), color) {
+                ("treasury", Some(c)) => {
+                    treasury[c.index()] = parse_treasury(value).map_err(SetupError::key)?
+                }
+                ("reserve", Some(c)) => {
+                    reserve[c.index()] = parse_reserve(value).map_err(SetupError::key)?
+                }
+                ("designs", Some(c)) => {
+                    designs[c.index()] = parse_designs(value, ' ').map_err(SetupError::key)?
+                }
+                ("treasury" | "reserve" | "designs", None) => {
+                    return Err(SetupError::key(format!(
+                        "the state key `{key}` needs a colour: `{key} white`"
+                    )))
+                }
+                ("fen", _) => {
+                    return Err(SetupError::key(
+                        "the state key `fen` is read-only; give the position as a FEN instead",
+                    ))
+                }
+                _ => {
+                    let names: Vec<_> = STATE_KEYS.iter().map(|k| k.name).collect();
+                    return Err(SetupError::key(format!(
+                        "csipgs has no state key `{key}`; keys: {}",
+                        names.join(", ")
+                    )));
+                }
+            }
+        }
+        Self::build(
+            setup.board.clone(),
+            setup.turn,
+            treasury,
+            reserve,
+            designs,
+            options,
+        )
+    }
+
+    fn to_setup(&self) -> Setup {
+        let mut setup = Setup::empty(Self::geometry());
+        setup.board = self.board.clone();
+        setup.turn = self.turn;
+        for c in Color::ALL {
+            setup.keys.insert(
+                ("treasury".into(), Some(c)),
+                self.treasury[c.index()].to_string(),
+            );
+            setup
+                .keys
+                .insert(("reserve".into(), Some(c)), self.reserve_text(c, " "));
+            setup
+                .keys
+                .insert(("designs".into(), Some(c)), self.designs_text(c, " "));
+        }
+        setup
+    }
+
+    fn from_fen(geometry: Geometry, fen: &str, options: &Options) -> Result<Self, SetupError> {
+        INFO.check_board(geometry.files, geometry.ranks)?;
+        let fields: Vec<&str> = fen.split_whitespace().collect();
+        if fields.len() != 2 && fields.len() != 5 {
+            return Err(SetupError::fen(format!(
+                "a csipgs FEN has 5 fields (placement, side, treasuries, reserves, designs) or the first 2; this one has {}",
+                fields.len()
+            )));
+        }
+        let board =
+            Board::from_fen_placement(Self::geometry(), fields[0]).map_err(SetupError::fen)?;
+        let turn = match fields[1] {
+            "w" => Color::White,
+            "b" => Color::Black,
+            t => {
+                return Err(SetupError::fen(format!(
+                    "the side to move {} is neither w nor b",
+                    quoted(t)
+                )))
+            }
+        };
+        let pair = |field: &str, what: &str| -> Result<(String, String), SetupError> {
+            field
+                .split_once('/')
+                .map(|(a, b)| (a.to_string(), b.to_string()))
+                .ok_or_else(|| {
+                    SetupError::fen(format!(
+                        "the {what} field {} is `<white>/<black>`",
+                        quoted(field)
+                    ))
+                })
+        };
+        let (mut treasury, mut reserve, mut designs) =
+            ([0u32; 2], [Vec::new(), Vec::new()], [STANDARD; 2]);
+        if fields.len() == 5 {
+            let (w, b) = pair(fields[2], "treasuries")?;
+            treasury = [
+                parse_treasury(&w).map_err(SetupError::fen)?,
+                parse_treasury(&b).map_err(SetupError::fen)?,
+            ];
+            let (w, b) = pair(fields[3], "reserves")?;
+            reserve = [
+                parse_reserve(&w).map_err(SetupError::fen)?,
+                parse_reserve(&b).map_err(SetupError::fen)?,
+            ];
+            let (w, b) = pair(fields[4], "designs")?;
+            designs = [
+                parse_designs(&w, ',').map_err(SetupError::fen)?,
+                parse_designs(&b, ',').map_err(SetupError::fen)?,
+            ];
+        }
+        Self::build(board, turn, treasury, reserve, designs, options)
+    }
+
+    fn fen(&self) -> String {
+        format!(
+            "{} {} {}/{} {}/{} {}/{}",
+            self.board.fen_placement(),
+            if self.turn == Color::White { "w" } else { "b" },
+            self.treasury[0],
+            self.treasury[1],
+            self.reserve_text(Color::White, ""),
+            self.reserve_text(Color::Black, ""),
+            self.designs_text(Color::White, ","),
+            self.designs_text(Color::Black, ",")
+        )
+    }
+
+    fn board(&self) -> &Board {
+        &self.board
+    }
+
+    fn turn(&self) -> Color {
+        self.turn
+    }
+
+    fn legal_moves(&self, out: &mut Vec<Move>) {
+        self.explore(out);
+    }
+
+    fn play(&mut self, m: Move) {
+        self.apply(m);
+    }
+
+    fn describe(&self, m: Move) -> Turn {
+        let first = match m.act {
+            Act::Step { from, to } => {
+                let p = self.board.piece_at(Sq(from));
+                Action::Move {
+                    role: p.map_or(Role::Pawn, Piece::role),
+                    design: p.and_then(Piece::design),
+                    from: square(from),
+                    legs: vec![Leg::onto(square(to), self.board.piece_at(Sq(to)))],
+                    promotion: None,
+                    castle: None,
+                }
+            }
+            Act::Drop { kind, to } => {
+                let p = kind.piece(self.turn);
+                Action::Drop {
+                    role: p.role(),
+                    design: p.design(),
+                    to: square(to),
+                }
+            }
+            Act::Buy { slot } => Action::Buy {
+                design: self.designs[self.turn.index()][slot as usize].name(),
+            },
+        };
+        let mut actions = vec![first];
+        if let Some((slot, new)) = m.redesign {
+            actions.push(Action::Redesign {
+                from_design: self.designs[self.turn.index()][slot as usize].name(),
+                to_design: new.name(),
+            });
+        }
+        Turn { actions }
+    }
+
+    fn in_check(&self) -> Option<bool> {
+        Some(self.in_check_any(self.turn))
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        let mut moves = Vec::new();
+        self.explore(&mut moves);
+        self.outcome_with(!moves.is_empty())
+    }
+
+    fn outcome_with(&self, has_legal_turn: bool) -> Option<Outcome> {
+        let them = self.turn.other();
+        if !has_legal_turn {
+            return Some(if self.in_check_any(self.turn) {
+                win(them, Reason::Checkmate, "checkmate")
+            } else {
+                win(them, Reason::Stalemate, "stalemate-loses")
+            });
+        }
+        if self.opts.all_mated && self.all_kings_mated() {
+            return Some(win(them, Reason::Checkmate, "all-kings-mated"));
+        }
+        None
+    }
+
+    fn refusal(&self, pattern: &TurnPattern) -> Refusal {
+        refuse::refusal(self, pattern)
+    }
+
+    /// The action resolves against the legal turns; a design change after it is checked on
+    /// its own (design changes are unbounded, so they are not enumerated).
+    fn resolve(&self, pattern: &TurnPattern) -> Result<Vec<(Move, Turn)>, Refusal> {
+        let TurnPattern::Actions { actions, claim } = pattern else {
+            return Err(self.refusal(pattern));
+        };
+        let (first, change) = match &actions[..] {
+            [a] => (a, None),
+            [a, ActionPattern::Redesign {
+                from_design,
+                to_design,
+            }] => (a, Some((from_design, to_design))),
+            _ => return Err(self.refusal(pattern)),
+        };
+        // A purchase names its design as written; compare canonical names.
+        let first = match first {
+            ActionPattern::Buy { design } => ActionPattern::Buy {
+                design: Slot::parse(design).map_or_else(|_| design.clone(), Slot::name),
+            },
+            a => a.clone(),
+        };
+        let single = TurnPattern::Actions {
+            actions: vec![first],
+            claim: *claim,
+        };
+        let found: Vec<(Move, Turn)> = self
+            .legal_turns()
+            .into_iter()
+            .filter(|(_, t)| single.matches(t))
+            .collect();
+        if found.is_empty() {
+            return Err(self.refusal(&single));
+        }
+        let Some((from, to)) = change else {
+            return Ok(found);
+        };
+        let redesign = self.redesign(from, to)?;
+        Ok(found
+            .into_iter()
+            .map(|(m, _)| {
+                let m = Move {
+                    redesign: Some(redesign),
+                    ..m
+                };
+                (m, self.describe(m))
+            })
+            .collect())
+    }
+
+    fn repetition_key(&self) -> u64 {
+        let mut h = KeyHasher::default();
+        for (sq, p) in self.board.pieces() {
+            h.write_u16(Sq::of(sq).0);
+            h.write_u8(p.code());
+        }
+        h.write_u8(self.turn as u8);
+        for c in Color::ALL {
+            h.write_u32(self.treasury[c.index()]);
+            h.write(self.reserve_text(c, "").as_bytes());
+            h.write(self.designs_text(c, ",").as_bytes());
+        }
+        h.finish()
+    }
+
+    /// None: every turn credits a zorkmid, so a position (treasuries included) recurs only
+    /// after purchases spend exactly what was credited; the texts give no repetition rule of
+    /// their own, and arbiter claims none.
+    fn repetition_limit(&self) -> Option<(usize, &'static str)> {
+        None
+    }
+
+    fn resignation_rule() -> &'static str {
+        "resignation"
+    }
+
+    fn agreement_rule() -> &'static str {
+        "agreement"
+    }
+
+    fn state_key(&self, key: &str, color: Option<Color>) -> String {
+        let c = color.unwrap_or(Color::White);
+        match key {
+            "treasury" => self.treasury[c.index()].to_string(),
+            "reserve" => self.reserve_text(c, " "),
+            "designs" => self.designs_text(c, " "),
+            "fen" => self.fen(),
+            _ => String::new(),
+        }
+    }
+
+    fn check_invariant(&self, name: &str) -> Result<(), String> {
+        invariant(self, name)
+    }
+
+    fn cost(design: &str) -> Result<u64, String> {
+        let d = crate::betza::Design::parse(design).map_err(|e| e.to_string())?;
+        price::price(&d, false)
+            .map(|p| p.zorkmids)
+            .map_err(|e| e.to_string())
+    }
+}
+
+/// The start: the two Kings, nothing else (2).
+pub const START_FEN: &str = "4k3/8/8/8/8/8/8/4K3 w 0/0 -/- R,N,B,Q,K,fmWfcF/R,N,B,Q,K,fmWfcF";
+
+/// Each invariant read by a mechanism apart from the one that keeps it: the FEN text for the
+/// treasuries, the board for the counts and the Kings.
+fn invariant(pos: &Csipgs, name: &str) -> Result<(), String> {
+    match name {
+        "treasury-in-range" => {
+            let fen = pos.fen();
+            let field = fen.split_whitespace().nth(2).unwrap_or("");
+            for (c, t) in Color::ALL.iter().zip(field.split('/')) {
+                match t.parse::<i64>() {
+                    Ok(n) if (0..=i64::from(MAX_TREASURY) + 100_000).contains(&n) => {}
+                    _ => return Err(format!("{c}'s treasury reads {t}")),
+                }
+            }
+            Ok(())
+        }
+        "at-most-sixteen" => {
+            for c in Color::ALL {
+                let on_board = pos.board.pieces().filter(|(_, p)| p.color() == c).count();
+                let n = on_board + pos.reserve[c.index()].len();
+                if n > MAX_PIECES {
+                    return Err(format!("{c} has {n} pieces on the board and in reserve"));
+                }
+            }
+            Ok(())
+        }
+        "six-designs" => {
+            for c in Color::ALL {
+                let text = pos.state_key("designs", Some(c));
+                let names: Vec<&str> = text.split(' ').collect();
+                if names.len() != 6 || names.iter().filter(|n| **n == "K").count() != 1 {
+                    return Err(format!("{c}'s designs are {text}"));
+                }
+                for n in names {
+                    if let Err(e) = Slot::parse(n).and_then(Slot::price) {
+                        return Err(format!("{c}'s design {n} has no price: {e}"));
+                    }
+                }
+            }
+            Ok(())
+        }
+        "a-king-each" => {
+            for c in Color::ALL {
+                if !pos
+                    .board
+                    .pieces()
+                    .any(|(_, p)| p == Piece::new(c, Role::King))
+                {
+                    return Err(format!("{c} has no King on the board"));
+                }
+            }
+            Ok(())
+        }
+        _ => Err(format!("unknown invariant {name}")),
+    }
+}

@@ -1,0 +1,99 @@
+//! The rule, option, state-key and invariant catalogue of csipgs chess. Clause numbers are
+//! those of the numbered list in `csipgs-chess.txt` ("1." to "10."); prices cite
+//! `csipgs-costs.md`.
+
+use crate::rules::{rule, InvariantDef, KeyDef, OptionDef, RuleDef};
+
+pub static RULES: &[RuleDef] = &[
+    // The turn.
+    rule("turn-structure", "csipgs-chess.txt 3", "a turn is credit (one zorkmid into the treasury), one action (a move, a drop or a purchase), then at most one design change; `Kd2; P=WbRbmHfB`"),
+    rule("not-your-turn", "csipgs-chess.txt (standard chess, FIDE 1.1)", "a player moves only pieces of their own colour"),
+    rule("no-piece-there", "csipgs-chess.txt (standard chess, FIDE 1.1)", "a move starts from a square holding one of the player's pieces"),
+    rule("no-such-piece", "csipgs-chess.txt (standard chess, FIDE 2.2)", "the piece named by the move must be one of the player's pieces able to go there"),
+    rule("no-such-action", "csipgs-chess.txt 3, 10", "the actions are a move, a drop and a purchase; there is no castling, pass, coup or rebirth"),
+    // Movement.
+    rule("design-move", "csipgs-chess.txt 1-2, csipgs-costs.md", "every piece moves as its design says in Betza's funny notation: the standard designs as in chess (the King one step, the pawn fmWfcF), an invented design by its atoms; an `m` atom only moves to an empty square, a `c` atom only captures"),
+    rule("own-piece-on-target", "csipgs-chess.txt (standard chess, FIDE 3.1)", "a piece may not move to a square occupied by a piece of its own side"),
+    rule("blocked", "csipgs-chess.txt (standard chess, FIDE 3.5)", "a riding piece cannot move over an intervening piece"),
+    rule("no-double-step", "csipgs-chess.txt 10", "pawns cannot move two squares on their first move, so there is no en passant"),
+    rule("no-castling", "csipgs-chess.txt 10", "castling is illegal"),
+    rule("no-promotion", "csipgs-chess.txt 10", "pawn promotion is illegal: a pawn that reaches the last rank stays a pawn there, with no move left"),
+    rule("own-king-in-check", "csipgs-chess.txt 7 (standard chess, FIDE 3.9)", "a player with one royal piece may not leave it in check"),
+    rule("several-kings", "csipgs-chess.txt 7", "a player with two or more royal pieces may ignore check: a move may leave them attacked, and one may be captured"),
+    rule("capture-mark", "csipgs-chess.txt sample game", "`x` marks a capture and `-` (or nothing) a move to an empty square"),
+    rule("check-claim", "csipgs-chess.txt sample game", "`+` claims that the turn gives check and `#` that it mates"),
+    // Drops.
+    rule("drop-reserve", "csipgs-chess.txt 3", "only a piece of the player's own reserve can be dropped"),
+    rule("drop-next-to-king", "csipgs-chess.txt 3", "a reserve piece is transferred to an empty square adjacent to one of the player's kings"),
+    rule("drop-king-in-check", "csipgs-chess.txt 5, 7", "a reserve piece may not be transferred to a square next to a friendly king that is in check (with several kings too)"),
+    rule("no-leaving-board", "csipgs-chess.txt 6", "pieces on the board cannot leave it to become reserve pieces"),
+    // Purchases and designs.
+    rule("buy-design", "csipgs-chess.txt 2, Designs", "only a piece of one of the player's six current designs can be bought; it goes into the reserve"),
+    rule("buy-afford", "csipgs-chess.txt 4.1, csipgs-costs.md", "a piece is bought only if the treasury, after this turn's credit, holds its price (the design's price rounded up; a King's design is royal, times 4)"),
+    rule("buy-sixteen", "csipgs-chess.txt 4.2", "a player with 16 pieces, on the board and in reserve together, cannot buy another"),
+    rule("buy-in-check", "csipgs-chess.txt 4.3, 7", "a player in check cannot buy (with several kings too: any royal piece attacked)"),
+    rule("redesign", "csipgs-chess.txt 3, Designs", "at the end of a turn one of the player's six designs may be replaced by a new one (`Q=BL`, the old design named by its letter or its text); pieces already made, on the board or in reserve, keep their design. Design changes are unbounded, so `moves`, `perft` and searches never list them: a written one is checked when it is played or asked about"),
+    rule("redesign-priced", "csipgs-costs.md", "a new design must have a price in the table: its atoms and modifiers must all be priced"),
+    rule("king-design-fixed", "csipgs-chess.txt 2, 7 (silent)", "the texts never show the King's design replaced, and a replaced one would make royal pieces the notation cannot name; arbiter keeps the King's design, so the royal pieces are exactly the Kings"),
+    rule("full-knowledge", "csipgs-chess.txt 8", "treasuries, reserves and designs of both players are public: state keys and the FEN show them"),
+    // The end of the game.
+    rule("game-over", "csipgs-chess.txt (standard chess, FIDE 5.1)", "once the game has ended no further turn is played"),
+    rule("checkmate", "csipgs-chess.txt (standard chess, FIDE 5.1.a), 7", "the player to move who has no legal turn while in check loses"),
+    rule("stalemate-loses", "csipgs-chess.txt 9", "stalemate is a loss for the stalemated player: no legal turn (no move, drop or purchase) and not in check"),
+    rule("all-kings-mated", "csipgs-chess.txt 7", "under `several-kings = all-mated`, a player with several royal pieces loses when all of them are attacked and no turn leaves one of them safe"),
+    rule("resignation", "csipgs-chess.txt (standard chess, FIDE 5.1.b)", "the player whose opponent resigns wins"),
+    rule("agreement", "csipgs-chess.txt (standard chess, FIDE 5.2.c)", "the game is drawn by agreement"),
+];
+
+pub static OPTIONS: &[OptionDef] = &[OptionDef {
+    name: "several-kings",
+    values: &["last-king", "all-mated"],
+    default: "last-king",
+    reason: "rule 7 lets a player with two or more kings ignore check and says nothing more; read literally, a check then has no consequence, a King may be captured, and the ordinary rules return when one King is left (last-king). all-mated reads \"ignore check\" as ignoring a check of some but not all Kings, so that mating every King at once still wins",
+}];
+
+pub static STATE_KEYS: &[KeyDef] = &[
+    KeyDef {
+        name: "treasury",
+        per_color: true,
+        values: "a number of zorkmids, 0 to 1000000",
+        summary: "the zorkmids in the player's treasury (before the credit of their next turn)",
+    },
+    KeyDef {
+        name: "reserve",
+        per_color: true,
+        values: "pieces separated by spaces, e.g. `N (WD) (WD)`, or -",
+        summary: "the player's reserve pieces, in canonical order (K Q R B N P, then designs by their text)",
+    },
+    KeyDef {
+        name: "designs",
+        per_color: true,
+        values: "six designs separated by spaces, e.g. `R N B Q K fmWfcF`",
+        summary: "the player's six designs in slot order; the standard ones by their letter, the pawn as fmWfcF",
+    },
+    KeyDef {
+        name: "fen",
+        per_color: false,
+        values: "a csipgs FEN (read-only)",
+        summary: "the whole position: placement, side, treasuries, reserves, designs",
+    },
+];
+
+pub static INVARIANTS: &[InvariantDef] = &[
+    InvariantDef {
+        name: "treasury-in-range",
+        summary: "no treasury is negative or beyond what credits could have brought (read from the key text)",
+    },
+    InvariantDef {
+        name: "at-most-sixteen",
+        summary: "no player has more than 16 pieces on the board and in reserve together, counted from the board",
+    },
+    InvariantDef {
+        name: "six-designs",
+        summary: "each player has exactly six designs, the King's among them, every one priced",
+    },
+    InvariantDef {
+        name: "a-king-each",
+        summary: "each player has at least one King on the board",
+    },
+];

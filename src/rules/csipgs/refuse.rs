@@ -1,0 +1,390 @@
+//! Why a written turn is not a legal csipgs turn, in words. The rule comes from the tags of
+//! [`Csipgs::explore`]; only what concerns the text (the shape of the turn, a design or a
+//! reserve piece the player does not have, a move no atom of the piece makes) is decided here.
+
+use super::*;
+use crate::rules::refusal::{furthest, Explored};
+use crate::rules::turn::{straight, CastleSide, Origin, PieceRef, Style};
+
+fn sq_name(s: Square) -> String {
+    Csipgs::geometry().square_name(s)
+}
+
+fn kind_words(p: Piece) -> String {
+    match p.design() {
+        Some(d) => format!("{} {d}", p.color()),
+        None => format!("{} {}", p.color(), p.role()),
+    }
+}
+
+fn slot_of(piece: PieceRef) -> Slot {
+    match piece {
+        PieceRef::Role(r) => Slot::Role(r),
+        PieceRef::Design(d) => Slot::of_design(d),
+    }
+}
+
+pub(super) fn refusal(pos: &Csipgs, pattern: &TurnPattern) -> Refusal {
+    let shape = |s: &str| Refusal::new("turn-structure", s.to_string());
+    let actions = match pattern {
+        TurnPattern::Actions { actions, .. } => actions,
+        TurnPattern::Resign | TurnPattern::Draw => {
+            return Refusal::new(
+                "no-such-action",
+                "resigning and agreeing a draw are not moves",
+            )
+        }
+    };
+    match &actions[..] {
+        [] => return shape("a turn needs an action"),
+        [ActionPattern::Redesign { .. }, ..] => {
+            return shape("a design change comes after the turn's action (`Kd2; P=WbRbmHfB`)")
+        }
+        [_, ActionPattern::Redesign { .. }] | [_] => {}
+        [_, _] => return shape("a turn is one action, then at most one design change (`Q=BL`)"),
+        _ => {
+            return shape(&format!(
+                "a turn is one action and at most one design change; this one has {} parts",
+                actions.len()
+            ))
+        }
+    }
+    let all = {
+        let mut all = Explored::default();
+        pos.explore(&mut all);
+        all
+    };
+    let us = pos.turn;
+    match &actions[0] {
+        ActionPattern::Castle(side) => Refusal::new(
+            "no-castling",
+            format!(
+                "castling is illegal in csipgs chess (rule 10); {} is not a move",
+                if *side == CastleSide::King {
+                    "O-O"
+                } else {
+                    "O-O-O"
+                }
+            ),
+        ),
+        ActionPattern::Coup { .. } | ActionPattern::Reborn { .. } | ActionPattern::Pass => {
+            Refusal::new(
+                "no-such-action",
+                "the actions of a csipgs turn are a move, a drop and a purchase",
+            )
+        }
+        ActionPattern::Redesign { .. } => shape("a design change comes after the turn's action"),
+        ActionPattern::Buy { design } => {
+            let slot = match Slot::parse(design) {
+                Ok(s) => s,
+                Err(e) => return Refusal::new("buy-design", e),
+            };
+            let designs = &pos.designs[us.index()];
+            let Some(i) = designs.iter().position(|s| *s == slot) else {
+                let names: Vec<String> = designs.iter().map(|s| s.name()).collect();
+                return Refusal::new(
+                    "buy-design",
+                    format!(
+                        "{} is not one of {us}'s designs ({}); change a design first, and buy on a later turn",
+                        slot.name(),
+                        names.join(" ")
+                    ),
+                );
+            };
+            let tagged = all.rejected.iter().find(|(m, _)| {
+                matches!(m.act, Act::Buy { slot } if pos.designs[us.index()][slot as usize] == designs[i])
+            });
+            match tagged {
+                Some((m, why)) => sentence(pos, *m, *why),
+                None => fallback(),
+            }
+        }
+        ActionPattern::Drop { piece, to } => {
+            let kind = slot_of(*piece);
+            if !pos.reserve[us.index()].contains(&kind) {
+                if let Some((s, _)) = pos
+                    .board
+                    .pieces()
+                    .find(|(_, p)| p.color() == us && Slot::of_piece(*p) == kind)
+                {
+                    return Refusal::new(
+                        "no-leaving-board",
+                        format!(
+                            "{us} has no {} in reserve; the one on {} cannot leave the board to be dropped (rule 6)",
+                            kind.piece_name(),
+                            sq_name(s)
+                        ),
+                    );
+                }
+                return Refusal::new(
+                    "drop-reserve",
+                    format!(
+                        "{us} has no {} in reserve (reserve: {})",
+                        kind.piece_name(),
+                        pos.reserve_text(us, " ")
+                    ),
+                );
+            }
+            let t = Sq::of(*to).0;
+            let tagged = all
+                .rejected
+                .iter()
+                .find(|(m, _)| m.act == Act::Drop { kind, to: t });
+            if let Some((m, why)) = tagged {
+                return sentence(pos, *m, *why);
+            }
+            if all.legal.iter().any(|m| m.act == Act::Drop { kind, to: t }) {
+                return fallback();
+            }
+            let why = match pos.board.get(*to) {
+                Some(p) => format!("{} holds the {}", sq_name(*to), kind_words(p)),
+                None => format!("{} is next to none of {us}'s kings", sq_name(*to)),
+            };
+            Refusal::new(
+                "drop-next-to-king",
+                format!("a reserve piece goes onto an empty square next to one of its side's kings; {why}"),
+            )
+        }
+        ActionPattern::Move {
+            style,
+            piece,
+            from,
+            legs,
+            promotion,
+        } => {
+            let Some((to, capture)) = straight(legs) else {
+                return Refusal::new(
+                    "design-move",
+                    "a csipgs move goes straight to its destination; it names no squares between, and nothing ricochets or switches",
+                );
+            };
+            if promotion.is_some() {
+                return Refusal::new(
+                    "no-promotion",
+                    "pawn promotion is illegal in csipgs chess (rule 10): a pawn on the last rank stays a pawn",
+                );
+            }
+            let want = match piece {
+                Some(p) => Some(slot_of(*p)),
+                None if *style == Style::Short => Some(Slot::Role(Role::Pawn)),
+                None => None,
+            };
+            let starts: Vec<Square> = match from {
+                Origin::Exact(sq) => {
+                    let Some(p) = pos.board.get(*sq) else {
+                        return Refusal::new(
+                            "no-piece-there",
+                            format!("there is no piece on {}", sq_name(*sq)),
+                        );
+                    };
+                    if p.color() != us {
+                        return Refusal::new(
+                            "not-your-turn",
+                            format!(
+                                "the piece on {} is {}, and it is {us}'s turn",
+                                sq_name(*sq),
+                                p.color()
+                            ),
+                        );
+                    }
+                    if let Some(w) = want.filter(|w| *w != Slot::of_piece(p)) {
+                        return Refusal::new(
+                            "no-such-piece",
+                            format!(
+                                "the piece on {} is a {}, not a {}",
+                                sq_name(*sq),
+                                Slot::of_piece(p).piece_name(),
+                                w.piece_name()
+                            ),
+                        );
+                    }
+                    vec![*sq]
+                }
+                _ => pos
+                    .board
+                    .pieces()
+                    .filter(|(s, p)| {
+                        p.color() == us
+                            && want.is_none_or(|w| w == Slot::of_piece(*p))
+                            && from.admits(*s)
+                    })
+                    .map(|(s, _)| s)
+                    .collect(),
+            };
+            let what = want.map_or("piece".to_string(), |w| w.piece_name());
+            if starts.is_empty() {
+                return Refusal::new(
+                    "no-such-piece",
+                    format!("there is no {us} {what} that matches"),
+                );
+            }
+            let mut best: Option<(Stage, Refusal)> = None;
+            for s in &starts {
+                let (f, t) = (Sq::of(*s).0, Sq::of(to).0);
+                let aimed = |m: &Move| m.act == Act::Step { from: f, to: t };
+                if all.legal.iter().any(aimed) {
+                    let captures = pos.board.get(to).is_some();
+                    if captures == capture {
+                        return fallback();
+                    }
+                    let r = Refusal::new(
+                        "capture-mark",
+                        if capture {
+                            format!(
+                                "{}-{} captures nothing, so it is written without x",
+                                sq_name(*s),
+                                sq_name(to)
+                            )
+                        } else {
+                            format!(
+                                "{}x{} is a capture, so it is written with x",
+                                sq_name(*s),
+                                sq_name(to)
+                            )
+                        },
+                    );
+                    best = Some((Stage::Mark, r));
+                    continue;
+                }
+                let found = furthest(all.rejected.iter().filter(|(m, _)| aimed(m)).copied())
+                    .map(|(m, why)| (why.stage, sentence(pos, m, why)))
+                    .unwrap_or_else(|| (Stage::Movement, movement_refusal(pos, *s, to)));
+                if best.as_ref().is_none_or(|(b, _)| found.0 > *b) {
+                    best = Some(found);
+                }
+            }
+            match best {
+                Some((Stage::Movement, r)) if starts.len() == 1 => r,
+                Some((Stage::Movement, _)) | None => Refusal::new(
+                    "no-such-piece",
+                    format!("no {us} {what} can move to {}", sq_name(to)),
+                ),
+                Some((_, r)) => r,
+            }
+        }
+    }
+}
+
+fn fallback() -> Refusal {
+    Refusal::new("no-such-action", "no legal csipgs turn matches this turn")
+}
+
+/// A move the piece's design never makes.
+fn movement_refusal(pos: &Csipgs, from: Square, to: Square) -> Refusal {
+    let p = pos
+        .board
+        .get(from)
+        .unwrap_or(Piece::new(pos.turn, Role::Pawn));
+    let (f, t) = (sq_name(from), sq_name(to));
+    let fwd = if p.color() == Color::White { 1 } else { -1 };
+    let (df, dr) = (
+        i32::from(to.file) - i32::from(from.file),
+        (i32::from(to.rank) - i32::from(from.rank)) * fwd,
+    );
+    if p.role() == Role::Pawn && df == 0 && dr == 2 {
+        return Refusal::new(
+            "no-double-step",
+            format!("pawns cannot move two squares, even on their first move (rule 10); {f} to {t} is a double step"),
+        );
+    }
+    if p.role() == Role::King && dr == 0 && df.abs() == 2 {
+        return Refusal::new(
+            "no-castling",
+            format!(
+                "castling is illegal in csipgs chess (rule 10); the king on {f} moves one square"
+            ),
+        );
+    }
+    let design = Slot::of_piece(p).design_name();
+    Refusal::new(
+        "design-move",
+        format!(
+            "the {} on {f} moves as its design {design} says, and {f} to {t} is none of its moves",
+            kind_words(p)
+        ),
+    )
+}
+
+/// The generator's tag on candidate `m` in words.
+fn sentence(pos: &Csipgs, m: Move, why: Rejection) -> Refusal {
+    let us = pos.turn;
+    let b = &pos.board;
+    let at = why.at.map(sq_name).unwrap_or_default();
+    let piece_at = |s: Option<Square>| {
+        s.and_then(|s| b.get(s))
+            .map_or("a piece".to_string(), |p| format!("the {}", kind_words(p)))
+    };
+    let text = match (m.act, why.rule) {
+        (Act::Step { from, to }, "blocked") => format!(
+            "the piece on {} cannot pass over {} on {at} to reach {}",
+            name(from),
+            piece_at(why.at),
+            name(to)
+        ),
+        (Act::Step { to, .. }, "own-piece-on-target") => format!(
+            "{} holds {}; a piece cannot move onto its own side's piece",
+            name(to),
+            piece_at(Some(square(to)))
+        ),
+        (Act::Step { from, to }, "design-move") => {
+            let design = b
+                .piece_at(Sq(from))
+                .map_or(String::new(), |p| Slot::of_piece(p).design_name());
+            match b.piece_at(Sq(to)) {
+                Some(p) => format!(
+                    "the {design} on {} reaches {} only by an atom that moves without capturing (m), and {} holds the {}",
+                    name(from),
+                    name(to),
+                    name(to),
+                    kind_words(p)
+                ),
+                None => format!(
+                    "the {design} on {} reaches {} only by an atom that captures (c), and {} is empty",
+                    name(from),
+                    name(to),
+                    name(to)
+                ),
+            }
+        }
+        (_, "own-king-in-check") => {
+            let mut next = pos.clone();
+            next.apply(m);
+            let k = next
+                .kings(us)
+                .first()
+                .map_or(String::new(), |k| sq_name(k.square()));
+            let mut after = pos.clone();
+            after.apply(m);
+            format!(
+                "after this turn the {us} king on {k} would be attacked by {} on {at}",
+                after
+                    .board
+                    .get(why.at.unwrap_or(Square::new(0, 0)))
+                    .map_or("a piece".to_string(), kind_words)
+            )
+        }
+        (Act::Drop { to, .. }, "drop-king-in-check") => format!(
+            "{} is next to a {us} king that is in check (from {} on {at}); no reserve piece may go there",
+            name(to),
+            piece_at(why.at)
+        ),
+        (_, "buy-in-check") => format!("{us} is in check and cannot buy (rule 4.3)"),
+        (_, "buy-sixteen") => format!(
+            "{us} already has {} pieces on the board and in reserve; 16 is the most (rule 4.2)",
+            pos.piece_count(us)
+        ),
+        (Act::Buy { slot }, "buy-afford") => {
+            let s = pos.designs[us.index()][slot as usize];
+            let have = u64::from(pos.treasury[us.index()]) + 1;
+            match s.price() {
+                Ok(p) => format!(
+                    "a {} costs {p} zorkmids and {us} has {have} after this turn's credit",
+                    s.name()
+                ),
+                Err(e) => format!("{} has no price: {e}", s.name()),
+            }
+        }
+        (_, rule) => format!("the turn breaks {rule}"),
+    };
+    Refusal::new(why.rule, text)
+}
