@@ -289,7 +289,10 @@ fn misspelt_variants_options_and_values_are_suggested() {
     let e = "xpans".parse::<Variant>().expect_err("no such variant");
     assert!(e.ends_with("did you mean `xpanse`?"), "{e}");
     let e = "shogi".parse::<Variant>().expect_err("no such variant");
-    assert_eq!(e, "unknown variant `shogi`; variants: chess, cypher, csipgs");
+    assert_eq!(
+        e,
+        "unknown variant `shogi`; variants: chess, cypher, csipgs"
+    );
 
     let defs = Chess::options();
     let mut o = Options::defaults(defs);

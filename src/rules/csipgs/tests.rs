@@ -59,3 +59,106 @@ fn designs_reserve_and_treasury_round_trip_through_the_fen() {
     let back = Csipgs::from_setup(&p.to_setup(), &Options::defaults(OPTIONS)).unwrap();
     assert_eq!(back.fen(), p.fen());
 }
+
+// ---- Invariants that can fail --------------------------------------------------------------
+
+/// A treasury past every bound a game could reach (set past the validating constructor).
+fn treasury_overflows() -> Result<(), String> {
+    let mut p = pos(START_FEN);
+    p.treasury[1] = u32::MAX;
+    p.check_invariant("treasury-in-range")
+}
+
+/// A purchase forced past the sixteen-piece rule.
+fn seventeenth_piece() -> Result<(), String> {
+    let mut p = pos("4k3/8/8/8/8/8/PPPPPPPP/K7 w 9/0 NNNNNNN/- R,N,B,Q,K,fmWfcF/R,N,B,Q,K,fmWfcF");
+    p.apply(Move::plain(Act::Buy { slot: 5 }));
+    p.check_invariant("at-most-sixteen")
+}
+
+/// The King's design replaced, past the redesign check.
+fn king_design_replaced() -> Result<(), String> {
+    let mut p = pos(START_FEN);
+    p.apply(Move {
+        act: Act::Buy { slot: 5 },
+        redesign: Some((4, Slot::Role(Role::Rook))),
+    });
+    p.check_invariant("six-designs")
+}
+
+/// A King taken off the board.
+fn king_gone() -> Result<(), String> {
+    let mut p = pos(START_FEN);
+    p.board.put(Square::new(4, 7), None);
+    p.check_invariant("a-king-each")
+}
+
+#[test]
+fn every_invariant_can_fail() {
+    crate::rules::violations::check_table(
+        &[
+            (
+                "treasury-in-range",
+                "black's treasury reads 4294967295",
+                treasury_overflows,
+            ),
+            ("at-most-sixteen", "white has 17 pieces", seventeenth_piece),
+            (
+                "six-designs",
+                "white's designs are R N B Q R fmWfcF",
+                king_design_replaced,
+            ),
+            ("a-king-each", "black has no King", king_gone),
+        ],
+        INVARIANTS,
+    );
+}
+
+/// Random playouts with purchases, drops and design changes: every invariant holds after
+/// every turn, and every legal turn's refusal agrees (none is refused).
+#[test]
+fn invariants_hold_along_random_playouts_with_design_changes() {
+    let designs = [
+        "WD", "WbRbmHfB", "sWbmD", "FbDbcA", "NbR", "fF", "BL", "R", "N", "fmWfcF",
+    ];
+    let mut rng = crate::rules::testing::Rng(0x00C5_1965);
+    let (mut turns, mut buys, mut drops, mut changes) = (0, 0, 0, 0);
+    for game in 0..40 {
+        let money = 5 * (game % 4) as u32;
+        let mut p = pos(&format!(
+            "4k3/8/8/8/8/8/8/4K3 w {money}/{money} -/- R,N,B,Q,K,fmWfcF/R,N,B,Q,K,fmWfcF"
+        ));
+        for _ in 0..80 {
+            for inv in INVARIANTS {
+                p.check_invariant(inv.name)
+                    .unwrap_or_else(|e| panic!("{}: {e}", p.fen()));
+            }
+            let mut moves = Vec::new();
+            p.legal_moves(&mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            let mut m = moves[rng.below(moves.len())];
+            match m.act {
+                Act::Buy { .. } => buys += 1,
+                Act::Drop { .. } => drops += 1,
+                Act::Step { .. } => {}
+            }
+            if rng.below(4) == 0 {
+                let slot = rng.below(6);
+                let new = designs[rng.below(designs.len())];
+                let old = p.designs[p.turn.index()][slot].name();
+                if let Ok(change) = p.redesign(&old, new) {
+                    m.redesign = Some(change);
+                    changes += 1;
+                }
+            }
+            p.play(m);
+            turns += 1;
+        }
+    }
+    assert!(
+        turns > 2000 && buys > 100 && drops > 100 && changes > 200,
+        "{turns} turns, {buys} purchases, {drops} drops, {changes} design changes"
+    );
+}
