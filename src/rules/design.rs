@@ -5,6 +5,7 @@
 
 use std::borrow::Cow;
 use std::fmt;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
 
 use crate::betza::{self, BetzaError};
@@ -55,6 +56,8 @@ impl std::error::Error for DesignError {}
 static SLOTS: [OnceLock<Entry>; MAX_DESIGNS] = [const { OnceLock::new() }; MAX_DESIGNS];
 /// The canonical texts interned so far, in id order; taken only to intern.
 static NAMES: Mutex<Vec<String>> = Mutex::new(Vec::new());
+/// How many designs are interned, readable without the lock.
+static COUNT: AtomicUsize = AtomicUsize::new(0);
 
 /// The id of a design written `text` (without its parentheses); the same design written
 /// differently (`WWD`, `RD`) gets the same id.
@@ -77,13 +80,18 @@ pub fn intern(text: &str) -> Result<DesignId, DesignError> {
         movement,
     });
     names.push(canonical);
+    COUNT.store(names.len(), Ordering::Release);
     Ok(DesignId(id as u8))
+}
+
+/// How many designs are interned so far (ids `0..count()`).
+pub fn count() -> usize {
+    COUNT.load(Ordering::Acquire)
 }
 
 /// Every design interned so far, in id order.
 pub fn interned() -> Vec<DesignId> {
-    let n = NAMES.lock().unwrap_or_else(|e| e.into_inner()).len();
-    (0..n as u8).map(DesignId).collect()
+    (0..count() as u8).map(DesignId).collect()
 }
 
 /// The engine's atoms for a design: one per Betza atom, its vectors written for White.

@@ -274,8 +274,28 @@ pub(crate) fn attack_tables() -> &'static [AttackTable; 2] {
 }
 
 /// The shared attack test for the orthodox pieces and every design interned so far, for
-/// positions with invented pieces; built again when the run interns another design.
+/// positions with invented pieces; built again when the run interns another design, and
+/// cached per thread so that a search does not take a lock per attack test.
 pub(crate) fn attack_tables_with_designs() -> Arc<[AttackTable; 2]> {
+    thread_local! {
+        static LOCAL: std::cell::RefCell<Option<(usize, Arc<[AttackTable; 2]>)>> =
+            const { std::cell::RefCell::new(None) };
+    }
+    let n = super::design::count();
+    LOCAL.with(|local| {
+        if let Some((m, tables)) = local.borrow().as_ref() {
+            if *m == n {
+                return Arc::clone(tables);
+            }
+        }
+        let tables = shared_tables_with_designs();
+        *local.borrow_mut() = Some((n, Arc::clone(&tables)));
+        tables
+    })
+}
+
+/// The tables for the designs interned now, shared by all threads.
+fn shared_tables_with_designs() -> Arc<[AttackTable; 2]> {
     static CACHE: Mutex<Option<(usize, Arc<[AttackTable; 2]>)>> = Mutex::new(None);
     let designs = super::design::interned();
     let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
