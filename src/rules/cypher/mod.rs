@@ -36,6 +36,8 @@ mod invariant_tests;
 mod refusal_agreement;
 mod refuse;
 #[cfg(test)]
+mod refuse_old;
+#[cfg(test)]
 mod tests;
 mod witness;
 
@@ -51,6 +53,7 @@ use super::chess::{parse_counter, quoted};
 use super::movement::{self, AttackTable};
 use super::piece::{Color, Piece, Role};
 use super::reach::find_king;
+use super::refusal::{Rejection, Stage, Verdicts};
 use super::setup_error::{SetupError, SetupErrorKind as Kind};
 use super::turn::{Action, Leg, Turn, TurnPattern};
 use super::variants::VariantInfo;
@@ -352,6 +355,90 @@ impl fmt::Debug for Move {
                 n(self.to2)
             ),
         }
+    }
+}
+
+/// Which candidates an exploration is about. The rejected candidates cannot all be listed (a
+/// second action could name any piece and any square after any first action), so a refusal says
+/// which written turn it asks about: the generator explores the written second action after
+/// the written first action, and nothing else after it.
+#[derive(Clone, Debug)]
+pub(super) struct Focus {
+    /// The first action's origin and destination (origin 0 for a release); `None` for every
+    /// first action.
+    pub first: Option<(i32, i32)>,
+    pub then: Then,
+}
+
+/// The second action of a written turn.
+#[derive(Clone, Debug)]
+pub(super) enum Then {
+    /// There is none.
+    Alone,
+    /// A move to `to` by the own piece on one of `from` (on the board the first action left).
+    Move { from: Vec<i32>, to: i32 },
+    /// A coup choosing the piece on this square.
+    Coup(i32),
+    /// One no candidate can be (its text is refused).
+    Other,
+}
+
+impl Focus {
+    /// Every first action, each alone: what a move list needs.
+    pub const EVERY: Focus = Focus {
+        first: None,
+        then: Then::Alone,
+    };
+
+    fn origin(&self, from: i32) -> bool {
+        self.first.is_none_or(|(f, _)| f == from)
+    }
+
+    /// Whether the written second action is explored after the first action `from`-`to`.
+    fn second_after(&self, from: i32, to: i32) -> bool {
+        matches!(self.then, Then::Move { .. } | Then::Coup(_))
+            && self.first.is_none_or(|(f, t)| f == from && t == to)
+    }
+}
+
+/// Where `explore` gathers the candidates that pass the rules of movement and zones, to be
+/// played whole; the rejected ones go straight on to the sink (but an infiltration on its own
+/// that is written like a legal move is that move, not a rejected turn).
+struct Staged<'a, V> {
+    pos: &'a Cypher,
+    passed: Vec<Move>,
+    legal: Vec<Move>,
+    sink: &'a mut V,
+}
+
+impl<V: Verdicts<Move>> Verdicts<Move> for Staged<'_, V> {
+    const REJECTED: bool = V::REJECTED;
+
+    fn legal(&mut self, m: Move) {
+        self.passed.push(m);
+    }
+
+    fn rejected(&mut self, m: Move, why: Rejection) {
+        if !(m.kind == K_INFIL_ALONE && self.pos.shadowed(m, &self.legal)) {
+            self.sink.rejected(m, why);
+        }
+    }
+}
+
+/// The rule a piece's move breaks when its movement cannot make it (the knight's by its zone).
+fn movement_rule(role: u8, zf: u8) -> &'static str {
+    match role {
+        KING => "king-move",
+        QUEEN => "queen-move",
+        ROOK => "rook-move",
+        BISHOP => "bishop-move",
+        SPY => "spy-move",
+        KNIGHT => match zf {
+            FIELD => "knight-field",
+            BORDER => "knight-border",
+            _ => "knight-court-exit",
+        },
+        _ => "pawn-move",
     }
 }
 
@@ -679,8 +766,72 @@ impl Cypher {
         se == 0 || zone_of(se) != COURT || (self.opts.field_king_flips && adjacent(t, se))
     }
 
-    /// Pushes a primary move and the compound turns it opens.
-    fn push_primary(&self, from: i32, to: i32, role: u8, out: &mut Vec<Move>) {
+    /// Why a piece of `role` moving from `f` may not stop on `t` (holding `c2`): what stands
+    /// there (own piece, the zone capture rules) and the King's entry into Court, in the order
+    /// a refusal names them.
+    fn landing_fault(&self, role: u8, f: i32, t: i32, c2: u8) -> Option<Rejection> {
+        let us = self.turn as u8;
+        if c2 != EMPTY {
+            if c2 & 1 == us {
+                return Some(Rejection::new("own-piece-on-target", Stage::Target));
+            }
+            if let Err(rule) = self.capture_rule(role, zone_of(f), c2, t) {
+                return Some(Rejection::new(rule, Stage::Target));
+            }
+        }
+        if role == KING && !self.king_entry_ok(f, t, us) {
+            let spy = self.spies[(us ^ 1) as usize];
+            return Some(Rejection::at(
+                "king-court-entry",
+                Stage::Target,
+                Sq(spy).square(),
+            ));
+        }
+        None
+    }
+
+    /// A knight's L that its zone does not allow (main II.ii.b, V.iv): only the classical L in
+    /// the Field, only the extended one out of Court, and only the classical one into Court.
+    fn knight_fault(zf: u8, zt: u8, classical: bool) -> Option<Rejection> {
+        let rule = match (zf, classical) {
+            (FIELD, false) => "knight-field",
+            (COURT, true) => "knight-court-exit",
+            (BORDER, false) if zt == COURT => "knight-court-entry",
+            _ => return None,
+        };
+        Some(Rejection::new(rule, Stage::Movement))
+    }
+
+    /// A major stopping on a Court square from outside, which only the second action after
+    /// the Court Spy's exit may do (main V.v): alone it is rejected; in a written two-action
+    /// turn the second action is, as it follows no exit.
+    fn stop_in_court<V: Verdicts<Move>>(
+        &self,
+        from: i32,
+        to: i32,
+        role: u8,
+        focus: &Focus,
+        out: &mut V,
+    ) {
+        let m = Move::new(from, to, K_NORMAL);
+        if matches!(focus.then, Then::Alone) {
+            out.rejected(m, Rejection::new("court-entry-trigger", Stage::Target));
+        } else if focus.second_after(from, to) {
+            self.written_second(from, to, role, focus, out);
+        } else {
+            out.rejected(m, Rejection::new("court-entry-trigger", Stage::Second));
+        }
+    }
+
+    /// Sends a primary move and the compound turns it opens.
+    fn push_primary<V: Verdicts<Move>>(
+        &self,
+        from: i32,
+        to: i32,
+        role: u8,
+        focus: &Focus,
+        out: &mut V,
+    ) {
         let us = self.turn as u8;
         let m = Move::new(from, to, K_NORMAL);
         let view = |x: i32| -> u8 {
@@ -692,9 +843,14 @@ impl Cypher {
                 self.at(x)
             }
         };
+        if V::REJECTED && focus.second_after(from, to) {
+            // Only the written second action: the others cannot all be listed.
+            self.written_second(from, to, role, focus, out);
+            return;
+        }
         match role {
             SPY if zone_of(from) == COURT && zone_of(to) != COURT => {
-                out.push(m);
+                out.legal(m);
                 // Court entry: a non-King major from outside Court onto an empty Court square.
                 for &g in SQUARES.iter() {
                     let c = view(g);
@@ -706,7 +862,7 @@ impl Cypher {
                             for d in CLASSICAL {
                                 let t = g + d;
                                 if zone_of(t) == COURT && view(t) == EMPTY {
-                                    out.push(m.with2(g, t, K_ENTRY));
+                                    out.legal(m.with2(g, t, K_ENTRY));
                                 }
                             }
                         }
@@ -720,7 +876,7 @@ impl Cypher {
                                 let mut t = g + d;
                                 while view(t) == EMPTY {
                                     if zone_of(t) == COURT {
-                                        out.push(m.with2(g, t, K_ENTRY));
+                                        out.legal(m.with2(g, t, K_ENTRY));
                                     }
                                     t += d;
                                 }
@@ -731,7 +887,7 @@ impl Cypher {
                 }
             }
             KING if zone_of(to) == BORDER && !self.infiltration_used[us as usize] => {
-                out.push(m);
+                out.legal(m);
                 for &g in SQUARES.iter() {
                     let c = view(g);
                     if c == EMPTY || c & 1 != us {
@@ -740,7 +896,7 @@ impl Cypher {
                     if matches!(c >> 1, KNIGHT | BISHOP | ROOK | QUEEN | SPY) {
                         for target in [D0, D10] {
                             if g != target {
-                                out.push(m.with2(g, target, K_INFIL));
+                                out.legal(m.with2(g, target, K_INFIL));
                             }
                         }
                     }
@@ -749,13 +905,155 @@ impl Cypher {
             PAWN if rank_of(to) == coup_rank(us) => {
                 let n = self.coup_candidates(&view, us ^ 1, |_| {});
                 if n > 1 {
-                    self.coup_candidates(&view, us ^ 1, |s| out.push(m.with2(0, s, K_COUP)));
+                    if V::REJECTED {
+                        out.rejected(m, Rejection::new("coup-choice", Stage::Second));
+                    }
+                    self.coup_candidates(&view, us ^ 1, |s| out.legal(m.with2(0, s, K_COUP)));
                 } else {
-                    out.push(m);
+                    out.legal(m);
                 }
             }
-            _ => out.push(m),
+            _ => out.legal(m),
         }
+    }
+
+    /// The second action a written turn names, after the first action from `from` to `to`
+    /// (already let through by the rules of movement and zones): a candidate when the first
+    /// action opens it (as `push_primary` lists them), else rejected by the rule that stops it.
+    fn written_second<V: Verdicts<Move>>(
+        &self,
+        from: i32,
+        to: i32,
+        role: u8,
+        focus: &Focus,
+        out: &mut V,
+    ) {
+        let us = self.turn as u8;
+        let view = |x: i32| -> u8 {
+            if x == from {
+                EMPTY
+            } else if x == to {
+                code(us, role)
+            } else {
+                self.at(x)
+            }
+        };
+        let m = Move::new(from, to, K_NORMAL);
+        match focus.then {
+            Then::Coup(s) => {
+                let turn = m.with2(0, s, K_COUP);
+                let mut named = false;
+                let n = if role == PAWN && rank_of(to) == coup_rank(us) {
+                    self.coup_candidates(&view, us ^ 1, |x| named |= x == s)
+                } else {
+                    0
+                };
+                if n > 1 && named {
+                    out.legal(turn);
+                } else {
+                    out.rejected(turn, Rejection::new("coup-choice", Stage::Second));
+                }
+            }
+            Then::Move { ref from, to: t } => {
+                let kind = if role == KING { K_INFIL } else { K_ENTRY };
+                for &g in from {
+                    let c = view(g);
+                    if c == EMPTY || c == WALL || c & 1 != us {
+                        continue;
+                    }
+                    let turn = m.with2(g, t, kind);
+                    match self.second_fault(m, role, g, t, &view) {
+                        None => out.legal(turn),
+                        Some(why) => out.rejected(turn, why),
+                    }
+                }
+            }
+            Then::Alone | Then::Other => {}
+        }
+    }
+
+    /// Why the own piece on `g` may not move to `t` as the second action after the first
+    /// action `m` of a `role` (court entry, main V.v; infiltration, VI.i), on the board `view`
+    /// that the first action left; in the order a refusal names them.
+    fn second_fault(
+        &self,
+        m: Move,
+        role: u8,
+        g: i32,
+        t: i32,
+        view: &dyn Fn(i32) -> u8,
+    ) -> Option<Rejection> {
+        let us = self.turn as u8;
+        let (from, to) = (m.from as i32, m.to as i32);
+        let r2 = view(g) >> 1;
+        let second = |rule| Some(Rejection::new(rule, Stage::Second));
+        if role == KING {
+            return if zone_of(to) != BORDER {
+                second("infiltration")
+            } else if self.infiltration_used[us as usize] {
+                second("infiltration-once")
+            } else if !matches!(r2, KNIGHT | BISHOP | ROOK | QUEEN | SPY)
+                || (t != D0 && t != D10)
+                || g == t
+            {
+                second("infiltration")
+            } else {
+                None
+            };
+        }
+        if role != SPY || zone_of(from) != COURT || zone_of(to) == COURT {
+            return second(if t == D0 || t == D10 {
+                "infiltration"
+            } else {
+                "court-entry-trigger"
+            });
+        }
+        if !matches!(r2, KNIGHT | BISHOP | ROOK | QUEEN)
+            || zone_of(g) == COURT
+            || zone_of(t) != COURT
+        {
+            return second("court-entry-trigger");
+        }
+        let (df, dr) = (file_of(t) - file_of(g), rank_of(t) - rank_of(g));
+        if r2 == KNIGHT {
+            if (df.abs().min(dr.abs()), df.abs().max(dr.abs())) != (1, 2) {
+                return second("knight-court-entry");
+            }
+        } else {
+            let reach = movement_of(r2).could_reach(
+                Sq(g as u16).square(),
+                Sq(t as u16).square(),
+                self.turn,
+            );
+            if reach.is_none() {
+                return second(movement_rule(r2, zone_of(g)));
+            }
+            let d = delta(df.signum(), dr.signum());
+            let mut x = g + d;
+            while x != t {
+                if view(x) != EMPTY {
+                    return Some(Rejection::at(
+                        "blocked",
+                        Stage::Second,
+                        Sq(x as u16).square(),
+                    ));
+                }
+                x += d;
+            }
+        }
+        let target = view(t);
+        if target == EMPTY {
+            return None;
+        }
+        second(if target & 1 == us {
+            "own-piece-on-target"
+        } else {
+            match target >> 1 {
+                KING => "no-king-capture",
+                SPY => "spy-immunity",
+                _ => "court-sanctuary",
+            }
+        })
     }
 
     /// Calls `each` for every piece of `them` of the highest coup rank on the board `view`;
@@ -782,13 +1080,20 @@ impl Cypher {
         0
     }
 
-    /// Every candidate turn (movement and capture rules only); `apply` decides the rest.
-    fn candidates(&self, out: &mut Vec<Move>) {
+    /// Every candidate turn by the rules of movement and zones: those they let through go to
+    /// `out` as legal (the caller plays them with `apply_turn`, which decides the rest), and
+    /// when the sink takes them, the others as rejected, with the rule that stops them. With a
+    /// focus (see [`Focus`]) only the first actions it names and its second action are
+    /// explored; `Focus::EVERY` is every candidate a move list needs.
+    fn candidates<V: Verdicts<Move>>(&self, focus: &Focus, out: &mut V) {
         let us = self.turn as u8;
         let fwd = if us == 0 { UP } else { -UP };
         for &f in SQUARES.iter() {
             let c = self.at(f);
             if c == EMPTY || c & 1 != us {
+                continue;
+            }
+            if V::REJECTED && !focus.origin(f) {
                 continue;
             }
             let role = c >> 1;
@@ -797,7 +1102,17 @@ impl Cypher {
                 PAWN => {
                     let t = f + fwd;
                     if self.at(t) == EMPTY && zone_of(t) != COURT {
-                        self.push_primary(f, t, PAWN, out);
+                        self.push_primary(f, t, PAWN, focus, out);
+                    } else if V::REJECTED {
+                        let rule = if zone_of(t) == COURT {
+                            "pawn-not-on-court"
+                        } else if self.at(t) & 1 == us {
+                            "own-piece-on-target"
+                        } else {
+                            "pawn-capture"
+                        };
+                        let m = Move::new(f, t, K_NORMAL);
+                        out.rejected(m, Rejection::new(rule, Stage::Target));
                     }
                     for t in [f + fwd - 1, f + fwd + 1] {
                         let c2 = self.at(t);
@@ -807,7 +1122,17 @@ impl Cypher {
                             && zone_of(t) != COURT
                             && self.capture_rule(PAWN, zf, c2, t).is_ok()
                         {
-                            self.push_primary(f, t, PAWN, out);
+                            self.push_primary(f, t, PAWN, focus, out);
+                        } else if V::REJECTED && c2 != WALL {
+                            let why = if zone_of(t) == COURT {
+                                Rejection::new("pawn-not-on-court", Stage::Target)
+                            } else if c2 == EMPTY {
+                                Rejection::new("pawn-capture", Stage::Target)
+                            } else {
+                                self.landing_fault(PAWN, f, t, c2)
+                                    .expect("a pawn capture the rules refuse")
+                            };
+                            out.rejected(Move::new(f, t, K_NORMAL), why);
                         }
                     }
                 }
@@ -823,23 +1148,40 @@ impl Cypher {
                             return;
                         }
                         let zt = zone_of(t);
+                        if V::REJECTED {
+                            if let Some(why) = Self::knight_fault(zf, zt, is_classical) {
+                                out.rejected(Move::new(f, t, K_NORMAL), why);
+                                return;
+                            }
+                        }
                         // Entering Court needs the Spy's exit (and the classical L).
                         if zt == COURT && zf != COURT {
+                            if V::REJECTED {
+                                match self.landing_fault(KNIGHT, f, t, c2) {
+                                    Some(why) => out.rejected(Move::new(f, t, K_NORMAL), why),
+                                    None => self.stop_in_court(f, t, KNIGHT, focus, out),
+                                }
+                            }
                             return;
                         }
-                        let _ = is_classical;
                         if c2 == EMPTY
                             || (c2 & 1 != us && self.capture_rule(KNIGHT, zf, c2, t).is_ok())
                         {
-                            self.push_primary(f, t, KNIGHT, out);
+                            self.push_primary(f, t, KNIGHT, focus, out);
+                        } else if V::REJECTED {
+                            let why = self
+                                .landing_fault(KNIGHT, f, t, c2)
+                                .expect("a knight's landing the rules refuse");
+                            out.rejected(Move::new(f, t, K_NORMAL), why);
                         }
                     };
-                    if classical {
+                    // Exploring, both Ls from every zone, to say why one is not allowed.
+                    if classical || V::REJECTED {
                         for d in CLASSICAL {
                             leap(f + d, true);
                         }
                     }
-                    if extended {
+                    if extended || V::REJECTED {
                         for d in EXTENDED {
                             leap(f + d, false);
                         }
@@ -849,13 +1191,19 @@ impl Cypher {
                     for d in QUEEN_STEPS {
                         let t = f + d;
                         let c2 = self.at(t);
-                        if c2 == WALL || !self.king_entry_ok(f, t, us) {
+                        if c2 == WALL {
                             continue;
                         }
-                        if c2 == EMPTY
-                            || (c2 & 1 != us && self.capture_rule(KING, zf, c2, t).is_ok())
+                        if self.king_entry_ok(f, t, us)
+                            && (c2 == EMPTY
+                                || (c2 & 1 != us && self.capture_rule(KING, zf, c2, t).is_ok()))
                         {
-                            self.push_primary(f, t, KING, out);
+                            self.push_primary(f, t, KING, focus, out);
+                        } else if V::REJECTED {
+                            let why = self
+                                .landing_fault(KING, f, t, c2)
+                                .expect("a king step the rules refuse");
+                            out.rejected(Move::new(f, t, K_NORMAL), why);
                         }
                     }
                 }
@@ -875,14 +1223,30 @@ impl Cypher {
                             let stop_ok = role == SPY || zf == COURT || zone_of(t) != COURT;
                             if c2 == EMPTY {
                                 if stop_ok {
-                                    self.push_primary(f, t, role, out);
+                                    self.push_primary(f, t, role, focus, out);
+                                } else if V::REJECTED {
+                                    self.stop_in_court(f, t, role, focus, out);
                                 }
                                 t += d;
                                 continue;
                             }
                             if c2 & 1 != us && stop_ok && self.capture_rule(role, zf, c2, t).is_ok()
                             {
-                                self.push_primary(f, t, role, out);
+                                self.push_primary(f, t, role, focus, out);
+                            } else if V::REJECTED {
+                                match self.landing_fault(role, f, t, c2) {
+                                    Some(why) => out.rejected(Move::new(f, t, K_NORMAL), why),
+                                    None => self.stop_in_court(f, t, role, focus, out),
+                                }
+                            }
+                            if V::REJECTED {
+                                let blocker = Sq(t as u16).square();
+                                let mut x = t + d;
+                                while self.at(x) != WALL {
+                                    let why = Rejection::at("blocked", Stage::Blocked, blocker);
+                                    out.rejected(Move::new(f, x, K_NORMAL), why);
+                                    x += d;
+                                }
                             }
                             break;
                         }
@@ -891,23 +1255,52 @@ impl Cypher {
             }
         }
         // Prisoner release.
-        if self.prisoners[us as usize] > 0 && !self.king_in_check(self.turn) {
+        if V::REJECTED {
+            if focus.origin(0) && matches!(focus.then, Then::Alone) {
+                let checked = self.king_in_check(self.turn);
+                for &s in SQUARES.iter() {
+                    let m = Move::new(0, s, K_DROP);
+                    match self.release_fault(s, checked) {
+                        None => out.legal(m),
+                        Some(why) => out.rejected(m, why),
+                    }
+                }
+            }
+        } else if self.prisoners[us as usize] > 0 && !self.king_in_check(self.turn) {
             for &s in BORDER_SQUARES.iter() {
                 if self.at(s) == EMPTY {
-                    out.push(Move::new(0, s, K_DROP));
+                    out.legal(Move::new(0, s, K_DROP));
                 }
             }
         }
     }
 
-    /// The infiltration placements a turn of their own may make (`later-turn`).
-    fn alone_candidates(&self, out: &mut Vec<Move>) {
+    /// Why a prisoner may not be released onto `s` (main VI.iii): none to release, not an
+    /// empty Border square, or the King in check (`checked`).
+    fn release_fault(&self, s: i32, checked: bool) -> Option<Rejection> {
+        let stage = if self.prisoners[self.turn.index()] == 0 || zone_of(s) != BORDER {
+            Stage::Movement
+        } else if self.at(s) != EMPTY {
+            Stage::Target
+        } else if checked {
+            Stage::Final
+        } else {
+            return None;
+        };
+        Some(Rejection::new("prisoner-release", stage))
+    }
+
+    /// The infiltration placements a turn of their own may make (`later-turn`); exploring,
+    /// also those a side that has infiltrated already would make.
+    fn alone_candidates<V: Verdicts<Move>>(&self, focus: &Focus, out: &mut V) {
         let us = self.turn as u8;
         let k = self.kings[us as usize] as i32;
+        let used = self.infiltration_used[us as usize];
         if !self.opts.infiltration_later
             || k == 0
             || zone_of(k) != BORDER
-            || self.infiltration_used[us as usize]
+            || (used && !V::REJECTED)
+            || (V::REJECTED && !matches!(focus.then, Then::Alone))
         {
             return;
         }
@@ -917,18 +1310,35 @@ impl Cypher {
             {
                 continue;
             }
+            if V::REJECTED && !focus.origin(g) {
+                continue;
+            }
             for target in [D0, D10] {
                 if g != target {
-                    out.push(Move::new(g, target, K_INFIL_ALONE));
+                    let m = Move::new(g, target, K_INFIL_ALONE);
+                    if used {
+                        out.rejected(m, Rejection::new("infiltration-once", Stage::Second));
+                    } else {
+                        out.legal(m);
+                    }
                 }
             }
         }
     }
 
+    /// Whether an infiltration on its own is written like one of the `legal` turns (a move of
+    /// the same piece to the same empty square), which is then what the text means.
+    fn shadowed(&self, m: Move, legal: &[Move]) -> bool {
+        self.at(m.to as i32) == EMPTY
+            && legal
+                .iter()
+                .any(|o| o.kind == K_NORMAL && o.from == m.from && o.to == m.to)
+    }
+
     /// Generates every legal turn into `out`.
     fn generate(&self, out: &mut Vec<Move>) {
         let start = out.len();
-        self.candidates(out);
+        self.candidates(&Focus::EVERY, out);
         let checked = Some(self.king_in_check(self.turn));
         let mut i = start;
         while i < out.len() {
@@ -941,20 +1351,55 @@ impl Cypher {
         }
         if self.opts.infiltration_later {
             let mid = out.len();
-            self.alone_candidates(out);
+            self.alone_candidates(&Focus::EVERY, out);
             let mut i = mid;
             while i < out.len() {
                 let m = out[i];
-                let shadowed = self.at(m.to as i32) == EMPTY
-                    && out[start..mid]
-                        .iter()
-                        .any(|o| o.kind == K_NORMAL && o.from == m.from && o.to == m.to);
+                let shadowed = self.shadowed(m, &out[start..mid]);
                 let mut next = self.clone();
                 if !shadowed && next.apply_turn(m, checked).is_ok() {
                     i += 1;
                 } else {
                     out.swap_remove(i);
                 }
+            }
+        }
+    }
+
+    /// The candidate turns `focus` names with their verdicts, into `sink`: the legal turns as
+    /// `generate` finds them, and each candidate a rule rejects, with that rule and how far it
+    /// got (the rules of movement and zones in `candidates`; then the whole turn, played by
+    /// `apply_turn`, at [`Stage::Final`]).
+    pub(super) fn explore<V: Verdicts<Move>>(&self, focus: &Focus, sink: &mut V) {
+        let checked = Some(self.king_in_check(self.turn));
+        let mut staged = Staged {
+            pos: self,
+            passed: Vec::new(),
+            legal: Vec::new(),
+            sink,
+        };
+        self.candidates(focus, &mut staged);
+        for m in std::mem::take(&mut staged.passed) {
+            match self.clone().apply_turn(m, checked) {
+                Ok(()) => {
+                    staged.legal.push(m);
+                    staged.sink.legal(m);
+                }
+                Err(f) => staged
+                    .sink
+                    .rejected(m, Rejection::new(f.rule, Stage::Final)),
+            }
+        }
+        self.alone_candidates(focus, &mut staged);
+        for m in std::mem::take(&mut staged.passed) {
+            if self.shadowed(m, &staged.legal) {
+                continue;
+            }
+            match self.clone().apply_turn(m, checked) {
+                Ok(()) => staged.sink.legal(m),
+                Err(f) => staged
+                    .sink
+                    .rejected(m, Rejection::new(f.rule, Stage::Final)),
             }
         }
     }
@@ -1732,8 +2177,8 @@ impl Rules for Cypher {
     fn describe(&self, m: Move) -> Turn {
         let g = |s: u16| Sq(s).square();
         let role_at = |s: u16| self.board.piece_at(Sq(s)).map_or(Role::Pawn, Piece::role);
-        let mv = |from: u16, to: u16, victim: Option<Piece>| Action::Move {
-            role: role_at(from),
+        let mv = |role: Role, from: u16, to: u16, victim: Option<Piece>| Action::Move {
+            role,
             design: None,
             from: g(from),
             legs: vec![Leg::onto(g(to), victim)],
@@ -1746,11 +2191,14 @@ impl Rules for Cypher {
                 design: None,
                 to: g(m.to),
             }),
-            K_INFIL_ALONE => Turn::single(mv(m.from, m.to, None)),
+            K_INFIL_ALONE => Turn::single(mv(role_at(m.from), m.from, m.to, None)),
             _ => {
-                let first = mv(m.from, m.to, self.board.piece_at(Sq(m.to)));
+                let first = mv(role_at(m.from), m.from, m.to, self.board.piece_at(Sq(m.to)));
+                // The second piece as the first action left it: a rejected candidate may name
+                // the piece that has just moved.
+                let role2 = role_at(if m.from2 == m.to { m.from } else { m.from2 });
                 let second = match m.kind {
-                    K_ENTRY | K_INFIL => Some(mv(m.from2, m.to2, None)),
+                    K_ENTRY | K_INFIL => Some(mv(role2, m.from2, m.to2, None)),
                     K_COUP => Some(Action::Coup {
                         role: role_at(m.to2),
                         square: g(m.to2),
@@ -1907,7 +2355,7 @@ fn invariant(pos: &Cypher, name: &str) -> Result<(), String> {
                 return Ok(());
             }
             let mut turns = Vec::new();
-            pos.candidates(&mut turns);
+            pos.candidates(&Focus::EVERY, &mut turns);
             for m in turns {
                 let king_after = if m.kind != K_DROP && at(m.from) == k {
                     at(m.to)
