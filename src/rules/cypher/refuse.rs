@@ -177,24 +177,20 @@ fn refusal_from(
     }
     // Ties go to the second action's origin that comes first on the board.
     named.sort_by_key(|(m, _)| m.from2);
-    let best = furthest(named).map(|(m, why)| (word(pos, actions, m, why), why));
-    // The generator lists only what the piece's movement can do, but an infiltration on its
-    // own is a placement, which the movement does not limit.
-    let moves = could_reach(pos, s, to);
-    match best {
-        Some(best) if moves || best.1.stage > Stage::Movement => Some(best),
-        _ if !moves => {
-            let r = movement_refusal(pos, s, to);
-            let why = Rejection::new(r.rule, Stage::Movement);
-            Some((r, why))
-        }
-        Some(best) => Some(best),
-        None => {
-            let r = text.unwrap_or_else(fallback);
-            let why = Rejection::new(r.rule, Stage::Second);
-            Some((r, why))
-        }
+    let mut picks = Vec::new();
+    // The generator lists only the moves the piece's movement can make; an infiltration on
+    // its own is a placement, which it explores all the same.
+    if !could_reach(pos, s, to) {
+        let r = movement_refusal(pos, s, to);
+        let why = Rejection::new(r.rule, Stage::Movement);
+        picks.push((r, why));
     }
+    picks.extend(furthest(named).map(|(m, why)| (word(pos, actions, m, why), why)));
+    furthest(picks).or_else(|| {
+        let r = text.unwrap_or_else(fallback);
+        let why = Rejection::new(r.rule, Stage::Second);
+        Some((r, why))
+    })
 }
 
 /// The second action as the generator explores it, after the first action from `s` to `to`;
@@ -389,8 +385,7 @@ fn first_sentence(pos: &Cypher, m: Move, rule: &'static str, at: Option<Square>)
         ),
         "coup-choice" => {
             let us = pos.turn as u8;
-            let c = pos.at(from);
-            let view = |x: i32| if x == from { EMPTY } else if x == to { c } else { pos.at(x) };
+            let view = pos.after_first(from, to);
             let mut names = Vec::new();
             let n = pos.coup_candidates(&view, us ^ 1, |s| {
                 let l = Role::from_code(pos.at(s) >> 1).map_or('?', Role::letter);
@@ -409,18 +404,8 @@ fn first_sentence(pos: &Cypher, m: Move, rule: &'static str, at: Option<Square>)
 /// Why a second move (court entry, infiltration) is rejected after the first action.
 fn second_sentence(pos: &Cypher, m: Move, rule: &'static str, at: Option<Square>) -> String {
     let (from, to, g, t) = (m.from as i32, m.to as i32, m.from2 as i32, m.to2 as i32);
-    let c = pos.at(from);
-    let role = c >> 1;
-    // The board the first action left.
-    let view = |x: i32| {
-        if x == from {
-            EMPTY
-        } else if x == to {
-            c
-        } else {
-            pos.at(x)
-        }
-    };
+    let role = pos.at(from) >> 1;
+    let view = pos.after_first(from, to);
     let r2 = view(g) >> 1;
     let (gn, tn) = (nm(g), nm(t));
     let spy_exit = role == SPY && zone_of(from) == COURT && zone_of(to) != COURT;
@@ -492,15 +477,7 @@ fn coup_sentence(pos: &Cypher, actions: &[ActionPattern], m: Move) -> String {
             "{f}-{t} makes no coup d'etat: only a pawn landing on its last Field row does"
         );
     }
-    let view = |x: i32| {
-        if x == from {
-            EMPTY
-        } else if x == to {
-            c
-        } else {
-            pos.at(x)
-        }
-    };
+    let view = pos.after_first(from, to);
     let n = pos.coup_candidates(&view, us ^ 1, |_| {});
     if n < 2 {
         return format!(
