@@ -1,7 +1,9 @@
 //! Refusals and the generator cannot disagree, on random positions under random options: the
-//! exploring generator finds the legal turns the move list has, and every candidate it rejects,
-//! at any stage, written out and read back, is refused by the rule it was rejected by. The
-//! second actions a refusal asks about are explored for random written second actions too.
+//! exploring generator finds the legal turns the move list has (also when a written second
+//! action is explored after every first action), and every candidate it rejects, at any stage,
+//! written out and read back, is refused by the rule it was rejected by (candidates written
+//! alike, an infiltration on its own and the move it looks like, by the one that got furthest).
+//! The second actions a refusal asks about are explored for random written second actions.
 
 use std::collections::BTreeMap;
 
@@ -15,14 +17,19 @@ fn text(pos: &Cypher, m: Move) -> String {
     pos.describe(m).text(&Cypher::geometry())
 }
 
-/// The written second actions a refusal may ask about after any first action: moves of a few
-/// own pieces to a random square, and a coup naming a random square.
-fn random_thens(pos: &Cypher, rng: &mut Rng) -> Vec<Then> {
-    let own: Vec<i32> = SQUARES
+/// The squares of the pieces of the side to move.
+fn own(pos: &Cypher) -> Vec<i32> {
+    SQUARES
         .iter()
         .copied()
         .filter(|&s| pos.at(s) != EMPTY && pos.at(s) & 1 == pos.turn as u8)
-        .collect();
+        .collect()
+}
+
+/// The written second actions a refusal may ask about after any first action: moves of a few
+/// own pieces to a random square, and a coup naming a random square.
+fn random_thens(pos: &Cypher, rng: &mut Rng) -> Vec<Then> {
+    let own = own(pos);
     let mut thens = Vec::new();
     for _ in 0..3 {
         let from = (0..2).map(|_| own[rng.below(own.len())]).collect();
@@ -58,11 +65,7 @@ fn the_exploring_generator_finds_the_legal_turns() {
         assert_eq!(found, want, "{}", pos.fen());
         compared += want.len();
         // The written second action after every first action: as listed, and no other.
-        let own: Vec<i32> = SQUARES
-            .iter()
-            .copied()
-            .filter(|&s| pos.at(s) != EMPTY && pos.at(s) & 1 == pos.turn as u8)
-            .collect();
+        let own = own(&pos);
         for &t in SQUARES.iter() {
             for (then, kinds) in [
                 (
@@ -96,6 +99,7 @@ fn the_exploring_generator_finds_the_legal_turns() {
             }
         }
     }
+    eprintln!("{compared} legal turns found by both");
     assert!(compared > 5000, "{compared}");
 }
 
@@ -171,6 +175,7 @@ fn every_rejected_candidate_is_refused_by_the_rule_that_rejected_it() {
         5000,
         "rejected candidates refused by the same rule",
     );
+    eprintln!("by stage: {by_stage:?}");
     // Every stage the generator tags is among them.
     for stage in [
         Stage::Movement,

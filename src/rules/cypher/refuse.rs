@@ -3,17 +3,18 @@
 //!
 //! What concerns the text alone is refused here directly: resigning or agreeing a draw, a
 //! finished game, more than two actions, what Cypher Chess does not have (castling, promotion,
-//! rebirth, passes, purchases), a named square without the mover's piece of the named kind. Then
-//! each piece the first action may start from is looked at. A move its movement cannot make at
-//! all is refused from the movement model ([`movement::Movement::could_reach`]). Any other is
-//! explored by the generator ([`Cypher::explore`]), told by a [`Focus`] which first action and
-//! which second action are written; it tags every candidate it rejects with the rule, the stage
-//! it reached and the square that matters. The rejected candidates the text names compete, the
-//! one that got furthest ([`furthest`]) decides, and its rule is put into words here.
+//! rebirth, passes, purchases), a named square without the mover's piece of the named kind.
+//! Then each piece the first action may start from is looked at. A move its movement cannot
+//! make at all is refused from the movement model
+//! ([`crate::rules::movement::Movement::could_reach`]). The generator explores the rest
+//! ([`Cypher::explore`]), told by a [`Focus`] which first action and which second action are
+//! written, and tags every candidate it rejects with the rule, the stage it reached and the
+//! square that matters. The rejected candidates the text names compete, the one that got
+//! furthest ([`furthest`]) decides, and its rule is put into words here.
 //!
-//! The rule id is the generator's, except where the text is at fault: a capture mark or a coup's
-//! piece that does not fit a candidate which got past the stage where they are read, and a
-//! second action that no candidate can be (no such piece after the first action, castling).
+//! The rule id is the generator's, except where the text is at fault: a capture mark or a
+//! coup's piece that does not fit a candidate which got past the stage where they are read, and
+//! a second action that no candidate can be (no such piece after the first action, castling).
 
 use super::*;
 use crate::rules::refusal::{furthest, Explored, Rejection, Stage};
