@@ -1,49 +1,31 @@
-//! Why a written turn is not a legal Cypher turn: the most specific rule, with the squares.
+//! Why a written turn is not a legal Cypher turn: the rule the generator rejects it by, put in
+//! words with the squares.
 //!
-//! The first action is checked in stages (movement, blocking, target and zone captures, the
-//! capture mark), then the second action (court entry, infiltration, coup choice), then the
-//! whole turn is played on a copy by [`Cypher::apply`], whose rule id is put in words. When a
-//! short pattern leaves the origin open, every own piece of the named kind is tried and the one
-//! that gets furthest decides.
+//! What concerns the text alone is refused here directly: resigning or agreeing a draw, a
+//! finished game, more than two actions, what Cypher Chess does not have (castling, promotion,
+//! rebirth, passes, purchases), a named square without the mover's piece of the named kind.
+//! Then each piece the first action may start from is looked at. A move its movement cannot
+//! make at all is refused from the movement model
+//! ([`crate::rules::movement::Movement::could_reach`]). The generator explores the rest
+//! ([`Cypher::explore`]), told by a [`Focus`] which first action and which second action are
+//! written, and tags every candidate it rejects with the rule, the stage it reached and the
+//! square that matters. The rejected candidates the text names compete, the one that got
+//! furthest ([`furthest`]) decides, and its rule is put into words here.
+//!
+//! The rule id is the generator's, except where the text is at fault: a capture mark or a
+//! coup's piece that does not fit a candidate which got past the stage where they are read, and
+//! a second action that no candidate can be (no such piece after the first action, castling).
 
 use super::*;
+use crate::rules::refusal::{furthest, Explored, Rejection, Stage};
 use crate::rules::turn::{straight, ActionPattern, Origin, PieceRef, Style};
-
-const STAGE_MOVEMENT: u8 = 0;
-const STAGE_BLOCKED: u8 = 1;
-const STAGE_TARGET: u8 = 2;
-const STAGE_MARK: u8 = 3;
-const STAGE_SECOND: u8 = 4;
-const STAGE_FINAL: u8 = 5;
-
-type Fail = Option<(u8, Refusal)>;
 
 fn nm(s: i32) -> String {
     Cypher::name(s)
 }
 
-fn fail(stage: u8, rule: &'static str, reason: String) -> Fail {
-    Some((stage, Refusal::new(rule, reason)))
-}
-
 fn cell_of(sq: Square) -> i32 {
     Sq::of(sq).0 as i32
-}
-
-fn movement_rule(role: u8, zf: u8) -> &'static str {
-    match role {
-        KING => "king-move",
-        QUEEN => "queen-move",
-        ROOK => "rook-move",
-        BISHOP => "bishop-move",
-        SPY => "spy-move",
-        KNIGHT => match zf {
-            FIELD => "knight-field",
-            BORDER => "knight-border",
-            _ => "knight-court-exit",
-        },
-        _ => "pawn-move",
-    }
 }
 
 /// The sentence for a capture the zone rules forbid.
@@ -69,221 +51,479 @@ fn capture_sentence(pos: &Cypher, rule: &'static str, from: i32, to: i32) -> Str
     }
 }
 
-/// Checks the first action as a move of the own piece on `from` to `to`.
-fn primary_refusal(pos: &Cypher, from: i32, to: i32, capture: bool, alone: bool) -> Fail {
-    let us = pos.turn as u8;
-    let c = pos.at(from);
-    let role = c >> 1;
-    let zf = zone_of(from);
-    let zt = zone_of(to);
-    let target = pos.at(to);
-    let (f, t) = (nm(from), nm(to));
-    let df = file_of(to) - file_of(from);
-    let dr = rank_of(to) - rank_of(from);
-    let rw = role_word(role);
-    if from == to {
-        return fail(
-            STAGE_MOVEMENT,
-            movement_rule(role, zf),
-            format!("a move must leave {f}"),
-        );
-    }
-    match role {
-        KING => {
-            if df.abs() > 1 || dr.abs() > 1 {
-                return fail(
-                    STAGE_MOVEMENT,
-                    "king-move",
-                    format!("the king moves one square in any direction (there is no castling); {f} to {t} is not one step"),
-                );
-            }
-        }
-        KNIGHT => {
-            let (a, b) = (df.abs().min(dr.abs()), df.abs().max(dr.abs()));
-            let classical = (a, b) == (1, 2);
-            let extended = (a, b) == (1, 3);
-            let rule = movement_rule(KNIGHT, zf);
-            if !classical && !extended {
-                return fail(
-                    STAGE_MOVEMENT,
-                    rule,
-                    format!("{f} to {t} is neither the classical (1,2) nor the extended (1,3) knight's L"),
-                );
-            }
-            if zf == FIELD && extended {
-                return fail(
-                    STAGE_MOVEMENT,
-                    "knight-field",
-                    format!("the knight on {f} stands in the Field and moves only by the classical L; {f} to {t} is an extended L"),
-                );
-            }
-            if zf == COURT && classical {
-                return fail(
-                    STAGE_MOVEMENT,
-                    "knight-court-exit",
-                    format!("the knight on {f} stands in Court and moves only by the extended (1,3) L; {f} to {t} is a classical L"),
-                );
-            }
-            if zf == BORDER && zt == COURT && extended {
-                return fail(
-                    STAGE_MOVEMENT,
-                    "knight-court-entry",
-                    format!("a knight enters Court only by the classical L; {f} to {t} is an extended L"),
-                );
-            }
-        }
-        QUEEN | ROOK | BISHOP | SPY => {
-            let straight = df == 0 || dr == 0;
-            let diagonal = df.abs() == dr.abs();
-            let ok = match role {
-                ROOK => straight,
-                BISHOP => diagonal,
-                _ => straight || diagonal,
-            };
-            if !ok {
-                let text = match role {
-                    ROOK => "a rook moves along a file or a rank",
-                    BISHOP => "a bishop moves along a diagonal",
-                    SPY => "a spy moves like a queen, along a file, a rank or a diagonal",
-                    _ => "a queen moves along a file, a rank or a diagonal",
-                };
-                return fail(
-                    STAGE_MOVEMENT,
-                    movement_rule(role, zf),
-                    format!("{text}; {f} to {t} is not such a move"),
-                );
-            }
-            let d = delta(df.signum(), dr.signum());
-            let mut x = from + d;
-            while x != to {
-                if pos.at(x) != EMPTY {
-                    return fail(
-                        STAGE_BLOCKED,
-                        "blocked",
-                        format!(
-                            "the {rw} on {f} cannot pass over the {} on {} to reach {t}",
-                            piece_words(pos.at(x)),
-                            nm(x)
-                        ),
-                    );
-                }
-                x += d;
-            }
-        }
-        PAWN => {
-            let sign = if us == 0 { 1 } else { -1 };
-            let fwd = dr * sign;
-            if df == 0 && fwd == 1 {
-                if zt == COURT {
-                    return fail(
-                        STAGE_TARGET,
-                        "pawn-not-on-court",
-                        format!("the pawn on {f} cannot step onto the Court square {t}; pawns never land in Court"),
-                    );
-                }
-                if target != EMPTY {
-                    if target & 1 == us {
-                        return fail(
-                            STAGE_TARGET,
-                            "own-piece-on-target",
-                            format!(
-                                "{t} holds a {}; a piece cannot move onto its own side's piece",
-                                piece_words(target)
-                            ),
-                        );
-                    }
-                    return fail(
-                        STAGE_TARGET,
-                        "pawn-capture",
-                        format!("a pawn captures diagonally forward, never straight ahead; it cannot take the {} on {t}", piece_words(target)),
-                    );
-                }
-            } else if df.abs() == 1 && fwd == 1 {
-                if zt == COURT {
-                    return fail(
-                        STAGE_TARGET,
-                        "pawn-not-on-court",
-                        format!("the pawn on {f} cannot land on the Court square {t}"),
-                    );
-                }
-                if target == EMPTY {
-                    return fail(
-                        STAGE_TARGET,
-                        "pawn-capture",
-                        format!("a pawn moves diagonally only to capture, and {t} is empty"),
-                    );
-                }
-            } else {
-                return fail(
-                    STAGE_MOVEMENT,
-                    "pawn-move",
-                    format!("a pawn moves one square straight forward (no double step) or captures one square diagonally forward; {f} to {t} is neither"),
-                );
-            }
-        }
-        _ => {
-            return fail(
-                STAGE_MOVEMENT,
-                "no-such-piece",
-                format!("the {rw} is not a Cypher Chess piece"),
+pub(super) fn refusal(pos: &Cypher, pattern: &TurnPattern) -> Refusal {
+    let actions = match pattern {
+        TurnPattern::Actions { actions, .. } => actions,
+        TurnPattern::Resign | TurnPattern::Draw => {
+            return Refusal::new(
+                "no-such-action",
+                "resigning and agreeing a draw are not moves",
             )
         }
+    };
+    if let Some(o) = pos.result {
+        return Refusal::new("game-over", format!("the game is over: {o}"));
     }
-    if target != EMPTY {
-        if target & 1 == us {
-            return fail(
-                STAGE_TARGET,
-                "own-piece-on-target",
-                format!(
-                    "{t} holds a {}; a piece cannot move onto its own side's piece",
-                    piece_words(target)
+    if actions.len() > 2 {
+        return Refusal::new(
+            "one-entry-per-exit",
+            format!(
+                "a Cypher turn has at most two actions (one Spy exit lets in one piece); this one has {}",
+                actions.len()
+            ),
+        );
+    }
+    let Some(first) = actions.first() else {
+        return Refusal::new("turn-length", "a turn needs at least one action");
+    };
+    let second = actions.get(1);
+    match first {
+        ActionPattern::Drop { piece, to } => {
+            if second.is_some() {
+                return Refusal::new(
+                    "turn-length",
+                    "a prisoner release is a whole turn; nothing follows it",
+                );
+            }
+            release_refusal(pos, piece, cell_of(*to))
+        }
+        ActionPattern::Coup { .. } => Refusal::new(
+            "coup-choice",
+            "a coup's choice follows the pawn move that makes the coup (`g8-g9; coup Nf9`)",
+        ),
+        ActionPattern::Castle(_) => Refusal::new("no-such-action", "Cypher Chess has no castling"),
+        ActionPattern::Reborn { .. } => {
+            Refusal::new("no-such-action", "Cypher Chess has no rebirth of pawns")
+        }
+        ActionPattern::Pass => Refusal::new(
+            "no-such-action",
+            "a Cypher player cannot pass; every turn moves or releases a piece",
+        ),
+        ActionPattern::Buy { .. } | ActionPattern::Redesign { .. } => Refusal::new(
+            "no-such-action",
+            "Cypher Chess has no purchases or piece designs",
+        ),
+        ActionPattern::Move {
+            style,
+            piece,
+            from,
+            legs,
+            promotion,
+        } => {
+            let Some((to, _)) = straight(legs) else {
+                return Refusal::new(
+                    "no-such-action",
+                    "a Cypher move goes straight to its destination; it names no squares between, and nothing ricochets or switches",
+                );
+            };
+            if promotion.is_some() {
+                return Refusal::new(
+                    "no-such-action",
+                    "Cypher Chess has no promotion; a pawn on its last Field row makes a coup d'etat",
+                );
+            }
+            let starts = match origins(pos, *style, piece, *from) {
+                Ok(v) => v,
+                Err(r) => return r,
+            };
+            let to = cell_of(to);
+            if !matches!(from, Origin::Exact(_)) && !starts.iter().any(|s| could_reach(pos, *s, to))
+            {
+                let what = piece_kind(*style, piece);
+                return Refusal::new(
+                    "no-such-piece",
+                    format!(
+                        "no {} {what} can move to {} by any pattern of its kind",
+                        pos.turn,
+                        nm(to)
+                    ),
+                );
+            }
+            let mut picks = Vec::new();
+            for s in starts {
+                match refusal_from(pos, actions, s, to) {
+                    Some(pick) => picks.push(pick),
+                    None => return fallback(),
+                }
+            }
+            furthest(picks).map_or_else(fallback, |(r, _)| r)
+        }
+    }
+}
+
+/// The refusal of the written turn whose first action starts from `s`, with the stage it got
+/// to; `None` when the text names a legal turn from there.
+fn refusal_from(
+    pos: &Cypher,
+    actions: &[ActionPattern],
+    s: i32,
+    to: i32,
+) -> Option<(Refusal, Rejection)> {
+    let (then, text) = then_of(pos, s, to, actions.get(1));
+    let mut explored = Explored::default();
+    let focus = Focus {
+        first: Some((s, to)),
+        then,
+    };
+    pos.explore(&focus, &mut explored);
+    let legal = explored.legal.iter().map(|&m| (m, None));
+    let rejected = explored.rejected.iter().map(|&(m, why)| (m, Some(why)));
+    let mut named = Vec::new();
+    for (m, verdict) in legal.chain(rejected) {
+        match named_as(pos, actions, m, verdict) {
+            None => {}
+            Some(None) => return None,
+            Some(Some(why)) => named.push((m, why)),
+        }
+    }
+    // Ties go to the second action's origin that comes first on the board.
+    named.sort_by_key(|(m, _)| m.from2);
+    let mut picks = Vec::new();
+    // The generator lists only the moves the piece's movement can make; an infiltration on
+    // its own is a placement, which it explores all the same.
+    if !could_reach(pos, s, to) {
+        let r = movement_refusal(pos, s, to);
+        let why = Rejection::new(r.rule, Stage::Movement);
+        picks.push((r, why));
+    }
+    picks.extend(furthest(named).map(|(m, why)| (word(pos, actions, m, why), why)));
+    furthest(picks).or_else(|| {
+        let r = text.unwrap_or_else(fallback);
+        let why = Rejection::new(r.rule, Stage::Second);
+        Some((r, why))
+    })
+}
+
+/// The second action as the generator explores it, after the first action from `s` to `to`;
+/// with the refusal of its text when no candidate can be it.
+fn then_of(
+    pos: &Cypher,
+    s: i32,
+    to: i32,
+    second: Option<&ActionPattern>,
+) -> (Then, Option<Refusal>) {
+    let other = |r: Refusal| (Then::Other, Some(r));
+    match second {
+        None => (Then::Alone, None),
+        Some(ActionPattern::Coup { square, .. }) => (Then::Coup(cell_of(*square)), None),
+        Some(ActionPattern::Move {
+            style,
+            piece,
+            from,
+            legs,
+            promotion,
+        }) => {
+            let Some((t, _)) = straight(legs) else {
+                return other(Refusal::new("no-such-action", "a second action names no squares between, and nothing ricochets or switches"));
+            };
+            if promotion.is_some() {
+                return other(Refusal::new("no-such-action", "Cypher Chess has no promotion; a pawn on its last Field row makes a coup d'etat"));
+            }
+            // The second action's piece is read on the board the first action left.
+            let mut mid = pos.clone();
+            let c = pos.at(s);
+            mid.put(s, EMPTY);
+            mid.put(to, c);
+            match origins(&mid, *style, piece, *from) {
+                Ok(from) => (
+                    Then::Move {
+                        from,
+                        to: cell_of(t),
+                    },
+                    None,
                 ),
-            );
+                Err(r) => other(r),
+            }
         }
-        if let Err(rule) = pos.capture_rule(role, zf, target, to) {
-            return fail(STAGE_TARGET, rule, capture_sentence(pos, rule, from, to));
-        }
+        Some(_) => other(Refusal::new(
+            "no-such-action",
+            "the second action of a Cypher turn is a move (court entry, infiltration) or a coup choice",
+        )),
     }
-    if role == KING && !pos.king_entry_ok(from, to, us) {
-        let se = pos.spies[(us ^ 1) as usize] as i32;
-        let why = if adjacent(to, se) {
-            ", and a king stepping in next to it does not flip it (field-king-beside-court-spy = illegal)".to_string()
-        } else {
-            String::new()
+}
+
+/// What the written `actions` make of candidate `m` and its verdict (`None`: legal): `None` when
+/// they do not name it; else the rejection the written turn gets from it (`None`: legal).
+///
+/// A capture mark or a coup's piece that does not fit the candidate is the text's fault, which
+/// refuses the turn unless the candidate's own rejection came at that stage or before; a written
+/// capture never names an infiltration on its own (a placement is written with `-`; the move of
+/// the same piece to the same square is what it names). A one-action candidate stands for a
+/// two-action text by its first action when that action already fails: rejected before any
+/// second action, or written with the wrong capture mark.
+fn named_as(
+    pos: &Cypher,
+    actions: &[ActionPattern],
+    m: Move,
+    verdict: Option<Rejection>,
+) -> Option<Option<Rejection>> {
+    let turn = pos.describe(m);
+    let short = turn.actions.len() < actions.len();
+    let written = if short { &actions[..1] } else { actions };
+    if written.len() != turn.actions.len() {
+        return None;
+    }
+    let mut fault = None;
+    for (i, (w, a)) in written.iter().zip(&turn.actions).enumerate() {
+        if w.matches(a) {
+            continue;
+        }
+        let text = match (w, a) {
+            (ActionPattern::Move { .. }, Action::Move { legs, .. })
+                if m.kind != K_INFIL_ALONE && unmarked(w, legs).matches(a) =>
+            {
+                let stage = if i == 0 { Stage::Mark } else { Stage::Second };
+                Rejection::new("capture-mark", stage)
+            }
+            (ActionPattern::Coup { square, .. }, Action::Coup { square: played, .. })
+                if square == played =>
+            {
+                Rejection::new("coup-choice", Stage::Second)
+            }
+            _ => return None,
         };
-        return fail(
-            STAGE_TARGET,
-            "king-court-entry",
-            format!(
-                "the king on {f} cannot enter Court on {t} while the opposing spy stands in Court on {}{why}",
-                nm(se)
-            ),
-        );
+        fault.get_or_insert(text);
     }
-    if alone && matches!(role, QUEEN | ROOK | BISHOP | KNIGHT) && zf != COURT && zt == COURT {
-        return fail(
-            STAGE_TARGET,
-            "court-entry-trigger",
-            format!(
-                "the {} {rw} on {f} may enter Court on {t} only as the second action of a turn whose first moves the Court spy out of Court (e.g. `S..-..; {}{f}-{t}`)",
-                zone_word(zf),
-                Role::from_code(role).map_or('?', Role::letter)
-            ),
-        );
+    let early = verdict.is_some_and(|w| w.stage < Stage::Second);
+    if short && !early && fault.is_none() {
+        return None;
     }
-    let captures = target != EMPTY;
-    if capture != captures {
-        return fail(
-            STAGE_MARK,
-            "capture-mark",
-            if capture {
-                format!("{f}-{t} captures nothing, so it is written with - rather than x")
+    Some(match (fault, verdict) {
+        (Some(text), Some(why)) if why.stage > text.stage => Some(text),
+        (Some(text), None) => Some(text),
+        (_, verdict) => verdict,
+    })
+}
+
+/// The written move with the marks of the `played` legs.
+fn unmarked(written: &ActionPattern, played: &[Leg]) -> ActionPattern {
+    let mut w = written.clone();
+    if let ActionPattern::Move { legs, .. } = &mut w {
+        for (leg, p) in legs.iter_mut().zip(played) {
+            leg.kind = p.kind;
+        }
+    }
+    w
+}
+
+/// The rejection `why` of candidate `m`, named by the written `actions`, in words.
+fn word(pos: &Cypher, actions: &[ActionPattern], m: Move, why: Rejection) -> Refusal {
+    let rule = why.rule;
+    let reason = if m.kind == K_DROP && rule == "prisoner-release" {
+        release_sentence(pos, m.to as i32)
+    } else if why.stage == Stage::Final {
+        final_sentence(pos, m, rule)
+    } else if rule == "capture-mark" {
+        mark_sentence(actions, m, why.stage)
+    } else {
+        match m.kind {
+            K_NORMAL | K_INFIL_ALONE => first_sentence(pos, m, rule, why.at),
+            K_COUP => coup_sentence(pos, actions, m),
+            _ => second_sentence(pos, m, rule, why.at),
+        }
+    };
+    Refusal::new(rule, reason)
+}
+
+/// A capture mark that does not fit: on the first action (stage `Mark`) or the second.
+fn mark_sentence(actions: &[ActionPattern], m: Move, stage: Stage) -> String {
+    if stage == Stage::Mark {
+        let (f, t) = (nm(m.from as i32), nm(m.to as i32));
+        let written_capture = matches!(
+            actions.first(),
+            Some(ActionPattern::Move { legs, .. }) if straight(legs).is_some_and(|(_, x)| x)
+        );
+        return if written_capture {
+            format!("{f}-{t} captures nothing, so it is written with - rather than x")
+        } else {
+            format!("{f}x{t} is a capture, so it is written with x rather than -")
+        };
+    }
+    let (g, t) = (nm(m.from2 as i32), nm(m.to2 as i32));
+    if m.kind == K_INFIL {
+        format!("an infiltration is a placement, written {g}-{t} even when it removes a piece")
+    } else {
+        format!("{g}x{t} captures nothing; write {g}-{t}")
+    }
+}
+
+/// Why the first action (or an infiltration on its own) is rejected before the whole turn is
+/// played.
+fn first_sentence(pos: &Cypher, m: Move, rule: &'static str, at: Option<Square>) -> String {
+    let (from, to) = (m.from as i32, m.to as i32);
+    let (f, t) = (nm(from), nm(to));
+    let role = pos.at(from) >> 1;
+    let rw = role_word(role);
+    let straight_on = file_of(from) == file_of(to);
+    match rule {
+        "knight-field" => format!("the knight on {f} stands in the Field and moves only by the classical L; {f} to {t} is an extended L"),
+        "knight-court-exit" => format!("the knight on {f} stands in Court and moves only by the extended (1,3) L; {f} to {t} is a classical L"),
+        "knight-court-entry" => format!("a knight enters Court only by the classical L; {f} to {t} is an extended L"),
+        "blocked" => {
+            let x = at.map_or(to, cell_of);
+            format!("the {rw} on {f} cannot pass over the {} on {} to reach {t}", piece_words(pos.at(x)), nm(x))
+        }
+        "own-piece-on-target" => format!(
+            "{t} holds a {}; a piece cannot move onto its own side's piece",
+            piece_words(pos.at(to))
+        ),
+        "pawn-not-on-court" if straight_on => format!("the pawn on {f} cannot step onto the Court square {t}; pawns never land in Court"),
+        "pawn-capture" if straight_on => format!("a pawn captures diagonally forward, never straight ahead; it cannot take the {} on {t}", piece_words(pos.at(to))),
+        "pawn-capture" => format!("a pawn moves diagonally only to capture, and {t} is empty"),
+        "king-court-entry" => {
+            let se = at.map_or(0, cell_of);
+            let why = if adjacent(to, se) {
+                ", and a king stepping in next to it does not flip it (field-king-beside-court-spy = illegal)"
             } else {
-                format!("{f}x{t} is a capture, so it is written with x rather than -")
-            },
+                ""
+            };
+            format!("the king on {f} cannot enter Court on {t} while the opposing spy stands in Court on {}{why}", nm(se))
+        }
+        "court-entry-trigger" => format!(
+            "the {} {rw} on {f} may enter Court on {t} only as the second action of a turn whose first moves the Court spy out of Court (e.g. `S..-..; {}{f}-{t}`)",
+            zone_word(zone_of(from)),
+            Role::from_code(role).map_or('?', Role::letter)
+        ),
+        "coup-choice" => {
+            let us = pos.turn as u8;
+            let view = pos.after_first(from, to);
+            let mut names = Vec::new();
+            let n = pos.coup_candidates(&view, us ^ 1, |s| {
+                let l = Role::from_code(pos.at(s) >> 1).map_or('?', Role::letter);
+                names.push(format!("coup {l}{}", nm(s)))
+            });
+            format!(
+                "the pawn reaching {t} makes a coup d'etat and {n} opposing pieces share the highest rank; name one: {}",
+                names.join(", ")
+            )
+        }
+        "infiltration-once" => format!("{} has already infiltrated once this game", pos.turn),
+        _ => capture_sentence(pos, rule, from, to),
+    }
+}
+
+/// Why a second move (court entry, infiltration) is rejected after the first action.
+fn second_sentence(pos: &Cypher, m: Move, rule: &'static str, at: Option<Square>) -> String {
+    let (from, to, g, t) = (m.from as i32, m.to as i32, m.from2 as i32, m.to2 as i32);
+    let role = pos.at(from) >> 1;
+    let view = pos.after_first(from, to);
+    let r2 = view(g) >> 1;
+    let (gn, tn) = (nm(g), nm(t));
+    let spy_exit = role == SPY && zone_of(from) == COURT && zone_of(to) != COURT;
+    match rule {
+        "infiltration" if role != KING => format!(
+            "infiltration onto {tn} follows a king's move onto the Border; the first action moves a {}",
+            role_word(role)
+        ),
+        "infiltration" if zone_of(to) != BORDER => format!(
+            "only a king's move onto the Border allows infiltration; {} is in the {}",
+            nm(to),
+            zone_word(zone_of(to))
+        ),
+        "infiltration" if !matches!(r2, KNIGHT | BISHOP | ROOK | QUEEN | SPY) => format!(
+            "infiltration moves a knight, bishop, rook, queen or spy; the piece on {gn} is a {}",
+            role_word(r2)
+        ),
+        "infiltration" if t != D0 && t != D10 => format!("infiltration goes to d0 or d10, not {tn}"),
+        "infiltration" => format!("the {} already stands on {tn}", role_word(r2)),
+        "infiltration-once" => format!("{} has already infiltrated once this game", pos.turn),
+        "court-entry-trigger" if !spy_exit => format!(
+            "only the Court spy's move out of Court lets a second piece move; {}-{} is not one",
+            nm(from),
+            nm(to)
+        ),
+        "court-entry-trigger" if r2 == KING => format!("the king enters Court by its own step, not as the piece a spy's exit lets in ({gn})"),
+        "court-entry-trigger" if !matches!(r2, KNIGHT | BISHOP | ROOK | QUEEN) => format!(
+            "the spy's exit lets in a major piece other than the king; the piece on {gn} is a {}",
+            role_word(r2)
+        ),
+        "court-entry-trigger" if zone_of(g) == COURT => format!(
+            "the {} on {gn} already stands in Court; the second action must bring a piece into Court",
+            role_word(r2)
+        ),
+        "court-entry-trigger" => format!(
+            "the second action must enter Court; {tn} is in the {}",
+            zone_word(zone_of(t))
+        ),
+        "knight-court-entry" => format!("a knight enters Court only by the classical L; {gn} to {tn} is not one"),
+        "blocked" => {
+            let x = at.map_or(t, cell_of);
+            format!(
+                "the {} on {gn} cannot pass over the {} on {} to reach {tn}",
+                role_word(r2),
+                piece_words(view(x)),
+                nm(x)
+            )
+        }
+        "own-piece-on-target" => format!(
+            "{tn} holds a {}; a piece cannot move onto its own side's piece",
+            piece_words(view(t))
+        ),
+        "no-king-capture" | "spy-immunity" | "court-sanctuary" => format!(
+            "the piece entering Court cannot capture: the {} on {tn} can be taken only by the opposing spy",
+            piece_words(view(t))
+        ),
+        _ => movement_sentence(r2, g, t),
+    }
+}
+
+/// Why the coup a turn names cannot be made.
+fn coup_sentence(pos: &Cypher, actions: &[ActionPattern], m: Move) -> String {
+    let (from, to, s) = (m.from as i32, m.to as i32, m.to2 as i32);
+    let (f, t) = (nm(from), nm(to));
+    let us = pos.turn as u8;
+    let c = pos.at(from);
+    if c >> 1 != PAWN || rank_of(to) != coup_rank(us) {
+        return format!(
+            "{f}-{t} makes no coup d'etat: only a pawn landing on its last Field row does"
         );
     }
-    None
+    let view = pos.after_first(from, to);
+    let n = pos.coup_candidates(&view, us ^ 1, |_| {});
+    if n < 2 {
+        return format!(
+            "the coup after {f}-{t} has {} candidate; nothing is named, the turn is just the pawn move",
+            if n == 0 { "no" } else { "one" }
+        );
+    }
+    let piece = match actions.get(1) {
+        Some(ActionPattern::Coup { piece, .. }) => piece.to_string(),
+        _ => Role::from_code(pos.at(s) >> 1)
+            .map_or('?', Role::letter)
+            .to_string(),
+    };
+    format!(
+        "{piece} on {} is not one of the highest-ranking opposing pieces the coup can switch",
+        nm(s)
+    )
+}
+
+/// A move that the piece's movement cannot make at all, whatever stands on the board.
+fn movement_refusal(pos: &Cypher, from: i32, to: i32) -> Refusal {
+    let role = pos.at(from) >> 1;
+    let (f, t) = (nm(from), nm(to));
+    let reason = if from == to {
+        format!("a move must leave {f}")
+    } else {
+        match role {
+            KING => format!("the king moves one square in any direction (there is no castling); {f} to {t} is not one step"),
+            KNIGHT => format!("{f} to {t} is neither the classical (1,2) nor the extended (1,3) knight's L"),
+            PAWN => format!("a pawn moves one square straight forward (no double step) or captures one square diagonally forward; {f} to {t} is neither"),
+            _ => movement_sentence(role, from, to),
+        }
+    };
+    Refusal::new(movement_rule(role, zone_of(from)), reason)
+}
+
+/// A line piece's move that is not along one of its lines.
+fn movement_sentence(role: u8, from: i32, to: i32) -> String {
+    let text = match role {
+        ROOK => "a rook moves along a file or a rank",
+        BISHOP => "a bishop moves along a diagonal",
+        SPY => "a spy moves like a queen, along a file, a rank or a diagonal",
+        _ => "a queen moves along a file, a rank or a diagonal",
+    };
+    format!("{text}; {} to {} is not such a move", nm(from), nm(to))
 }
 
 /// Puts the rule id that `apply` returned into words; a rule the first action of a compound
@@ -464,111 +704,6 @@ fn origins(
     Ok(found)
 }
 
-pub(super) fn refusal(pos: &Cypher, pattern: &TurnPattern) -> Refusal {
-    let actions = match pattern {
-        TurnPattern::Actions { actions, .. } => actions,
-        TurnPattern::Resign | TurnPattern::Draw => {
-            return Refusal::new(
-                "no-such-action",
-                "resigning and agreeing a draw are not moves",
-            )
-        }
-    };
-    if let Some(o) = pos.result {
-        return Refusal::new("game-over", format!("the game is over: {o}"));
-    }
-    if actions.len() > 2 {
-        return Refusal::new(
-            "one-entry-per-exit",
-            format!(
-                "a Cypher turn has at most two actions (one Spy exit lets in one piece); this one has {}",
-                actions.len()
-            ),
-        );
-    }
-    let Some(first) = actions.first() else {
-        return Refusal::new("turn-length", "a turn needs at least one action");
-    };
-    let second = actions.get(1);
-    match first {
-        ActionPattern::Drop { piece, to } => {
-            if second.is_some() {
-                return Refusal::new(
-                    "turn-length",
-                    "a prisoner release is a whole turn; nothing follows it",
-                );
-            }
-            release_refusal(pos, piece, cell_of(*to))
-        }
-        ActionPattern::Coup { .. } => Refusal::new(
-            "coup-choice",
-            "a coup's choice follows the pawn move that makes the coup (`g8-g9; coup Nf9`)",
-        ),
-        ActionPattern::Castle(_) => Refusal::new("no-such-action", "Cypher Chess has no castling"),
-        ActionPattern::Reborn { .. } => {
-            Refusal::new("no-such-action", "Cypher Chess has no rebirth of pawns")
-        }
-        ActionPattern::Pass => Refusal::new(
-            "no-such-action",
-            "a Cypher player cannot pass; every turn moves or releases a piece",
-        ),
-        ActionPattern::Buy { .. } | ActionPattern::Redesign { .. } => Refusal::new(
-            "no-such-action",
-            "Cypher Chess has no purchases or piece designs",
-        ),
-        ActionPattern::Move {
-            style,
-            piece,
-            from,
-            legs,
-            promotion,
-        } => {
-            let Some((to, capture)) = straight(legs) else {
-                return Refusal::new(
-                    "no-such-action",
-                    "a Cypher move goes straight to its destination; it names no squares between, and nothing ricochets or switches",
-                );
-            };
-            if promotion.is_some() {
-                return Refusal::new(
-                    "no-such-action",
-                    "Cypher Chess has no promotion; a pawn on its last Field row makes a coup d'etat",
-                );
-            }
-            let starts = match origins(pos, *style, piece, *from) {
-                Ok(v) => v,
-                Err(r) => return r,
-            };
-            let to = cell_of(to);
-            if !matches!(from, Origin::Exact(_))
-                && !starts.iter().any(|s| could_ever_reach(pos, *s, to))
-            {
-                let what = piece_kind(*style, piece);
-                return Refusal::new(
-                    "no-such-piece",
-                    format!(
-                        "no {} {what} can move to {} by any pattern of its kind",
-                        pos.turn,
-                        nm(to)
-                    ),
-                );
-            }
-            let mut best: Option<(u8, Refusal)> = None;
-            for s in starts {
-                match turn_refusal(pos, s, to, capture, second) {
-                    None => return fallback(),
-                    Some((stage, r)) => {
-                        if best.as_ref().is_none_or(|(b, _)| stage > *b) {
-                            best = Some((stage, r));
-                        }
-                    }
-                }
-            }
-            best.map_or_else(fallback, |(_, r)| r)
-        }
-    }
-}
-
 /// The word for the kind of piece a move pattern names.
 fn piece_kind(style: Style, piece: &Option<PieceRef>) -> String {
     match piece {
@@ -580,8 +715,8 @@ fn piece_kind(style: Style, piece: &Option<PieceRef>) -> String {
 }
 
 /// Whether the piece on `from` could reach `to` by some pattern of its kind in some zone,
-/// blockers and zones aside: when no candidate of a short move can, the move names no piece.
-fn could_ever_reach(pos: &Cypher, from: i32, to: i32) -> bool {
+/// blockers and zones aside: the movement model.
+fn could_reach(pos: &Cypher, from: i32, to: i32) -> bool {
     let c = pos.at(from);
     let color = if c & 1 == 0 {
         Color::White
@@ -593,380 +728,59 @@ fn could_ever_reach(pos: &Cypher, from: i32, to: i32) -> bool {
         .is_some()
 }
 
+/// A release (main VI.iii): only pawns are released; the generator says why one cannot go to
+/// `to`.
 fn release_refusal(pos: &Cypher, piece: &PieceRef, to: i32) -> Refusal {
-    let us = pos.turn;
-    let r = |s: String| Refusal::new("prisoner-release", s);
     if *piece != PieceRef::Role(Role::Pawn) {
-        return r(format!(
-            "only captured pawns are released; {piece}@{} is not a pawn",
-            nm(to)
-        ));
-    }
-    if pos.prisoners[us.index()] == 0 {
-        return r(format!("{us} has no captured pawn to release"));
-    }
-    if zone_of(to) != BORDER {
-        return r(format!(
-            "a released pawn goes on a Border square (a5..h5); {} is in the {}",
-            nm(to),
-            zone_word(zone_of(to))
-        ));
-    }
-    if pos.at(to) != EMPTY {
-        return r(format!(
-            "a released pawn goes on an empty Border square; {} holds a {}",
-            nm(to),
-            piece_words(pos.at(to))
-        ));
-    }
-    if pos.king_in_check(us) {
-        return r(format!("{us} is in check and cannot release a prisoner"));
-    }
-    let mut next = pos.clone();
-    match next.apply(Move::new(0, to, K_DROP)) {
-        Err("prisoner-release") => r(format!(
-            "a pawn released on {} would check the {} king on {}",
-            nm(to),
-            us.other(),
-            nm(pos.kings[us.other().index()] as i32)
-        )),
-        Err(rule) => Refusal::new(rule, final_sentence(pos, Move::new(0, to, K_DROP), rule)),
-        Ok(()) => fallback(),
-    }
-}
-
-/// Checks a whole turn whose first action moves the own piece on `from` to `to`.
-fn turn_refusal(
-    pos: &Cypher,
-    from: i32,
-    to: i32,
-    capture: bool,
-    second: Option<&ActionPattern>,
-) -> Fail {
-    let us = pos.turn as u8;
-    let c = pos.at(from);
-    let role = c >> 1;
-    // An infiltration on its own (later-turn) is written like a move.
-    if second.is_none()
-        && pos.opts.infiltration_later
-        && (to == D0 || to == D10)
-        && !capture
-        && matches!(role, KNIGHT | BISHOP | ROOK | QUEEN | SPY)
-    {
-        let k = pos.kings[us as usize] as i32;
-        if k != 0 && zone_of(k) == BORDER {
-            if pos.infiltration_used[us as usize] {
-                if primary_refusal(pos, from, to, capture, true).is_some() {
-                    return fail(
-                        STAGE_SECOND,
-                        "infiltration-once",
-                        format!("{} has already infiltrated once this game", pos.turn),
-                    );
-                }
-            } else {
-                let m = Move::new(from, to, K_INFIL_ALONE);
-                let mut next = pos.clone();
-                if let Err(rule) = next.apply(m) {
-                    if primary_refusal(pos, from, to, capture, true).is_some() {
-                        return fail(STAGE_FINAL, rule, final_sentence(pos, m, rule));
-                    }
-                }
-            }
-        }
-    }
-    if let Some(f) = primary_refusal(pos, from, to, capture, second.is_none()) {
-        return Some(f);
-    }
-    let mut m = Move::new(from, to, K_NORMAL);
-    match second {
-        None => {
-            if role == PAWN && rank_of(to) == coup_rank(us) {
-                let view = |x: i32| if x == from { EMPTY } else if x == to { c } else { pos.at(x) };
-                let n = pos.coup_candidates(&view, us ^ 1, |_| {});
-                if n > 1 {
-                    let names: Vec<String> = {
-                        let mut v = Vec::new();
-                        pos.coup_candidates(&view, us ^ 1, |s| {
-                            let l = Role::from_code(pos.at(s) >> 1).map_or('?', Role::letter);
-                            v.push(format!("coup {l}{}", nm(s)))
-                        });
-                        v
-                    };
-                    return fail(
-                        STAGE_SECOND,
-                        "coup-choice",
-                        format!(
-                            "the pawn reaching {} makes a coup d'etat and {} opposing pieces share the highest rank; name one: {}",
-                            nm(to),
-                            n,
-                            names.join(", ")
-                        ),
-                    );
-                }
-            }
-        }
-        Some(ActionPattern::Coup { piece, square }) => {
-            if role != PAWN || rank_of(to) != coup_rank(us) {
-                return fail(
-                    STAGE_SECOND,
-                    "coup-choice",
-                    format!(
-                        "{}-{} makes no coup d'etat: only a pawn landing on its last Field row does",
-                        nm(from),
-                        nm(to)
-                    ),
-                );
-            }
-            let view = |x: i32| if x == from { EMPTY } else if x == to { c } else { pos.at(x) };
-            let n = pos.coup_candidates(&view, us ^ 1, |_| {});
-            let s = cell_of(*square);
-            let mut is_candidate = false;
-            pos.coup_candidates(&view, us ^ 1, |x| is_candidate |= x == s);
-            if n < 2 {
-                return fail(
-                    STAGE_SECOND,
-                    "coup-choice",
-                    format!(
-                        "the coup after {}-{} has {} candidate; nothing is named, the turn is just the pawn move",
-                        nm(from),
-                        nm(to),
-                        if n == 0 { "no" } else { "one" }
-                    ),
-                );
-            }
-            let role_ok = matches!(piece, PieceRef::Role(r) if Some(*r) == Role::from_code(pos.at(s) >> 1));
-            if !is_candidate || !role_ok {
-                return fail(
-                    STAGE_SECOND,
-                    "coup-choice",
-                    format!(
-                        "{} on {} is not one of the highest-ranking opposing pieces the coup can switch",
-                        piece,
-                        nm(s)
-                    ),
-                );
-            }
-            m = m.with2(0, s, K_COUP);
-        }
-        Some(ActionPattern::Move {
-            style,
-            piece,
-            from: from2,
-            legs,
-            ..
-        }) => {
-            let Some((to2, capture2)) = straight(legs) else {
-                return fail(STAGE_SECOND, "no-such-action", "a second action names no squares between, and nothing ricochets or switches".into());
-            };
-            let to2 = cell_of(to2);
-            // The board after the first action, for the second's origin.
-            let mut mid = pos.clone();
-            mid.put(from, EMPTY);
-            mid.put(to, c);
-            let starts = match origins(&mid, *style, piece, *from2) {
-                Ok(v) => v,
-                Err(r) => return Some((STAGE_SECOND, r)),
-            };
-            let mut best: Fail = None;
-            for g in starts {
-                let r = second_refusal(pos, &mid, from, to, g, to2, capture2);
-                match r {
-                    Ok(m2) => {
-                        let mut next = pos.clone();
-                        match next.apply(m2) {
-                            Ok(()) => return None,
-                            Err(rule) => {
-                                best = Some((STAGE_FINAL, Refusal::new(rule, final_sentence(pos, m2, rule))))
-                            }
-                        }
-                    }
-                    Err(f) => {
-                        if best.as_ref().is_none_or(|(b, _)| f.0 > *b) {
-                            best = Some(f);
-                        }
-                    }
-                }
-            }
-            return best;
-        }
-        Some(_) => {
-            return fail(
-                STAGE_SECOND,
-                "no-such-action",
-                "the second action of a Cypher turn is a move (court entry, infiltration) or a coup choice".into(),
-            )
-        }
-    }
-    let mut next = pos.clone();
-    match next.apply(m) {
-        Ok(()) => None,
-        Err(rule) => fail(STAGE_FINAL, rule, final_sentence(pos, m, rule)),
-    }
-}
-
-/// Checks the second move action (court entry or infiltration) of the piece on `g` to `t`.
-fn second_refusal(
-    pos: &Cypher,
-    mid: &Cypher,
-    from: i32,
-    to: i32,
-    g: i32,
-    t: i32,
-    capture: bool,
-) -> Result<Move, (u8, Refusal)> {
-    let us = pos.turn as u8;
-    let role = pos.at(from) >> 1;
-    let c2 = mid.at(g);
-    let r2 = c2 >> 1;
-    let err = |rule: &'static str, s: String| Err((STAGE_SECOND, Refusal::new(rule, s)));
-    let m = Move::new(from, to, K_NORMAL);
-    let (gn, tn) = (nm(g), nm(t));
-    if role == KING {
-        if zone_of(to) != BORDER {
-            return err(
-                "infiltration",
-                format!(
-                    "only a king's move onto the Border allows infiltration; {} is in the {}",
-                    nm(to),
-                    zone_word(zone_of(to))
-                ),
-            );
-        }
-        if pos.infiltration_used[us as usize] {
-            return err(
-                "infiltration-once",
-                format!("{} has already infiltrated once this game", pos.turn),
-            );
-        }
-        if !matches!(r2, KNIGHT | BISHOP | ROOK | QUEEN | SPY) {
-            return err(
-                "infiltration",
-                format!(
-                    "infiltration moves a knight, bishop, rook, queen or spy; the piece on {gn} is a {}",
-                    role_word(r2)
-                ),
-            );
-        }
-        if t != D0 && t != D10 {
-            return err(
-                "infiltration",
-                format!("infiltration goes to d0 or d10, not {tn}"),
-            );
-        }
-        if g == t {
-            return err(
-                "infiltration",
-                format!("the {} already stands on {tn}", role_word(r2)),
-            );
-        }
-        if capture {
-            return Err((
-                STAGE_SECOND,
-                Refusal::new(
-                    "capture-mark",
-                    format!("an infiltration is a placement, written {gn}-{tn} even when it removes a piece"),
-                ),
-            ));
-        }
-        return Ok(m.with2(g, t, K_INFIL));
-    }
-    if role != SPY || zone_of(from) != COURT || zone_of(to) == COURT {
-        if t == D0 || t == D10 {
-            return err(
-                "infiltration",
-                format!(
-                    "infiltration onto {tn} follows a king's move onto the Border; the first action moves a {}",
-                    role_word(role)
-                ),
-            );
-        }
-        return err(
-            "court-entry-trigger",
+        return Refusal::new(
+            "prisoner-release",
             format!(
-                "only the Court spy's move out of Court lets a second piece move; {}-{} is not one",
-                nm(from),
+                "only captured pawns are released; {piece}@{} is not a pawn",
                 nm(to)
             ),
         );
     }
-    // Court entry.
-    if r2 == KING {
-        return err(
-            "court-entry-trigger",
-            format!("the king enters Court by its own step, not as the piece a spy's exit lets in ({gn})"),
-        );
+    let mut explored = Explored::default();
+    let focus = Focus {
+        first: Some((0, to)),
+        then: Then::Alone,
+    };
+    pos.explore(&focus, &mut explored);
+    match explored
+        .rejected
+        .iter()
+        .find(|(m, _)| m.kind == K_DROP && m.to as i32 == to)
+    {
+        Some(&(m, why)) => word(pos, &[], m, why),
+        None => fallback(),
     }
-    if !matches!(r2, KNIGHT | BISHOP | ROOK | QUEEN) {
-        return err(
-            "court-entry-trigger",
-            format!("the spy's exit lets in a major piece other than the king; the piece on {gn} is a {}", role_word(r2)),
-        );
-    }
-    if zone_of(g) == COURT {
-        return err(
-            "court-entry-trigger",
-            format!("the {} on {gn} already stands in Court; the second action must bring a piece into Court", role_word(r2)),
-        );
-    }
-    if zone_of(t) != COURT {
-        return err(
-            "court-entry-trigger",
-            format!(
-                "the second action must enter Court; {tn} is in the {}",
-                zone_word(zone_of(t))
-            ),
-        );
-    }
-    if r2 == KNIGHT {
-        let (df, dr) = (
-            (file_of(t) - file_of(g)).abs(),
-            (rank_of(t) - rank_of(g)).abs(),
-        );
-        if (df.min(dr), df.max(dr)) != (1, 2) {
-            return err(
-                "knight-court-entry",
-                format!("a knight enters Court only by the classical L; {gn} to {tn} is not one"),
-            );
-        }
+}
+
+/// Why the rules of release reject a release onto `to`.
+fn release_sentence(pos: &Cypher, to: i32) -> String {
+    let us = pos.turn;
+    let them = us.other();
+    if pos.prisoners[us.index()] == 0 {
+        format!("{us} has no captured pawn to release")
+    } else if zone_of(to) != BORDER {
+        format!(
+            "a released pawn goes on a Border square (a5..h5); {} is in the {}",
+            nm(to),
+            zone_word(zone_of(to))
+        )
+    } else if pos.at(to) != EMPTY {
+        format!(
+            "a released pawn goes on an empty Border square; {} holds a {}",
+            nm(to),
+            piece_words(pos.at(to))
+        )
+    } else if pos.king_in_check(us) {
+        format!("{us} is in check and cannot release a prisoner")
     } else {
-        if let Some((_, r)) =
-            primary_refusal(mid, g, t, capture, false).filter(|(s, _)| *s <= STAGE_BLOCKED)
-        {
-            return Err((STAGE_SECOND, r));
-        }
+        format!(
+            "a pawn released on {} would check the {them} king on {}",
+            nm(to),
+            nm(pos.kings[them.index()] as i32)
+        )
     }
-    let target = mid.at(t);
-    if target != EMPTY {
-        if target & 1 == us {
-            return err(
-                "own-piece-on-target",
-                format!(
-                    "{tn} holds a {}; a piece cannot move onto its own side's piece",
-                    piece_words(target)
-                ),
-            );
-        }
-        let rule = match target >> 1 {
-            KING => "no-king-capture",
-            SPY => "spy-immunity",
-            _ => "court-sanctuary",
-        };
-        return err(
-            rule,
-            format!(
-                "the piece entering Court cannot capture: the {} on {tn} can be taken only by the opposing spy",
-                piece_words(target)
-            ),
-        );
-    }
-    if capture {
-        return Err((
-            STAGE_SECOND,
-            Refusal::new(
-                "capture-mark",
-                format!("{gn}x{tn} captures nothing; write {gn}-{tn}"),
-            ),
-        ));
-    }
-    Ok(m.with2(g, t, K_ENTRY))
 }
