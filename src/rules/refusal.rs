@@ -13,7 +13,10 @@
 //! concerns only the text (a second action where the variant has none, no piece on the named
 //! square) is refused by the variant's wording module before any candidate is looked at.
 
-use super::board::Square;
+use super::board::{Board, Geometry, Square};
+use super::piece::{Color, Piece, Role};
+use super::turn::{Origin, PieceRef, Style};
+use super::Refusal;
 
 /// How far a candidate got before a rule stopped it. When a written turn could mean several
 /// candidates (a short move that leaves the origin open), the one that got furthest explains
@@ -127,6 +130,109 @@ where
         }
     }
     best
+}
+
+/// The kind of piece a written move names: its letter or design, a pawn for a short move
+/// without one, any piece for a coordinate move without one.
+pub fn named_kind(style: Style, piece: Option<PieceRef>) -> Option<PieceRef> {
+    match piece {
+        Some(p) => Some(p),
+        None if style == Style::Short => Some(PieceRef::Role(Role::Pawn)),
+        None => None,
+    }
+}
+
+/// Whether a piece is of a written kind.
+pub fn is_kind(p: Piece, kind: PieceRef) -> bool {
+    match kind {
+        PieceRef::Role(r) => p.role() == r && p.design().is_none(),
+        PieceRef::Design(d) => p.design() == Some(d),
+    }
+}
+
+fn kind_text(kind: PieceRef) -> String {
+    match kind {
+        PieceRef::Role(r) => r.to_string(),
+        PieceRef::Design(d) => d.to_string(),
+    }
+}
+
+fn piece_text(p: Piece) -> String {
+    p.design()
+        .map_or_else(|| p.role().to_string(), |d| d.to_string())
+}
+
+/// The squares of `turn`'s pieces a written move may start from, in board order, or why it
+/// names none: an empty origin square (`no-piece-there`), the other side's piece
+/// (`not-your-turn`), or no piece of the named kind there (`no-such-piece`). These concern the
+/// text, not the rules, so every variant answers them the same way.
+pub fn origins(
+    board: &Board,
+    geometry: &Geometry,
+    turn: Color,
+    kind: Option<PieceRef>,
+    from: Origin,
+) -> Result<Vec<Square>, Refusal> {
+    if let Origin::Exact(sq) = from {
+        let name = geometry.square_name(sq);
+        let Some(p) = board.get(sq) else {
+            return Err(Refusal::new(
+                "no-piece-there",
+                format!("there is no piece on {name}"),
+            ));
+        };
+        if p.color() != turn {
+            return Err(Refusal::new(
+                "not-your-turn",
+                format!(
+                    "the piece on {name} is {}, and it is {turn}'s turn",
+                    p.color()
+                ),
+            ));
+        }
+        if let Some(k) = kind.filter(|k| !is_kind(p, *k)) {
+            return Err(Refusal::new(
+                "no-such-piece",
+                format!(
+                    "the piece on {name} is a {}, not a {}",
+                    piece_text(p),
+                    kind_text(k)
+                ),
+            ));
+        }
+        return Ok(vec![sq]);
+    }
+    let found: Vec<Square> = board
+        .pieces()
+        .filter(|(s, p)| {
+            p.color() == turn && kind.is_none_or(|k| is_kind(*p, k)) && from.admits(*s)
+        })
+        .map(|(s, _)| s)
+        .collect();
+    if found.is_empty() {
+        return Err(Refusal::new(
+            "no-such-piece",
+            format!("there is no {}{}", what(turn, kind), whence(geometry, from)),
+        ));
+    }
+    Ok(found)
+}
+
+/// `white knight`, `white (WD)`, `white piece`.
+pub fn what(turn: Color, kind: Option<PieceRef>) -> String {
+    match kind {
+        Some(k) => format!("{turn} {}", kind_text(k)),
+        None => format!("{turn} piece"),
+    }
+}
+
+/// ` on the b-file`, ` on rank 3`, or nothing.
+pub fn whence(geometry: &Geometry, from: Origin) -> String {
+    match from {
+        Origin::File(f) => format!(" on the {}-file", geometry.file_label(f)),
+        Origin::Rank(r) => format!(" on rank {}", geometry.rank_label(r)),
+        _ => String::new(),
+    }
 }
 
 #[cfg(test)]

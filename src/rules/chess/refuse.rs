@@ -9,8 +9,8 @@
 
 use super::candidates::{attacker, castle_move};
 use super::*;
-use crate::rules::refusal::{Explored, Rejection, Stage};
-use crate::rules::turn::{straight, ActionPattern, Origin, PieceRef, Style};
+use crate::rules::refusal::{named_kind, origins, what, whence, Explored, Rejection, Stage};
+use crate::rules::turn::{straight, ActionPattern, Origin, PieceRef};
 
 fn sq_name(s: Square) -> String {
     Chess::geometry().square_name(s)
@@ -103,83 +103,23 @@ pub(super) fn refusal(pos: &Chess, pattern: &TurnPattern) -> Refusal {
                     "a chess move goes straight from its origin to its destination; it names no squares in between, and nothing ricochets or switches",
                 );
             };
-            let want = match piece {
-                Some(r) => Some(*r),
-                None if *style == Style::Short => Some(PieceRef::Role(Role::Pawn)),
-                None => None,
-            };
-            let is = |p: Piece, r: PieceRef| match r {
-                PieceRef::Role(r) => p.role() == r && p.design().is_none(),
-                PieceRef::Design(d) => p.design() == Some(d),
-            };
+            let kind = named_kind(*style, *piece);
             let written = Written {
                 to,
                 capture,
                 promotion,
             };
+            let starts = match origins(&pos.board, &Chess::geometry(), pos.turn, kind, *from) {
+                Ok(s) => s,
+                Err(r) => return r,
+            };
             if let Origin::Exact(sq) = from {
-                let p = match pos.board.get(*sq) {
-                    Some(p) => p,
-                    None => {
-                        return Refusal::new(
-                            "no-piece-there",
-                            format!("there is no piece on {}", sq_name(*sq)),
-                        )
-                    }
-                };
-                if p.color() != pos.turn {
-                    return Refusal::new(
-                        "not-your-turn",
-                        format!(
-                            "the piece on {} is {}, and it is {}'s turn",
-                            sq_name(*sq),
-                            p.color(),
-                            pos.turn
-                        ),
-                    );
-                }
-                if let Some(r) = want {
-                    if !is(p, r) {
-                        let named = match r {
-                            PieceRef::Role(r) => r.to_string(),
-                            PieceRef::Design(d) => d.to_string(),
-                        };
-                        return Refusal::new(
-                            "no-such-piece",
-                            format!(
-                                "the piece on {} is a {}, not a {named}",
-                                sq_name(*sq),
-                                kind(p)
-                            ),
-                        );
-                    }
-                }
                 return match written.refusal(pos, &explored(pos), *sq) {
                     Some((_, r)) => r,
                     None => fallback(),
                 };
             }
-            let starts: Vec<Square> = pos
-                .board
-                .pieces()
-                .filter(|(s, p)| {
-                    p.color() == pos.turn && want.is_none_or(|r| is(*p, r)) && from.admits(*s)
-                })
-                .map(|(s, _)| s)
-                .collect();
-            let what = match want {
-                Some(PieceRef::Role(r)) => format!("{} {}", pos.turn, r),
-                Some(PieceRef::Design(d)) => format!("{} {d}", pos.turn),
-                None => format!("{} piece", pos.turn),
-            };
-            let whence = match from {
-                Origin::File(f) => format!(" on the {}-file", Chess::geometry().file_label(*f)),
-                Origin::Rank(r) => format!(" on rank {}", Chess::geometry().rank_label(*r)),
-                _ => String::new(),
-            };
-            if starts.is_empty() {
-                return Refusal::new("no-such-piece", format!("there is no {what}{whence}"));
-            }
+            let (what, whence) = (what(pos.turn, kind), whence(&Chess::geometry(), *from));
             let all = explored(pos);
             let mut best: Option<(Stage, Refusal)> = None;
             for s in starts {

@@ -3,8 +3,8 @@
 //! reserve piece the player does not have, a move no atom of the piece makes) is decided here.
 
 use super::*;
-use crate::rules::refusal::{furthest, Explored};
-use crate::rules::turn::{straight, CastleSide, Origin, PieceRef, Style};
+use crate::rules::refusal::{furthest, named_kind, origins, what, whence, Explored};
+use crate::rules::turn::{straight, CastleSide, PieceRef};
 
 fn sq_name(s: Square) -> String {
     Csipgs::geometry().square_name(s)
@@ -164,60 +164,16 @@ pub(super) fn refusal(pos: &Csipgs, pattern: &TurnPattern) -> Refusal {
                     "pawn promotion is illegal in csipgs chess (rule 10): a pawn on the last rank stays a pawn",
                 );
             }
-            let want = match piece {
-                Some(p) => Some(slot_of(*p)),
-                None if *style == Style::Short => Some(Slot::Role(Role::Pawn)),
-                None => None,
+            // A design that is a standard one names that piece: `(N)` is the knight.
+            let kind = named_kind(*style, *piece).map(|k| match slot_of(k) {
+                Slot::Role(r) => PieceRef::Role(r),
+                Slot::Design(d) => PieceRef::Design(d),
+            });
+            let starts = match origins(&pos.board, &Csipgs::geometry(), us, kind, *from) {
+                Ok(s) => s,
+                Err(r) => return r,
             };
-            let starts: Vec<Square> = match from {
-                Origin::Exact(sq) => {
-                    let Some(p) = pos.board.get(*sq) else {
-                        return Refusal::new(
-                            "no-piece-there",
-                            format!("there is no piece on {}", sq_name(*sq)),
-                        );
-                    };
-                    if p.color() != us {
-                        return Refusal::new(
-                            "not-your-turn",
-                            format!(
-                                "the piece on {} is {}, and it is {us}'s turn",
-                                sq_name(*sq),
-                                p.color()
-                            ),
-                        );
-                    }
-                    if let Some(w) = want.filter(|w| *w != Slot::of_piece(p)) {
-                        return Refusal::new(
-                            "no-such-piece",
-                            format!(
-                                "the piece on {} is a {}, not a {}",
-                                sq_name(*sq),
-                                Slot::of_piece(p).piece_name(),
-                                w.piece_name()
-                            ),
-                        );
-                    }
-                    vec![*sq]
-                }
-                _ => pos
-                    .board
-                    .pieces()
-                    .filter(|(s, p)| {
-                        p.color() == us
-                            && want.is_none_or(|w| w == Slot::of_piece(*p))
-                            && from.admits(*s)
-                    })
-                    .map(|(s, _)| s)
-                    .collect(),
-            };
-            let what = want.map_or("piece".to_string(), |w| w.piece_name());
-            if starts.is_empty() {
-                return Refusal::new(
-                    "no-such-piece",
-                    format!("there is no {us} {what} that matches"),
-                );
-            }
+            let (what, whence) = (what(us, kind), whence(&Csipgs::geometry(), *from));
             let mut best: Option<(Stage, Refusal)> = None;
             for s in &starts {
                 let (f, t) = (Sq::of(*s).0, Sq::of(to).0);
@@ -257,7 +213,7 @@ pub(super) fn refusal(pos: &Csipgs, pattern: &TurnPattern) -> Refusal {
                 Some((Stage::Movement, r)) if starts.len() == 1 => r,
                 Some((Stage::Movement, _)) | None => Refusal::new(
                     "no-such-piece",
-                    format!("no {us} {what} can move to {}", sq_name(to)),
+                    format!("no {what}{whence} can move to {}", sq_name(to)),
                 ),
                 Some((_, r)) => r,
             }

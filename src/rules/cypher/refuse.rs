@@ -17,7 +17,7 @@
 //! a second action that no candidate can be (no such piece after the first action, castling).
 
 use super::*;
-use crate::rules::refusal::{furthest, Explored, Rejection, Stage};
+use crate::rules::refusal::{furthest, named_kind, Explored, Rejection, Stage};
 use crate::rules::turn::{straight, ActionPattern, Origin, PieceRef, Style};
 
 fn nm(s: i32) -> String {
@@ -636,72 +636,16 @@ fn fallback() -> Refusal {
     Refusal::new("no-such-action", "no legal Cypher turn matches this turn")
 }
 
-/// The squares a move pattern may start from.
+/// The cells a move pattern may start from, on `pos`'s board (the shared text checks).
 fn origins(
     pos: &Cypher,
     style: Style,
     piece: &Option<PieceRef>,
     from: Origin,
 ) -> Result<Vec<i32>, Refusal> {
-    let us = pos.turn;
-    let want = match piece {
-        Some(PieceRef::Role(r)) => Some(*r),
-        Some(PieceRef::Design(d)) => {
-            return Err(Refusal::new(
-                "no-such-piece",
-                format!("cypher has no piece design {d}"),
-            ))
-        }
-        None if style == Style::Short => Some(Role::Pawn),
-        None => None,
-    };
-    if let Origin::Exact(sq) = from {
-        let p = match pos.board.get(sq) {
-            Some(p) => p,
-            None => {
-                return Err(Refusal::new(
-                    "no-piece-there",
-                    format!(
-                        "there is no piece on {}",
-                        Cypher::geometry().square_name(sq)
-                    ),
-                ))
-            }
-        };
-        let name = Cypher::geometry().square_name(sq);
-        if p.color() != us {
-            return Err(Refusal::new(
-                "not-your-turn",
-                format!(
-                    "the piece on {name} is {}, and it is {us}'s turn",
-                    p.color()
-                ),
-            ));
-        }
-        if let Some(r) = want {
-            if p.role() != r {
-                return Err(Refusal::new(
-                    "no-such-piece",
-                    format!("the piece on {name} is a {}, not a {r}", p.role()),
-                ));
-            }
-        }
-        return Ok(vec![cell_of(sq)]);
-    }
-    let found: Vec<i32> = pos
-        .board
-        .pieces()
-        .filter(|(s, p)| p.color() == us && want.is_none_or(|r| p.role() == r) && from.admits(*s))
-        .map(|(s, _)| cell_of(s))
-        .collect();
-    if found.is_empty() {
-        let what = want.map_or("piece".to_string(), |r| r.word().to_string());
-        return Err(Refusal::new(
-            "no-such-piece",
-            format!("there is no {us} {what} that matches"),
-        ));
-    }
-    Ok(found)
+    let kind = named_kind(style, *piece);
+    crate::rules::refusal::origins(&pos.board, &Cypher::geometry(), pos.turn, kind, from)
+        .map(|squares| squares.into_iter().map(cell_of).collect())
 }
 
 /// The word for the kind of piece a move pattern names.
