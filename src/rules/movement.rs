@@ -188,6 +188,82 @@ pub fn offset(step: (i8, i8), color: Color) -> i32 {
     }
 }
 
+/// What a walk along a step of an atom finds on a square.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Landing {
+    /// An empty square; `moves` says whether the atom may move there (a capture-only atom
+    /// may not).
+    Empty { moves: bool },
+    /// The first piece on the line, with its cell code; `captures` says whether the atom may
+    /// capture (whether the piece is an enemy is the caller's to say).
+    Piece { code: u8, captures: bool },
+    /// A square beyond the first piece `by` on the line, visited only when asked for.
+    Blocked { by: Sq },
+}
+
+/// Walks every atom of `movement` from `from` for `color`, in atom and step order, calling
+/// `visit` for every square a step reaches: empty squares and the first piece on each line
+/// (for a hopper, those beyond its screen), and with `past_blockers` the squares beyond that
+/// piece too, so that a refusal can say what blocks them. Move generators, refusals and tests
+/// share this one walk; what a landing means is theirs.
+pub fn walk(
+    movement: &Movement,
+    board: &Board,
+    from: Sq,
+    color: Color,
+    past_blockers: bool,
+    mut visit: impl FnMut(Sq, Landing),
+) {
+    use super::board::cell::{EMPTY, WALL};
+    for a in movement.atoms.iter() {
+        for &step in a.steps.iter() {
+            let d = offset(step, color);
+            let mut t = from.offset(d);
+            let mut n = 0u8;
+            let mut blocker: Option<Sq> = None;
+            // A hopper's first piece on the line is its screen, not a target.
+            let mut screened = a.reach != Reach::Hop;
+            loop {
+                let c = board.cell(t);
+                if c == WALL {
+                    break;
+                }
+                n = n.saturating_add(1);
+                if !screened {
+                    screened = c != EMPTY;
+                } else if let Some(by) = blocker {
+                    visit(t, Landing::Blocked { by });
+                } else if c == EMPTY {
+                    visit(
+                        t,
+                        Landing::Empty {
+                            moves: a.modality.moves(),
+                        },
+                    );
+                } else {
+                    visit(
+                        t,
+                        Landing::Piece {
+                            code: c,
+                            captures: a.modality.captures(),
+                        },
+                    );
+                    blocker = Some(t);
+                }
+                let done = match a.reach {
+                    Reach::Leap => true,
+                    Reach::Ride(limit) => limit != 0 && n >= limit,
+                    Reach::Hop => false,
+                };
+                if done || (blocker.is_some() && !past_blockers) {
+                    break;
+                }
+                t = t.offset(d);
+            }
+        }
+    }
+}
+
 /// Where a piece with this movement may go from `from`: `(target, captures)` for every
 /// destination its atoms reach, before any variant rule (check, zones) is applied. `is_enemy`
 /// says whether an occupied cell may be captured.
@@ -199,46 +275,21 @@ pub fn destinations(
     is_enemy: impl Fn(u8) -> bool,
     mut out: impl FnMut(Sq, bool),
 ) {
-    use super::board::cell::{EMPTY, WALL};
-    for a in movement.atoms.iter() {
-        for &step in a.steps.iter() {
-            let d = offset(step, color);
-            let mut t = from.offset(d);
-            let mut n = 0u8;
-            let mut screened = false;
-            loop {
-                let c = board.cell(t);
-                if c == WALL {
-                    break;
-                }
-                n = n.saturating_add(1);
-                if c == EMPTY {
-                    // A hopper moves only beyond its screen.
-                    if a.modality.moves() && (screened || a.reach != Reach::Hop) {
-                        out(t, false);
-                    }
-                } else {
-                    match a.reach {
-                        Reach::Hop if !screened => screened = true,
-                        _ => {
-                            if a.modality.captures() && is_enemy(c) {
-                                out(t, true);
-                            }
-                            break;
-                        }
-                    }
-                    t = t.offset(d);
-                    continue;
-                }
-                match a.reach {
-                    Reach::Leap => break,
-                    Reach::Ride(limit) if limit != 0 && n >= limit => break,
-                    _ => {}
-                }
-                t = t.offset(d);
-            }
-        }
-    }
+    walk(
+        movement,
+        board,
+        from,
+        color,
+        false,
+        |t, landing| match landing {
+            Landing::Empty { moves: true } => out(t, false),
+            Landing::Piece {
+                code,
+                captures: true,
+            } if is_enemy(code) => out(t, true),
+            _ => {}
+        },
+    );
 }
 
 impl Movement {

@@ -8,7 +8,7 @@
 //! its legal moves to the fast generator's on random positions.
 
 use super::*;
-use crate::rules::movement::offset;
+use crate::rules::movement::{walk, Landing};
 use crate::rules::refusal::{Rejection, Stage, Verdicts};
 
 fn square(s: i32) -> Square {
@@ -56,62 +56,47 @@ impl Chess {
         for (from, piece) in own {
             let f = Sq::of(from).0 as i32;
             let role = piece.role();
-            for atom in piece_movement(piece).atoms.iter() {
-                for &step in atom.steps.iter() {
-                    let d = offset(step, us);
-                    let mut t = f + d;
-                    let mut n = 0u8;
-                    let mut blocker: Option<i32> = None;
-                    // A hopper's first piece on the line is its screen, not a target.
-                    let mut screened = atom.reach != movement::Reach::Hop;
-                    while self.at(t) != WALL {
-                        n = n.saturating_add(1);
-                        let c = self.at(t);
-                        let m = Move::new(f, t, KIND_NORMAL);
-                        if !screened {
-                            screened = c != EMPTY;
-                        } else if let Some(b) = blocker {
-                            out.rejected(m, Rejection::at("blocked", Stage::Blocked, square(b)));
-                        } else if c == EMPTY {
-                            if atom.modality.moves() {
-                                self.consider(m, out);
-                            } else if role == Role::Pawn {
-                                self.diagonal_to_empty(f, t, out);
-                            } else if V::REJECTED {
-                                out.rejected(m, Rejection::new("invented-piece", Stage::Target));
-                            }
-                        } else {
-                            if c & 1 == u {
-                                if V::REJECTED {
-                                    out.rejected(
-                                        m,
-                                        Rejection::new("own-piece-on-target", Stage::Target),
-                                    );
-                                }
-                            } else if atom.modality.captures() {
-                                self.consider(m, out);
-                            } else if V::REJECTED {
-                                let rule = if role == Role::Pawn {
-                                    "pawn-capture"
-                                } else {
-                                    "invented-piece"
-                                };
-                                out.rejected(m, Rejection::new(rule, Stage::Target));
-                            }
-                            blocker = Some(t);
+            walk(
+                piece_movement(piece),
+                &self.board,
+                Sq(f as u16),
+                us,
+                V::REJECTED,
+                |t, landing| {
+                    let t = t.0 as i32;
+                    let m = Move::new(f, t, KIND_NORMAL);
+                    match landing {
+                        Landing::Blocked { by } => {
+                            out.rejected(m, Rejection::at("blocked", Stage::Blocked, by.square()))
                         }
-                        let done = match atom.reach {
-                            movement::Reach::Leap => true,
-                            movement::Reach::Ride(limit) => limit != 0 && n >= limit,
-                            movement::Reach::Hop => false,
-                        };
-                        if done || (blocker.is_some() && !V::REJECTED) {
-                            break;
+                        Landing::Empty { moves: true } => self.consider(m, out),
+                        Landing::Empty { .. } if role == Role::Pawn => {
+                            self.diagonal_to_empty(f, t, out)
                         }
-                        t += d;
+                        Landing::Piece { code, .. } if code & 1 == u => {
+                            if V::REJECTED {
+                                out.rejected(
+                                    m,
+                                    Rejection::new("own-piece-on-target", Stage::Target),
+                                )
+                            }
+                        }
+                        Landing::Piece { captures: true, .. } => self.consider(m, out),
+                        Landing::Piece { .. } if role == Role::Pawn => {
+                            if V::REJECTED {
+                                out.rejected(m, Rejection::new("pawn-capture", Stage::Target))
+                            }
+                        }
+                        // An invented piece's `m` atom onto a piece, or its `c` atom onto an
+                        // empty square.
+                        _ => {
+                            if V::REJECTED {
+                                out.rejected(m, Rejection::new("invented-piece", Stage::Target))
+                            }
+                        }
                     }
-                }
-            }
+                },
+            );
             if role == Role::Pawn && from.rank == start_rank {
                 self.double_step(f, f + fwd, f + 2 * fwd, out);
             }

@@ -33,11 +33,11 @@ mod tests;
 use std::fmt;
 use std::hash::Hasher;
 
-use super::board::{cell::EMPTY, cell::WALL, Board, Geometry, Sq, Square};
+use super::board::{cell::EMPTY, Board, Geometry, Sq, Square};
 use super::chess::{attack_tables_with_designs, piece_movement, quoted};
 use super::design::{self, DesignId};
 use super::key::KeyHasher;
-use super::movement::{offset, Reach};
+use super::movement::{offset, walk, Landing};
 use super::piece::{Color, Piece, Role};
 use super::refusal::{Rejection, Stage, Verdicts};
 use super::setup_error::{SetupError, SetupErrorKind as Kind};
@@ -307,51 +307,37 @@ impl Csipgs {
             .collect();
         for (from, piece) in own {
             let f = Sq::of(from);
-            for atom in piece_movement(piece).atoms.iter() {
-                for &step in atom.steps.iter() {
-                    let d = offset(step, us);
-                    let mut t = f.offset(d);
-                    let mut n = 0u8;
-                    let mut blocker: Option<Sq> = None;
-                    while self.board.cell(t) != WALL {
-                        n = n.saturating_add(1);
-                        let c = self.board.cell(t);
-                        let m = Move::plain(Act::Step { from: f.0, to: t.0 });
-                        if let Some(b) = blocker {
-                            out.rejected(m, Rejection::at("blocked", Stage::Blocked, b.square()));
-                        } else if c == EMPTY {
-                            if atom.modality.moves() {
-                                self.consider(m, out);
-                            } else if V::REJECTED {
-                                out.rejected(m, Rejection::new("design-move", Stage::Target));
-                            }
-                        } else {
-                            if c & 1 == us as u8 {
-                                if V::REJECTED {
-                                    out.rejected(
-                                        m,
-                                        Rejection::new("own-piece-on-target", Stage::Target),
-                                    );
-                                }
-                            } else if atom.modality.captures() {
-                                self.consider(m, out);
-                            } else if V::REJECTED {
-                                out.rejected(m, Rejection::new("design-move", Stage::Target));
-                            }
-                            blocker = Some(t);
+            walk(
+                piece_movement(piece),
+                &self.board,
+                f,
+                us,
+                V::REJECTED,
+                |t, landing| {
+                    let m = Move::plain(Act::Step { from: f.0, to: t.0 });
+                    match landing {
+                        Landing::Blocked { by } => {
+                            out.rejected(m, Rejection::at("blocked", Stage::Blocked, by.square()))
                         }
-                        let done = match atom.reach {
-                            Reach::Leap => true,
-                            Reach::Ride(limit) => limit != 0 && n >= limit,
-                            Reach::Hop => false,
-                        };
-                        if done || (blocker.is_some() && !V::REJECTED) {
-                            break;
+                        Landing::Piece { code, .. } if code & 1 == us as u8 => {
+                            if V::REJECTED {
+                                out.rejected(
+                                    m,
+                                    Rejection::new("own-piece-on-target", Stage::Target),
+                                )
+                            }
                         }
-                        t = t.offset(d);
+                        Landing::Empty { moves: true } | Landing::Piece { captures: true, .. } => {
+                            self.consider(m, out)
+                        }
+                        _ => {
+                            if V::REJECTED {
+                                out.rejected(m, Rejection::new("design-move", Stage::Target))
+                            }
+                        }
                     }
-                }
-            }
+                },
+            );
         }
         // Drops next to a King (3), not one in check (5).
         let mut kinds = self.reserve[us.index()].clone();
