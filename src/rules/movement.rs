@@ -163,6 +163,17 @@ movement!(
         atom(&CAMEL_LEAPS, Reach::Leap, Modality::Both)
 );
 
+/// The orthodox roles in the order attack tables list them: the leapers (pawn, knight, king)
+/// first, then the riders, so that a lookup finds the cheap attacks first.
+pub const ATTACK_ORDER: [Role; 6] = [
+    Role::Pawn,
+    Role::Knight,
+    Role::King,
+    Role::Queen,
+    Role::Rook,
+    Role::Bishop,
+];
+
 /// The movement of an orthodox role (`K Q R B N P`); `None` for the others, which variants
 /// define themselves (Cypher's Spy moves as a queen, its knight by both Ls).
 pub fn orthodox(role: Role) -> Option<&'static Movement> {

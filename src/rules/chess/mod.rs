@@ -259,18 +259,8 @@ pub(crate) fn movement_of(role: Role) -> &'static Movement {
 #[cfg(test)]
 pub(crate) fn attack_tables() -> &'static [AttackTable; 2] {
     static TABLES: OnceLock<[AttackTable; 2]> = OnceLock::new();
-    TABLES.get_or_init(|| {
-        let kinds = [
-            Role::Pawn,
-            Role::Knight,
-            Role::King,
-            Role::Queen,
-            Role::Rook,
-            Role::Bishop,
-        ]
-        .map(|r| (r, movement_of(r)));
-        AttackTable::for_both(&kinds)
-    })
+    TABLES
+        .get_or_init(|| AttackTable::for_both(&movement::ATTACK_ORDER.map(|r| (r, movement_of(r)))))
 }
 
 /// The shared attack test for the orthodox pieces and every design interned so far, for
@@ -305,17 +295,10 @@ fn shared_tables_with_designs() -> Arc<[AttackTable; 2]> {
         }
     }
     let tables = Arc::new(Color::ALL.map(|c| {
-        let mut kinds: Vec<(u8, &Movement)> = [
-            Role::Pawn,
-            Role::Knight,
-            Role::King,
-            Role::Queen,
-            Role::Rook,
-            Role::Bishop,
-        ]
-        .iter()
-        .map(|&r| (Piece::new(c, r).code(), movement_of(r)))
-        .collect();
+        let mut kinds: Vec<(u8, &Movement)> = movement::ATTACK_ORDER
+            .iter()
+            .map(|&r| (Piece::new(c, r).code(), movement_of(r)))
+            .collect();
         kinds.extend(
             designs
                 .iter()

@@ -156,16 +156,11 @@ pub const INFO: VariantInfo = VariantInfo {
 fn attack_tables() -> &'static [AttackTable; 2] {
     static TABLES: OnceLock<[AttackTable; 2]> = OnceLock::new();
     TABLES.get_or_init(|| {
-        let kinds = [
-            Role::Pawn,
-            Role::Knight,
-            Role::King,
-            Role::Queen,
-            Role::Rook,
-            Role::Bishop,
-            Role::Spy,
-        ]
-        .map(|r| (r, movement_of(r as u8)));
+        let kinds: Vec<(Role, &movement::Movement)> = movement::ATTACK_ORDER
+            .iter()
+            .chain(&[Role::Spy])
+            .map(|&r| (r, movement_of(r as u8)))
+            .collect();
         AttackTable::for_both(&kinds)
     })
 }
