@@ -14,8 +14,8 @@
 //! square) is refused by the variant's wording module before any candidate is looked at.
 
 use super::board::{Board, Geometry, Square};
-use super::piece::{Color, Piece, Role};
-use super::turn::{Origin, PieceRef, Style};
+use super::piece::{Color, Piece};
+use super::turn::{Origin, PieceRef};
 use super::Refusal;
 
 /// How far a candidate got before a rule stopped it. When a written turn could mean several
@@ -130,16 +130,6 @@ where
         }
     }
     best
-}
-
-/// The kind of piece a written move names: its letter or design, a pawn for a short move
-/// without one, any piece for a coordinate move without one.
-pub fn named_kind(style: Style, piece: Option<PieceRef>) -> Option<PieceRef> {
-    match piece {
-        Some(p) => Some(p),
-        None if style == Style::Short => Some(PieceRef::Role(Role::Pawn)),
-        None => None,
-    }
 }
 
 /// Whether a piece is of a written kind.

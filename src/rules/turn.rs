@@ -399,6 +399,31 @@ fn role_matches(
     }
 }
 
+/// A written move read as one straight move, the way variants whose moves have one leg read
+/// it: the kind of piece it names, its origin, its destination, whether it is marked as a
+/// capture, and its promotion.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StraightMove {
+    /// The piece's letter or design; a pawn for a short move without one; `None` for a
+    /// coordinate move without one (any piece).
+    pub kind: Option<PieceRef>,
+    pub from: Origin,
+    pub to: Square,
+    pub capture: bool,
+    pub promotion: Option<PieceRef>,
+}
+
+/// What a written action is to a variant whose moves have one leg.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MoveShape {
+    /// A move straight to its destination.
+    Straight(StraightMove),
+    /// A move written as a path: squares between, a ricochet or a switch.
+    Path,
+    /// Not a move.
+    Other,
+}
+
 impl ActionPattern {
     pub fn matches(&self, action: &Action) -> bool {
         match (self, action) {
@@ -460,6 +485,35 @@ impl ActionPattern {
             ) => from_design == afrom && to_design == ato,
             _ => false,
         }
+    }
+
+    /// The action as one straight move, a path, or no move at all.
+    pub fn shape(&self) -> MoveShape {
+        let ActionPattern::Move {
+            style,
+            piece,
+            from,
+            legs,
+            promotion,
+        } = self
+        else {
+            return MoveShape::Other;
+        };
+        let Some((to, capture)) = straight(legs) else {
+            return MoveShape::Path;
+        };
+        let kind = match piece {
+            Some(p) => Some(*p),
+            None if *style == Style::Short => Some(PieceRef::Role(Role::Pawn)),
+            None => None,
+        };
+        MoveShape::Straight(StraightMove {
+            kind,
+            from: *from,
+            to,
+            capture,
+            promotion: *promotion,
+        })
     }
 
     /// The square the pattern names as the moving piece's origin, if it names one exactly.

@@ -9,8 +9,8 @@
 
 use super::candidates::{attacker, castle_move};
 use super::*;
-use crate::rules::refusal::{named_kind, origins, what, whence, Explored, Rejection, Stage};
-use crate::rules::turn::{straight, ActionPattern, Origin, PieceRef};
+use crate::rules::refusal::{origins, what, whence, Explored, Rejection, Stage};
+use crate::rules::turn::{ActionPattern, MoveShape, Origin, PieceRef, StraightMove};
 
 fn sq_name(s: Square) -> String {
     Chess::geometry().square_name(s)
@@ -90,36 +90,36 @@ pub(super) fn refusal(pos: &Chess, pattern: &TurnPattern) -> Refusal {
                 .find(|(c, _)| *c == m)
                 .map_or_else(fallback, |(_, why)| sentence(pos, m, *why))
         }
-        ActionPattern::Move {
-            style,
-            piece,
-            from,
-            legs,
-            promotion,
-        } => {
-            let Some((to, capture)) = straight(legs) else {
+        ActionPattern::Move { .. } => {
+            let MoveShape::Straight(StraightMove {
+                kind,
+                from,
+                to,
+                capture,
+                promotion,
+            }) = actions[0].shape()
+            else {
                 return Refusal::new(
                     "no-such-action",
                     "a chess move goes straight from its origin to its destination; it names no squares in between, and nothing ricochets or switches",
                 );
             };
-            let kind = named_kind(*style, *piece);
             let written = Written {
                 to,
                 capture,
-                promotion,
+                promotion: &promotion,
             };
-            let starts = match origins(&pos.board, &Chess::geometry(), pos.turn, kind, *from) {
+            let starts = match origins(&pos.board, &Chess::geometry(), pos.turn, kind, from) {
                 Ok(s) => s,
                 Err(r) => return r,
             };
             if let Origin::Exact(sq) = from {
-                return match written.refusal(pos, &explored(pos), *sq) {
+                return match written.refusal(pos, &explored(pos), sq) {
                     Some((_, r)) => r,
                     None => fallback(),
                 };
             }
-            let (what, whence) = (what(pos.turn, kind), whence(&Chess::geometry(), *from));
+            let (what, whence) = (what(pos.turn, kind), whence(&Chess::geometry(), from));
             let all = explored(pos);
             let mut best: Option<(Stage, Refusal)> = None;
             for s in starts {

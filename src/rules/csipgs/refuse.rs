@@ -3,8 +3,8 @@
 //! reserve piece the player does not have, a move no atom of the piece makes) is decided here.
 
 use super::*;
-use crate::rules::refusal::{furthest, named_kind, origins, what, whence, Explored};
-use crate::rules::turn::{straight, CastleSide, PieceRef};
+use crate::rules::refusal::{furthest, origins, what, whence, Explored};
+use crate::rules::turn::{CastleSide, MoveShape, PieceRef, StraightMove};
 
 fn sq_name(s: Square) -> String {
     Csipgs::geometry().square_name(s)
@@ -145,14 +145,15 @@ pub(super) fn refusal(pos: &Csipgs, pattern: &TurnPattern) -> Refusal {
                 format!("a reserve piece goes onto an empty square next to one of its side's kings; {why}"),
             )
         }
-        ActionPattern::Move {
-            style,
-            piece,
-            from,
-            legs,
-            promotion,
-        } => {
-            let Some((to, capture)) = straight(legs) else {
+        ActionPattern::Move { .. } => {
+            let MoveShape::Straight(StraightMove {
+                kind,
+                from,
+                to,
+                capture,
+                promotion,
+            }) = actions[0].shape()
+            else {
                 return Refusal::new(
                     "design-move",
                     "a csipgs move goes straight to its destination; it names no squares between, and nothing ricochets or switches",
@@ -165,15 +166,15 @@ pub(super) fn refusal(pos: &Csipgs, pattern: &TurnPattern) -> Refusal {
                 );
             }
             // A design that is a standard one names that piece: `(N)` is the knight.
-            let kind = named_kind(*style, *piece).map(|k| match slot_of(k) {
+            let kind = kind.map(|k| match slot_of(k) {
                 Slot::Role(r) => PieceRef::Role(r),
                 Slot::Design(d) => PieceRef::Design(d),
             });
-            let starts = match origins(&pos.board, &Csipgs::geometry(), us, kind, *from) {
+            let starts = match origins(&pos.board, &Csipgs::geometry(), us, kind, from) {
                 Ok(s) => s,
                 Err(r) => return r,
             };
-            let (what, whence) = (what(us, kind), whence(&Csipgs::geometry(), *from));
+            let (what, whence) = (what(us, kind), whence(&Csipgs::geometry(), from));
             let mut best: Option<(Stage, Refusal)> = None;
             for s in &starts {
                 let (f, t) = (Sq::of(*s).0, Sq::of(to).0);

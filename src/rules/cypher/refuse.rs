@@ -17,8 +17,8 @@
 //! a second action that no candidate can be (no such piece after the first action, castling).
 
 use super::*;
-use crate::rules::refusal::{furthest, named_kind, Explored, Rejection, Stage};
-use crate::rules::turn::{straight, ActionPattern, Origin, PieceRef, Style};
+use crate::rules::refusal::{furthest, Explored, Rejection, Stage};
+use crate::rules::turn::{ActionPattern, MoveShape, Origin, PieceRef, StraightMove};
 
 fn nm(s: i32) -> String {
     Cypher::name(s)
@@ -103,14 +103,15 @@ pub(super) fn refusal(pos: &Cypher, pattern: &TurnPattern) -> Refusal {
             "no-such-action",
             "Cypher Chess has no purchases or piece designs",
         ),
-        ActionPattern::Move {
-            style,
-            piece,
-            from,
-            legs,
-            promotion,
-        } => {
-            let Some((to, _)) = straight(legs) else {
+        ActionPattern::Move { .. } => {
+            let MoveShape::Straight(StraightMove {
+                kind,
+                from,
+                to,
+                promotion,
+                ..
+            }) = first.shape()
+            else {
                 return Refusal::new(
                     "no-such-action",
                     "a Cypher move goes straight to its destination; it names no squares between, and nothing ricochets or switches",
@@ -122,14 +123,14 @@ pub(super) fn refusal(pos: &Cypher, pattern: &TurnPattern) -> Refusal {
                     "Cypher Chess has no promotion; a pawn on its last Field row makes a coup d'etat",
                 );
             }
-            let starts = match origins(pos, *style, piece, *from) {
+            let starts = match origins(pos, kind, from) {
                 Ok(v) => v,
                 Err(r) => return r,
             };
             let to = cell_of(to);
             if !matches!(from, Origin::Exact(_)) && !starts.iter().any(|s| could_reach(pos, *s, to))
             {
-                let what = piece_kind(*style, piece);
+                let what = piece_kind(kind);
                 return Refusal::new(
                     "no-such-piece",
                     format!(
@@ -206,14 +207,15 @@ fn then_of(
     match second {
         None => (Then::Alone, None),
         Some(ActionPattern::Coup { square, .. }) => (Then::Coup(cell_of(*square)), None),
-        Some(ActionPattern::Move {
-            style,
-            piece,
-            from,
-            legs,
-            promotion,
-        }) => {
-            let Some((t, _)) = straight(legs) else {
+        Some(second @ ActionPattern::Move { .. }) => {
+            let MoveShape::Straight(StraightMove {
+                kind,
+                from,
+                to: t,
+                promotion,
+                ..
+            }) = second.shape()
+            else {
                 return other(Refusal::new("no-such-action", "a second action names no squares between, and nothing ricochets or switches"));
             };
             if promotion.is_some() {
@@ -224,7 +226,7 @@ fn then_of(
             let c = pos.at(s);
             mid.put(s, EMPTY);
             mid.put(to, c);
-            match origins(&mid, *style, piece, *from) {
+            match origins(&mid, kind, from) {
                 Ok(from) => (
                     Then::Move {
                         from,
@@ -330,8 +332,8 @@ fn mark_sentence(actions: &[ActionPattern], m: Move, stage: Stage) -> String {
     if stage == Stage::Mark {
         let (f, t) = (nm(m.from as i32), nm(m.to as i32));
         let written_capture = matches!(
-            actions.first(),
-            Some(ActionPattern::Move { legs, .. }) if straight(legs).is_some_and(|(_, x)| x)
+            actions.first().map(ActionPattern::shape),
+            Some(MoveShape::Straight(StraightMove { capture: true, .. }))
         );
         return if written_capture {
             format!("{f}-{t} captures nothing, so it is written with - rather than x")
@@ -637,23 +639,16 @@ fn fallback() -> Refusal {
 }
 
 /// The cells a move pattern may start from, on `pos`'s board (the shared text checks).
-fn origins(
-    pos: &Cypher,
-    style: Style,
-    piece: &Option<PieceRef>,
-    from: Origin,
-) -> Result<Vec<i32>, Refusal> {
-    let kind = named_kind(style, *piece);
+fn origins(pos: &Cypher, kind: Option<PieceRef>, from: Origin) -> Result<Vec<i32>, Refusal> {
     crate::rules::refusal::origins(&pos.board, &Cypher::geometry(), pos.turn, kind, from)
         .map(|squares| squares.into_iter().map(cell_of).collect())
 }
 
 /// The word for the kind of piece a move pattern names.
-fn piece_kind(style: Style, piece: &Option<PieceRef>) -> String {
-    match piece {
+fn piece_kind(kind: Option<PieceRef>) -> String {
+    match kind {
         Some(PieceRef::Role(r)) => r.word().to_string(),
         Some(PieceRef::Design(d)) => d.to_string(),
-        None if style == Style::Short => "pawn".to_string(),
         None => "piece".to_string(),
     }
 }
