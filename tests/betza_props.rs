@@ -1,7 +1,12 @@
 //! Property tests of the Betza module: printing a design and parsing it back gives the same
-//! design; parsing is stable under print-parse; no input makes the parser panic.
+//! design; parsing is stable under print-parse; no input makes the parser panic; a design's
+//! moves are the union of its atoms' moves; adding an unmodified atom never lowers a price.
 
 use arbiter::betza::{Atom, BetzaError, Design, Leap, Modality, Range, Side};
+use arbiter::rules::csipgs::price::price;
+use arbiter::rules::design::movement_of;
+use arbiter::rules::movement::destinations;
+use arbiter::rules::{Board, Color, Geometry, Piece, Role, Sq, Square};
 use proptest::prelude::*;
 
 fn leap() -> impl Strategy<Value = Leap> {
@@ -109,6 +114,86 @@ proptest! {
         let mut turned: Vec<(i32, i32)> = white.iter().map(|&(dx, dy)| (-dx, -dy)).collect();
         turned.sort_unstable();
         prop_assert_eq!(d.vectors(Side::Black), turned);
+    }
+}
+
+/// Designs made of atoms the price table prices, with and without modifiers.
+fn priced_design() -> impl Strategy<Value = Design> {
+    let parts = vec![
+        "W", "F", "D", "N", "A", "H", "L", "G", "R", "B", "NN", "fW", "bW", "sW", "fF", "bF", "fN",
+        "bN", "sN", "vN", "mW", "cF", "fmW", "bcB", "fR", "bR", "mN", "cR",
+    ];
+    prop::collection::vec(prop::sample::select(parts), 1..6)
+        // Each part in parentheses, so that `R` then `R` is two rooks, not a doubled one.
+        .prop_map(|ps| {
+            let text: String = ps.iter().map(|p| format!("({p})")).collect();
+            text.parse().expect("a design")
+        })
+}
+
+/// A board with pieces of both colours on the squares `cells` picks (0..64 only).
+fn board(cells: &[(u8, bool)]) -> Board {
+    let mut b = Board::empty(Geometry::lettered(8, 8));
+    for &(i, white) in cells {
+        let i = i % 64;
+        let color = if white { Color::White } else { Color::Black };
+        b.put(
+            Square::new(i % 8, i / 8),
+            Some(Piece::new(color, Role::Pawn)),
+        );
+    }
+    b
+}
+
+/// Where a piece of `color` with this design goes from `from` (capturing the other colour).
+fn reach(d: &Design, b: &Board, from: Square, color: Color) -> Vec<(Sq, bool)> {
+    let mut out = Vec::new();
+    let them = if color == Color::White { 1 } else { 0 };
+    destinations(
+        &movement_of(d),
+        b,
+        Sq::of(from),
+        color,
+        |c| c & 1 == them,
+        |t, x| out.push((t, x)),
+    );
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+proptest! {
+    #[test]
+    fn a_design_moves_as_the_union_of_its_atoms(
+        d in design(),
+        cells in prop::collection::vec((0u8..64, any::<bool>()), 0..20),
+        at in 0u8..64,
+        white in any::<bool>(),
+    ) {
+        let b = board(&cells);
+        let from = Square::new(at % 8, at / 8);
+        let color = if white { Color::White } else { Color::Black };
+        let mut union: Vec<(Sq, bool)> = d
+            .atoms()
+            .iter()
+            .flat_map(|a| reach(&Design::new(vec![*a]).expect("one atom"), &b, from, color))
+            .collect();
+        union.sort_unstable();
+        union.dedup();
+        prop_assert_eq!(reach(&d, &b, from, color), union);
+    }
+
+    #[test]
+    fn an_unmodified_atom_never_lowers_a_price(
+        d in priced_design(),
+        leap in prop::sample::select(vec![Leap::W, Leap::F, Leap::D, Leap::N, Leap::A, Leap::H, Leap::L, Leap::G]),
+    ) {
+        let before = price(&d, false).expect("a priced design");
+        let mut atoms = d.atoms().to_vec();
+        atoms.push(Atom::new(leap, Range::Leaper, Modality::Both).expect("an atom"));
+        let more = Design::new(atoms).expect("atoms");
+        let after = price(&more, false).expect("every atom priced");
+        prop_assert!(after.exact >= before.exact, "{} {} < {} {}", more, after.exact, d, before.exact);
     }
 }
 

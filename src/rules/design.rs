@@ -95,7 +95,7 @@ pub fn interned() -> Vec<DesignId> {
 }
 
 /// The engine's atoms for a design: one per Betza atom, its vectors written for White.
-fn movement_of(design: &betza::Design) -> Movement {
+pub fn movement_of(design: &betza::Design) -> Movement {
     let atoms = design
         .atoms()
         .iter()
