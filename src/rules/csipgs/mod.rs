@@ -165,10 +165,12 @@ impl Slot {
         }
     }
 
-    /// The name a turn writes: a standard letter (`P` for the pawn) or the design's text.
+    /// The name a turn writes: a standard letter (`P` for the pawn) or the design's text; a
+    /// non-royal design that moves as a King is `WF`, since `K` names the King's design.
     pub fn name(self) -> String {
         match self {
             Slot::Role(r) => r.letter().to_string(),
+            Slot::Design(d) if d.text() == "K" => "WF".into(),
             Slot::Design(d) => d.text().to_string(),
         }
     }
@@ -185,7 +187,7 @@ impl Slot {
     pub fn piece_name(self) -> String {
         match self {
             Slot::Role(r) => r.letter().to_string(),
-            Slot::Design(d) => d.to_string(),
+            s => format!("({})", s.name()),
         }
     }
 

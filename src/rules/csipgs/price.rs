@@ -328,7 +328,12 @@ impl fmt::Display for Price {
         if !self.multipliers.is_empty() {
             writeln!(f, "  = {}", self.exact)?;
         }
-        write!(f, "  price {} zorkmids (rounded up)", self.zorkmids)
+        let unit = if self.zorkmids == 1 {
+            "zorkmid"
+        } else {
+            "zorkmids"
+        };
+        write!(f, "  price {} {unit} (rounded up)", self.zorkmids)
     }
 }
 
