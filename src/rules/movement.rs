@@ -442,6 +442,38 @@ impl AttackTable {
         table
     }
 
+    /// The pieces that alone stand between `target` and a rider of this table on one of its
+    /// rays: the only pieces whose leaving could open an attack on `target` (a pinned piece,
+    /// whichever side it is on). `None` when a rider hops, since then a piece that moves can
+    /// also open an attack by becoming or ceasing to be a screen. Conservative: a rider's
+    /// range is not counted.
+    pub fn screens(&self, board: &Board, target: Sq) -> Option<Vec<Sq>> {
+        use super::board::cell::{EMPTY, WALL};
+        let mut out = Vec::new();
+        for ray in &self.rays {
+            if ray.hops {
+                return None;
+            }
+            let mut s = target.offset(ray.dir);
+            while board.cell(s) == EMPTY {
+                s = s.offset(ray.dir);
+            }
+            if board.cell(s) == WALL {
+                continue;
+            }
+            let first = s;
+            s = s.offset(ray.dir);
+            while board.cell(s) == EMPTY {
+                s = s.offset(ray.dir);
+            }
+            let c = board.cell(s);
+            if c != WALL && ray.codes[c as usize >> 6] & (1 << (c & 63)) != 0 {
+                out.push(first);
+            }
+        }
+        Some(out)
+    }
+
     /// The tables of both colours for pieces of these roles, in this order.
     pub fn for_both(kinds: &[(Role, &Movement)]) -> [AttackTable; 2] {
         Color::ALL.map(|c| {

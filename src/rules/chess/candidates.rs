@@ -53,9 +53,14 @@ impl Chess {
             .pieces()
             .filter(|(_, p)| p.color() == us)
             .collect();
+        let unpinned = if V::REJECTED { None } else { self.unpinned() };
         for (from, piece) in own {
             let f = Sq::of(from).0 as i32;
             let role = piece.role();
+            let free = role != Role::King
+                && unpinned
+                    .as_ref()
+                    .is_some_and(|screens| !screens.contains(&Sq(f as u16)));
             walk(
                 piece_movement(piece),
                 &self.board,
@@ -69,6 +74,7 @@ impl Chess {
                         Landing::Blocked { by } => {
                             out.rejected(m, Rejection::at("blocked", Stage::Blocked, by.square()))
                         }
+                        Landing::Empty { moves: true } if free => self.unchecked(m, out),
                         Landing::Empty { moves: true } => self.consider(m, out),
                         Landing::Empty { .. } if role == Role::Pawn => {
                             self.diagonal_to_empty(f, t, out)
@@ -81,6 +87,7 @@ impl Chess {
                                 )
                             }
                         }
+                        Landing::Piece { captures: true, .. } if free => self.unchecked(m, out),
                         Landing::Piece { captures: true, .. } => self.consider(m, out),
                         Landing::Piece { .. } if role == Role::Pawn => {
                             if V::REJECTED {
@@ -194,6 +201,37 @@ impl Chess {
         match why {
             Some(r) => out.rejected(m, r),
             None => self.consider(m, out),
+        }
+    }
+
+    /// For move lists only (refusals test every candidate): the pieces that screen the own
+    /// king from an enemy rider, when the king is not in check and no enemy rider hops. A move
+    /// by any other piece (not the king) cannot expose the king, since a leaper's attack does
+    /// not depend on what moves and a rider's only on the screens; so it is legal without a
+    /// test on a copy. The tests hold these lists to the fully tested ones.
+    fn unpinned(&self) -> Option<Vec<Sq>> {
+        let us = self.turn;
+        let k = Sq(king_square(&self.board, us)? as u16);
+        let tables = attack_tables_with_designs();
+        let table = &tables[us.other().index()];
+        if table
+            .attacker(&self.board, k, |_| true, |_, _| false)
+            .is_some()
+        {
+            return None;
+        }
+        table.screens(&self.board, k)
+    }
+
+    /// A candidate that cannot expose the own king, with its promotions.
+    fn unchecked<V: Verdicts<Move>>(&self, m: Move, out: &mut V) {
+        let last = if self.turn == Color::White { 7 } else { 0 };
+        if self.at(m.from as i32) >> 1 == PAWN && rank_of(m.to as i32) == last {
+            for promo in [QUEEN, ROOK, BISHOP, KNIGHT] {
+                out.legal(Move { promo, ..m });
+            }
+        } else {
+            out.legal(m);
         }
     }
 

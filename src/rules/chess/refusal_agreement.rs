@@ -81,6 +81,35 @@ fn the_explorer_finds_exactly_the_legal_moves_of_the_fast_generator() {
     );
 }
 
+/// With invented pieces the move list comes from the explorer with a shortcut (no test on a
+/// copy for a piece that screens nothing); it must equal the list of the fully tested
+/// candidates.
+#[test]
+fn the_shortcut_of_move_lists_with_invented_pieces_keeps_every_legal_move() {
+    let (mut checked, mut failures) = (0, Vec::new());
+    for (pos, all) in positions(&INVENTED, 1500, 0x0005_C4EE_2D00) {
+        let mut listed = Vec::new();
+        pos.legal_moves(&mut listed);
+        let listed: BTreeSet<String> = listed.iter().map(|m| format!("{m:?}")).collect();
+        let tested: BTreeSet<String> = all.legal.iter().map(|m| format!("{m:?}")).collect();
+        checked += 1;
+        if listed != tested {
+            failures.push(format!(
+                "{}: only listed {:?}, only tested {:?}",
+                pos.fen(),
+                listed.difference(&tested).collect::<Vec<_>>(),
+                tested.difference(&listed).collect::<Vec<_>>()
+            ));
+        }
+    }
+    report(
+        &failures,
+        checked,
+        1500,
+        "positions with invented pieces, lists agree",
+    );
+}
+
 #[test]
 fn every_rejected_candidate_is_refused_by_its_tag() {
     let g = Chess::geometry();
