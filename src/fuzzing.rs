@@ -107,6 +107,11 @@ pub fn fen_cypher(data: &[u8]) {
     fen::<Cypher>(data);
 }
 
+/// `fen_csipgs`: the bytes as a csipgs FEN (treasuries, reserves and designs included).
+pub fn fen_csipgs(data: &[u8]) {
+    fen::<crate::rules::csipgs::Csipgs>(data);
+}
+
 /// A FEN through the parser; when it parses, the round trips, the legal turns and their texts.
 fn fen<R: Rules>(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else {

@@ -12,11 +12,12 @@
 
 use std::path::{Path, PathBuf};
 
-const TARGETS: [&str; 5] = [
+const TARGETS: [&str; 6] = [
     "check_text",
     "check_structured",
     "fen_chess",
     "fen_cypher",
+    "fen_csipgs",
     "turn_text",
 ];
 
@@ -95,6 +96,11 @@ fn fen_cypher() {
 }
 
 #[test]
+fn fen_csipgs() {
+    run("fen_csipgs", |_| true, arbiter::fuzzing::fen_csipgs);
+}
+
+#[test]
 fn turn_text() {
     run("turn_text", |_| true, arbiter::fuzzing::turn_text);
 }
@@ -109,6 +115,7 @@ fn body(target: &str, path: &Path) -> Option<fn(&[u8])> {
         "check_structured" => arbiter::fuzzing::check_structured,
         "fen_chess" => arbiter::fuzzing::fen_chess,
         "fen_cypher" => arbiter::fuzzing::fen_cypher,
+        "fen_csipgs" => arbiter::fuzzing::fen_csipgs,
         "turn_text" => arbiter::fuzzing::turn_text,
         _ => return None,
     })
@@ -116,7 +123,7 @@ fn body(target: &str, path: &Path) -> Option<fn(&[u8])> {
 
 /// Findings not fixed yet: expected to fail until they are.
 #[test]
-#[ignore = "open fuzz findings, fixed elsewhere; see /work/fuzz-findings.md"]
+#[ignore = "findings not fixed yet, in tests/fuzz-regressions/<target>/open/ (none when empty)"]
 fn open_findings() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fuzz-regressions");
     for target in TARGETS {

@@ -114,6 +114,13 @@ impl Slot {
         } {
             return Ok(Slot::Role(r));
         }
+        // The standard designs are read without interning, so that they never take (or wait
+        // for) one of the run's design ids.
+        let design = crate::betza::Design::parse(text)
+            .map_err(|e| format!("`{text}` is {}", design::DesignError::Syntax(e)))?;
+        if let Some(r) = standard(&design) {
+            return Ok(Slot::Role(r));
+        }
         let id = design::intern(text).map_err(|e| format!("`{text}` is {e}"))?;
         Ok(Slot::of_design(id))
     }
@@ -121,14 +128,7 @@ impl Slot {
     /// An invented design, or the standard one it equals. A `K` design that is not the King's
     /// slot moves as a King but is not royal, so it stays a design.
     pub fn of_design(id: DesignId) -> Slot {
-        match id.text() {
-            "R" => Slot::Role(Role::Rook),
-            "N" => Slot::Role(Role::Knight),
-            "B" => Slot::Role(Role::Bishop),
-            "Q" => Slot::Role(Role::Queen),
-            "fmWfcF" => Slot::Role(Role::Pawn),
-            _ => Slot::Design(id),
-        }
+        standard(&id.entry().design).map_or(Slot::Design(id), Slot::Role)
     }
 
     /// The design's text for pricing.
@@ -198,6 +198,26 @@ impl Slot {
             Slot::Design(d) => (7, d.text().to_string()),
         }
     }
+}
+
+/// The standard design a design is, if any (not `K`: a design that moves as a King is not
+/// royal). Atoms are compared as sets, so that `fcFfmW` is the pawn `fmWfcF`.
+fn standard(design: &crate::betza::Design) -> Option<Role> {
+    let same = |text: &str| {
+        let other = crate::betza::Design::parse(text).expect("a standard design");
+        let (a, b) = (design.atoms(), other.atoms());
+        a.iter().all(|x| b.contains(x)) && b.iter().all(|x| a.contains(x))
+    };
+    [
+        ("R", Role::Rook),
+        ("N", Role::Knight),
+        ("B", Role::Bishop),
+        ("Q", Role::Queen),
+        ("fmWfcF", Role::Pawn),
+    ]
+    .into_iter()
+    .find(|(text, _)| same(text))
+    .map(|(_, r)| r)
 }
 
 /// The action of a turn.

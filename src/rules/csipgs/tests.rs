@@ -162,3 +162,23 @@ fn invariants_hold_along_random_playouts_with_design_changes() {
         "{turns} turns, {buys} purchases, {drops} drops, {changes} design changes"
     );
 }
+
+#[test]
+fn standard_designs_are_read_as_the_standard_pieces_without_interning() {
+    // Found by fuzzing: once a long run had interned its 110 designs, reading `R` in a list of
+    // designs failed, since it was interned too.
+    for (text, role) in [
+        ("R", Role::Rook),
+        ("WW", Role::Rook),
+        ("(N)", Role::Knight),
+        ("FF", Role::Bishop),
+        ("RB", Role::Queen),
+        ("fcFfmW", Role::Pawn),
+        ("P", Role::Pawn),
+        ("K", Role::King),
+    ] {
+        assert_eq!(Slot::parse(text), Ok(Slot::Role(role)), "{text}");
+    }
+    assert!(matches!(Slot::parse("WF"), Ok(Slot::Design(_))));
+    assert!(Slot::parse("WX").unwrap_err().contains("not a design"));
+}
