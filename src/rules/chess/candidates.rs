@@ -30,6 +30,25 @@ fn king_square(b: &Board, color: Color) -> Option<i32> {
         .map(|(s, _)| Sq::of(s).0 as i32)
 }
 
+/// Whether a landing is a move the piece may make (to an empty square, or capturing a piece
+/// of the other side than `us`), rules of the variant aside.
+pub(crate) fn takes(landing: Landing, us: u8) -> bool {
+    match landing {
+        Landing::Empty { moves } => moves,
+        Landing::Piece { code, captures } => captures && code & 1 != us,
+        Landing::Blocked { .. } => false,
+    }
+}
+
+/// Marks a square of an 8x8 board in `reached`; false if it was marked already.
+pub(crate) fn first_time(reached: &mut u64, t: Sq) -> bool {
+    let s = t.square();
+    let bit = 1u64 << (s.rank * 8 + s.file);
+    let first = *reached & bit == 0;
+    *reached |= bit;
+    first
+}
+
 /// The castling move of the side to move on `side`, from its king's home square.
 pub(super) fn castle_move(us: Color, side: CastleSide) -> Move {
     let e = E1 + if us == Color::White { 0 } else { BACK };
@@ -61,6 +80,7 @@ impl Chess {
                 && unpinned
                     .as_ref()
                     .is_some_and(|screens| !screens.contains(&Sq(f as u16)));
+            let mut reached = 0u64;
             walk(
                 piece_movement(piece),
                 &self.board,
@@ -68,6 +88,10 @@ impl Chess {
                 us,
                 V::REJECTED,
                 |t, landing| {
+                    // Two atoms of a design may reach one square (`WR`): one move.
+                    if takes(landing, u) && !first_time(&mut reached, t) {
+                        return;
+                    }
                     let t = t.0 as i32;
                     let m = Move::new(f, t, KIND_NORMAL);
                     match landing {

@@ -8,6 +8,7 @@
 #[cfg(test)]
 mod attack_check;
 mod candidates;
+pub(crate) use candidates::{first_time, takes};
 mod catalogue;
 #[cfg(test)]
 mod invariant_tests;

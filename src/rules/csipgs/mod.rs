@@ -34,7 +34,7 @@ use std::fmt;
 use std::hash::Hasher;
 
 use super::board::{cell::EMPTY, Board, Geometry, Sq, Square};
-use super::chess::{attack_tables_with_designs, piece_movement, quoted};
+use super::chess::{attack_tables_with_designs, first_time, piece_movement, quoted, takes};
 use super::design::{self, DesignId};
 use super::key::KeyHasher;
 use super::movement::{offset, walk, Landing};
@@ -329,6 +329,7 @@ impl Csipgs {
             .collect();
         for (from, piece) in own {
             let f = Sq::of(from);
+            let mut reached = 0u64;
             walk(
                 piece_movement(piece),
                 &self.board,
@@ -336,6 +337,10 @@ impl Csipgs {
                 us,
                 V::REJECTED,
                 |t, landing| {
+                    // Two atoms of a design may reach one square (`WbR`): one move.
+                    if takes(landing, us as u8) && !first_time(&mut reached, t) {
+                        return;
+                    }
                     let m = Move::plain(Act::Step { from: f.0, to: t.0 });
                     match landing {
                         Landing::Blocked { by } => {

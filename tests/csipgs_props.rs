@@ -1,0 +1,72 @@
+//! Property tests of csipgs chess over random legal playouts (moves, drops and purchases):
+//! move counting, notation round trips (`buy P`, `(WD)@e5`), FEN and setup round trips with
+//! treasuries, reserves and designs, and every invariant.
+
+mod common;
+
+use arbiter::rules::csipgs::Csipgs;
+use arbiter::rules::{Geometry, Options, Rules};
+use proptest::prelude::*;
+
+const STARTS: [&str; 4] = [
+    "4k3/8/8/8/8/8/8/4K3 w",
+    "4k3/8/8/8/8/8/8/4K3 w 12/9 -/- R,N,B,Q,K,fmWfcF/R,N,B,Q,K,fmWfcF",
+    "4k3/8/8/8/8/8/8/4K3 w 3/3 N(WD)(WD)/P(sWbmD) R,WD,B,BL,K,WbRbmHfB/R,N,fc(DF),sWbmD,K,WD",
+    "r3k3/pp6/8/3(WD)4/4[WD]3/8/PP6/R3K3 b 6/4 P/N R,N,B,Q,K,fmWfcF/RbcBbN,N,B,Q,K,NbR",
+];
+
+fn geometry() -> Geometry {
+    Csipgs::geometry_for(None).unwrap()
+}
+
+fn options() -> Options {
+    Options::defaults(Csipgs::options())
+}
+
+fn playout(start: usize, choices: &[usize]) -> Vec<Csipgs> {
+    common::playout(
+        Csipgs::from_fen(geometry(), STARTS[start], &options()).unwrap(),
+        choices,
+    )
+}
+
+fn walk() -> impl Strategy<Value = (usize, Vec<usize>)> {
+    (
+        0..STARTS.len(),
+        prop::collection::vec(any::<usize>(), 0..40),
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn perft_one_counts_the_legal_turns((start, choices) in walk()) {
+        for pos in playout(start, &choices) {
+            common::perft_one_counts_legal_turns(&pos, &options()).map_err(TestCaseError::fail)?;
+        }
+    }
+
+    #[test]
+    fn canonical_turn_text_parses_back_to_the_same_turn((start, choices) in walk()) {
+        for pos in playout(start, &choices) {
+            common::turn_texts_round_trip(&pos, &options()).map_err(TestCaseError::fail)?;
+        }
+    }
+
+    #[test]
+    fn fen_and_setup_round_trip((start, choices) in walk()) {
+        for pos in playout(start, &choices) {
+            common::fen_and_setup_round_trip(&pos, &options()).map_err(TestCaseError::fail)?;
+        }
+    }
+
+    #[test]
+    fn every_invariant_holds_after_every_turn((start, choices) in walk()) {
+        for pos in playout(start, &choices) {
+            for inv in Csipgs::invariants() {
+                prop_assert!(pos.check_invariant(inv.name).is_ok(), "{}: {:?} in {}", inv.name, pos.check_invariant(inv.name), pos.fen());
+            }
+        }
+    }
+}
