@@ -733,15 +733,24 @@ impl Cypher {
     /// as empty: the shared attack test with the zone rules of who checks whom (main IV.v,
     /// V.xii, retake IV) and transparent Spies outside Court.
     fn attacker(&self, s: i32, them: u8, ignore: i32) -> Option<i32> {
+        if self.designed {
+            return self.attacker_with_designs(s, them, ignore);
+        }
+        self.attacker_in(&attack_tables()[them as usize], s, ignore)
+    }
+
+    /// [`Self::attacker`] with the designs' attacks too, for positions with invented pieces.
+    #[cold]
+    #[inline(never)]
+    fn attacker_with_designs(&self, s: i32, them: u8, ignore: i32) -> Option<i32> {
+        self.attacker_in(&attack_tables_with_designs()[them as usize], s, ignore)
+    }
+
+    /// [`Self::attacker`] by the attack table `table`.
+    #[inline(always)]
+    fn attacker_in(&self, table: &AttackTable, s: i32, ignore: i32) -> Option<i32> {
         let o = &self.opts;
         let zs = zone_of(s);
-        let with_designs;
-        let table = if self.designed {
-            with_designs = attack_tables_with_designs();
-            &with_designs[them as usize]
-        } else {
-            &attack_tables()[them as usize]
-        };
         table
             .attacker(
                 &self.board,
@@ -976,7 +985,6 @@ impl Cypher {
         match role {
             SPY if zone_of(from) == COURT && zone_of(to) != COURT => {
                 out.legal(m);
-                let mut board_after: Option<Board> = None;
                 // Court entry: a non-King major from outside Court onto an empty Court square.
                 for &g in SQUARES.iter() {
                     let c = view(g);
@@ -992,31 +1000,7 @@ impl Cypher {
                                 }
                             }
                         }
-                        r if is_design(r) => {
-                            let after = board_after.get_or_insert_with(|| {
-                                let mut b = self.board.clone();
-                                b.set(Sq(from as u16), None);
-                                b.set(Sq(to as u16), Piece::from_code(code(us, role)));
-                                b
-                            });
-                            let mut seen = [false; CELLS];
-                            walk(
-                                movement_of(r),
-                                after,
-                                Sq(g as u16),
-                                self.turn,
-                                false,
-                                |t, landing| {
-                                    let t = t.0 as i32;
-                                    if landing == (Landing::Empty { moves: true })
-                                        && zone_of(t) == COURT
-                                        && !std::mem::replace(&mut seen[t as usize], true)
-                                    {
-                                        out.legal(m.with2(g, t, K_ENTRY));
-                                    }
-                                },
-                            );
-                        }
+                        r if is_design(r) => self.design_entries(m, g, r, out),
                         r @ (QUEEN | ROOK | BISHOP) => {
                             let dirs: &[i32] = match r {
                                 ROOK => &ORTHOGONAL,
@@ -1359,8 +1343,7 @@ impl Cypher {
                         }
                     }
                 }
-                r if is_design(r) => self.design_candidates(f, r, focus, out),
-                _ => {
+                QUEEN | ROOK | BISHOP | SPY => {
                     let dirs: &[i32] = match role {
                         BISHOP => &DIAGONAL,
                         ROOK => &ORTHOGONAL,
@@ -1405,6 +1388,7 @@ impl Cypher {
                         }
                     }
                 }
+                _ => self.design_candidates(f, role, focus, out),
             }
         }
         // Prisoner release.
@@ -1428,9 +1412,39 @@ impl Cypher {
         }
     }
 
+    /// The Court entries of the invented piece (design role code `role`) on `g` after the Court
+    /// Spy's exit `m`: to an empty Court square by its design's own moves, on the board the exit
+    /// left (rule `invented-piece`, main V.v).
+    #[inline(never)]
+    fn design_entries<V: Verdicts<Move>>(&self, m: Move, g: i32, role: u8, out: &mut V) {
+        let mut after = self.board.clone();
+        let c = self.at(m.from as i32);
+        after.set(Sq(m.from), None);
+        after.set(Sq(m.to), Piece::from_code(c));
+        // Two atoms reaching one square make one entry.
+        let mut seen = [false; CELLS];
+        walk(
+            movement_of(role),
+            &after,
+            Sq(g as u16),
+            self.turn,
+            false,
+            |t, landing| {
+                let t = t.0 as i32;
+                if landing == (Landing::Empty { moves: true })
+                    && zone_of(t) == COURT
+                    && !std::mem::replace(&mut seen[t as usize], true)
+                {
+                    out.legal(m.with2(g, t, K_ENTRY));
+                }
+            },
+        );
+    }
+
     /// The candidate first actions of the invented piece (design role code `role`) on `f`: its
     /// design's atoms (rule `invented-piece`: `m` atoms only move, `c` atoms only capture,
     /// riders are blocked), under the zone rules of the major pieces and their Court entry.
+    #[inline(never)]
     fn design_candidates<V: Verdicts<Move>>(&self, f: i32, role: u8, focus: &Focus, out: &mut V) {
         let us = self.turn as u8;
         let zf = zone_of(f);
