@@ -514,30 +514,24 @@ fn unknown_pieces_are_errors_of_the_variant_at_their_span() {
 }
 
 #[test]
-fn invented_pieces_in_variants_without_them_are_errors_at_the_design() {
-    for body in [
-        "  board { white: Kd1 (WD)e4 black: Kd9 }",
-        "  start\n  expect legal (Wfc(DNFA)scDsHbmH)@d6",
-        "  start\n  expect e4 = white (WD)",
-        "  start\n  play d3-d4 d7-d6 (WD)xe5",
+fn invented_pieces_are_pieces_in_every_variant_and_a_bad_design_is_an_error_at_it() {
+    // Every interpreted variant takes invented pieces; in Cypher one is a major piece.
+    passes(&cypher(
+        "  board { white: Kd1 (WD)e4 black: Kd9 }\n  expect e4 = white (WD)\n  expect legal (WD)e4-e6\n  expect illegal (WD)e4-f5 because invented-piece",
+    ));
+    passes(&cypher(
+        "  start\n  expect illegal (Wfc(DNFA)scDsHbmH)@d6 because prisoner-release\n  expect illegal (WD)d3-d4 because no-such-piece",
+    ));
+    // A design that is no design is an error at the design itself: its line and column.
+    for src in [
+        cypher("  board { white: Kd1 (WX)e4 black: Kd9 }"),
+        cypher("  start\n  expect e4 = white (WX)"),
     ] {
-        let src = cypher(body);
-        let out = refused(
-            &src,
-            &[
-                "invented pieces such as",
-                "stand only on boards of chess",
-                "cypher has none",
-            ],
-        );
-        // Pointed at the design itself: its line and column.
+        let out = refused(&src, &["`(WX)` is not a design"]);
         let at = src.find('(').expect("a design");
         let line = src[..at].matches('\n').count() + 1;
         let col = at - src[..at].rfind('\n').map_or(0, |i| i + 1) + 1;
-        assert!(
-            out.contains(&format!("t.scn:{line}:{col}")),
-            "{body}: {out}"
-        );
+        assert!(out.contains(&format!("t.scn:{line}:{col}")), "{src}: {out}");
     }
     // Buying and redesigning are actions that chess refuses, not unknown names.
     passes(&chess(

@@ -24,6 +24,9 @@ pub(crate) enum Reach {
     Leap13,
     /// A pawn's capture: one square diagonally forward (White forward is up the ranks).
     PawnCapture,
+    /// A capture by an atom of an invented piece's design: one leap, a ride with nothing in
+    /// the way, or a hop over exactly one piece.
+    Design,
 }
 
 /// How `piece` on `from` reaches `to` by its pattern, or `None`. A piece between `from` and `to`
@@ -59,8 +62,56 @@ pub(crate) fn reach(
         Role::Rook => line(straight),
         Role::Bishop => line(diagonal),
         Role::Queen | Role::Spy => line(straight || diagonal),
+        Role::Design => {
+            let design = piece.design()?;
+            design_capture(board, from, piece.color(), design, (df, dr), &passable)
+                .then_some(Reach::Design)
+        }
         _ => None,
     }
+}
+
+/// Whether a capturing atom of `design` takes a piece of `color` from `from` by `(df, dr)`:
+/// the vector is a whole number `k` of one of the atom's steps (turned for Black), within its
+/// range, with the squares between empty or passable (a hopper: exactly one piece between).
+fn design_capture(
+    board: &Board,
+    from: Square,
+    color: Color,
+    design: super::design::DesignId,
+    (df, dr): (i32, i32),
+    passable: &impl Fn(Square, Piece) -> bool,
+) -> bool {
+    use super::movement::Reach as Range;
+    let turn = if color == Color::White { 1 } else { -1 };
+    design.movement().atoms.iter().any(|a| {
+        a.modality.captures()
+            && a.steps.iter().any(|&(sf, sr)| {
+                let (sf, sr) = (sf as i32 * turn, sr as i32 * turn);
+                if (sf, sr) == (0, 0) {
+                    return false;
+                }
+                let k = if sf != 0 { df / sf } else { dr / sr };
+                if k < 1 || df != k * sf || dr != k * sr {
+                    return false;
+                }
+                // The pieces standing between that are not passable.
+                let between = (1..k)
+                    .filter(|&i| {
+                        let s = Square::new(
+                            (from.file as i32 + i * sf) as u8,
+                            (from.rank as i32 + i * sr) as u8,
+                        );
+                        board.get(s).is_some_and(|p| !passable(s, p))
+                    })
+                    .count();
+                match a.reach {
+                    Range::Leap => k == 1,
+                    Range::Ride(limit) => (limit == 0 || k <= limit as i32) && between == 0,
+                    Range::Hop => k >= 2 && between == 1,
+                }
+            })
+    })
 }
 
 /// Whether every square strictly between `from` and `to` (on one line) is empty or passable.

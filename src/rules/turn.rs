@@ -157,7 +157,12 @@ pub enum Action {
         to: Square,
     },
     /// A follow-up choosing which piece on `square` changes sides (Cypher's coup d'état).
-    Coup { role: Role, square: Square },
+    Coup {
+        role: Role,
+        /// Which design, when the role is [`Role::Design`].
+        design: Option<DesignId>,
+        square: Square,
+    },
     /// A follow-up choosing where a pawn is reborn (ChessXpanse).
     Reborn { square: Square },
     /// The turn passes without moving (ChessXpanse).
@@ -231,8 +236,15 @@ impl Action {
                 }
                 let _ = write!(out, "@{}", g.square_name(*to));
             }
-            Action::Coup { role, square } => {
-                let _ = write!(out, "coup {}{}", role.letter(), g.square_name(*square));
+            Action::Coup {
+                role,
+                design,
+                square,
+            } => {
+                let _ = match design {
+                    Some(d) => write!(out, "coup {d}{}", g.square_name(*square)),
+                    None => write!(out, "coup {}{}", role.letter(), g.square_name(*square)),
+                };
             }
             Action::Reborn { square } => {
                 let _ = write!(out, "reborn {}", g.square_name(*square));
@@ -467,8 +479,19 @@ impl ActionPattern {
                     to: ato,
                 },
             ) => role_matches(&Some(*piece), Style::Coordinate, *role, *design) && to == ato,
-            (ActionPattern::Coup { piece, square }, Action::Coup { role, square: asq }) => {
-                *piece == PieceRef::Role(*role) && square == asq
+            (
+                ActionPattern::Coup { piece, square },
+                Action::Coup {
+                    role,
+                    design,
+                    square: asq,
+                },
+            ) => {
+                let named = match design {
+                    Some(d) => PieceRef::Design(*d),
+                    None => PieceRef::Role(*role),
+                };
+                *piece == named && square == asq
             }
             (ActionPattern::Reborn { square }, Action::Reborn { square: asq }) => square == asq,
             (ActionPattern::Pass, Action::Pass) => true,

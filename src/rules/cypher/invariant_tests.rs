@@ -284,9 +284,19 @@ fn every_invariant_reports_its_violations_and_the_table_covers_the_catalogue() {
 
 pub(super) use crate::rules::testing::Rng;
 
+/// The designs of the invented pieces the random positions with designs take: leapers, riders
+/// (one of them along knight lines, one of limited range), and move-only and capture-only
+/// atoms.
+pub(super) const TEST_DESIGNS: [&str; 6] = ["WD", "NN", "fmWfcF", "mBcR", "R4", "cKmN"];
+
 /// A random valid position under random options: Kings often in Court or beside the Border,
-/// Spies often in Court, a few other pieces anywhere.
-pub(super) fn random_position(rng: &mut Rng) -> (Cypher, Options) {
+/// Spies often in Court, a few other pieces anywhere; with one or two invented pieces per side
+/// among `designs` when there are any.
+pub(super) fn random_position_with(rng: &mut Rng, designs: &[&str]) -> (Cypher, Options) {
+    let designs: Vec<crate::rules::design::DesignId> = designs
+        .iter()
+        .map(|d| crate::rules::design::intern(d).expect("a design"))
+        .collect();
     let g = Cypher::geometry();
     let mut options = Options::defaults(Cypher::options());
     for d in Cypher::options() {
@@ -332,6 +342,12 @@ pub(super) fn random_position(rng: &mut Rng) -> (Cypher, Options) {
                     place(rng, Piece::new(c, role), role != Role::Pawn, true);
                 }
             }
+            if !designs.is_empty() {
+                for _ in 0..1 + rng.below(2) {
+                    let d = designs[rng.below(designs.len())];
+                    place(rng, Piece::designed(c, d), true, true);
+                }
+            }
             let key = |k: &str| (k.to_string(), Some(c));
             s.keys.insert(key("prisoners"), rng.below(2).to_string());
             let used = if rng.below(3) == 0 { "yes" } else { "no" };
@@ -354,10 +370,19 @@ fn knob(name: &str, default: u64) -> u64 {
 
 #[test]
 fn no_legal_turn_of_random_positions_breaks_an_invariant() {
+    random_positions_keep_the_invariants(&[], 300);
+}
+
+#[test]
+fn no_legal_turn_of_random_positions_with_invented_pieces_breaks_an_invariant() {
+    random_positions_keep_the_invariants(&TEST_DESIGNS, 200);
+}
+
+fn random_positions_keep_the_invariants(designs: &[&str], positions: u64) {
     let mut rng = Rng(knob("ARBITER_INVARIANT_SEED", 0x9E37_79B9_7F4A_7C15).max(1));
     let mut court_kings = 0;
-    for _ in 0..knob("ARBITER_INVARIANT_POSITIONS", 300) {
-        let (p, _) = random_position(&mut rng);
+    for _ in 0..knob("ARBITER_INVARIANT_POSITIONS", positions) {
+        let (p, _) = random_position_with(&mut rng, designs);
         for inv in INVARIANTS {
             assert_eq!(
                 p.check_invariant(inv.name),

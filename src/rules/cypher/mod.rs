@@ -52,7 +52,8 @@ use crate::rules::key::KeyHasher;
 use super::attacks::{DIAGONAL, KNIGHT as CLASSICAL, ORTHOGONAL, QUEEN as QUEEN_STEPS};
 use super::board::{delta, Board, Geometry, Sq, Square, CELLS, STRIDE};
 use super::chess::{parse_counter, quoted};
-use super::movement::{self, AttackTable};
+use super::design::{DesignId, MAX_DESIGNS};
+use super::movement::{self, walk, AttackTable, Landing};
 use super::piece::{Color, Piece, Role};
 use super::reach::find_king;
 use super::refusal::{Rejection, Stage, Verdicts};
@@ -135,7 +136,7 @@ pub const INFO: VariantInfo = VariantInfo {
         Role::Spy,
     ],
     designs: false,
-    invented: false,
+    invented: true,
     zones: &["court", "border", "field"],
     check: true,
     reasons: &[
@@ -165,12 +166,72 @@ fn attack_tables() -> &'static [AttackTable; 2] {
     })
 }
 
+/// The shared attack test with every design interned so far (after Cypher's own pieces), for
+/// positions with invented pieces; built again when the run interns another design, and
+/// cached per thread.
+fn attack_tables_with_designs() -> std::sync::Arc<[AttackTable; 2]> {
+    use std::sync::Arc;
+    thread_local! {
+        static LOCAL: std::cell::RefCell<Option<(usize, Arc<[AttackTable; 2]>)>> =
+            const { std::cell::RefCell::new(None) };
+    }
+    let n = super::design::count();
+    LOCAL.with(|local| {
+        if let Some((m, tables)) = local.borrow().as_ref() {
+            if *m == n {
+                return Arc::clone(tables);
+            }
+        }
+        let designs = super::design::interned();
+        let tables = Arc::new(Color::ALL.map(|c| {
+            let mut kinds: Vec<(u8, &movement::Movement)> = movement::ATTACK_ORDER
+                .iter()
+                .chain(&[Role::Spy])
+                .map(|&r| (Piece::new(c, r).code(), movement_of(r as u8)))
+                .collect();
+            kinds.extend(
+                designs
+                    .iter()
+                    .map(|&d| (Piece::designed(c, d).code(), d.movement())),
+            );
+            AttackTable::new(c, &kinds)
+        }));
+        *local.borrow_mut() = Some((designs.len(), Arc::clone(&tables)));
+        tables
+    })
+}
+
+/// The role code of the first design; design `i` has role code `DESIGN + i`.
+const DESIGN: u8 = Role::Design as u8;
+
+/// Whether a role code is an invented piece's (rule `invented-piece`).
+#[inline(always)]
+fn is_design(role: u8) -> bool {
+    (DESIGN..DESIGN + MAX_DESIGNS as u8).contains(&role)
+}
+
+/// Whether a role code is a major piece's other than the King and the Spy: the queen, rook,
+/// bishop, knight and the invented pieces (rule `invented-piece`).
+#[inline(always)]
+fn is_major(role: u8) -> bool {
+    matches!(role, QUEEN | ROOK | BISHOP | KNIGHT) || is_design(role)
+}
+
+/// Whether a role code is a piece that may infiltrate (main VI.i.a, and the invented pieces).
+#[inline(always)]
+fn infiltrates(role: u8) -> bool {
+    is_major(role) || role == SPY
+}
+
 /// How a Cypher piece moves, by role code, before its zone narrows it (the knight's two Ls,
-/// the Spy's queen lines).
+/// the Spy's queen lines, an invented piece's design).
 fn movement_of(role: u8) -> &'static movement::Movement {
     match role {
         SPY => &movement::QUEEN,
         KNIGHT => &movement::CYPHER_KNIGHT,
+        r if is_design(r) => {
+            DesignId::from_index(r - DESIGN).map_or(&movement::PAWN, DesignId::movement)
+        }
         r => Role::from_code(r)
             .and_then(movement::orthodox)
             .unwrap_or(&movement::PAWN),
@@ -434,6 +495,7 @@ fn movement_rule(role: u8, zf: u8) -> &'static str {
         ROOK => "rook-move",
         BISHOP => "bishop-move",
         SPY => "spy-move",
+        r if is_design(r) => "invented-piece",
         KNIGHT => match zf {
             FIELD => "knight-field",
             BORDER => "knight-border",
@@ -607,6 +669,9 @@ pub struct Cypher {
     retake: u16,
     /// The number of pieces on the board, kept by the turns.
     count: u16,
+    /// Whether an invented piece stood on the board when the position was set up (turns add
+    /// none): the attack test then takes the designs too, and every turn is tested for check.
+    designed: bool,
     /// A result the last turn (or the set-up position) decided.
     result: Option<Outcome>,
     record: Record,
@@ -668,9 +733,24 @@ impl Cypher {
     /// as empty: the shared attack test with the zone rules of who checks whom (main IV.v,
     /// V.xii, retake IV) and transparent Spies outside Court.
     fn attacker(&self, s: i32, them: u8, ignore: i32) -> Option<i32> {
+        if self.designed {
+            return self.attacker_with_designs(s, them, ignore);
+        }
+        self.attacker_in(&attack_tables()[them as usize], s, ignore)
+    }
+
+    /// [`Self::attacker`] with the designs' attacks too, for positions with invented pieces.
+    #[cold]
+    #[inline(never)]
+    fn attacker_with_designs(&self, s: i32, them: u8, ignore: i32) -> Option<i32> {
+        self.attacker_in(&attack_tables_with_designs()[them as usize], s, ignore)
+    }
+
+    /// [`Self::attacker`] by the attack table `table`.
+    #[inline(always)]
+    fn attacker_in(&self, table: &AttackTable, s: i32, ignore: i32) -> Option<i32> {
         let o = &self.opts;
         let zs = zone_of(s);
-        let table = &attack_tables()[them as usize];
         table
             .attacker(
                 &self.board,
@@ -920,6 +1000,7 @@ impl Cypher {
                                 }
                             }
                         }
+                        r if is_design(r) => self.design_entries(m, g, r, out),
                         r @ (QUEEN | ROOK | BISHOP) => {
                             let dirs: &[i32] = match r {
                                 ROOK => &ORTHOGONAL,
@@ -947,7 +1028,7 @@ impl Cypher {
                     if c == EMPTY || c & 1 != us {
                         continue;
                     }
-                    if matches!(c >> 1, KNIGHT | BISHOP | ROOK | QUEEN | SPY) {
+                    if infiltrates(c >> 1) {
                         for target in [D0, D10] {
                             if g != target {
                                 out.legal(m.with2(g, target, K_INFIL));
@@ -1038,10 +1119,7 @@ impl Cypher {
                 second("infiltration")
             } else if self.infiltration_used[us as usize] {
                 second("infiltration-once")
-            } else if !matches!(r2, KNIGHT | BISHOP | ROOK | QUEEN | SPY)
-                || (t != D0 && t != D10)
-                || g == t
-            {
+            } else if !infiltrates(r2) || (t != D0 && t != D10) || g == t {
                 second("infiltration")
             } else {
                 None
@@ -1054,14 +1132,41 @@ impl Cypher {
                 "court-entry-trigger"
             });
         }
-        if !matches!(r2, KNIGHT | BISHOP | ROOK | QUEEN)
-            || zone_of(g) == COURT
-            || zone_of(t) != COURT
-        {
+        if !is_major(r2) || zone_of(g) == COURT || zone_of(t) != COURT {
             return second("court-entry-trigger");
         }
         let (df, dr) = (file_of(t) - file_of(g), rank_of(t) - rank_of(g));
-        if r2 == KNIGHT {
+        if is_design(r2) {
+            // The design's own movement on the board the first action left: a move to an
+            // empty square or onto a piece (which the target rules below refuse), else blocked
+            // or not a move of the design.
+            let mut after = self.board.clone();
+            after.set(Sq(from as u16), None);
+            after.set(Sq(to as u16), Piece::from_code(self.at(from)));
+            let mut found: Option<Landing> = None;
+            walk(
+                movement_of(r2),
+                &after,
+                Sq(g as u16),
+                self.turn,
+                true,
+                |x, l| {
+                    if x.0 as i32 == t && !matches!(found, Some(Landing::Empty { moves: true })) {
+                        found = match (found, l) {
+                            (Some(Landing::Piece { .. }), Landing::Blocked { .. }) => found,
+                            _ => Some(l),
+                        };
+                    }
+                },
+            );
+            match found {
+                Some(Landing::Empty { moves: true }) | Some(Landing::Piece { .. }) => {}
+                Some(Landing::Blocked { by }) => {
+                    return Some(Rejection::at("blocked", Stage::Second, by.square()))
+                }
+                _ => return second("invented-piece"),
+            }
+        } else if r2 == KNIGHT {
             if (df.abs().min(dr.abs()), df.abs().max(dr.abs())) != (1, 2) {
                 return second("knight-court-entry");
             }
@@ -1123,7 +1228,16 @@ impl Cypher {
                 return n;
             }
         }
-        0
+        // The invented pieces rank below every named piece (rule `invented-piece`).
+        let mut n = 0;
+        for &s in SQUARES.iter() {
+            let c = view(s);
+            if c != EMPTY && c & 1 == them && is_design(c >> 1) {
+                n += 1;
+                each(s);
+            }
+        }
+        n
     }
 
     /// Every candidate turn by the rules of movement and zones: those they let through go to
@@ -1229,7 +1343,7 @@ impl Cypher {
                         }
                     }
                 }
-                _ => {
+                QUEEN | ROOK | BISHOP | SPY => {
                     let dirs: &[i32] = match role {
                         BISHOP => &DIAGONAL,
                         ROOK => &ORTHOGONAL,
@@ -1274,6 +1388,7 @@ impl Cypher {
                         }
                     }
                 }
+                _ => self.design_candidates(f, role, focus, out),
             }
         }
         // Prisoner release.
@@ -1295,6 +1410,96 @@ impl Cypher {
                 }
             }
         }
+    }
+
+    /// The Court entries of the invented piece (design role code `role`) on `g` after the Court
+    /// Spy's exit `m`: to an empty Court square by its design's own moves, on the board the exit
+    /// left (rule `invented-piece`, main V.v).
+    #[inline(never)]
+    fn design_entries<V: Verdicts<Move>>(&self, m: Move, g: i32, role: u8, out: &mut V) {
+        let mut after = self.board.clone();
+        let c = self.at(m.from as i32);
+        after.set(Sq(m.from), None);
+        after.set(Sq(m.to), Piece::from_code(c));
+        // Two atoms reaching one square make one entry.
+        let mut seen = [false; CELLS];
+        walk(
+            movement_of(role),
+            &after,
+            Sq(g as u16),
+            self.turn,
+            false,
+            |t, landing| {
+                let t = t.0 as i32;
+                if landing == (Landing::Empty { moves: true })
+                    && zone_of(t) == COURT
+                    && !std::mem::replace(&mut seen[t as usize], true)
+                {
+                    out.legal(m.with2(g, t, K_ENTRY));
+                }
+            },
+        );
+    }
+
+    /// The candidate first actions of the invented piece (design role code `role`) on `f`: its
+    /// design's atoms (rule `invented-piece`: `m` atoms only move, `c` atoms only capture,
+    /// riders are blocked), under the zone rules of the major pieces and their Court entry.
+    #[inline(never)]
+    fn design_candidates<V: Verdicts<Move>>(&self, f: i32, role: u8, focus: &Focus, out: &mut V) {
+        let us = self.turn as u8;
+        let zf = zone_of(f);
+        // Two atoms reaching one square make one move.
+        let mut seen = [false; CELLS];
+        walk(
+            movement_of(role),
+            &self.board,
+            Sq(f as u16),
+            self.turn,
+            V::REJECTED,
+            |t, landing| {
+                let t = t.0 as i32;
+                let stop_ok = zf == COURT || zone_of(t) != COURT;
+                let not_by_design = Rejection::new("invented-piece", Stage::Movement);
+                match landing {
+                    Landing::Empty { moves: false }
+                    | Landing::Piece {
+                        captures: false, ..
+                    } => {
+                        if V::REJECTED {
+                            out.rejected(Move::new(f, t, K_NORMAL), not_by_design);
+                        }
+                    }
+                    Landing::Empty { moves: true } => {
+                        if stop_ok {
+                            if !std::mem::replace(&mut seen[t as usize], true) {
+                                self.push_primary(f, t, role, focus, out);
+                            }
+                        } else if V::REJECTED {
+                            self.stop_in_court(f, t, role, focus, out);
+                        }
+                    }
+                    Landing::Piece { code: c2, .. } => {
+                        if V::REJECTED {
+                            match self.landing_fault(role, f, t, c2) {
+                                None if !stop_ok => self.stop_in_court(f, t, role, focus, out),
+                                None if std::mem::replace(&mut seen[t as usize], true) => {}
+                                fault => self.sift(f, t, role, fault, focus, out),
+                            }
+                        } else if c2 & 1 != us
+                            && stop_ok
+                            && self.capture_rule(role, zf, c2, t).is_ok()
+                            && !std::mem::replace(&mut seen[t as usize], true)
+                        {
+                            self.push_primary(f, t, role, focus, out);
+                        }
+                    }
+                    Landing::Blocked { by } => {
+                        let why = Rejection::at("blocked", Stage::Blocked, by.square());
+                        out.rejected(Move::new(f, t, K_NORMAL), why);
+                    }
+                }
+            },
+        );
     }
 
     /// Why a prisoner may not be released onto `s` (main VI.iii): none to release, not an
@@ -1328,8 +1533,7 @@ impl Cypher {
         }
         for &g in SQUARES.iter() {
             let c = self.at(g);
-            if c == EMPTY || c & 1 != us || !matches!(c >> 1, KNIGHT | BISHOP | ROOK | QUEEN | SPY)
-            {
+            if c == EMPTY || c & 1 != us || !infiltrates(c >> 1) {
                 continue;
             }
             if V::REJECTED && !focus.origin(g) {
@@ -1535,10 +1739,10 @@ impl Cypher {
                         self.prisoners[them as usize] =
                             self.prisoners[them as usize].saturating_add(1);
                     }
-                    if matches!(role, QUEEN | ROOK | BISHOP | KNIGHT)
+                    if is_major(role)
                         && zf != FIELD
                         && zone_of(to) == FIELD
-                        && matches!(target >> 1, QUEEN | ROOK | BISHOP | KNIGHT)
+                        && is_major(target >> 1)
                     {
                         new_retake = to as u16;
                     }
@@ -1624,7 +1828,7 @@ impl Cypher {
                         if self.at(t) != EMPTY
                             || zone_of(g) == COURT
                             || zone_of(t) != COURT
-                            || !matches!(c2 >> 1, QUEEN | ROOK | BISHOP | KNIGHT)
+                            || !is_major(c2 >> 1)
                         {
                             return Err(Fault::at_end("court-entry-trigger"));
                         }
@@ -1657,7 +1861,9 @@ impl Cypher {
         self.turn = mover.other();
         self.retake = new_retake;
         self.record = rec;
+        // An invented piece may check along lines other than the queen's, or over a screen.
         let test_check = checked != Some(false)
+            || self.designed
             || opened.king_moved
             || opened.lines_to(self.kings[us as usize] as i32);
         debug_assert!(
@@ -1825,6 +2031,7 @@ impl Cypher {
         let mut nk = [0; 2];
         let mut ns = [0; 2];
         let mut count = 0u16;
+        let mut designed = false;
         for (sq, p) in board.pieces() {
             let s = Sq::of(sq).0;
             let c = p.color().index();
@@ -1854,11 +2061,12 @@ impl Cypher {
                     }
                 }
                 Role::Queen | Role::Rook | Role::Bishop | Role::Knight => {}
+                Role::Design => designed = true,
                 r => {
                     return Err(SetupError::new(
                         Kind::Piece,
                         format!(
-                            "the {} on {name} is not a Cypher Chess piece (K Q R B N P S)",
+                            "the {} on {name} is not a Cypher Chess piece (K Q R B N P S, or an invented piece)",
                             p.design().map_or(r.word().to_string(), |d| d.to_string())
                         ),
                     ))
@@ -1912,10 +2120,7 @@ impl Cypher {
             match board.get(sq) {
                 Some(p)
                     if p.color() == turn.other()
-                        && matches!(
-                            p.role(),
-                            Role::Queen | Role::Rook | Role::Bishop | Role::Knight
-                        )
+                        && is_major(p.code() >> 1)
                         && zone_of(s) == FIELD => {}
                 _ => {
                     return Err(SetupError::new(Kind::Placement, format!(
@@ -1947,6 +2152,7 @@ impl Cypher {
             infiltrations: [0; 2],
             retake: retake_cell,
             count,
+            designed,
             result: None,
             record: Record::default(),
             opts: Opts::read(options),
@@ -2198,10 +2404,12 @@ impl Rules for Cypher {
 
     fn describe(&self, m: Move) -> Turn {
         let g = |s: u16| Sq(s).square();
-        let role_at = |s: u16| self.board.piece_at(Sq(s)).map_or(Role::Pawn, Piece::role);
-        let mv = |role: Role, from: u16, to: u16, victim: Option<Piece>| Action::Move {
-            role,
-            design: None,
+        let piece_at = |s: u16| self.board.piece_at(Sq(s));
+        let role_at = |s: u16| piece_at(s).map_or(Role::Pawn, Piece::role);
+        // The piece standing on `at` moves from `from` to `to`.
+        let mv = |at: u16, from: u16, to: u16, victim: Option<Piece>| Action::Move {
+            role: role_at(at),
+            design: piece_at(at).and_then(Piece::design),
             from: g(from),
             legs: vec![Leg::onto(g(to), victim)],
             promotion: None,
@@ -2213,16 +2421,17 @@ impl Rules for Cypher {
                 design: None,
                 to: g(m.to),
             }),
-            K_INFIL_ALONE => Turn::single(mv(role_at(m.from), m.from, m.to, None)),
+            K_INFIL_ALONE => Turn::single(mv(m.from, m.from, m.to, None)),
             _ => {
-                let first = mv(role_at(m.from), m.from, m.to, self.board.piece_at(Sq(m.to)));
+                let first = mv(m.from, m.from, m.to, self.board.piece_at(Sq(m.to)));
                 // The second piece as the first action left it: a rejected candidate may name
                 // the piece that has just moved.
-                let role2 = role_at(if m.from2 == m.to { m.from } else { m.from2 });
+                let at2 = if m.from2 == m.to { m.from } else { m.from2 };
                 let second = match m.kind {
-                    K_ENTRY | K_INFIL => Some(mv(role2, m.from2, m.to2, None)),
+                    K_ENTRY | K_INFIL => Some(mv(at2, m.from2, m.to2, None)),
                     K_COUP => Some(Action::Coup {
                         role: role_at(m.to2),
+                        design: piece_at(m.to2).and_then(Piece::design),
                         square: g(m.to2),
                     }),
                     _ => None,
@@ -2320,11 +2529,20 @@ impl Rules for Cypher {
 }
 
 fn role_word(role: u8) -> &'static str {
+    if is_design(role) {
+        return "invented piece";
+    }
     Role::from_code(role).map_or("piece", Role::word)
 }
 
 fn piece_words(c: u8) -> String {
-    Piece::from_code(c).map_or_else(|| "piece".into(), |p| format!("{} {}", p.color(), p.role()))
+    Piece::from_code(c).map_or_else(
+        || "piece".into(),
+        |p| match p.design() {
+            Some(d) => format!("{} {d}", p.color()),
+            None => format!("{} {}", p.color(), p.role()),
+        },
+    )
 }
 
 /// Checks a named invariant. Each is checked by a mechanism other than the one that enforces
@@ -2518,7 +2736,13 @@ fn invariant(pos: &Cypher, name: &str) -> Result<(), String> {
                 if !triggered
                     || !mine(
                         m.to2,
-                        &[Role::Queen, Role::Rook, Role::Bishop, Role::Knight],
+                        &[
+                            Role::Queen,
+                            Role::Rook,
+                            Role::Bishop,
+                            Role::Knight,
+                            Role::Design,
+                        ],
                     )
                 {
                     return Err(format!(

@@ -7,7 +7,7 @@
 
 use std::collections::BTreeMap;
 
-use super::invariant_tests::{random_position, Rng};
+use super::invariant_tests::{random_position_with, Rng, TEST_DESIGNS};
 use super::*;
 use crate::rules::refusal::{furthest, Explored};
 use crate::scenario::evaluate::Lowering;
@@ -46,10 +46,19 @@ fn random_thens(pos: &Cypher, rng: &mut Rng) -> Vec<Then> {
 
 #[test]
 fn the_exploring_generator_finds_the_legal_turns() {
+    exploring_finds_the_legal_turns(&[], 120, 5000);
+}
+
+#[test]
+fn the_exploring_generator_finds_the_legal_turns_of_invented_pieces() {
+    exploring_finds_the_legal_turns(&TEST_DESIGNS, 80, 3000);
+}
+
+fn exploring_finds_the_legal_turns(designs: &[&str], positions: usize, least: usize) {
     let mut rng = Rng(0x5EED_F00D_E1A5_7B1E);
     let mut compared = 0;
-    for _ in 0..120 {
-        let (pos, _) = random_position(&mut rng);
+    for _ in 0..positions {
+        let (pos, _) = random_position_with(&mut rng, designs);
         if pos.result.is_some() {
             continue;
         }
@@ -100,17 +109,38 @@ fn the_exploring_generator_finds_the_legal_turns() {
         }
     }
     eprintln!("{compared} legal turns found by both");
-    assert!(compared > 5000, "{compared}");
+    assert!(compared > least, "{compared}");
 }
 
 #[test]
 fn every_rejected_candidate_is_refused_by_the_rule_that_rejected_it() {
+    rejected_candidates_are_refused_by_their_rule(&[], 200, 5000);
+}
+
+#[test]
+fn every_rejected_candidate_of_invented_pieces_is_refused_by_the_rule_that_rejected_it() {
+    let by_rule = rejected_candidates_are_refused_by_their_rule(&TEST_DESIGNS, 120, 3000);
+    // The design's own rule is among them.
+    assert!(
+        by_rule.get("invented-piece").is_some_and(|&n| n >= 20),
+        "{by_rule:?}"
+    );
+}
+
+/// Checks the refusals of the rejected candidates on random positions (with invented pieces
+/// of `designs`); returns how many were checked, by rule.
+fn rejected_candidates_are_refused_by_their_rule(
+    designs: &[&str],
+    positions: usize,
+    least: usize,
+) -> BTreeMap<&'static str, usize> {
     let g = Cypher::geometry();
     let mut rng = Rng(0x0DDB_1A5E_5BAD_5EED);
     let (mut checked, mut failures) = (0, Vec::new());
     let mut by_stage: BTreeMap<Stage, usize> = BTreeMap::new();
-    for _ in 0..200 {
-        let (pos, _) = random_position(&mut rng);
+    let mut by_rule: BTreeMap<&'static str, usize> = BTreeMap::new();
+    for _ in 0..positions {
+        let (pos, _) = random_position_with(&mut rng, designs);
         if pos.result.is_some() {
             continue;
         }
@@ -155,6 +185,7 @@ fn every_rejected_candidate_is_refused_by_the_rule_that_rejected_it() {
                 };
                 checked += 1;
                 *by_stage.entry(why.stage).or_default() += 1;
+                *by_rule.entry(why.rule).or_default() += 1;
                 let refusal = pos.refusal(&pattern);
                 if refusal.rule != why.rule {
                     failures.push(format!(
@@ -172,7 +203,7 @@ fn every_rejected_candidate_is_refused_by_the_rule_that_rejected_it() {
     crate::rules::testing::report(
         &failures,
         checked,
-        5000,
+        least,
         "rejected candidates refused by the same rule",
     );
     eprintln!("by stage: {by_stage:?}");
@@ -189,4 +220,5 @@ fn every_rejected_candidate_is_refused_by_the_rule_that_rejected_it() {
             "{stage:?}: {by_stage:?}"
         );
     }
+    by_rule
 }

@@ -384,14 +384,20 @@ fn first_sentence(pos: &Cypher, m: Move, rule: &'static str, at: Option<Square>)
         "court-entry-trigger" => format!(
             "the {} {rw} on {f} may enter Court on {t} only as the second action of a turn whose first moves the Court spy out of Court (e.g. `S..-..; {}{f}-{t}`)",
             zone_word(zone_of(from)),
-            Role::from_code(role).map_or('?', Role::letter)
+            Piece::from_code(pos.at(from)).map_or_else(
+                || "?".to_string(),
+                |p| p.design().map_or_else(|| p.role().letter().to_string(), |d| d.to_string())
+            )
         ),
         "coup-choice" => {
             let us = pos.turn as u8;
             let view = pos.after_first(from, to);
             let mut names = Vec::new();
             let n = pos.coup_candidates(&view, us ^ 1, |s| {
-                let l = Role::from_code(pos.at(s) >> 1).map_or('?', Role::letter);
+                let l = Piece::from_code(pos.at(s)).map_or_else(
+                    || "?".to_string(),
+                    |p| p.design().map_or_else(|| p.role().letter().to_string(), |d| d.to_string()),
+                );
                 names.push(format!("coup {l}{}", nm(s)))
             });
             format!(
@@ -400,6 +406,15 @@ fn first_sentence(pos: &Cypher, m: Move, rule: &'static str, at: Option<Square>)
             )
         }
         "infiltration-once" => format!("{} has already infiltrated once this game", pos.turn),
+        "invented-piece" => {
+            let d = Piece::from_code(pos.at(from)).and_then(Piece::design);
+            let name = d.map_or_else(|| "invented piece".to_string(), |d| format!("invented piece {d}"));
+            if pos.at(to) == EMPTY {
+                format!("the {name} on {f} reaches {t} only by an atom that captures, and {t} is empty")
+            } else {
+                format!("the {name} on {f} reaches {t} only by an atom that does not capture, and {t} holds a {}", piece_words(pos.at(to)))
+            }
+        }
         _ => capture_sentence(pos, rule, from, to),
     }
 }
@@ -422,8 +437,8 @@ fn second_sentence(pos: &Cypher, m: Move, rule: &'static str, at: Option<Square>
             nm(to),
             zone_word(zone_of(to))
         ),
-        "infiltration" if !matches!(r2, KNIGHT | BISHOP | ROOK | QUEEN | SPY) => format!(
-            "infiltration moves a knight, bishop, rook, queen or spy; the piece on {gn} is a {}",
+        "infiltration" if !infiltrates(r2) => format!(
+            "infiltration moves a knight, bishop, rook, queen, invented piece or spy; the piece on {gn} is a {}",
             role_word(r2)
         ),
         "infiltration" if t != D0 && t != D10 => format!("infiltration goes to d0 or d10, not {tn}"),
@@ -435,7 +450,7 @@ fn second_sentence(pos: &Cypher, m: Move, rule: &'static str, at: Option<Square>
             nm(to)
         ),
         "court-entry-trigger" if r2 == KING => format!("the king enters Court by its own step, not as the piece a spy's exit lets in ({gn})"),
-        "court-entry-trigger" if !matches!(r2, KNIGHT | BISHOP | ROOK | QUEEN) => format!(
+        "court-entry-trigger" if !is_major(r2) => format!(
             "the spy's exit lets in a major piece other than the king; the piece on {gn} is a {}",
             role_word(r2)
         ),
@@ -465,7 +480,7 @@ fn second_sentence(pos: &Cypher, m: Move, rule: &'static str, at: Option<Square>
             "the piece entering Court cannot capture: the {} on {tn} can be taken only by the opposing spy",
             piece_words(view(t))
         ),
-        _ => movement_sentence(r2, g, t),
+        _ => movement_sentence_at(&view, r2, g, t),
     }
 }
 
@@ -511,10 +526,23 @@ fn movement_refusal(pos: &Cypher, from: i32, to: i32) -> Refusal {
             KING => format!("the king moves one square in any direction (there is no castling); {f} to {t} is not one step"),
             KNIGHT => format!("{f} to {t} is neither the classical (1,2) nor the extended (1,3) knight's L"),
             PAWN => format!("a pawn moves one square straight forward (no double step) or captures one square diagonally forward; {f} to {t} is neither"),
-            _ => movement_sentence(role, from, to),
+            _ => movement_sentence_at(&|x| pos.at(x), role, from, to),
         }
     };
     Refusal::new(movement_rule(role, zone_of(from)), reason)
+}
+
+/// A move the piece on `from` (on the board `view`) cannot make by its movement.
+fn movement_sentence_at(view: &dyn Fn(i32) -> u8, role: u8, from: i32, to: i32) -> String {
+    match Piece::from_code(view(from)).and_then(Piece::design) {
+        Some(d) if is_design(role) => format!(
+            "the invented piece {d} on {} moves only by its design; {} to {} is not one of its moves",
+            nm(from),
+            nm(from),
+            nm(to)
+        ),
+        _ => movement_sentence(role, from, to),
+    }
 }
 
 /// A line piece's move that is not along one of its lines.
@@ -627,7 +655,7 @@ fn sentence(pos: &Cypher, after: &Cypher, rule: &'static str) -> String {
         ),
         "coup-choice" => "the coup's piece must be named when several opposing pieces share the highest rank, and only then".into(),
         "infiltration-once" => format!("{us} has already infiltrated once this game"),
-        "infiltration" => "an infiltration moves one own knight, bishop, rook, queen or spy to d0 or d10 right after a king's move onto the Border".into(),
+        "infiltration" => "an infiltration moves one own knight, bishop, rook, queen, invented piece or spy to d0 or d10 right after a king's move onto the Border".into(),
         "court-entry-trigger" => "a second action must move a major piece into Court right after the Court spy left Court".into(),
         "prisoner-release" => "the release is not allowed".into(),
         _ => format!("the turn breaks {rule}"),

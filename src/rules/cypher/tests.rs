@@ -732,3 +732,17 @@ fn the_prisoner_range_is_the_catalogue_s() {
         .unwrap_or_default();
     assert!(values.contains(&format!("0 to {MAX_PAWNS}")), "{values}");
 }
+
+#[test]
+fn invented_pieces_round_trip_through_the_fen_and_the_setup() {
+    let fen = "4s5/10/5k4/10/3[NN]6/10/10/3(WD)6/10/8K1/4S5 w - 0/0 -";
+    let options = Options::defaults(Cypher::options());
+    let p = Cypher::from_fen(Cypher::geometry(), fen, &options).expect("a valid FEN");
+    assert!(p.designed);
+    assert_eq!(p.fen(), fen);
+    let q = Cypher::from_setup(&p.to_setup(), &options).expect("a valid setup");
+    assert_eq!(q.fen(), fen);
+    // Without invented pieces the position does not pay for them.
+    let start = Cypher::start(Cypher::geometry(), &options);
+    assert!(!start.designed);
+}
