@@ -1056,11 +1056,10 @@ impl Rules for Csipgs {
         invariant(self, name)
     }
 
+    /// As turns name designs: `K` is the King's design (royal), `WF` a piece that moves as
+    /// one; every other design by its text.
     fn cost(design: &str) -> Result<u64, String> {
-        let d = crate::betza::Design::parse(design).map_err(|e| e.to_string())?;
-        price::price(&d, false)
-            .map(|p| p.zorkmids)
-            .map_err(|e| e.to_string())
+        Slot::parse(design)?.price()
     }
 }
 
