@@ -10,7 +10,8 @@ use std::sync::{Mutex, OnceLock};
 
 use crate::betza::{self, BetzaError};
 
-use super::movement::{Atom, Modality, Movement, Reach};
+use super::movement::{Atom, AttackTable, Modality, Movement, Reach};
+use super::piece::{Color, Piece, Role};
 
 /// The most distinct designs one run can hold: their ids fill the cell codes above the fixed
 /// roles' and below the wall's.
@@ -92,6 +93,44 @@ pub fn count() -> usize {
 /// Every design interned so far, in id order.
 pub fn interned() -> Vec<DesignId> {
     (0..count() as u8).map(DesignId).collect()
+}
+
+/// Attack tables of both colours, shared by the searches of one thread.
+pub type Tables = std::sync::Arc<[AttackTable; 2]>;
+
+/// A thread's cache of [`Tables`], with the number of designs they include.
+pub type TableCache = std::cell::RefCell<Option<(usize, Tables)>>;
+
+/// The attack tables for a variant's own `kinds` followed by every design interned so far:
+/// taken from the thread's `cache`, and built again when the run has interned another design
+/// since (so a search takes no lock per attack test).
+pub fn tables_with_designs(
+    cache: &'static std::thread::LocalKey<TableCache>,
+    kinds: &[(Role, &'static Movement)],
+) -> Tables {
+    let n = count();
+    cache.with(|local| {
+        if let Some((m, tables)) = local.borrow().as_ref() {
+            if *m == n {
+                return Tables::clone(tables);
+            }
+        }
+        let designs = interned();
+        let tables = Tables::new(Color::ALL.map(|c| {
+            let mut coded: Vec<(u8, &Movement)> = kinds
+                .iter()
+                .map(|&(r, m)| (Piece::new(c, r).code(), m))
+                .collect();
+            coded.extend(
+                designs
+                    .iter()
+                    .map(|&d| (Piece::designed(c, d).code(), d.movement())),
+            );
+            AttackTable::new(c, &coded)
+        }));
+        *local.borrow_mut() = Some((designs.len(), Tables::clone(&tables)));
+        tables
+    })
 }
 
 /// The engine's atoms for a design: one per Betza atom, its vectors written for White.

@@ -22,13 +22,14 @@ use std::fmt;
 use std::hash::Hasher;
 #[cfg(test)]
 use std::sync::OnceLock;
-use std::sync::{Arc, Mutex};
 
 use crate::rules::key::KeyHasher;
 
 use super::attacks::{DIAGONAL, KNIGHT as KNIGHT_STEPS, ORTHOGONAL, QUEEN as QUEEN_STEPS};
 use super::board::{Board, Geometry, Sq, Square, CELLS, STRIDE};
-use super::movement::{self, AttackTable, Movement};
+#[cfg(test)]
+use super::movement::AttackTable;
+use super::movement::{self, Movement};
 use super::piece::{Color, Piece, Role};
 use super::reach::{find_king, reach, Reach};
 use super::setup_error::{SetupError, SetupErrorKind as Kind};
@@ -265,50 +266,13 @@ pub(crate) fn attack_tables() -> &'static [AttackTable; 2] {
 }
 
 /// The shared attack test for the orthodox pieces and every design interned so far, for
-/// positions with invented pieces; built again when the run interns another design, and
-/// cached per thread so that a search does not take a lock per attack test.
-pub(crate) fn attack_tables_with_designs() -> Arc<[AttackTable; 2]> {
+/// positions with invented pieces.
+pub(crate) fn attack_tables_with_designs() -> super::design::Tables {
     thread_local! {
-        static LOCAL: std::cell::RefCell<Option<(usize, Arc<[AttackTable; 2]>)>> =
-            const { std::cell::RefCell::new(None) };
+        static TABLES: super::design::TableCache = const { std::cell::RefCell::new(None) };
     }
-    let n = super::design::count();
-    LOCAL.with(|local| {
-        if let Some((m, tables)) = local.borrow().as_ref() {
-            if *m == n {
-                return Arc::clone(tables);
-            }
-        }
-        let tables = shared_tables_with_designs();
-        *local.borrow_mut() = Some((n, Arc::clone(&tables)));
-        tables
-    })
-}
-
-/// The tables for the designs interned now, shared by all threads.
-fn shared_tables_with_designs() -> Arc<[AttackTable; 2]> {
-    static CACHE: Mutex<Option<(usize, Arc<[AttackTable; 2]>)>> = Mutex::new(None);
-    let designs = super::design::interned();
-    let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some((n, tables)) = cache.as_ref() {
-        if *n == designs.len() {
-            return Arc::clone(tables);
-        }
-    }
-    let tables = Arc::new(Color::ALL.map(|c| {
-        let mut kinds: Vec<(u8, &Movement)> = movement::ATTACK_ORDER
-            .iter()
-            .map(|&r| (Piece::new(c, r).code(), movement_of(r)))
-            .collect();
-        kinds.extend(
-            designs
-                .iter()
-                .map(|&d| (Piece::designed(c, d).code(), d.movement())),
-        );
-        AttackTable::new(c, &kinds)
-    }));
-    *cache = Some((designs.len(), Arc::clone(&tables)));
-    tables
+    let kinds = movement::ATTACK_ORDER.map(|r| (r, movement_of(r)));
+    super::design::tables_with_designs(&TABLES, &kinds)
 }
 
 /// How a piece moves: its role's movement, or its design's.

@@ -167,38 +167,15 @@ fn attack_tables() -> &'static [AttackTable; 2] {
 }
 
 /// The shared attack test with every design interned so far (after Cypher's own pieces), for
-/// positions with invented pieces; built again when the run interns another design, and
-/// cached per thread.
-fn attack_tables_with_designs() -> std::sync::Arc<[AttackTable; 2]> {
-    use std::sync::Arc;
+/// positions with invented pieces.
+fn attack_tables_with_designs() -> super::design::Tables {
     thread_local! {
-        static LOCAL: std::cell::RefCell<Option<(usize, Arc<[AttackTable; 2]>)>> =
-            const { std::cell::RefCell::new(None) };
+        static TABLES: super::design::TableCache = const { std::cell::RefCell::new(None) };
     }
-    let n = super::design::count();
-    LOCAL.with(|local| {
-        if let Some((m, tables)) = local.borrow().as_ref() {
-            if *m == n {
-                return Arc::clone(tables);
-            }
-        }
-        let designs = super::design::interned();
-        let tables = Arc::new(Color::ALL.map(|c| {
-            let mut kinds: Vec<(u8, &movement::Movement)> = movement::ATTACK_ORDER
-                .iter()
-                .chain(&[Role::Spy])
-                .map(|&r| (Piece::new(c, r).code(), movement_of(r as u8)))
-                .collect();
-            kinds.extend(
-                designs
-                    .iter()
-                    .map(|&d| (Piece::designed(c, d).code(), d.movement())),
-            );
-            AttackTable::new(c, &kinds)
-        }));
-        *local.borrow_mut() = Some((designs.len(), Arc::clone(&tables)));
-        tables
-    })
+    let mut roles = [Role::Spy; 7];
+    roles[..6].copy_from_slice(&movement::ATTACK_ORDER);
+    let kinds = roles.map(|r| (r, movement_of(r as u8)));
+    super::design::tables_with_designs(&TABLES, &kinds)
 }
 
 /// The role code of the first design; design `i` has role code `DESIGN + i`.
