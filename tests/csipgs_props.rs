@@ -38,35 +38,14 @@ fn walk() -> impl Strategy<Value = (usize, Vec<usize>)> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(48))]
+    #![proptest_config(ProptestConfig::with_cases(64))]
 
+    /// perft(1) counts the legal turns; each turn's canonical text resolves back to it; the
+    /// FEN and the set-up round-trip; every invariant holds.
     #[test]
-    fn perft_one_counts_the_legal_turns((start, choices) in walk()) {
+    fn every_property_holds_along_random_playouts((start, choices) in walk()) {
         for pos in playout(start, &choices) {
-            common::perft_one_counts_legal_turns(&pos, &options()).map_err(TestCaseError::fail)?;
-        }
-    }
-
-    #[test]
-    fn canonical_turn_text_parses_back_to_the_same_turn((start, choices) in walk()) {
-        for pos in playout(start, &choices) {
-            common::turn_texts_round_trip(&pos, &options()).map_err(TestCaseError::fail)?;
-        }
-    }
-
-    #[test]
-    fn fen_and_setup_round_trip((start, choices) in walk()) {
-        for pos in playout(start, &choices) {
-            common::fen_and_setup_round_trip(&pos, &options()).map_err(TestCaseError::fail)?;
-        }
-    }
-
-    #[test]
-    fn every_invariant_holds_after_every_turn((start, choices) in walk()) {
-        for pos in playout(start, &choices) {
-            for inv in Csipgs::invariants() {
-                prop_assert!(pos.check_invariant(inv.name).is_ok(), "{}: {:?} in {}", inv.name, pos.check_invariant(inv.name), pos.fen());
-            }
+            common::every_property(&pos, &options()).map_err(TestCaseError::fail)?;
         }
     }
 }

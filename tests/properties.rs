@@ -65,9 +65,7 @@ proptest! {
     #[test]
     fn every_invariant_holds_after_every_move((start, choices) in walk()) {
         for pos in playout(start, &choices) {
-            for inv in Chess::invariants() {
-                prop_assert!(pos.check_invariant(inv.name).is_ok(), "{}: {:?} in {}", inv.name, pos.check_invariant(inv.name), pos.fen());
-            }
+            common::invariants_hold(&pos).map_err(TestCaseError::fail)?;
         }
     }
 }

@@ -81,3 +81,21 @@ pub fn fen_and_setup_round_trip<R: Rules>(pos: &R, options: &Options) -> Result<
     }
     Ok(())
 }
+
+/// Every invariant of the variant holds in `pos`.
+pub fn invariants_hold<R: Rules>(pos: &R) -> Result<(), String> {
+    for inv in R::invariants() {
+        pos.check_invariant(inv.name)
+            .map_err(|e| format!("{}: {e} in {}", inv.name, pos.fen()))?;
+    }
+    Ok(())
+}
+
+/// All the checks above, in one position.
+#[allow(dead_code)]
+pub fn every_property<R: Rules>(pos: &R, options: &Options) -> Result<(), String> {
+    perft_one_counts_legal_turns(pos, options)?;
+    turn_texts_round_trip(pos, options)?;
+    fen_and_setup_round_trip(pos, options)?;
+    invariants_hold(pos)
+}
