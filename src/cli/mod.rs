@@ -50,7 +50,7 @@ pub enum Command {
     },
     /// Count move paths of a given depth (the last ply is counted, not played).
     Perft {
-        /// The variant, as scenario files name it (`chess`, `cypher`).
+        /// The variant, as scenario files name it (`chess`, `cypher`, `csipgs`).
         variant: String,
         /// The depth in turns.
         depth: u64,
