@@ -8,6 +8,7 @@
 //! only with the `fuzzing` feature.
 
 use crate::rules::chess::Chess;
+use crate::rules::csipgs::Csipgs;
 use crate::rules::cypher::Cypher;
 use crate::rules::game::{PlayError, Resolved};
 use crate::rules::search::Limits;
@@ -40,6 +41,16 @@ pub const CYPHER_FENS: &[&str] = &[
     "4s5/10/5k4/10/10/10/10/10/10/1K8/4S5 w - 0/0 -",
     "10/8k1/10/10/10/10/5K4/10/10/10/10 w W 2/1 -",
     "4s5/2rn2nr2/3bqkb3/1ppp1pppp1/10/4p5/4P5/1PPP1PPPP1/3BQKB3/2RN2NR2/4S5 w - 0/0 -",
+];
+
+/// csipgs positions for `turn_text`: the start, money to spend, reserves and invented designs,
+/// several Kings.
+pub const CSIPGS_FENS: &[&str] = &[
+    "4k3/8/8/8/8/8/8/4K3 w 0/0 -/- R,N,B,Q,K,fmWfcF/R,N,B,Q,K,fmWfcF",
+    "4k3/8/8/8/8/8/8/4K3 w 12/9 -/- R,N,B,Q,K,fmWfcF/R,N,B,Q,K,fmWfcF",
+    "4k3/8/8/8/8/8/8/4K3 w 3/3 N(WD)(WD)/P(sWbmD) R,WD,B,BL,K,WbRbmHfB/R,N,fc(DF),sWbmD,K,WD",
+    "r3k3/pp6/8/3(WD)4/4[WD]3/8/PP6/R3K3 b 6/4 P/N R,N,B,Q,K,fmWfcF/RbcBbN,N,B,Q,K,NbR",
+    "k2R3k/3R4/8/8/8/8/8/4K3 b",
 ];
 
 /// `check_text`: the bytes as a scenario file, through everything `arbiter check` does with one
@@ -172,8 +183,8 @@ fn fen<R: Rules>(data: &[u8]) {
     }
 }
 
-/// `turn_text`: the first byte picks the variant and a position from [`CHESS_FENS`] or
-/// [`CYPHER_FENS`], the next two pick option values (bit i set: the option's second value),
+/// `turn_text`: the first byte picks the variant and a position from [`CHESS_FENS`],
+/// [`CYPHER_FENS`] (an even or odd byte) or [`CSIPGS_FENS`] (0x80 to 0xBF), the next two pick option values (bit i set: the option's second value),
 /// the rest is a turn as written on the command line or in a scenario.
 pub fn turn_text(data: &[u8]) {
     let [pick, o1, o2, rest @ ..] = data else {
@@ -183,10 +194,11 @@ pub fn turn_text(data: &[u8]) {
         return;
     };
     let option_bits = u16::from_le_bytes([*o1, *o2]);
-    if pick & 1 == 0 {
-        turn::<Chess>(CHESS_FENS, (pick >> 1) as usize, option_bits, text);
-    } else {
-        turn::<Cypher>(CYPHER_FENS, (pick >> 1) as usize, option_bits, text);
+    // csipgs came later: its range leaves the meaning of older saved inputs unchanged.
+    match *pick {
+        0x80..=0xBF => turn::<Csipgs>(CSIPGS_FENS, (pick & 0x3F) as usize, option_bits, text),
+        p if p & 1 == 0 => turn::<Chess>(CHESS_FENS, (p >> 1) as usize, option_bits, text),
+        p => turn::<Cypher>(CYPHER_FENS, (p >> 1) as usize, option_bits, text),
     }
 }
 

@@ -139,6 +139,7 @@ fn open_findings() {
 #[test]
 fn turn_text_positions_parse() {
     use arbiter::rules::chess::Chess;
+    use arbiter::rules::csipgs::Csipgs;
     use arbiter::rules::cypher::Cypher;
     use arbiter::rules::{Options, Rules};
     for fen in arbiter::fuzzing::CHESS_FENS {
@@ -148,6 +149,10 @@ fn turn_text_positions_parse() {
     for fen in arbiter::fuzzing::CYPHER_FENS {
         let g = Cypher::geometry_for(None).unwrap();
         Cypher::from_fen(g, fen, &Options::defaults(Cypher::options())).unwrap();
+    }
+    for fen in arbiter::fuzzing::CSIPGS_FENS {
+        let g = Csipgs::geometry_for(None).unwrap();
+        Csipgs::from_fen(g, fen, &Options::defaults(Csipgs::options())).unwrap();
     }
 }
 

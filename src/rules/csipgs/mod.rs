@@ -987,7 +987,7 @@ impl Rules for Csipgs {
             actions: vec![first],
             claim: *claim,
         };
-        let found: Vec<(Move, Turn)> = self
+        let mut found: Vec<(Move, Turn)> = self
             .legal_turns()
             .into_iter()
             .filter(|(_, t)| single.matches(t))
@@ -995,18 +995,32 @@ impl Rules for Csipgs {
         if found.is_empty() {
             return Err(self.refusal(&single));
         }
+        // The turn keeps the designs as written (`buy WW` is the purchase of an R): one design
+        // has several spellings, and the turn played is the one the player wrote.
+        if let ActionPattern::Buy { design } = &actions[0] {
+            for (_, t) in &mut found {
+                t.actions[0] = Action::Buy {
+                    design: design.clone(),
+                };
+            }
+        }
         let Some((from, to)) = change else {
             return Ok(found);
         };
         let redesign = self.redesign(from, to)?;
         Ok(found
             .into_iter()
-            .map(|(m, _)| {
+            .map(|(m, t)| {
                 let m = Move {
                     redesign: Some(redesign),
                     ..m
                 };
-                (m, self.describe(m))
+                let mut actions = t.actions;
+                actions.push(Action::Redesign {
+                    from_design: from.clone(),
+                    to_design: to.clone(),
+                });
+                (m, Turn { actions })
             })
             .collect())
     }
