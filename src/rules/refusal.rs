@@ -147,9 +147,15 @@ fn kind_text(kind: PieceRef) -> String {
     }
 }
 
-fn piece_text(p: Piece) -> String {
+/// A piece's kind in words: its role (`knight`), or an invented piece's design (`(WD)`).
+pub fn piece_text(p: Piece) -> String {
     p.design()
         .map_or_else(|| p.role().to_string(), |d| d.to_string())
+}
+
+/// A piece with its colour: `white knight`, `black (WD)`.
+pub fn piece_words(p: Piece) -> String {
+    format!("{} {}", p.color(), piece_text(p))
 }
 
 /// The squares of `turn`'s pieces a written move may start from, in board order, or why it

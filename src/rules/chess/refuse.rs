@@ -9,27 +9,19 @@
 
 use super::candidates::{attacker, castle_move};
 use super::*;
-use crate::rules::refusal::{origins, what, whence, Explored, Rejection, Stage};
+use crate::rules::refusal::{
+    origins, piece_text, piece_words, what, whence, Explored, Rejection, Stage,
+};
 use crate::rules::turn::{ActionPattern, MoveShape, Origin, PieceRef, StraightMove};
 
 fn sq_name(s: Square) -> String {
     Chess::geometry().square_name(s)
 }
 
-/// A piece's kind in words: its role, or an invented piece's design.
-fn kind(p: Piece) -> String {
-    p.design()
-        .map_or_else(|| p.role().to_string(), |d| d.to_string())
-}
-
-fn describe_piece(p: Piece) -> String {
-    format!("{} {}", p.color(), kind(p))
-}
-
 /// The attacker on `at` in words, on the board where it attacks.
 fn attacker_text(b: &Board, at: Option<Square>) -> String {
     match at.and_then(|a| b.get(a).map(|p| (a, p))) {
-        Some((a, p)) => format!("the {} on {}", describe_piece(p), sq_name(a)),
+        Some((a, p)) => format!("the {} on {}", piece_words(p), sq_name(a)),
         None => "an enemy piece".into(),
     }
 }
@@ -284,7 +276,7 @@ fn movement_refusal(piece: Piece, from: Square, to: Square) -> Refusal {
         Role::Bishop => format!("a bishop moves along a diagonal; {fname} to {tname} is not such a move"),
         Role::Rook => format!("a rook moves along a file or a rank; {fname} to {tname} is not such a move"),
         Role::Queen => format!("a queen moves along a file, a rank or a diagonal; {fname} to {tname} is not such a move"),
-        Role::Design => format!("the {} on {fname} moves only as its design says, and {fname} to {tname} is none of its moves", kind(piece)),
+        Role::Design => format!("the {} on {fname} moves only as its design says, and {fname} to {tname} is none of its moves", piece_text(piece)),
         _ => format!("a pawn moves straight forward one square (two from its starting square) or captures diagonally forward; {fname} to {tname} is neither"),
     };
     Refusal::new(rule, text)
@@ -304,21 +296,21 @@ fn sentence(pos: &Chess, m: Move, why: Rejection) -> Refusal {
             let p = why
                 .at
                 .and_then(|x| b.get(x))
-                .map_or(String::from("a piece"), describe_piece);
-            let mover = b.get(from).map_or(String::from("piece"), kind);
+                .map_or(String::from("a piece"), piece_words);
+            let mover = b.get(from).map_or(String::from("piece"), piece_text);
             format!("the {mover} on {fname} cannot pass over the {p} on {at} to reach {tname}")
         }
         "own-piece-on-target" => format!(
             "{tname} holds a {}; a piece cannot move to a square occupied by its own side",
-            b.get(to).map_or(String::from("piece"), describe_piece)
+            b.get(to).map_or(String::from("piece"), piece_words)
         ),
         "pawn-capture" => match b.get(to) {
-            Some(p) => format!("a pawn captures diagonally forward, never straight ahead; it cannot take the {} on {tname}", describe_piece(p)),
+            Some(p) => format!("a pawn captures diagonally forward, never straight ahead; it cannot take the {} on {tname}", piece_words(p)),
             None => format!("a pawn moves diagonally only to capture, and {tname} is empty"),
         },
         "invented-piece" => match b.get(to) {
-            Some(p) => format!("the {} on {fname} reaches {tname} only by an atom that moves without capturing (m), and {tname} holds the {}", b.get(from).map_or(String::from("piece"), kind), describe_piece(p)),
-            None => format!("the {} on {fname} reaches {tname} only by an atom that captures (c), and {tname} is empty", b.get(from).map_or(String::from("piece"), kind)),
+            Some(p) => format!("the {} on {fname} reaches {tname} only by an atom that moves without capturing (m), and {tname} holds the {}", b.get(from).map_or(String::from("piece"), piece_text), piece_words(p)),
+            None => format!("the {} on {fname} reaches {tname} only by an atom that captures (c), and {tname} is empty", b.get(from).map_or(String::from("piece"), piece_text)),
         },
         "en-passant" => format!(
             "the pawn on {} can be taken en passant only on the move right after its double step",
@@ -333,7 +325,7 @@ fn sentence(pos: &Chess, m: Move, why: Rejection) -> Refusal {
         }
         "castling-blocked" => format!(
             "castling {side} needs the squares between the king and the rook empty; {at} holds a {}",
-            why.at.and_then(|x| b.get(x)).map_or(String::from("piece"), describe_piece)
+            why.at.and_then(|x| b.get(x)).map_or(String::from("piece"), piece_words)
         ),
         "castling-out-of-check" => format!(
             "the {us} king on {fname} is in check from {}, and a king in check cannot castle",
@@ -359,7 +351,7 @@ fn sentence(pos: &Chess, m: Move, why: Rejection) -> Refusal {
             } else {
                 format!(
                     "moving the {} from {fname} to {tname} would expose the {us} king on {} to {by}",
-                    b.get(from).map_or(String::from("piece"), kind),
+                    b.get(from).map_or(String::from("piece"), piece_text),
                     Chess::name(next.kings[us.index()] as i32)
                 )
             }

@@ -3,18 +3,11 @@
 //! reserve piece the player does not have, a move no atom of the piece makes) is decided here.
 
 use super::*;
-use crate::rules::refusal::{furthest, origins, what, whence, Explored};
+use crate::rules::refusal::{furthest, origins, piece_words, what, whence, Explored};
 use crate::rules::turn::{CastleSide, MoveShape, PieceRef, StraightMove};
 
 fn sq_name(s: Square) -> String {
     Csipgs::geometry().square_name(s)
-}
-
-fn kind_words(p: Piece) -> String {
-    match p.design() {
-        Some(d) => format!("{} {d}", p.color()),
-        None => format!("{} {}", p.color(), p.role()),
-    }
 }
 
 fn slot_of(piece: PieceRef) -> Slot {
@@ -91,9 +84,11 @@ pub(super) fn refusal(pos: &Csipgs, pattern: &TurnPattern) -> Refusal {
                     ),
                 );
             };
-            let tagged = all.rejected.iter().find(|(m, _)| {
-                matches!(m.act, Act::Buy { slot } if pos.designs[us.index()][slot as usize] == designs[i])
-            });
+            // The explorer offers each design once, from its first slot, as `position` finds.
+            let tagged = all
+                .rejected
+                .iter()
+                .find(|(m, _)| m.act == Act::Buy { slot: i as u8 });
             match tagged {
                 Some((m, why)) => sentence(pos, *m, *why),
                 None => fallback(),
@@ -137,7 +132,7 @@ pub(super) fn refusal(pos: &Csipgs, pattern: &TurnPattern) -> Refusal {
                 return fallback();
             }
             let why = match pos.board.get(*to) {
-                Some(p) => format!("{} holds the {}", sq_name(*to), kind_words(p)),
+                Some(p) => format!("{} holds the {}", sq_name(*to), piece_words(p)),
                 None => format!("{} is next to none of {us}'s kings", sq_name(*to)),
             };
             Refusal::new(
@@ -257,7 +252,7 @@ fn movement_refusal(pos: &Csipgs, from: Square, to: Square) -> Refusal {
         "design-move",
         format!(
             "the {} on {f} moves as its design {design} says, and {f} to {t} is none of its moves",
-            kind_words(p)
+            piece_words(p)
         ),
     )
 }
@@ -269,7 +264,7 @@ fn sentence(pos: &Csipgs, m: Move, why: Rejection) -> Refusal {
     let at = why.at.map(sq_name).unwrap_or_default();
     let piece_at = |s: Option<Square>| {
         s.and_then(|s| b.get(s))
-            .map_or("a piece".to_string(), |p| format!("the {}", kind_words(p)))
+            .map_or("a piece".to_string(), |p| format!("the {}", piece_words(p)))
     };
     let text = match (m.act, why.rule) {
         (Act::Step { from, to }, "blocked") => format!(
@@ -293,7 +288,7 @@ fn sentence(pos: &Csipgs, m: Move, why: Rejection) -> Refusal {
                     name(from),
                     name(to),
                     name(to),
-                    kind_words(p)
+                    piece_words(p)
                 ),
                 None => format!(
                     "the {design} on {} reaches {} only by an atom that captures (c), and {} is empty",
@@ -304,20 +299,18 @@ fn sentence(pos: &Csipgs, m: Move, why: Rejection) -> Refusal {
             }
         }
         (_, "own-king-in-check") => {
-            let mut next = pos.clone();
-            next.apply(m);
-            let k = next
+            let mut after = pos.clone();
+            after.apply(m);
+            let k = after
                 .kings(us)
                 .first()
                 .map_or(String::new(), |k| sq_name(k.square()));
-            let mut after = pos.clone();
-            after.apply(m);
             format!(
                 "after this turn the {us} king on {k} would be attacked by {} on {at}",
                 after
                     .board
                     .get(why.at.unwrap_or(Square::new(0, 0)))
-                    .map_or("a piece".to_string(), kind_words)
+                    .map_or("a piece".to_string(), piece_words)
             )
         }
         (Act::Drop { to, .. }, "drop-king-in-check") => format!(
