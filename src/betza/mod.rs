@@ -534,11 +534,17 @@ impl fmt::Display for Design {
         let mut i = 0;
         while i < chunks.len() {
             let prefix = &chunks[i].prefix;
-            let run = chunks[i..]
-                .iter()
-                .take_while(|c| c.prefix == *prefix)
-                .count();
-            if !prefix.is_empty() && run >= 2 {
+            // Only a prefixed run becomes a group; counting unprefixed runs from every atom
+            // would make printing a long design quadratic.
+            let run = if prefix.is_empty() {
+                1
+            } else {
+                chunks[i..]
+                    .iter()
+                    .take_while(|c| c.prefix == *prefix)
+                    .count()
+            };
+            if run >= 2 {
                 let mut inner = String::new();
                 for c in &chunks[i..i + run] {
                     push_separated(&mut inner, &c.body);
