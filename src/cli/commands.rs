@@ -524,6 +524,11 @@ fn explain<R: Rules>(text: &str, fen: Option<String>, size: Option<String>) -> O
             outln!("legal: {text}")?;
             Ok(0)
         }
+        Ok(Resolved::Timeout(o)) => {
+            outln!("legal: {text}")?;
+            outln!("result: {o}")?;
+            Ok(0)
+        }
         Err(PlayError::Refused(r)) => {
             outln!("illegal: {}", r.reason)?;
             match source(r.rule) {

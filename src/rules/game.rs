@@ -24,6 +24,8 @@ pub enum Resolved<M> {
     Move(M, Turn),
     Resign,
     Draw,
+    /// The side to move ran out of time: the outcome the variant gives it.
+    Timeout(Outcome),
 }
 
 /// Why a pattern could not be played.
@@ -87,7 +89,19 @@ impl<R: Rules> Game<R> {
         }
         match pattern {
             TurnPattern::Resign => return Ok(Resolved::Resign),
-            TurnPattern::Draw => return Ok(Resolved::Draw),
+            TurnPattern::Draw => {
+                return match R::draw_refusal() {
+                    Some(r) => Err(PlayError::Refused(r)),
+                    None => Ok(Resolved::Draw),
+                }
+            }
+            TurnPattern::Timeout => {
+                return self
+                    .position
+                    .time_out()
+                    .map(Resolved::Timeout)
+                    .map_err(PlayError::Refused)
+            }
             TurnPattern::Actions { .. } => {}
         }
         let g = *self.position.board().geometry();
@@ -112,21 +126,25 @@ impl<R: Rules> Game<R> {
                 self.position.play(*m);
                 self.history.push(self.position.repetition_key());
             }
-            Resolved::Resign => {
-                self.declared = Some(Outcome {
-                    winner: Some(mover.other()),
-                    reason: Reason::Resignation,
-                    rule: R::resignation_rule(),
-                })
-            }
-            Resolved::Draw => {
-                self.declared = Some(Outcome {
-                    winner: None,
-                    reason: Reason::Agreement,
-                    rule: R::agreement_rule(),
-                })
-            }
+            Resolved::Resign => self.declare(Outcome {
+                winner: Some(mover.other()),
+                reason: Reason::Resignation,
+                rule: R::resignation_rule(),
+            }),
+            Resolved::Draw => self.declare(Outcome {
+                winner: None,
+                reason: Reason::Agreement,
+                rule: R::agreement_rule(),
+            }),
+            Resolved::Timeout(o) => self.declare(*o),
         }
+    }
+
+    /// Ends the game outside the position (a resignation, an agreed draw, a timeout), and
+    /// tells the position, whose state may depend on it.
+    fn declare(&mut self, outcome: Outcome) {
+        self.declared = Some(outcome);
+        self.position.declare(outcome);
     }
 
     /// Resolves and plays a pattern, checking a `+` or `#` claim; on error nothing changes.

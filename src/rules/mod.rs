@@ -120,10 +120,12 @@ pub enum Reason {
     Resignation,
     FiftyMove,
     InsufficientMaterial,
+    Timeout,
+    NoMove,
 }
 
 impl Reason {
-    pub const ALL: [Reason; 13] = [
+    pub const ALL: [Reason; 15] = [
         Reason::Checkmate,
         Reason::Stalemate,
         Reason::Flip,
@@ -137,6 +139,8 @@ impl Reason {
         Reason::Resignation,
         Reason::FiftyMove,
         Reason::InsufficientMaterial,
+        Reason::Timeout,
+        Reason::NoMove,
     ];
 
     pub fn name(self) -> &'static str {
@@ -154,6 +158,8 @@ impl Reason {
             Reason::Resignation => "resignation",
             Reason::FiftyMove => "fifty-move",
             Reason::InsufficientMaterial => "insufficient-material",
+            Reason::Timeout => "timeout",
+            Reason::NoMove => "no-move",
         }
     }
 }
@@ -389,6 +395,26 @@ pub trait Rules: Clone + Sized {
     /// The rule ids for resignation and agreed draws.
     fn resignation_rule() -> &'static str;
     fn agreement_rule() -> &'static str;
+
+    /// Why `draw` is refused, in a variant that has no draws.
+    fn draw_refusal() -> Option<Refusal> {
+        None
+    }
+
+    /// The outcome when the side to move runs out of time (`timeout`), or why the variant
+    /// has no such turn.
+    fn time_out(&self) -> Result<Outcome, Refusal> {
+        Err(Refusal::new(
+            "no-such-action",
+            format!("{} has no move clock, so no timeouts", Self::NAME),
+        ))
+    }
+
+    /// The game was decided outside the position (a resignation, an agreed draw, a
+    /// timeout); a variant whose state depends on the result (ChessXpanse's wars) records it.
+    fn declare(&mut self, outcome: Outcome) {
+        let _ = outcome;
+    }
 
     /// Reads a state key (already checked against [`Rules::state_keys`]).
     fn state_key(&self, key: &str, color: Option<Color>) -> String;

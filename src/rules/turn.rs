@@ -163,8 +163,12 @@ pub enum Action {
         design: Option<DesignId>,
         square: Square,
     },
-    /// A follow-up choosing where a pawn is reborn (ChessXpanse).
-    Reborn { square: Square },
+    /// A follow-up choosing where a pawn is reborn (ChessXpanse); `from` names the dormant
+    /// pawn reborn when a side has several.
+    Reborn { from: Option<Square>, square: Square },
+    /// A follow-up naming the dormant pawn that vanishes, when a side has several
+    /// (ChessXpanse).
+    Vanish { square: Square },
     /// The turn passes without moving (ChessXpanse).
     Pass,
     /// csipgs: a piece of a design (Betza notation, without parentheses) is bought into the
@@ -183,8 +187,10 @@ impl Action {
         match self {
             Action::Move { legs, .. } => legs.last().map(|l| l.to),
             Action::Drop { to, .. } => Some(*to),
-            Action::Coup { square, .. } | Action::Reborn { square } => Some(*square),
-            Action::Pass | Action::Buy { .. } | Action::Redesign { .. } => None,
+            Action::Coup { square, .. } | Action::Reborn { square, .. } => Some(*square),
+            Action::Pass | Action::Vanish { .. } | Action::Buy { .. } | Action::Redesign { .. } => {
+                None
+            }
         }
     }
 
@@ -246,8 +252,15 @@ impl Action {
                     None => write!(out, "coup {}{}", role.letter(), g.square_name(*square)),
                 };
             }
-            Action::Reborn { square } => {
-                let _ = write!(out, "reborn {}", g.square_name(*square));
+            Action::Reborn { from, square } => {
+                out.push_str("reborn ");
+                if let Some(f) = from {
+                    let _ = write!(out, "{}-", g.square_name(*f));
+                }
+                out.push_str(&g.square_name(*square));
+            }
+            Action::Vanish { square } => {
+                let _ = write!(out, "vanish {}", g.square_name(*square));
             }
             Action::Pass => out.push_str("pass"),
             Action::Buy { design } => {
@@ -372,6 +385,10 @@ pub enum ActionPattern {
         square: Square,
     },
     Reborn {
+        from: Option<Square>,
+        square: Square,
+    },
+    Vanish {
         square: Square,
     },
     Pass,
@@ -396,6 +413,8 @@ pub enum TurnPattern {
     },
     Resign,
     Draw,
+    /// The side to move ran out of time (ChessXpanse).
+    Timeout,
 }
 
 fn role_matches(
@@ -493,7 +512,14 @@ impl ActionPattern {
                 };
                 *piece == named && square == asq
             }
-            (ActionPattern::Reborn { square }, Action::Reborn { square: asq }) => square == asq,
+            (
+                ActionPattern::Reborn { from, square },
+                Action::Reborn {
+                    from: afrom,
+                    square: asq,
+                },
+            ) => square == asq && (from.is_none() || from == afrom),
+            (ActionPattern::Vanish { square }, Action::Vanish { square: asq }) => square == asq,
             (ActionPattern::Pass, Action::Pass) => true,
             (ActionPattern::Buy { design }, Action::Buy { design: a }) => design == a,
             (
@@ -554,7 +580,9 @@ impl ActionPattern {
         match self {
             ActionPattern::Move { legs, .. } => legs.last().map(|l| l.to),
             ActionPattern::Drop { to, .. } => Some(*to),
-            ActionPattern::Coup { square, .. } | ActionPattern::Reborn { square } => Some(*square),
+            ActionPattern::Coup { square, .. } | ActionPattern::Reborn { square, .. } => {
+                Some(*square)
+            }
             _ => None,
         }
     }
@@ -568,7 +596,7 @@ impl TurnPattern {
                 actions.len() == turn.actions.len()
                     && actions.iter().zip(&turn.actions).all(|(p, a)| p.matches(a))
             }
-            TurnPattern::Resign | TurnPattern::Draw => false,
+            TurnPattern::Resign | TurnPattern::Draw | TurnPattern::Timeout => false,
         }
     }
 

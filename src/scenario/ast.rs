@@ -178,6 +178,8 @@ pub enum TurnSyntax {
     Actions(Vec<ActionSyntax>, Option<Claim>),
     Resign,
     Draw,
+    /// `timeout`: the side to move ran out of time (xpanse).
+    Timeout,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -202,8 +204,13 @@ pub enum ActionSyntax {
         piece: PieceName,
         square: SquareName,
     },
-    /// `reborn c1`
+    /// `reborn c1`, `reborn e5-c1` (the dormant pawn on e5)
     Reborn {
+        from: Option<SquareName>,
+        square: SquareName,
+    },
+    /// `vanish e5`
+    Vanish {
         square: SquareName,
     },
     Pass,

@@ -1134,6 +1134,7 @@ impl<R: Rules> Lowering<R> {
         let (actions, claim) = match &turn.turn {
             TurnSyntax::Resign => return Ok(TurnPattern::Resign),
             TurnSyntax::Draw => return Ok(TurnPattern::Draw),
+            TurnSyntax::Timeout => return Ok(TurnPattern::Timeout),
             TurnSyntax::Actions(a, c) => (a, *c),
         };
         let mut out = Vec::new();
@@ -1196,7 +1197,11 @@ impl<R: Rules> Lowering<R> {
                     piece: self.piece_ref(piece)?,
                     square: self.square(square)?,
                 },
-                ActionSyntax::Reborn { square } => ActionPattern::Reborn {
+                ActionSyntax::Reborn { from, square } => ActionPattern::Reborn {
+                    from: from.as_ref().map(|s| self.square(s)).transpose()?,
+                    square: self.square(square)?,
+                },
+                ActionSyntax::Vanish { square } => ActionPattern::Vanish {
                     square: self.square(square)?,
                 },
                 ActionSyntax::Pass => ActionPattern::Pass,

@@ -41,6 +41,12 @@ pub(super) fn refusal(pos: &Chess, pattern: &TurnPattern) -> Refusal {
                 "resigning and agreeing a draw are not moves",
             )
         }
+        TurnPattern::Timeout => {
+            return Refusal::new(
+                "no-such-action",
+                "a timeout is not a turn in this variant; its games have no move clock",
+            )
+        }
     };
     if actions.len() != 1 {
         return Refusal::new(
@@ -61,7 +67,7 @@ pub(super) fn refusal(pos: &Chess, pattern: &TurnPattern) -> Refusal {
             ),
         ),
         ActionPattern::Coup { .. } => Refusal::new("no-such-action", "chess has no coup d'état"),
-        ActionPattern::Reborn { .. } => {
+        ActionPattern::Reborn { .. } | ActionPattern::Vanish { .. } => {
             Refusal::new("no-such-action", "chess has no rebirth of pawns")
         }
         ActionPattern::Pass => Refusal::new(

@@ -27,6 +27,12 @@ pub(super) fn refusal(pos: &Csipgs, pattern: &TurnPattern) -> Refusal {
                 "resigning and agreeing a draw are not moves",
             )
         }
+        TurnPattern::Timeout => {
+            return Refusal::new(
+                "no-such-action",
+                "a timeout is not a turn in this variant; its games have no move clock",
+            )
+        }
     };
     match &actions[..] {
         [] => return shape("a turn needs an action"),
@@ -60,7 +66,10 @@ pub(super) fn refusal(pos: &Csipgs, pattern: &TurnPattern) -> Refusal {
                 }
             ),
         ),
-        ActionPattern::Coup { .. } | ActionPattern::Reborn { .. } | ActionPattern::Pass => {
+        ActionPattern::Coup { .. }
+        | ActionPattern::Reborn { .. }
+        | ActionPattern::Vanish { .. }
+        | ActionPattern::Pass => {
             Refusal::new(
                 "no-such-action",
                 "the actions of a csipgs turn are a move, a drop and a purchase",

@@ -60,6 +60,12 @@ pub(super) fn refusal(pos: &Cypher, pattern: &TurnPattern) -> Refusal {
                 "resigning and agreeing a draw are not moves",
             )
         }
+        TurnPattern::Timeout => {
+            return Refusal::new(
+                "no-such-action",
+                "a timeout is not a turn in this variant; its games have no move clock",
+            )
+        }
     };
     if let Some(o) = pos.result {
         return Refusal::new("game-over", format!("the game is over: {o}"));
@@ -92,7 +98,7 @@ pub(super) fn refusal(pos: &Cypher, pattern: &TurnPattern) -> Refusal {
             "a coup's choice follows the pawn move that makes the coup (`g8-g9; coup Nf9`)",
         ),
         ActionPattern::Castle(_) => Refusal::new("no-such-action", "Cypher Chess has no castling"),
-        ActionPattern::Reborn { .. } => {
+        ActionPattern::Reborn { .. } | ActionPattern::Vanish { .. } => {
             Refusal::new("no-such-action", "Cypher Chess has no rebirth of pawns")
         }
         ActionPattern::Pass => Refusal::new(

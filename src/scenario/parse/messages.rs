@@ -447,6 +447,8 @@ fn keyword(rule: Rule) -> Option<&'static str> {
         Rule::kw_resign => "`resign`",
         Rule::kw_coup => "`coup`",
         Rule::kw_reborn => "`reborn`",
+        Rule::kw_vanish => "`vanish`",
+        Rule::kw_timeout => "`timeout`",
         Rule::kw_buy => "`buy`",
         Rule::pass => "`pass`",
         _ => return None,

@@ -24,6 +24,7 @@ impl Builder {
             match p.as_rule() {
                 Rule::kw_resign => special = Some(TurnSyntax::Resign),
                 Rule::kw_draw => special = Some(TurnSyntax::Draw),
+                Rule::kw_timeout => special = Some(TurnSyntax::Timeout),
                 Rule::action => actions.push(self.action(p)?),
                 Rule::claim => {
                     if claim.is_some() {
@@ -51,6 +52,7 @@ impl Builder {
             Rule::pass => Ok(ActionSyntax::Pass),
             Rule::coup => self.coup(p),
             Rule::reborn => self.reborn(p),
+            Rule::vanish => self.vanish(p),
             Rule::buy => self.buy(p),
             Rule::drop => self.drop(p),
             Rule::redesign => self.redesign(p),
@@ -76,14 +78,29 @@ impl Builder {
         Ok(ActionSyntax::Coup { piece, square })
     }
 
-    /// `reborn = { kw_reborn ~ sp+ ~ square }`
+    /// `reborn = { kw_reborn ~ sp+ ~ (square ~ "-")? ~ square }`
     pub(crate) fn reborn(&mut self, pair: Pair<Rule>) -> Res<ActionSyntax> {
+        let mut squares: Vec<_> = pair
+            .clone()
+            .into_inner()
+            .filter(|p| p.as_rule() == Rule::square)
+            .map(|p| self.square(p))
+            .collect();
+        let square = squares.pop().ok_or_else(|| self.missing("square", &pair))?;
+        Ok(ActionSyntax::Reborn {
+            from: squares.pop(),
+            square,
+        })
+    }
+
+    /// `vanish = { kw_vanish ~ sp+ ~ square }`
+    pub(crate) fn vanish(&mut self, pair: Pair<Rule>) -> Res<ActionSyntax> {
         let p = pair
             .clone()
             .into_inner()
             .find(|p| p.as_rule() == Rule::square)
             .ok_or_else(|| self.missing("square", &pair))?;
-        Ok(ActionSyntax::Reborn {
+        Ok(ActionSyntax::Vanish {
             square: self.square(p),
         })
     }
