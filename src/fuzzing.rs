@@ -595,7 +595,9 @@ pub mod structured {
                 0..=3 => {
                     self.out.push_str("start");
                     let g = R::geometry_for(None).expect("a default board");
-                    self.shadow = Some(Game::new(R::start(g, &self.options), self.options.clone()));
+                    self.shadow = R::start(g, &self.options)
+                        .ok()
+                        .map(|p| Game::new(p, self.options.clone()));
                 }
                 4..=6 => {
                     let fen = self.fen_text()?;

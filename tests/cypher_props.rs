@@ -24,7 +24,10 @@ fn options(flipped: bool) -> Options {
 }
 
 fn playout(flipped: bool, choices: &[usize]) -> Vec<Cypher> {
-    common::playout(Cypher::start(geometry(), &options(flipped)), choices)
+    common::playout(
+        Cypher::start(geometry(), &options(flipped)).expect("the start position"),
+        choices,
+    )
 }
 
 fn walk() -> impl Strategy<Value = (bool, Vec<usize>)> {

@@ -304,7 +304,7 @@ fn position<R: Rules>(fen: Option<String>, size: Option<String>) -> Result<(R, G
     let options = Options::defaults(R::options());
     let pos = match fen {
         Some(f) => R::from_fen(geometry, &f, &options).map_err(|e| format!("bad FEN: {e}"))?,
-        None => R::start(geometry, &options),
+        None => R::start(geometry, &options).map_err(|e| e.to_string())?,
     };
     Ok((pos, geometry))
 }

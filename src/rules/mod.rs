@@ -308,8 +308,9 @@ pub trait Rules: Clone + Sized {
     /// The board for a scenario header's size (`None` when the header gives none).
     fn geometry_for(size: Option<(u8, u8)>) -> Result<Geometry, SetupError>;
 
-    /// The variant's initial position.
-    fn start(geometry: Geometry, options: &Options) -> Self;
+    /// The variant's initial position, or why it has none (ChessXpanse publishes no
+    /// starting arrays).
+    fn start(geometry: Geometry, options: &Options) -> Result<Self, SetupError>;
 
     /// The one validating constructor: a raw setup becomes a position, or the reason it cannot.
     fn from_setup(setup: &Setup, options: &Options) -> Result<Self, SetupError>;

@@ -165,7 +165,10 @@ pub enum Action {
     },
     /// A follow-up choosing where a pawn is reborn (ChessXpanse); `from` names the dormant
     /// pawn reborn when a side has several.
-    Reborn { from: Option<Square>, square: Square },
+    Reborn {
+        from: Option<Square>,
+        square: Square,
+    },
     /// A follow-up naming the dormant pawn that vanishes, when a side has several
     /// (ChessXpanse).
     Vanish { square: Square },

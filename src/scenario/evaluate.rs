@@ -557,7 +557,9 @@ impl<'a, R: Rules> Evaluator<'a, R> {
                     }
                 }
                 StatementKind::Start => {
-                    let pos = R::start(self.geometry, &run.options);
+                    let pos = R::start(self.geometry, &run.options).map_err(|e| {
+                        Problem::new(e.to_string(), st.span.clone(), "no start position")
+                    })?;
                     run.setup = None;
                     run.game = Some(Game::new(pos, run.options.clone()));
                 }

@@ -369,7 +369,10 @@ fn refusals_other_actions() {
 
 #[test]
 fn game_over_and_check_claim() {
-    let mut game = Game::new(Chess::start(Chess::geometry(), &opts()), opts());
+    let mut game = Game::new(
+        Chess::start(Chess::geometry(), &opts()).expect("the start position"),
+        opts(),
+    );
     for m in ["f2-f3", "e7-e5", "g2-g4"] {
         game.play(&coord(m)).expect("legal");
     }
@@ -387,7 +390,10 @@ fn game_over_and_check_claim() {
         Err(PlayError::Refused(r)) => assert_eq!(r.rule, "game-over"),
         other => panic!("{other:?}"),
     }
-    let mut game = Game::new(Chess::start(Chess::geometry(), &opts()), opts());
+    let mut game = Game::new(
+        Chess::start(Chess::geometry(), &opts()).expect("the start position"),
+        opts(),
+    );
     let mut claimed = coord("e2-e4");
     if let TurnPattern::Actions { claim, .. } = &mut claimed {
         *claim = Some(Claim::Check);
@@ -555,7 +561,10 @@ fn outcomes() {
 
 #[test]
 fn repetition() {
-    let mut game = Game::new(Chess::start(Chess::geometry(), &opts()), opts());
+    let mut game = Game::new(
+        Chess::start(Chess::geometry(), &opts()).expect("the start position"),
+        opts(),
+    );
     for _ in 0..2 {
         for m in ["g1-f3", "g8-f6", "f3-g1", "f6-g8"] {
             assert!(game.outcome().is_none());
@@ -568,7 +577,7 @@ fn repetition() {
     let mut five = opts();
     five.set(Chess::options(), "chess", "repetition-draw", "fivefold")
         .unwrap();
-    let p = Chess::start(Chess::geometry(), &five);
+    let p = Chess::start(Chess::geometry(), &five).expect("the start position");
     assert_eq!(p.repetition_limit(), Some((5, "repetition")));
 
     // An en-passant square counts only when the capture is legal (9.2.2).

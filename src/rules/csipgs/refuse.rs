@@ -69,12 +69,10 @@ pub(super) fn refusal(pos: &Csipgs, pattern: &TurnPattern) -> Refusal {
         ActionPattern::Coup { .. }
         | ActionPattern::Reborn { .. }
         | ActionPattern::Vanish { .. }
-        | ActionPattern::Pass => {
-            Refusal::new(
-                "no-such-action",
-                "the actions of a csipgs turn are a move, a drop and a purchase",
-            )
-        }
+        | ActionPattern::Pass => Refusal::new(
+            "no-such-action",
+            "the actions of a csipgs turn are a move, a drop and a purchase",
+        ),
         ActionPattern::Redesign { .. } => shape("a design change comes after the turn's action"),
         ActionPattern::Buy { design } => {
             let slot = match Slot::parse(design) {

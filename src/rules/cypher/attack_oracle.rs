@@ -86,7 +86,7 @@ proptest! {
         flags in (any::<bool>(), any::<bool>(), any::<bool>()),
         ignore_pick in 0usize..NSQ,
     ) {
-        let mut pos = Cypher::start(Cypher::geometry(), &Options::defaults(OPTIONS));
+        let mut pos = Cypher::start(Cypher::geometry(), &Options::defaults(OPTIONS)).expect("the start position");
         let mut board = Board::empty(Cypher::geometry());
         for &(i, c) in &pieces {
             board.set(Sq(SQUARES[i] as u16), Piece::from_code(CODES[c]));

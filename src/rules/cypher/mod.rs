@@ -2219,11 +2219,8 @@ impl Rules for Cypher {
         Ok(Self::geometry())
     }
 
-    fn start(_geometry: Geometry, options: &Options) -> Self {
-        match Self::from_fen(Self::geometry(), START_FEN, options) {
-            Ok(p) => p,
-            Err(e) => unreachable!("the start position is valid: {e}"),
-        }
+    fn start(_geometry: Geometry, options: &Options) -> Result<Self, SetupError> {
+        Self::from_fen(Self::geometry(), START_FEN, options)
     }
 
     fn from_setup(setup: &Setup, options: &Options) -> Result<Self, SetupError> {

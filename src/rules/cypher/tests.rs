@@ -118,7 +118,7 @@ const BK: &str = "Kb8 Sh10";
 #[test]
 fn start_position_facts() {
     let o = opts(&[]);
-    let p = Cypher::start(Cypher::geometry(), &o);
+    let p = Cypher::start(Cypher::geometry(), &o).expect("the start position");
     assert_eq!(p.fen(), START_FEN);
     let g = Game::new(p.clone(), o);
     let from_d0 = g
@@ -139,7 +139,7 @@ fn start_position_facts() {
 
 #[test]
 fn perft_from_the_start() {
-    let p = Cypher::start(Cypher::geometry(), &opts(&[]));
+    let p = Cypher::start(Cypher::geometry(), &opts(&[])).expect("the start position");
     assert_eq!(perft(&p, 1), 27);
     assert_eq!(perft(&p, 2), 729);
     assert_eq!(perft(&p, 3), 26153);
@@ -680,20 +680,29 @@ fn checkmate_and_stalemate() {
 
 #[test]
 fn repetition_resignation_agreement_and_claims() {
-    let mut g = Game::new(Cypher::start(Cypher::geometry(), &opts(&[])), opts(&[]));
+    let mut g = Game::new(
+        Cypher::start(Cypher::geometry(), &opts(&[])).expect("the start position"),
+        opts(&[]),
+    );
     for _ in 0..2 {
         for t in ["Rb1-a1", "Rb9-a9", "Ra1-b1", "Ra9-b9"] {
             play(&mut g, t);
         }
     }
     assert_result(&g, None, Reason::Repetition, "repetition");
-    let mut g = Game::new(Cypher::start(Cypher::geometry(), &opts(&[])), opts(&[]));
+    let mut g = Game::new(
+        Cypher::start(Cypher::geometry(), &opts(&[])).expect("the start position"),
+        opts(&[]),
+    );
     assert!(
         matches!(g.play(&pattern("e3-e4+")), Err(PlayError::Refused(r)) if r.rule == "check-claim")
     );
     play(&mut g, "resign");
     assert_result(&g, Some(Color::Black), Reason::Resignation, "resignation");
-    let mut g = Game::new(Cypher::start(Cypher::geometry(), &opts(&[])), opts(&[]));
+    let mut g = Game::new(
+        Cypher::start(Cypher::geometry(), &opts(&[])).expect("the start position"),
+        opts(&[]),
+    );
     play(&mut g, "draw");
     assert_result(&g, None, Reason::Agreement, "agreement");
 }
@@ -743,6 +752,6 @@ fn invented_pieces_round_trip_through_the_fen_and_the_setup() {
     let q = Cypher::from_setup(&p.to_setup(), &options).expect("a valid setup");
     assert_eq!(q.fen(), fen);
     // Without invented pieces the position does not pay for them.
-    let start = Cypher::start(Cypher::geometry(), &options);
+    let start = Cypher::start(Cypher::geometry(), &options).expect("the start position");
     assert!(!start.designed);
 }

@@ -583,7 +583,13 @@ mod tests {
         assert_eq!(designs(&action("Q=BL")), ["Q", "BL"]);
         assert_eq!(action("pass"), ActionSyntax::Pass);
         assert!(
-            matches!(action("reborn c1"), ActionSyntax::Reborn { square } if square.text() == "c1")
+            matches!(action("reborn c1"), ActionSyntax::Reborn { from: None, square } if square.text() == "c1")
+        );
+        assert!(
+            matches!(action("reborn e5-c1"), ActionSyntax::Reborn { from: Some(f), square } if f.text() == "e5" && square.text() == "c1")
+        );
+        assert!(
+            matches!(action("vanish e5"), ActionSyntax::Vanish { square } if square.text() == "e5")
         );
         assert!(matches!(
             action("coup Nf9"),
