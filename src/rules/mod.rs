@@ -22,6 +22,7 @@ pub mod turn;
 pub mod variants;
 #[cfg(test)]
 mod violations;
+pub mod xpanse;
 
 use std::collections::BTreeMap;
 use std::fmt;

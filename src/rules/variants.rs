@@ -8,7 +8,7 @@ use std::str::FromStr;
 
 use super::piece::Role;
 use super::setup_error::SetupError;
-use super::{chess, csipgs, cypher, Reason};
+use super::{chess, csipgs, cypher, xpanse, Reason};
 
 /// What a variant is, for the language and the messages: the scenario language asks the
 /// registry which variant has zones, designs or check instead of naming variants.
@@ -68,38 +68,8 @@ impl VariantInfo {
     }
 }
 
-/// ChessXpanse: the language parses it; its interpreter comes with its own folder.
-const XPANSE: VariantInfo = VariantInfo {
-    name: "xpanse",
-    game: "ChessXpanse: six boards, Gatekeeper, Mage and Archer, no check",
-    boards: &[(4, 5), (5, 5), (5, 6), (6, 6), (6, 7), (7, 7)],
-    pieces: &[
-        Role::King,
-        Role::Queen,
-        Role::Rook,
-        Role::Bishop,
-        Role::Knight,
-        Role::Pawn,
-        Role::Gatekeeper,
-        Role::Mage,
-        Role::Archer,
-    ],
-    designs: false,
-    invented: false,
-    zones: &[],
-    check: false,
-    reasons: &[
-        Reason::Extinction,
-        Reason::Challenge,
-        Reason::KillRule,
-        Reason::Resignation,
-        Reason::Agreement,
-    ],
-    interpreted: false,
-};
-
 /// Every variant of the scenario language, interpreted or not, in the order they are listed.
-pub static REGISTRY: &[VariantInfo] = &[chess::INFO, cypher::INFO, csipgs::INFO, XPANSE];
+pub static REGISTRY: &[VariantInfo] = &[chess::INFO, cypher::INFO, csipgs::INFO, xpanse::INFO];
 
 /// The variants `arbiter` interprets: enum dispatch to their [`super::Rules`] types.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -107,16 +77,23 @@ pub enum Variant {
     Chess,
     Cypher,
     Csipgs,
+    Xpanse,
 }
 
 impl Variant {
-    pub const ALL: [Variant; 3] = [Variant::Chess, Variant::Cypher, Variant::Csipgs];
+    pub const ALL: [Variant; 4] = [
+        Variant::Chess,
+        Variant::Cypher,
+        Variant::Csipgs,
+        Variant::Xpanse,
+    ];
 
     pub fn info(self) -> &'static VariantInfo {
         match self {
             Variant::Chess => &chess::INFO,
             Variant::Cypher => &cypher::INFO,
             Variant::Csipgs => &csipgs::INFO,
+            Variant::Xpanse => &xpanse::INFO,
         }
     }
 
@@ -180,6 +157,10 @@ macro_rules! with_variant {
                 type $R = $crate::rules::csipgs::Csipgs;
                 $body
             }
+            $crate::rules::Variant::Xpanse => {
+                type $R = $crate::rules::xpanse::Xpanse;
+                $body
+            }
         }
     };
 }
@@ -204,11 +185,7 @@ mod tests {
     }
 
     #[test]
-    fn planned_variants_say_so_and_misspelt_ones_get_suggestions() {
-        assert!("xpanse"
-            .parse::<Variant>()
-            .unwrap_err()
-            .contains("no interpreter yet"));
+    fn misspelt_variants_get_suggestions() {
         assert!("xpanze".parse::<Variant>().unwrap_err().contains("xpanse"));
         assert_eq!(names_where(|v| !v.zones.is_empty()), "cypher");
         assert_eq!(names_where(|v| v.designs), "csipgs");

@@ -1,0 +1,202 @@
+//! The rule, option, state-key and invariant catalogue of ChessXpanse. The text has no
+//! numbered clauses, so each rule cites `chessxpanse-rules.txt` by its section heading (and,
+//! for the three Pawn Reborn rules, which the text numbers "1." each, by the rule's title).
+
+use crate::rules::{rule, InvariantDef, KeyDef, OptionDef, RuleDef};
+
+pub static RULES: &[RuleDef] = &[
+    // The board and the set-up.
+    rule("board-sizes", "chessxpanse-rules.txt General", "battles are played on six boards: 4x5, 5x5, 5x6, 6x6, 6x7 and 7x7 (files x ranks)"),
+    rule("piece-limits", "chessxpanse-rules.txt Nine Pieces", "a side has at most one Gatekeeper, one Mage and one Archer, 3 Kings, 3 Pawns, 4 Rooks, 5 Bishops, 5 Knights and 3 Queens, and at least one King; the starting arrays are not published, so a position is given by `board` or `fen`, and only these upper limits are checked"),
+    // Whose piece, which action.
+    rule("not-your-turn", "chessxpanse-rules.txt General", "players alternate; a player moves only pieces of their own colour (Gold is white, Blue is black)"),
+    rule("no-piece-there", "chessxpanse-rules.txt General", "a move starts from a square holding one of the player's pieces"),
+    rule("no-such-piece", "chessxpanse-rules.txt Nine Pieces", "the piece named by the move must be one of the player's pieces able to go there"),
+    rule("no-such-action", "chessxpanse-rules.txt Other Moves and Rules", "a turn is a move (followed by a pawn's rebirth where one is due) or a pass; there are no drops, coups, purchases or design changes"),
+    rule("turn-length", "chessxpanse-rules.txt Pawn Reborn Rules", "a turn is one move, or a move and the rebirth (`reborn c1`) or vanishing (`vanish e5`) it brings"),
+    // Movement of the chess pieces.
+    rule("chess-moves", "chessxpanse-rules.txt Nine Pieces", "the King, Queen, Bishop, Knight and Rook keep their characteristic moves from chess"),
+    rule("blocked", "chessxpanse-rules.txt Nine Pieces", "a Queen, Rook or Bishop cannot move over an intervening piece, as in chess"),
+    rule("own-piece-on-target", "chessxpanse-rules.txt Nine Pieces", "a piece may not move onto a piece of its own side (only a Magic Piece's ricochet goes on from one)"),
+    rule("kill-mark", "chessxpanse-rules.txt Other Moves and Rules", "`x` marks a kill and `-` a step, a ricochet or a switch: the written leg must say what the move does there"),
+    rule("pawn-move", "chessxpanse-rules.txt The Pawn", "a Pawn moves one square forward onto an empty square and kills one square diagonally forward, as in chess"),
+    rule("no-double-step", "chessxpanse-rules.txt The Pawn", "the Pawn always moves by one, never by two, not even on its first move"),
+    rule("pawn-direction", "chessxpanse-rules.txt Ghost Mode", "a side's Pawns move up the board, or, in Ghost Mode, toward their own side (state key `pawn-direction`); forward, far row and first row follow that direction"),
+    rule("no-castling", "chessxpanse-rules.txt Other Moves and Rules", "there is no castling"),
+    rule("no-en-passant", "chessxpanse-rules.txt Other Moves and Rules", "there is no en passant"),
+    rule("no-promotion", "chessxpanse-rules.txt Pawn Reborn Rules, Pawn Reaches Far Row", "a Pawn reaching the far row is not promoted; it is reborn or vanishes"),
+    // The Magic Pieces.
+    rule("gatekeeper-move", "chessxpanse-rules.txt The Gatekeeper", "the Gatekeeper moves along a straight line, leaps over the first piece on it, and then lands on the next empty square, kills the next enemy, or ricochets off the next piece of its own colour (options gatekeeper-lines and gatekeeper-landing)"),
+    rule("gatekeeper-ricochet", "chessxpanse-rules.txt The Gatekeeper", "after a ricochet the Gatekeeper turns 90 degrees and repeats the move: it leaps over the next piece and lands or kills"),
+    rule("gatekeeper-no-leap-gatekeeper", "chessxpanse-rules.txt The Gatekeeper", "a Gatekeeper may not leap over another Gatekeeper"),
+    rule("gatekeeper-no-kill-gatekeeper", "chessxpanse-rules.txt The Gatekeeper", "a Gatekeeper may not kill another Gatekeeper"),
+    rule("mage-move", "chessxpanse-rules.txt The Mage", "the Mage leaps 3 + 1 squares (a (1,3) leap) in any direction, never four in a straight line, and lands, kills, or ricochets off a piece of its own colour"),
+    rule("mage-ricochet", "chessxpanse-rules.txt The Mage", "after a ricochet the Mage leaps again in any direction, and lands or kills"),
+    rule("mage-no-kill-mage", "chessxpanse-rules.txt The Mage", "a Mage may not kill another Mage"),
+    rule("no-second-ricochet", "chessxpanse-rules.txt The Gatekeeper, The Mage", "multiple ricochets are not allowed for the Gatekeeper and the Mage: their second leg must land or kill"),
+    rule("archer-move", "chessxpanse-rules.txt The Archer", "the Archer leaps two squares in any of the eight directions and lands, kills, or ricochets off a piece of its own colour"),
+    rule("archer-ricochet", "chessxpanse-rules.txt The Archer", "after a ricochet the Archer leaps two squares again in any direction and lands, kills, or goes on: multiple ricochets and multiple kills in one move (option archer-kill-continues)"),
+    rule("archer-switch", "chessxpanse-rules.txt The Archer, Switch Move", "after one or more ricochets the Archer may end its move on an empty square next to the square of its last ricochet (`Ac1^c3~d3`; option switch-reach)"),
+    rule("archer-no-kill-archer", "chessxpanse-rules.txt The Archer", "an Archer may not kill another Archer"),
+    rule("ricochet-goes-on", "chessxpanse-rules.txt The Magic Pieces", "a ricochet starts a compound move: a move never ends on the piece it ricochets off"),
+    rule("path-no-revisit", "chessxpanse-rules.txt The Magic Pieces (silent)", "a Magic Piece's path never stops twice on one square, its starting square included: a ricochet is off a piece once, a piece is killed once, and a move cannot end where it began. The text sets no other bound; this one keeps every move finite and changes no reach, since a path that came back could have stopped the first time"),
+    // Pawn Reborn.
+    rule("pawn-reborn", "chessxpanse-rules.txt Pawn Reborn Rules, Pawn Reaches Far Row", "a Pawn reaching its far row (by a step or a kill) is reborn on an empty square of its first row chosen by the player (`c4-c5; reborn c1`), or vanishes (`c4-c5`); with no empty square on the first row it vanishes"),
+    rule("dormant-pawn", "chessxpanse-rules.txt Pawn Reborn Rules, Dormant Pawn Reborn", "a Pawn standing on its far row is dormant: it cannot move. When another Pawn of its side reaches the far row, the dormant Pawn is reborn (or vanishes) instead, and the arriving Pawn stays. With several dormant Pawns the player names the one concerned (`reborn e5-c1`, `vanish e5`)"),
+    rule("dormant-vacate", "chessxpanse-rules.txt Pawn Reborn Rules, Vacating a Space on the First Row", "when a piece leaves a square of its side's first row while that side has a dormant Pawn, the dormant Pawn is reborn on the square just vacated (`Rc1-c3; reborn c1`) or vanishes (`Rc1-c3`)"),
+    // No check; the end of a battle.
+    rule("no-check", "chessxpanse-rules.txt Other Moves and Rules", "there is no check: a King may stand attacked and may move into attack; `+` and `#` claims and `expect check` do not apply"),
+    rule("check-claim", "chessxpanse-rules.txt Other Moves and Rules", "a `+` or `#` claim is refused: there is no check in ChessXpanse"),
+    rule("extinction", "chessxpanse-rules.txt The Game, General", "the first player to kill the opponent's last King wins the battle"),
+    rule("no-draws", "chessxpanse-rules.txt General", "there are no draws: `draw` is not a turn"),
+    rule("no-legal-move", "chessxpanse-rules.txt Other Moves and Rules (silent)", "a player with no legal move and no pass left: there is no stalemate and no draw, so the battle must end (option no-legal-move)"),
+    rule("pass", "chessxpanse-rules.txt Other Moves and Rules, Pass", "a player may pass, transferring the move to the opponent, at most twice in one battle (state key `passes`)"),
+    rule("resignation", "chessxpanse-rules.txt Other Moves and Rules, Surrender", "a player may surrender the battle (`resign`); the opponent wins it"),
+    rule("challenge", "chessxpanse-rules.txt Other Moves and Rules, Challenge", "a player reduced to two pieces (or fewer) must kill the opponent's last King within two of their own turns (passes count), or loses the battle (state key `challenge-moves`)"),
+    rule("kill-rule", "chessxpanse-rules.txt Other Moves and Rules, 10 Kill Rule", "the first player to move ten times without making a kill loses the battle (state key `moves-without-kill`; options kill-rule-count and pass-counts)"),
+    rule("game-over", "chessxpanse-rules.txt The Game", "once a battle is decided no further turn is played in it"),
+    // Wars and timeouts.
+    rule("war", "chessxpanse-rules.txt General", "a war is 3, 5, 7, 9 or 11 battles, and the player who wins the majority wins it (state keys `war-length`, `battles-won`, `war-winner`)"),
+    rule("timeout", "chessxpanse-rules.txt Timeouts", "a player who times out (`timeout`) loses the battle"),
+    rule("timeout-war", "chessxpanse-rules.txt Timeouts", "a player who times out two moves in a row, the first move of the next battle included, loses the war (state key `timeouts`)"),
+    rule("presentation", "chessxpanse-rules.txt Board Rotation, Levels, Ranking, Etiquette, Timed Moves, Pre-Game Negotiation", "out of scope: board rotation, levels, ranking and Rank Points, etiquette, the clock's length, the choice of boards and rotations, and match negotiation are the app's presentation, not rules of play; arbiter does not model them"),
+];
+
+pub static OPTIONS: &[OptionDef] = &[
+    OptionDef {
+        name: "gatekeeper-lines",
+        values: &["orthogonal", "all"],
+        default: "orthogonal",
+        reason: "\"moves in a straight line\" and \"turns 90 degrees perpendicular\": in chess writing a straight line is a rank or a file, as against a diagonal, and the one example (`Ga1-a4-d4`) is orthogonal; all reads a diagonal as a straight line too, turning onto the other diagonal after a ricochet",
+    },
+    OptionDef {
+        name: "gatekeeper-landing",
+        values: &["next-square", "next-piece"],
+        default: "next-square",
+        reason: "\"lands in the next available space, makes the next available kill, or makes the next available ricochet\": the square right after the leaped piece decides, like a grasshopper (empty: it lands; enemy: it kills; friend: it ricochets), so the three outcomes are the three things that square can hold. next-piece lets it also go on over empty squares to the first piece beyond, and kill it or ricochet off it",
+    },
+    OptionDef {
+        name: "ricochet-from",
+        values: &["piece", "before"],
+        default: "piece",
+        reason: "the contract's paths write the friendly piece's square as a stop where the next leg begins (`Ac1-c3-e5`, `Ga1-a4-d4`); before starts the next leg from the square just before that piece on the line of the leg (the Archer's middle square, the Gatekeeper's square before the piece), as a ball bounces off a wall. The Mage's (1,3) leap has no such square, so it always goes on from the piece",
+    },
+    OptionDef {
+        name: "archer-kill-continues",
+        values: &["after-ricochet", "always", "never"],
+        default: "after-ricochet",
+        reason: "multiple kills are listed only as ways to continue the Compound Move, which a ricochet starts; the first leg's list (\"lands in a space or makes a kill or makes a ricochet\") ends the move at a kill. always lets a kill go on even without a ricochet before it; never ends every move at its first kill (multiple kills then never happen)",
+    },
+    OptionDef {
+        name: "switch-reach",
+        values: &["adjacent", "orthogonal"],
+        default: "adjacent",
+        reason: "\"any adjacent empty space which is one space away from its last ricochet\": any of the eight neighbours; orthogonal reads \"one space away\" as a rook's step",
+    },
+    OptionDef {
+        name: "kill-rule-count",
+        values: &["since-last-kill", "from-start"],
+        default: "since-last-kill",
+        reason: "\"the first player to move ten times without making a kill\" reads as ten moves in a row without a kill, like chess's fifty-move rule counting from the last capture; from-start counts every move without a kill since the battle began",
+    },
+    OptionDef {
+        name: "pass-counts",
+        values: &["no", "yes"],
+        default: "no",
+        reason: "a pass \"transfers the move to the opponent\": a player who passes has not moved, so it is not one of the ten moves; yes counts a pass as a move without a kill",
+    },
+    OptionDef {
+        name: "no-legal-move",
+        values: &["loses", "passes"],
+        default: "loses",
+        reason: "there is no stalemate and there are no draws, so a player who can neither move nor pass cannot go on and loses the battle; passes lets them hand the move back without using one of their two passes",
+    },
+];
+
+pub static STATE_KEYS: &[KeyDef] = &[
+    KeyDef {
+        name: "passes",
+        per_color: true,
+        values: "0, 1 or 2",
+        summary: "the passes the player has used in this battle",
+    },
+    KeyDef {
+        name: "moves-without-kill",
+        per_color: true,
+        values: "0 to 9",
+        summary: "the player's moves without a kill, as the 10 Kill Rule counts them",
+    },
+    KeyDef {
+        name: "challenge-moves",
+        per_color: true,
+        values: "- (not challenged), 0 or 1",
+        summary: "the turns the player has played since being reduced to two pieces",
+    },
+    KeyDef {
+        name: "pawn-direction",
+        per_color: true,
+        values: "up or down",
+        summary: "which way the player's Pawns move: up (toward the higher ranks) or down; White's down and Black's up are Ghost Mode",
+    },
+    KeyDef {
+        name: "timeouts",
+        per_color: true,
+        values: "0, 1 or 2",
+        summary: "the player's timeouts in a row (the last move of the previous battle included); 2 loses the war",
+    },
+    KeyDef {
+        name: "war-length",
+        per_color: false,
+        values: "1 (a single battle), 3, 5, 7, 9 or 11",
+        summary: "the number of battles of the war",
+    },
+    KeyDef {
+        name: "battles-won",
+        per_color: true,
+        values: "a number below the majority",
+        summary: "the battles the player has won in this war, this one included once it is decided",
+    },
+    KeyDef {
+        name: "war-winner",
+        per_color: false,
+        values: "white, black or none (read-only)",
+        summary: "who has won the war: by the majority of battles, or because the other timed out twice in a row",
+    },
+    KeyDef {
+        name: "fen",
+        per_color: false,
+        values: "a ChessXpanse FEN (read-only)",
+        summary: "the whole battle position: placement, side, passes, moves without a kill, challenges, pawn directions",
+    },
+];
+
+pub static INVARIANTS: &[InvariantDef] = &[
+    InvariantDef {
+        name: "no-magic-kills-its-kind",
+        summary: "no Gatekeeper, Mage or Archer ever kills an enemy piece of its own kind (read from the pieces on the board before and after the turn)",
+    },
+    InvariantDef {
+        name: "pawns-never-rest-on-far-row",
+        summary: "a Pawn that reaches its far row never stays there on its own: a side's Pawns on its far row are never more than its dormant Pawns of the set-up",
+    },
+    InvariantDef {
+        name: "passes-at-most-two",
+        summary: "no player has passed more than twice in the battle (read from the FEN)",
+    },
+    InvariantDef {
+        name: "battle-ends-when-last-king-dies",
+        summary: "a side with no King on the board has lost by extinction, and a battle with Kings on both sides has not ended by extinction",
+    },
+    InvariantDef {
+        name: "piece-limits",
+        summary: "no side ever has more pieces of a kind than the Nine Pieces limits, nor a piece that ChessXpanse does not have (counted from the board)",
+    },
+    InvariantDef {
+        name: "pieces-never-gained",
+        summary: "no turn adds a piece to either side: rebirths move a pawn, they never make one (counted from the board before and after the turn)",
+    },
+    InvariantDef {
+        name: "no-check",
+        summary: "whatever attacks a King, the side to move always has a legal turn unless the battle is over or both passes are spent, and a King's moves are never limited by attack: every King move the geometry allows onto a square not of its own side is legal",
+    },
+];

@@ -1,0 +1,3 @@
+//! Unit tests of the ChessXpanse interpreter.
+
+use super::*;
