@@ -284,7 +284,7 @@ fn misspelt_variants_options_and_values_are_suggested() {
     let e = "chesss".parse::<Variant>().expect_err("no such variant");
     assert_eq!(
         e,
-        "unknown variant `chesss`; variants: chess, cypher, csipgs; did you mean `chess`?"
+        "unknown variant `chesss`; variants: chess, cypher, csipgs, xpanse; did you mean `chess`?"
     );
     let e = "xpans".parse::<Variant>().expect_err("no such variant");
     assert!(e.ends_with("did you mean `xpanse`?"), "{e}");

@@ -22,8 +22,14 @@
 //! state keys only.
 
 mod catalogue;
+#[cfg(test)]
+mod invariant_tests;
 mod invariants;
+#[cfg(test)]
+mod oracle;
 pub(crate) mod paths;
+#[cfg(test)]
+mod refusal_agreement;
 mod refuse;
 #[cfg(test)]
 mod tests;

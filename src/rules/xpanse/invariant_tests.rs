@@ -1,0 +1,1 @@
+//! Every ChessXpanse invariant has a case that breaks it (being written).

@@ -1,0 +1,1 @@
+//! Refusals agree with the generator (being written).
