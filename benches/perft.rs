@@ -1,17 +1,30 @@
-//! Perft benchmarks for orthodox chess.
+//! Perft benchmarks for orthodox chess and ChessXpanse.
 //!
-//! `cargo bench --bench perft` runs criterion on perft 5 of the start position and perft 4 of
-//! Kiwipete. `PERFT_DEEP=1 cargo bench --bench perft` instead times perft 6 of the start
-//! position and perft 5 of Kiwipete once each and prints nodes per second.
+//! `cargo bench --bench perft` runs criterion on perft 5 of the start position, perft 4 of
+//! Kiwipete and perft 3 of a crowded 7x7 ChessXpanse position (both sides' Gatekeeper, Mage
+//! and Archer among their pieces). `PERFT_DEEP=1 cargo bench --bench perft` instead times perft
+//! 6 of the start position, perft 5 of Kiwipete and perft 4 of the ChessXpanse position once
+//! each and prints nodes per second.
 
 use std::hint::black_box;
 use std::time::Instant;
 
 use arbiter::rules::chess::{Chess, START_FEN};
+use arbiter::rules::xpanse::Xpanse;
 use arbiter::rules::{perft, Geometry, Options, Rules};
 use criterion::{criterion_group, Criterion};
 
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+
+/// A crowded 7x7 ChessXpanse battle: each side's Magic Pieces in its second row, among its
+/// Queens and Pawns, the chess pieces behind them.
+const XPANSE_CROWDED: &str = "rnbkbnr/qpgmapq/7/7/7/QPGMAPQ/RNBKBNR w";
+
+fn xpanse_crowded() -> Xpanse {
+    let options = Options::defaults(Xpanse::options());
+    let geometry = Xpanse::geometry_for(Some((7, 7))).expect("a ChessXpanse board");
+    Xpanse::from_fen(geometry, XPANSE_CROWDED, &options).expect("valid FEN")
+}
 
 fn position(fen: &str) -> Chess {
     let options = Options::defaults(Chess::options());
@@ -25,6 +38,10 @@ fn bench_perft(c: &mut Criterion) {
     group.bench_function("start 5", |b| b.iter(|| perft(black_box(&start), 5)));
     let kiwipete = position(KIWIPETE);
     group.bench_function("kiwipete 4", |b| b.iter(|| perft(black_box(&kiwipete), 4)));
+    let crowded = xpanse_crowded();
+    group.bench_function("xpanse crowded 7x7 3", |b| {
+        b.iter(|| perft(black_box(&crowded), 3))
+    });
     group.finish();
 }
 
@@ -45,6 +62,15 @@ fn deep() {
             nodes as f64 / secs / 1e6
         );
     }
+    let crowded = xpanse_crowded();
+    let t = Instant::now();
+    let nodes = perft(&crowded, 4);
+    let secs = t.elapsed().as_secs_f64();
+    assert_eq!(nodes, 6_195_275, "xpanse crowded perft 4");
+    println!(
+        "xpanse crowded 7x7 perft 4: {nodes} nodes in {secs:.3}s = {:.1} million nodes/s",
+        nodes as f64 / secs / 1e6
+    );
 }
 
 fn main() {
