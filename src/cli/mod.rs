@@ -50,7 +50,7 @@ pub enum Command {
     },
     /// Count move paths of a given depth (the last ply is counted, not played).
     Perft {
-        /// The variant, as scenario files name it (`chess`, `cypher`, `csipgs`).
+        /// The variant, as scenario files name it (`chess`, `cypher`, `csipgs`, `xpanse`).
         variant: String,
         /// The depth in turns.
         depth: u64,
