@@ -1,1 +1,629 @@
-//! An independent enumerator of the Magic Pieces' paths, the oracle for the generator (being written).
+//! An independent enumerator of the Magic Pieces' paths, the oracle for the generator.
+//!
+//! Written from `chessxpanse-rules.txt` (The Gatekeeper, The Mage, The Archer, Switch Move)
+//! and the catalogue's readings, sharing nothing with [`super::paths`]: squares are plain
+//! (file, rank) pairs, the board is a grid of `Board::get`, the piece is lifted off its origin
+//! while it flies and a killed piece is taken off the grid, and each piece's move is spelled
+//! out as the text tells it. The readings come from the option strings, not from `Opts`:
+//!
+//! - `gatekeeper-lines`: orthogonal (a rank or a file) or all (diagonals too); after a
+//!   ricochet the Gatekeeper turns 90 degrees, either way.
+//! - `gatekeeper-landing`: next-square (the square right after the leaped piece decides:
+//!   empty lands, enemy kills, friend ricochets) or next-piece (also over empty squares to the
+//!   next piece, killing it or ricocheting off it).
+//! - `ricochet-from`: piece (the next leg starts on the friend) or before (on the square
+//!   before it on the leg's line; the Mage always from the piece).
+//! - `archer-kill-continues`: after-ricochet, always or never.
+//! - `switch-reach`: adjacent (8 neighbours) or orthogonal (4) of the last ricochet.
+//!
+//! Rule `path-no-revisit`: a path never stops twice on one square, its origin included.
+//!
+//! The test compares, on random crowded positions of the six boards and under all 48
+//! combinations of the five path options, the oracle's paths of every Gatekeeper, Mage and
+//! Archer of the side to move with the first actions of the legal turns from its square.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::*;
+use crate::rules::testing::{report, Rng};
+
+/// A square as (file, rank), which may be off the board.
+type P = (i32, i32);
+
+/// A leg as the oracle writes it: where it ends and its mark (`-` land, `x` kill,
+/// `^` ricochet, `~` switch).
+pub(super) type OLeg = (Square, char);
+
+/// The five path readings, read from the option values.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Readings {
+    pub all_lines: bool,
+    pub next_piece: bool,
+    pub from_before: bool,
+    /// `after-ricochet`, `always` or `never`.
+    pub kill_goes_on: &'static str,
+    pub switch_orthogonal: bool,
+}
+
+impl Readings {
+    pub fn of(o: &Options) -> Readings {
+        Readings {
+            all_lines: o.get("gatekeeper-lines") == "all",
+            next_piece: o.get("gatekeeper-landing") == "next-piece",
+            from_before: o.get("ricochet-from") == "before",
+            kill_goes_on: o.get("archer-kill-continues"),
+            switch_orthogonal: o.get("switch-reach") == "orthogonal",
+        }
+    }
+}
+
+/// The five path options as `name=value` text, for a failure's reproducer.
+pub(super) fn path_options(o: &Options) -> String {
+    [
+        "gatekeeper-lines",
+        "gatekeeper-landing",
+        "ricochet-from",
+        "archer-kill-continues",
+        "switch-reach",
+    ]
+    .map(|n| format!("{n}={}", o.get(n)))
+    .join(" ")
+}
+
+/// The five path options' values, every combination (2 * 2 * 2 * 3 * 2 = 48).
+pub(super) fn every_path_reading() -> Vec<Options> {
+    let mut out = Vec::new();
+    for lines in ["orthogonal", "all"] {
+        for landing in ["next-square", "next-piece"] {
+            for from in ["piece", "before"] {
+                for kill in ["after-ricochet", "always", "never"] {
+                    for reach in ["adjacent", "orthogonal"] {
+                        let mut o = Options::defaults(OPTIONS);
+                        for (name, value) in [
+                            ("gatekeeper-lines", lines),
+                            ("gatekeeper-landing", landing),
+                            ("ricochet-from", from),
+                            ("archer-kill-continues", kill),
+                            ("switch-reach", reach),
+                        ] {
+                            o.set(OPTIONS, "xpanse", name, value)
+                                .expect("a path option");
+                        }
+                        out.push(o);
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// What a square holds while the piece flies.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Here {
+    Off,
+    Empty,
+    Friend,
+    Foe(Role),
+}
+
+/// A path being walked.
+#[derive(Clone)]
+struct Walk {
+    /// Where the next leg starts.
+    at: P,
+    /// The squares stopped on, the origin first.
+    stops: Vec<P>,
+    legs: Vec<(P, char)>,
+    ricochets: usize,
+}
+
+struct Oracle {
+    files: i32,
+    ranks: i32,
+    /// The board by [file][rank], the moving piece lifted off.
+    grid: Vec<Vec<Option<Piece>>>,
+    us: Color,
+    role: Role,
+    r: Readings,
+    found: BTreeSet<Vec<(P, char)>>,
+    /// The most paths to list before giving up (a crowded board can have very many).
+    budget: usize,
+    over: bool,
+}
+
+const ROOK_LINES: [P; 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
+const ALL_LINES: [P; 8] = [
+    (1, 0),
+    (-1, 0),
+    (0, 1),
+    (0, -1),
+    (1, 1),
+    (1, -1),
+    (-1, 1),
+    (-1, -1),
+];
+/// "3 + 1 spaces (or 1 + 3) in any direction, but not four in a straight line".
+const MAGE_LEAPS: [P; 8] = [
+    (1, 3),
+    (3, 1),
+    (-1, 3),
+    (-3, 1),
+    (1, -3),
+    (3, -1),
+    (-1, -3),
+    (-3, -1),
+];
+
+fn plus(a: P, b: P) -> P {
+    (a.0 + b.0, a.1 + b.1)
+}
+
+impl Oracle {
+    fn here(&self, p: P) -> Here {
+        if p.0 < 0 || p.1 < 0 || p.0 >= self.files || p.1 >= self.ranks {
+            return Here::Off;
+        }
+        match self.grid[p.0 as usize][p.1 as usize] {
+            None => Here::Empty,
+            Some(q) if q.color() == self.us => Here::Friend,
+            Some(q) => Here::Foe(q.role()),
+        }
+    }
+
+    fn record(&mut self, w: &Walk, last: (P, char)) {
+        let mut legs = w.legs.clone();
+        legs.push(last);
+        self.found.insert(legs);
+        if self.found.len() > self.budget {
+            self.over = true;
+        }
+    }
+
+    /// Whether the Archer goes on after a kill (option archer-kill-continues).
+    fn kill_goes_on(&self, w: &Walk) -> bool {
+        self.role == Role::Archer
+            && match self.r.kill_goes_on {
+                "always" => true,
+                "never" => false,
+                _ => w.ricochets > 0,
+            }
+    }
+
+    /// A leg (of unit direction `dir` for the Gatekeeper and the Archer) ends on `q`: the
+    /// piece lands, kills, or ricochets and goes on, as its rules allow.
+    fn arrive(&mut self, w: &Walk, q: P, dir: P) {
+        if self.over || w.stops.contains(&q) {
+            return;
+        }
+        match self.here(q) {
+            Here::Off => {}
+            Here::Empty => self.record(w, (q, '-')),
+            Here::Foe(role) => {
+                // No Magic Piece kills its own kind.
+                if role == self.role {
+                    return;
+                }
+                self.record(w, (q, 'x'));
+                if self.kill_goes_on(w) {
+                    let mut next = w.clone();
+                    next.legs.push((q, 'x'));
+                    next.stops.push(q);
+                    next.at = q;
+                    let killed = self.grid[q.0 as usize][q.1 as usize].take();
+                    self.archer_legs(&next, None);
+                    self.grid[q.0 as usize][q.1 as usize] = killed;
+                }
+            }
+            Here::Friend => {
+                // Multiple ricochets: the Archer only.
+                if self.role != Role::Archer && w.ricochets > 0 {
+                    return;
+                }
+                let mut next = w.clone();
+                next.legs.push((q, '^'));
+                next.stops.push(q);
+                next.ricochets += 1;
+                next.at = if self.r.from_before && self.role != Role::Mage {
+                    (q.0 - dir.0, q.1 - dir.1)
+                } else {
+                    q
+                };
+                match self.role {
+                    Role::Gatekeeper => {
+                        // It turns 90 degrees, either way.
+                        for turn in [(-dir.1, dir.0), (dir.1, -dir.0)] {
+                            self.gatekeeper_leg(&next, turn);
+                        }
+                    }
+                    Role::Mage => self.mage_legs(&next),
+                    _ => self.archer_legs(&next, Some(q)),
+                }
+            }
+        }
+    }
+
+    /// The Gatekeeper along `dir` from `w.at`: over empty squares to the first piece, which it
+    /// leaps (never a Gatekeeper), then the square after it decides; or, under next-piece,
+    /// also the next piece beyond empty squares.
+    fn gatekeeper_leg(&mut self, w: &Walk, dir: P) {
+        let mut p = plus(w.at, dir);
+        while self.here(p) == Here::Empty {
+            p = plus(p, dir);
+        }
+        let screen = match self.here(p) {
+            Here::Off => return,
+            _ => self.grid[p.0 as usize][p.1 as usize].expect("a piece"),
+        };
+        if screen.role() == Role::Gatekeeper {
+            return;
+        }
+        let after = plus(p, dir);
+        match self.here(after) {
+            Here::Off => {}
+            Here::Empty => {
+                self.arrive(w, after, dir);
+                if self.r.next_piece {
+                    let mut q = plus(after, dir);
+                    while self.here(q) == Here::Empty {
+                        q = plus(q, dir);
+                    }
+                    if self.here(q) != Here::Off {
+                        self.arrive(w, q, dir);
+                    }
+                }
+            }
+            _ => self.arrive(w, after, dir),
+        }
+    }
+
+    fn mage_legs(&mut self, w: &Walk) {
+        for v in MAGE_LEAPS {
+            self.arrive(w, plus(w.at, v), v);
+        }
+    }
+
+    /// The Archer's leaps of two from `w.at`, and after a ricochet on `ricochet` its Switch
+    /// Move onto an empty square next to it.
+    fn archer_legs(&mut self, w: &Walk, ricochet: Option<P>) {
+        for d in ALL_LINES {
+            self.arrive(w, (w.at.0 + 2 * d.0, w.at.1 + 2 * d.1), d);
+        }
+        let Some(r) = ricochet else { return };
+        let around: &[P] = if self.r.switch_orthogonal {
+            &ROOK_LINES
+        } else {
+            &ALL_LINES
+        };
+        for &d in around {
+            let q = plus(r, d);
+            if self.here(q) == Here::Empty && !w.stops.contains(&q) {
+                self.record(w, (q, '~'));
+            }
+        }
+    }
+}
+
+/// The paths of the Magic Piece on `from` (of the side to move), each as its legs; `None`
+/// when there are more than `budget`.
+pub(super) fn magic_paths(
+    board: &Board,
+    us: Color,
+    from: Square,
+    r: Readings,
+    budget: usize,
+) -> Option<BTreeSet<Vec<OLeg>>> {
+    let g = *board.geometry();
+    let (files, ranks) = (i32::from(g.files), i32::from(g.ranks));
+    let mut grid: Vec<Vec<Option<Piece>>> = (0..files)
+        .map(|f| {
+            (0..ranks)
+                .map(|k| board.get(Square::new(f as u8, k as u8)))
+                .collect()
+        })
+        .collect();
+    let o = (i32::from(from.file), i32::from(from.rank));
+    let piece = grid[o.0 as usize][o.1 as usize]
+        .take()
+        .expect("a piece on the square");
+    assert_eq!(piece.color(), us);
+    let mut oracle = Oracle {
+        files,
+        ranks,
+        grid,
+        us,
+        role: piece.role(),
+        r,
+        found: BTreeSet::new(),
+        budget,
+        over: false,
+    };
+    let start = Walk {
+        at: o,
+        stops: vec![o],
+        legs: Vec::new(),
+        ricochets: 0,
+    };
+    match piece.role() {
+        Role::Gatekeeper => {
+            let lines: &[P] = if r.all_lines { &ALL_LINES } else { &ROOK_LINES };
+            for &d in lines {
+                oracle.gatekeeper_leg(&start, d);
+            }
+        }
+        Role::Mage => oracle.mage_legs(&start),
+        Role::Archer => oracle.archer_legs(&start, None),
+        r => panic!("{r:?} is not a Magic Piece"),
+    }
+    if oracle.over {
+        return None;
+    }
+    let sq = |p: P| Square::new(p.0 as u8, p.1 as u8);
+    Some(
+        oracle
+            .found
+            .into_iter()
+            .map(|legs| legs.into_iter().map(|(p, m)| (sq(p), m)).collect())
+            .collect(),
+    )
+}
+
+/// A path as text: `c1^c3-e5`.
+pub(super) fn path_text(g: &Geometry, from: Square, legs: &[OLeg]) -> String {
+    let mut out = g.square_name(from);
+    for (s, m) in legs {
+        out.push(*m);
+        out.push_str(&g.square_name(*s));
+    }
+    out
+}
+
+/// The generator's paths, by the square they start from: the first action of every legal
+/// turn (the move list, described as [`Rules::legal_turns`] describes it, without the
+/// sorting). A move from the first row may be listed once per rebirth that follows it; the
+/// set keeps it once.
+pub(super) fn generated_paths(pos: &Xpanse) -> BTreeMap<Square, BTreeSet<Vec<OLeg>>> {
+    let mut moves = Vec::new();
+    pos.legal_moves(&mut moves);
+    let mut out: BTreeMap<Square, BTreeSet<Vec<OLeg>>> = BTreeMap::new();
+    for m in moves {
+        let t = pos.describe(m);
+        if let Some(Action::Move { from, legs, .. }) = t.actions.first() {
+            out.entry(*from)
+                .or_default()
+                .insert(legs.iter().map(|l| (l.to, l.kind.mark())).collect());
+        }
+    }
+    out
+}
+
+/// The set-up limits: at most one Gatekeeper, Mage and Archer, 3 Kings, 3 Pawns, 4 Rooks,
+/// 5 Bishops, 5 Knights and 3 Queens a side.
+const POOL: [(Role, usize); 9] = [
+    (Role::King, 3),
+    (Role::Gatekeeper, 1),
+    (Role::Mage, 1),
+    (Role::Archer, 1),
+    (Role::Queen, 3),
+    (Role::Rook, 4),
+    (Role::Bishop, 5),
+    (Role::Knight, 5),
+    (Role::Pawn, 3),
+];
+
+pub(super) const SIZES: [(u8, u8); 6] = [(4, 5), (5, 5), (5, 6), (6, 6), (6, 7), (7, 7)];
+
+/// A random crowded position on a board of `size`: a King a side first, the Magic Pieces
+/// most of the time, then random pieces of both sides within the set-up limits until the
+/// board is filled to a random density; random side to move and pawn directions.
+pub(super) fn random_position(rng: &mut Rng, size: (u8, u8), options: &Options) -> Xpanse {
+    let g = Geometry::lettered(size.0, size.1);
+    let squares = usize::from(size.0) * usize::from(size.1);
+    // Between a quarter and nine tenths of the board.
+    let wanted = squares * (25 + rng.below(66)) / 100;
+    let mut pools: Vec<Vec<Role>> = Vec::new();
+    for _ in Color::ALL {
+        let mut first = vec![Role::King];
+        let mut rest = Vec::new();
+        for (role, most) in POOL {
+            let have = usize::from(role == Role::King);
+            for _ in have..most {
+                let magic = matches!(role, Role::Gatekeeper | Role::Mage | Role::Archer);
+                if magic && rng.below(8) != 0 {
+                    first.push(role);
+                } else {
+                    rest.push(role);
+                }
+            }
+        }
+        // Shuffle the rest.
+        for i in (1..rest.len()).rev() {
+            rest.swap(i, rng.below(i + 1));
+        }
+        first.extend(rest);
+        first.reverse(); // popped from the end
+        pools.push(first);
+    }
+    let mut board = Board::empty(g);
+    let mut empty: Vec<Square> = g.squares().collect();
+    let mut placed = 0;
+    // Each side's first pieces (a King, then the Magic Pieces), then random sides.
+    let mut order: Vec<usize> = Vec::new();
+    for _ in 0..4 {
+        order.extend([0, 1]);
+    }
+    while placed < wanted && !empty.is_empty() {
+        let side = order.pop().unwrap_or_else(|| rng.below(2));
+        let Some(role) = pools[side].pop() else {
+            if pools[0].is_empty() && pools[1].is_empty() {
+                break;
+            }
+            continue;
+        };
+        let at = empty.swap_remove(rng.below(empty.len()));
+        board.put(at, Some(Piece::new(Color::ALL[side], role)));
+        placed += 1;
+    }
+    let turn = Color::ALL[rng.below(2)];
+    let mut state = State::default();
+    if rng.below(4) == 0 {
+        state.up = [rng.below(2) == 0, rng.below(2) == 0];
+    }
+    // Some sides have used both passes.
+    for c in Color::ALL {
+        if rng.below(4) == 0 {
+            state.passes[c.index()] = MAX_PASSES;
+        }
+    }
+    Xpanse::build(board, turn, state, options).expect("a position within the limits")
+}
+
+/// Paths per piece and per kind of leg met, so that the test shows what it covered.
+#[derive(Default, Debug)]
+struct Coverage {
+    paths: BTreeMap<&'static str, usize>,
+}
+
+impl Coverage {
+    fn count(&mut self, role: Role, legs: &[OLeg]) {
+        let word = match role {
+            Role::Gatekeeper => "gatekeeper",
+            Role::Mage => "mage",
+            _ => "archer",
+        };
+        *self.paths.entry(word).or_default() += 1;
+        let kills = legs.iter().filter(|l| l.1 == 'x').count();
+        let ricochets = legs.iter().filter(|l| l.1 == '^').count();
+        let mut tag = |t: &'static str| *self.paths.entry(t).or_default() += 1;
+        if ricochets > 0 {
+            tag(match role {
+                Role::Gatekeeper => "gatekeeper ricochet",
+                Role::Mage => "mage ricochet",
+                _ => "archer ricochet",
+            });
+        }
+        if ricochets > 1 {
+            tag("archer multiple ricochets");
+        }
+        if kills > 1 {
+            tag("archer multiple kills");
+        }
+        if legs.last().is_some_and(|l| l.1 == '~') {
+            tag("archer switch");
+        }
+        if legs.first().is_some_and(|l| l.1 == 'x') && legs.len() > 1 {
+            tag("archer kill then on");
+        }
+    }
+}
+
+/// The most paths of one piece the test compares (beyond, the position is skipped).
+const BUDGET: usize = 400;
+
+/// Disagreements met and judged: the generator is right in each (none so far).
+const KNOWN: &[&str] = &[];
+
+#[test]
+fn the_generator_lists_exactly_the_oracles_paths_under_every_reading() {
+    let readings = every_path_reading();
+    let mut rng = Rng(0x0A4C_1E5E_ED5A_11ED);
+    let (mut checked, mut positions, mut skipped) = (0usize, 0usize, 0usize);
+    let mut failures = Vec::new();
+    let mut coverage = Coverage::default();
+    let started = std::time::Instant::now();
+    for round in 0..2000 {
+        let size = SIZES[round % SIZES.len()];
+        let base = random_position(&mut rng, size, &readings[0]);
+        positions += 1;
+        let g = *base.geometry();
+        let magic: Vec<(Square, Role)> = base
+            .board
+            .pieces()
+            .filter(|(_, p)| {
+                p.color() == base.turn
+                    && matches!(p.role(), Role::Gatekeeper | Role::Mage | Role::Archer)
+            })
+            .map(|(s, p)| (s, p.role()))
+            .collect();
+        for options in &readings {
+            let pos = Xpanse::build(
+                base.board.clone(),
+                base.turn,
+                State {
+                    up: base.up,
+                    ..State::default()
+                },
+                options,
+            )
+            .expect("the same position");
+            let r = Readings::of(options);
+            // The generator lists every piece's paths at once: a position with a piece over
+            // the budget is skipped whole.
+            let want: Option<Vec<_>> = magic
+                .iter()
+                .map(|&(from, role)| {
+                    magic_paths(&pos.board, pos.turn, from, r, BUDGET).map(|p| (from, role, p))
+                })
+                .collect();
+            let Some(want) = want else {
+                skipped += 1;
+                continue;
+            };
+            let generated = generated_paths(&pos);
+            let none = BTreeSet::new();
+            for (from, role, paths) in want {
+                let got = generated.get(&from).unwrap_or(&none);
+                checked += paths.len();
+                for legs in &paths {
+                    coverage.count(role, legs);
+                }
+                if *got != paths {
+                    let text = |s: &BTreeSet<Vec<OLeg>>, t: &BTreeSet<Vec<OLeg>>| {
+                        s.difference(t)
+                            .take(4)
+                            .map(|l| path_text(&g, from, l))
+                            .collect::<Vec<_>>()
+                    };
+                    let case = format!(
+                        "{}x{} `{}` {}: only the oracle {:?}, only the generator {:?}",
+                        size.0,
+                        size.1,
+                        pos.fen(),
+                        path_options(options),
+                        text(&paths, got),
+                        text(got, &paths)
+                    );
+                    if !KNOWN.iter().any(|k| case.contains(k)) {
+                        failures.push(case);
+                    }
+                }
+            }
+        }
+    }
+    eprintln!(
+        "oracle: {positions} positions x {} readings, {skipped} piece lists over budget, {:?}",
+        readings.len(),
+        started.elapsed()
+    );
+    eprintln!("paths by kind: {:?}", coverage.paths);
+    report(
+        &failures,
+        checked,
+        100_000,
+        "Magic Piece paths listed alike by the oracle and the generator",
+    );
+    for kind in [
+        "gatekeeper ricochet",
+        "mage ricochet",
+        "archer multiple ricochets",
+        "archer multiple kills",
+        "archer switch",
+        "archer kill then on",
+    ] {
+        assert!(
+            coverage.paths.get(kind).is_some_and(|&n| n >= 100),
+            "{kind}: {:?}",
+            coverage.paths
+        );
+    }
+}
