@@ -369,7 +369,7 @@ pub trait Rules: Clone + Sized {
         if found.is_empty() {
             return Err(self.refusal(pattern));
         }
-        Ok(found)
+        Ok(turn::written_leg_for_leg(pattern, found))
     }
 
     /// The legal moves with their descriptions, sorted by canonical text.

@@ -136,6 +136,41 @@ fn legs_match(written: &[Leg], played: &[Leg]) -> bool {
     }
 }
 
+/// The turns a pattern names, narrowed to those it names most closely when there are such:
+/// first those it names leg for leg (one written leg names a whole path by where it ends, but
+/// `Ac3-c1` is first of all the direct leap, not also every ricochet path that ends on c1),
+/// then those whose every leg has the written mark itself (a written `-` also names a
+/// ricochet or a switch, but `Aa1^c3-b4` is first of all the step, not the switch `~b4`).
+/// Every canonical text then names its own turn alone.
+pub fn written_leg_for_leg<M>(pattern: &TurnPattern, found: Vec<(M, Turn)>) -> Vec<(M, Turn)> {
+    let TurnPattern::Actions { actions, .. } = pattern else {
+        return found;
+    };
+    let legs_agree = |t: &Turn, marks: bool| {
+        actions.iter().zip(&t.actions).all(|(p, a)| match (p, a) {
+            (ActionPattern::Move { legs, .. }, Action::Move { legs: played, .. }) => {
+                legs.len() == played.len()
+                    && (!marks
+                        || legs
+                            .iter()
+                            .zip(played)
+                            .all(|(w, p)| w.kind.mark() == p.kind.mark()))
+            }
+            _ => true,
+        })
+    };
+    let narrow = |found: Vec<(M, Turn)>, marks: bool| {
+        if found.len() < 2 || !found.iter().any(|(_, t)| legs_agree(t, marks)) {
+            return found;
+        }
+        found
+            .into_iter()
+            .filter(|(_, t)| legs_agree(t, marks))
+            .collect()
+    };
+    narrow(narrow(found, false), true)
+}
+
 /// One action of a turn, fully described.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Action {
@@ -757,6 +792,40 @@ mod tests {
             ("g7", LegKind::Step),
         ]);
         assert!(!pattern("Ac1-c3-g7").matches(&three));
+    }
+
+    #[test]
+    fn a_written_leg_prefers_the_direct_move_to_paths_ending_there() {
+        let direct = archer(&[("c3", LegKind::Step)]);
+        let path = archer(&[("a3", LegKind::Ricochet), ("c3", LegKind::Step)]);
+        let found = vec![(0, direct.clone()), (1, path.clone())];
+        let one: Vec<u8> = written_leg_for_leg(&pattern("Ac1-c3"), found.clone())
+            .into_iter()
+            .map(|(m, _)| m)
+            .collect();
+        assert_eq!(one, [0]);
+        // With no direct move, one written leg still names the path.
+        let short = vec![(1, path.clone())];
+        assert_eq!(written_leg_for_leg(&pattern("Ac3"), short).len(), 1);
+        let written_out: Vec<u8> = written_leg_for_leg(&pattern("Ac1-a3-c3"), found)
+            .into_iter()
+            .map(|(m, _)| m)
+            .collect();
+        assert_eq!(written_out, [1]);
+        // A written `-` names the step rather than a switch onto the same square.
+        let step = archer(&[("c3", LegKind::Ricochet), ("b4", LegKind::Step)]);
+        let switch = archer(&[("c3", LegKind::Ricochet), ("b4", LegKind::Switch)]);
+        let found = vec![(0u8, step), (1, switch)];
+        let picked: Vec<u8> = written_leg_for_leg(&pattern("Ac1^c3-b4"), found.clone())
+            .into_iter()
+            .map(|(m, _)| m)
+            .collect();
+        assert_eq!(picked, [0]);
+        let picked: Vec<u8> = written_leg_for_leg(&pattern("Ac1-c3~b4"), found)
+            .into_iter()
+            .map(|(m, _)| m)
+            .collect();
+        assert_eq!(picked, [1]);
     }
 
     #[test]

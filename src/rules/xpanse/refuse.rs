@@ -502,7 +502,21 @@ fn follow_refusal(pos: &Xpanse, moved: &[&Turn], second: Option<&ActionPattern>)
     let g = pos.geometry();
     let us = pos.turn;
     let rank = |r: u8| g.rank_label(r);
-    let followed = |t: &&Turn| t.actions.len() > 1;
+    let dormant = Xpanse::dormant(&pos.board, us, pos.far_rank(us));
+    let dormant_names: Vec<String> = dormant.iter().map(|s| pos.name(*s)).collect();
+    let (first, far) = (pos.first_rank(us), pos.far_rank(us));
+    // What the move brings, read from the move itself: a pawn arriving on the far row, or a
+    // first-row square left while a dormant pawn waits.
+    let (origin, arrives) = match moved.first().and_then(|t| t.actions.first()) {
+        Some(Action::Move {
+            role, from, legs, ..
+        }) => (
+            Some(*from),
+            *role == Role::Pawn && legs.last().is_some_and(|l| l.to.rank == far),
+        ),
+        _ => (None, false),
+    };
+    let vacates = !arrives && origin.is_some_and(|o| o.rank == first) && !dormant.is_empty();
     let reborn_targets: Vec<Square> = moved
         .iter()
         .filter_map(|t| match t.actions.get(1) {
@@ -510,12 +524,6 @@ fn follow_refusal(pos: &Xpanse, moved: &[&Turn], second: Option<&ActionPattern>)
             _ => None,
         })
         .collect();
-    let dormant = Xpanse::dormant(&pos.board, us, pos.far_rank(us));
-    let dormant_names: Vec<String> = dormant.iter().map(|s| pos.name(*s)).collect();
-    let vacates = moved.iter().all(|t| {
-        t.first_origin()
-            .is_some_and(|o| o.rank == pos.first_rank(us))
-    });
     match second {
         None => Refusal::new(
             "dormant-pawn",
@@ -526,7 +534,7 @@ fn follow_refusal(pos: &Xpanse, moved: &[&Turn], second: Option<&ActionPattern>)
                 dormant_names.first().cloned().unwrap_or_default()
             ),
         ),
-        Some(_) if !moved.iter().any(followed) => Refusal::new(
+        Some(_) if !arrives && !vacates => Refusal::new(
             "pawn-reborn",
             "this move brings no rebirth: no pawn reaches its far row, and no first-row square is vacated while a dormant pawn waits",
         ),
@@ -549,19 +557,15 @@ fn follow_refusal(pos: &Xpanse, moved: &[&Turn], second: Option<&ActionPattern>)
                     );
                 }
             }
-            if vacates && !dormant.is_empty() {
+            if vacates {
                 return Refusal::new(
                     "dormant-vacate",
                     format!(
                         "the dormant pawn is reborn only on the square just vacated, {}",
-                        moved
-                            .first()
-                            .and_then(|t| t.first_origin())
-                            .map_or(String::new(), |o| g.square_name(o))
+                        origin.map_or(String::new(), |o| g.square_name(o))
                     ),
                 );
             }
-            let first = pos.first_rank(us);
             let text = if square.rank != first {
                 format!(
                     "a pawn is reborn on its first row, rank {}; {} is on rank {}",
@@ -570,9 +574,15 @@ fn follow_refusal(pos: &Xpanse, moved: &[&Turn], second: Option<&ActionPattern>)
                     rank(square.rank)
                 )
             } else if reborn_targets.is_empty() {
-                format!("no square of the first row (rank {}) is empty, so the pawn vanishes", rank(first))
+                format!(
+                    "no square of the first row (rank {}) is empty, so the pawn vanishes",
+                    rank(first)
+                )
             } else {
-                format!("{} is not empty, so no pawn can be reborn there", g.square_name(*square))
+                format!(
+                    "{} is not empty, so no pawn can be reborn there",
+                    g.square_name(*square)
+                )
             };
             Refusal::new("pawn-reborn", text)
         }
