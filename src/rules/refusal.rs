@@ -132,6 +132,29 @@ where
     best
 }
 
+/// Keeps the refusal of the candidate that got furthest among a written move's origins (the
+/// first of those that got equally far).
+pub fn keep_furthest(best: &mut Option<(Stage, Refusal)>, found: (Stage, Refusal)) {
+    if best.as_ref().is_none_or(|(b, _)| found.0 > *b) {
+        *best = Some(found);
+    }
+}
+
+/// The refusal of a written move from the best of its `origins`: that candidate's, unless no
+/// candidate got past the movement and the move could have come from several squares, when
+/// `none_moves` says that no such piece can go there.
+pub fn from_best(
+    best: Option<(Stage, Refusal)>,
+    origins: usize,
+    none_moves: impl FnOnce() -> Refusal,
+) -> Refusal {
+    match best {
+        Some((Stage::Movement, r)) if origins == 1 => r,
+        Some((Stage::Movement, _)) | None => none_moves(),
+        Some((_, r)) => r,
+    }
+}
+
 /// Whether a piece is of a written kind.
 pub fn is_kind(p: Piece, kind: PieceRef) -> bool {
     match kind {

@@ -10,7 +10,7 @@
 use super::candidates::{attacker, castle_move};
 use super::*;
 use crate::rules::refusal::{
-    origins, piece_text, piece_words, what, whence, Explored, Rejection, Stage,
+    keep_furthest, origins, piece_text, piece_words, what, whence, Explored, Rejection, Stage,
 };
 use crate::rules::turn::{ActionPattern, MoveShape, Origin, PieceRef, StraightMove};
 
@@ -123,11 +123,7 @@ pub(super) fn refusal(pos: &Chess, pattern: &TurnPattern) -> Refusal {
             for s in starts {
                 match written.refusal(pos, &all, s) {
                     None => return fallback(),
-                    Some((stage, r)) => {
-                        if best.as_ref().is_none_or(|(b, _)| stage > *b) {
-                            best = Some((stage, r));
-                        }
-                    }
+                    Some(found) => keep_furthest(&mut best, found),
                 }
             }
             match best {
@@ -172,10 +168,7 @@ impl Written<'_> {
         let mut any = false;
         for (m, why) in candidates {
             any = true;
-            let (stage, r) = self.judge(pos, m, why)?;
-            if best.as_ref().is_none_or(|(b, _)| stage > *b) {
-                best = Some((stage, r));
-            }
+            keep_furthest(&mut best, self.judge(pos, m, why)?);
         }
         if !any {
             return Some((Stage::Movement, movement_refusal(piece, from, self.to)));

@@ -3,7 +3,9 @@
 //! reserve piece the player does not have, a move no atom of the piece makes) is decided here.
 
 use super::*;
-use crate::rules::refusal::{furthest, origins, piece_words, what, whence, Explored};
+use crate::rules::refusal::{
+    from_best, furthest, keep_furthest, origins, piece_words, what, whence, Explored,
+};
 use crate::rules::turn::{CastleSide, MoveShape, PieceRef, StraightMove};
 
 fn sq_name(s: Square) -> String {
@@ -208,18 +210,14 @@ pub(super) fn refusal(pos: &Csipgs, pattern: &TurnPattern) -> Refusal {
                 let found = furthest(all.rejected.iter().filter(|(m, _)| aimed(m)).copied())
                     .map(|(m, why)| (why.stage, sentence(pos, m, why)))
                     .unwrap_or_else(|| (Stage::Movement, movement_refusal(pos, *s, to)));
-                if best.as_ref().is_none_or(|(b, _)| found.0 > *b) {
-                    best = Some(found);
-                }
+                keep_furthest(&mut best, found);
             }
-            match best {
-                Some((Stage::Movement, r)) if starts.len() == 1 => r,
-                Some((Stage::Movement, _)) | None => Refusal::new(
+            from_best(best, starts.len(), || {
+                Refusal::new(
                     "no-such-piece",
                     format!("no {what}{whence} can move to {}", sq_name(to)),
-                ),
-                Some((_, r)) => r,
-            }
+                )
+            })
         }
     }
 }

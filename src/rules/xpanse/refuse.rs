@@ -5,7 +5,9 @@
 
 use super::paths::{next_legs, PathState};
 use super::*;
-use crate::rules::refusal::{furthest, origins, piece_words, Explored};
+use crate::rules::refusal::{
+    from_best, furthest, keep_furthest, origins, piece_words, what, whence, Explored,
+};
 use crate::rules::turn::{ActionPattern, Origin, PieceRef, Style};
 
 pub(super) fn refusal(pos: &Xpanse, pattern: &TurnPattern) -> Refusal {
@@ -138,23 +140,19 @@ fn move_refusal(
             Role::Gatekeeper | Role::Mage | Role::Archer => judge_path(pos, *s, p, legs),
             _ => chess_piece(pos, *s, p, legs),
         };
-        if best.as_ref().is_none_or(|(b, _)| found.0 > *b) {
-            best = Some(found);
-        }
+        keep_furthest(&mut best, found);
     }
-    match best {
-        Some((Stage::Movement, r)) if starts.len() == 1 => r,
-        Some((Stage::Movement, _)) | None => Refusal::new(
+    from_best(best, starts.len(), || {
+        Refusal::new(
             "no-such-piece",
             format!(
                 "no {}{} can go to {}",
-                crate::rules::refusal::what(pos.turn, kind),
-                crate::rules::refusal::whence(&g, from),
+                what(pos.turn, kind),
+                whence(&g, from),
                 legs.last().map_or(String::new(), |l| g.square_name(l.to))
             ),
-        ),
-        Some((_, r)) => r,
-    }
+        )
+    })
 }
 
 /// A move of a chess piece or a Pawn: one leg, read from the explorer's tags.
