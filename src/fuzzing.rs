@@ -12,7 +12,8 @@ use crate::rules::csipgs::Csipgs;
 use crate::rules::cypher::Cypher;
 use crate::rules::game::{PlayError, Resolved};
 use crate::rules::search::Limits;
-use crate::rules::{Color, Game, Options, Rules};
+use crate::rules::xpanse::{self, Xpanse};
+use crate::rules::{Color, Game, Geometry, Options, Rules};
 use crate::scenario::diagnostic::render;
 use crate::scenario::evaluate::{describe_error, Lowering, Settings};
 use crate::scenario::parse::parse_turn;
@@ -52,6 +53,93 @@ pub const CSIPGS_FENS: &[&str] = &[
     "r3k3/pp6/8/3(WD)4/4[WD]3/8/PP6/R3K3 b 6/4 P/N R,N,B,Q,K,fmWfcF/RbcBbN,N,B,Q,K,NbR",
     "k2R3k/3R4/8/8/8/8/8/4K3 b",
 ];
+
+/// Crowded ChessXpanse positions, two on each of the six boards, with every kind of piece
+/// (Magic Pieces next to their own pieces, so that they ricochet), Pawns one step from their
+/// far rows, dormant Pawns and Ghost Mode; for `turn_text` and the invariant tests. Each has at
+/// most a few thousand turns under every reading.
+pub const XPANSE_FENS: &[((u8, u8), &str)] = &[
+    ((4, 5), "rkbn/pgap/4/PGAP/RKBN w"),
+    ((4, 5), "nmka/bP1r/4/Rp1B/AKMN b 0/1 3/4 -/- up/down"),
+    ((5, 5), "rnkmq/pgap1/5/1PAGP/QMKNR w"),
+    ((5, 5), "bqkgn/ar1pp/5/PP1RA/NGKQB w 1/1 0/0 -/- down/up"),
+    ((5, 6), "rbkgn/pmap1/5/5/1PAMP/NGKBR w"),
+    (
+        (5, 6),
+        "q1k1a/npgpb/1r3/3R1/BPGPN/A1K1Q b 0/0 2/2 -/- up/down",
+    ),
+    ((6, 6), "rnmkbr/pgqap1/6/6/1PAQGP/RBKMNR w"),
+    ((6, 6), "k1k2k/6/1pap2/2PAP1/6/K1K2K w 0/0 0/0 -/- down/up"),
+    ((6, 7), "rnkmbr/pgqap1/6/6/6/1PAQGP/RBMKNR w"),
+    ((6, 7), "1kbbk1/rgn1ar/1mp1q1/6/1QP1M1/RA1NGR/1KBBK1 b"),
+    ((7, 7), "rnbkqmr/pgabp1n/7/7/7/N1PBAGP/RMQKBNR w"),
+    (
+        (7, 7),
+        "rkb1bkr/1pqm1p1/2gap2/7/2PAG2/1P1MQP1/RKB1BKR w 0/0 0/0 -/- down/up",
+    ),
+];
+
+/// How many path legs the ChessXpanse targets let the Magic Pieces of the side to move have
+/// before they skip listing its turns ([`xpanse_paths_within`]).
+pub const XPANSE_PATH_LEGS: u64 = 4_000;
+
+/// Whether the Magic Pieces of the side to move have at most `cap` path legs in all, counted
+/// by the leg function the move generator follows (`xpanse::paths::next_legs`) but
+/// stopping at `cap`. Their paths multiply with every ricochet (a random crowded 7x7 position
+/// under `ricochet-from = before` has 17 million legal turns), and the generator has no
+/// bound of its own, so whoever lists every turn of an arbitrary position asks this first.
+pub fn xpanse_paths_within(pos: &Xpanse, cap: u64) -> bool {
+    use crate::rules::board::Sq;
+    use crate::rules::piece::Role;
+    use xpanse::paths::{next_legs, PathState};
+
+    fn extend(pos: &Xpanse, st: &PathState, left: &mut u64) -> bool {
+        for (t, dir, res) in next_legs(pos, st).iter() {
+            let Ok(kind) = res else { continue };
+            if *left == 0 {
+                return false;
+            }
+            *left -= 1;
+            let goes_on = match kind {
+                xpanse::leg::RICOCHET => true,
+                xpanse::leg::KILL => st.goes_on_after_kill(pos),
+                _ => false,
+            };
+            if goes_on && !extend(pos, &st.after(pos, t, kind, dir), left) {
+                return false;
+            }
+        }
+        true
+    }
+
+    let mut left = cap;
+    pos.board()
+        .pieces()
+        .filter(|(_, p)| {
+            p.color() == pos.turn()
+                && matches!(p.role(), Role::Gatekeeper | Role::Mage | Role::Archer)
+        })
+        .all(|(s, p)| extend(pos, &PathState::new(p.role(), Sq::of(s)), &mut left))
+}
+
+/// Options from bits: bit `i` picks the second value of the variant's option `i`; with
+/// `third`, bit `8 + i` picks its third value where it has one.
+fn options_from_bits<R: Rules>(bits: u16, third: bool) -> Options {
+    let mut options = Options::defaults(R::options());
+    for (i, def) in R::options().iter().enumerate().take(16) {
+        let pick = if third && i < 8 && bits & (1 << (8 + i)) != 0 && def.values.len() > 2 {
+            2
+        } else if bits & (1 << i) != 0 && def.values.len() > 1 {
+            1
+        } else {
+            continue;
+        };
+        options
+            .set(R::options(), R::NAME, def.name, def.values[pick])
+            .expect("a catalogued option value");
+    }
+    options
+}
 
 /// `check_text`: the bytes as a scenario file, through everything `arbiter check` does with one
 /// file (parse, evaluate, the text report, the rendered problems, the JSON report, the summary).
@@ -123,13 +211,70 @@ pub fn fen_csipgs(data: &[u8]) {
     fen::<crate::rules::csipgs::Csipgs>(data);
 }
 
-/// A FEN through the parser; when it parses, the round trips, the legal turns and their texts.
+/// `fen_xpanse`: the first byte picks the board (modulo six: 4x5 to 7x7), the next two the
+/// readings as in [`turn_text`] (bit `i`: option `i`'s second value; bit `8 + i`: its third),
+/// the rest is a ChessXpanse FEN. A position whose Magic Pieces have more paths than
+/// [`XPANSE_PATH_LEGS`] is only read and written back; of the others, at most 48 turns
+/// (spread evenly) are played and resolved.
+pub fn fen_xpanse(data: &[u8]) {
+    let [size, o1, o2, rest @ ..] = data else {
+        return;
+    };
+    let (files, ranks) = xpanse::INFO.boards[usize::from(*size) % xpanse::INFO.boards.len()];
+    let geometry = Xpanse::geometry_for(Some((files, ranks))).expect("a ChessXpanse board");
+    let options = options_from_bits::<Xpanse>(u16::from_le_bytes([*o1, *o2]), true);
+    fen_in::<Xpanse>(
+        rest,
+        geometry,
+        options,
+        &Scope {
+            sample: 48,
+            listable: |p| xpanse_paths_within(p, XPANSE_PATH_LEGS),
+        },
+    );
+}
+
+/// How much of a position [`fen_in`] works through.
+struct Scope<R> {
+    /// The most legal turns played, and resolved from their canonical text (spread evenly
+    /// over the list); every turn when the list is no longer.
+    sample: usize,
+    /// Whether listing the position's turns is cheap enough to do.
+    listable: fn(&R) -> bool,
+}
+
+/// Every turn of every position.
+fn everything<R>() -> Scope<R> {
+    Scope {
+        sample: usize::MAX,
+        listable: |_| true,
+    }
+}
+
+/// At most `n` of `items`, spread evenly, the first included.
+fn spread<T: Clone>(items: &[T], n: usize) -> Vec<T> {
+    if items.len() <= n {
+        return items.to_vec();
+    }
+    (0..n).map(|i| items[i * items.len() / n].clone()).collect()
+}
+
+/// A FEN of the variant's default board, under the default readings.
 fn fen<R: Rules>(data: &[u8]) {
+    let geometry = R::geometry_for(None).expect("every variant has a default board");
+    fen_in::<R>(
+        data,
+        geometry,
+        Options::defaults(R::options()),
+        &everything(),
+    );
+}
+
+/// A FEN through the parser; when it parses, the round trips, the legal turns and their texts.
+fn fen_in<R: Rules>(data: &[u8], geometry: Geometry, options: Options, scope: &Scope<R>) {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    let geometry = R::geometry_for(None).expect("every variant has a default board");
-    let options = Options::defaults(R::options());
     let Ok(pos) = R::from_fen(geometry, text, &options) else {
         return;
     };
@@ -148,6 +293,9 @@ fn fen<R: Rules>(data: &[u8]) {
             let _ = pos.state_key(key.name, None);
         }
     }
+    if !(scope.listable)(&pos) {
+        return;
+    }
     for inv in R::invariants() {
         let _ = pos.check_invariant(inv.name);
     }
@@ -159,17 +307,20 @@ fn fen<R: Rules>(data: &[u8]) {
         moves.len() as u64,
         "count_legal in {written:?}"
     );
-    for m in &moves {
-        let turn = pos.describe(*m);
+    for m in spread(&moves, scope.sample) {
+        let turn = pos.describe(m);
         let _ = turn.text(&geometry);
         let mut next = pos.clone();
-        next.play(*m);
-        let _ = (next.fen(), next.in_check(), next.outcome());
+        next.play(m);
+        let _ = (next.fen(), next.in_check());
+        if (scope.listable)(&next) {
+            let _ = next.outcome();
+        }
     }
     // Every legal turn's canonical text resolves back to that turn.
     let game = Game::new(pos, options);
     let lowering = Lowering::<R>::new(geometry);
-    for (_, turn) in game.legal_turns() {
+    for (_, turn) in spread(&game.legal_turns(), scope.sample) {
         let text = turn.text(&geometry);
         let parsed = parse_turn(&text)
             .unwrap_or_else(|p| panic!("canonical turn {text:?} in {written:?}: {}", p.message));
@@ -184,8 +335,10 @@ fn fen<R: Rules>(data: &[u8]) {
 }
 
 /// `turn_text`: the first byte picks the variant and a position from [`CHESS_FENS`],
-/// [`CYPHER_FENS`] (an even or odd byte) or [`CSIPGS_FENS`] (0x80 to 0xBF), the next two pick option values (bit i set: the option's second value),
-/// the rest is a turn as written on the command line or in a scenario.
+/// [`CYPHER_FENS`] (an even or odd byte), [`CSIPGS_FENS`] (0x80 to 0xBF) or [`XPANSE_FENS`]
+/// (0xC0 to 0xDF), the next two pick option values (bit i set: the option's second value; for
+/// ChessXpanse, bit 8 + i: its third), the rest is a turn as written on the command line or in
+/// a scenario.
 pub fn turn_text(data: &[u8]) {
     let [pick, o1, o2, rest @ ..] = data else {
         return;
@@ -194,25 +347,41 @@ pub fn turn_text(data: &[u8]) {
         return;
     };
     let option_bits = u16::from_le_bytes([*o1, *o2]);
-    // csipgs came later: its range leaves the meaning of older saved inputs unchanged.
+    let at = |fens: &[&'static str], i: u8| fens[usize::from(i) % fens.len()];
+    // csipgs and xpanse came later: their ranges leave the meaning of older saved inputs
+    // unchanged.
     match *pick {
-        0x80..=0xBF => turn::<Csipgs>(CSIPGS_FENS, (pick & 0x3F) as usize, option_bits, text),
-        p if p & 1 == 0 => turn::<Chess>(CHESS_FENS, (p >> 1) as usize, option_bits, text),
-        p => turn::<Cypher>(CYPHER_FENS, (p >> 1) as usize, option_bits, text),
+        0x80..=0xBF => turn::<Csipgs>(
+            Csipgs::geometry_for(None).expect("a default board"),
+            at(CSIPGS_FENS, pick & 0x3F),
+            options_from_bits::<Csipgs>(option_bits, false),
+            text,
+        ),
+        0xC0..=0xDF => {
+            let ((files, ranks), fen) = XPANSE_FENS[usize::from(pick & 0x1F) % XPANSE_FENS.len()];
+            turn::<Xpanse>(
+                Xpanse::geometry_for(Some((files, ranks))).expect("a ChessXpanse board"),
+                fen,
+                options_from_bits::<Xpanse>(option_bits, true),
+                text,
+            )
+        }
+        p if p & 1 == 0 => turn::<Chess>(
+            Chess::geometry_for(None).expect("a default board"),
+            at(CHESS_FENS, p >> 1),
+            options_from_bits::<Chess>(option_bits, false),
+            text,
+        ),
+        p => turn::<Cypher>(
+            Cypher::geometry_for(None).expect("a default board"),
+            at(CYPHER_FENS, p >> 1),
+            options_from_bits::<Cypher>(option_bits, false),
+            text,
+        ),
     }
 }
 
-fn turn<R: Rules>(fens: &[&str], pick: usize, option_bits: u16, text: &str) {
-    let geometry = R::geometry_for(None).expect("every variant has a default board");
-    let mut options = Options::defaults(R::options());
-    for (i, def) in R::options().iter().enumerate().take(16) {
-        if option_bits & (1 << i) != 0 && def.values.len() > 1 {
-            options
-                .set(R::options(), R::NAME, def.name, def.values[1])
-                .expect("a catalogued option value");
-        }
-    }
-    let fen = fens[pick % fens.len()];
+fn turn<R: Rules>(geometry: Geometry, fen: &str, options: Options, text: &str) {
     let pos = R::from_fen(geometry, fen, &options)
         .unwrap_or_else(|e| panic!("fixed FEN {fen:?} does not parse: {e}"));
     let parsed = match parse_turn(text) {
@@ -269,7 +438,8 @@ fn turn<R: Rules>(fens: &[&str], pick: usize, option_bits: u16, text: &str) {
 
 #[cfg(feature = "fuzzing")]
 pub mod structured {
-    //! A grammar-aware generator of scenario files for `variant chess` and `variant cypher`.
+    //! A grammar-aware generator of scenario files for `variant chess`, `variant cypher` and
+    //! `variant xpanse <size>` (whose board is the generator's, and which has no start).
     //! It keeps a shadow [`Game`] of the position the scenario sets up, so that most turns it
     //! writes are legal there and most expectations name real squares, counts and outcomes:
     //! evaluation runs deep instead of stopping at the first refused `play`. A small share of
@@ -278,11 +448,12 @@ pub mod structured {
 
     use arbitrary::{Result, Unstructured};
 
-    use super::{CHESS_FENS, CYPHER_FENS};
+    use super::{xpanse_paths_within, CHESS_FENS, CYPHER_FENS, XPANSE_FENS, XPANSE_PATH_LEGS};
     use crate::rules::chess::Chess;
     use crate::rules::cypher::Cypher;
     use crate::rules::turn::straight;
-    use crate::rules::{Action, Color, Game, Options, Role, Rules, Sq, Square, Turn};
+    use crate::rules::xpanse::{self, Xpanse};
+    use crate::rules::{Action, Color, Game, Geometry, Options, Role, Rules, Sq, Square, Turn};
     use crate::scenario::evaluate::Lowering;
     use crate::scenario::parse::parse_turn;
 
@@ -290,12 +461,26 @@ pub mod structured {
     /// well-formed place.
     pub fn scenario_file(data: &[u8]) -> String {
         let mut u = Unstructured::new(data);
-        let pick = u.int_in_range(0u8..=39).unwrap_or(0);
+        let pick = u.int_in_range(0u8..=47).unwrap_or(0);
         let mut out = String::new();
         match pick {
-            0..=18 => Gen::<Chess>::new(&mut u, &mut out, CHESS_FENS).file("chess"),
-            19..=37 => Gen::<Cypher>::new(&mut u, &mut out, CYPHER_FENS).file("cypher"),
-            38 => Gen::<Chess>::new(&mut u, &mut out, CHESS_FENS).file("chess 8x8"),
+            0..=18 => Gen::<Chess>::new(&mut u, &mut out, CHESS_FENS.to_vec()).file("chess"),
+            19..=37 => Gen::<Cypher>::new(&mut u, &mut out, CYPHER_FENS.to_vec()).file("cypher"),
+            38 => Gen::<Chess>::new(&mut u, &mut out, CHESS_FENS.to_vec()).file("chess 8x8"),
+            40..=47 => {
+                let (files, ranks) = *u.choose(xpanse::INFO.boards).unwrap_or(&(5, 5));
+                let fens = XPANSE_FENS
+                    .iter()
+                    .filter(|(size, _)| *size == (files, ranks))
+                    .map(|(_, fen)| *fen)
+                    .collect();
+                let geometry =
+                    Xpanse::geometry_for(Some((files, ranks))).expect("a ChessXpanse board");
+                let mut gen = Gen::<Xpanse>::new(&mut u, &mut out, fens);
+                gen.geometry = geometry;
+                gen.listable = |p| xpanse_paths_within(p, XPANSE_PATH_LEGS);
+                gen.file(&format!("xpanse {files}x{ranks}"))
+            }
             _ => {
                 let name = *u
                     .choose(&[
@@ -306,7 +491,7 @@ pub mod structured {
                         "ches",
                     ])
                     .unwrap_or(&"csipgs");
-                Gen::<Chess>::new(&mut u, &mut out, CHESS_FENS).file(name)
+                Gen::<Chess>::new(&mut u, &mut out, CHESS_FENS.to_vec()).file(name)
             }
         }
         out
@@ -350,23 +535,26 @@ pub mod structured {
     struct Gen<'a, 'b, R: Rules> {
         u: &'a mut Unstructured<'b>,
         out: &'a mut String,
-        fens: &'static [&'static str],
+        /// The board the file's header names (the variant's default unless set).
+        geometry: Geometry,
+        fens: Vec<&'static str>,
         options: Options,
         shadow: Option<Game<R>>,
+        /// Whether the shadow may list a position's turns (ChessXpanse's Magic Pieces can
+        /// have millions of paths; such a position gets no shadow).
+        listable: fn(&R) -> bool,
     }
 
     impl<'a, 'b, R: Rules> Gen<'a, 'b, R> {
-        fn new(
-            u: &'a mut Unstructured<'b>,
-            out: &'a mut String,
-            fens: &'static [&'static str],
-        ) -> Self {
+        fn new(u: &'a mut Unstructured<'b>, out: &'a mut String, fens: Vec<&'static str>) -> Self {
             Gen {
                 u,
                 out,
+                geometry: R::geometry_for(None).unwrap_or_else(|_| Geometry::lettered(8, 8)),
                 fens,
                 options: Options::defaults(R::options()),
                 shadow: None,
+                listable: |_| true,
             }
         }
 
@@ -462,7 +650,7 @@ pub mod structured {
         }
 
         fn square_name(&mut self) -> Result<String> {
-            let g = R::geometry_for(None).expect("a default board");
+            let g = self.geometry;
             Ok(match self.u.int_in_range(0u8..=19)? {
                 0..=16 => {
                     let f = self.u.int_in_range(0..=g.files - 1)?;
@@ -478,10 +666,10 @@ pub mod structured {
         }
 
         fn piece_letter(&mut self) -> Result<char> {
-            let common = if R::NAME == "cypher" {
-                "KQRBNPS"
-            } else {
-                "KQRBNP"
+            let common = match R::NAME {
+                "cypher" => "KQRBNPS",
+                "xpanse" => "KQRBNPGMA",
+                _ => "KQRBNP",
             };
             if self.percent(5)? {
                 return Ok(*self.u.choose(&['S', 'G', 'M', 'A'])?);
@@ -581,23 +769,42 @@ pub mod structured {
                     .ok()
                     .map(|p| Game::new(p, self.options.clone()));
             }
+            self.drop_unlistable_shadow();
         }
 
         fn set_shadow_fen(&mut self, fen: &str) {
-            let g = R::geometry_for(None).expect("a default board");
+            let g = self.geometry;
             self.shadow = R::from_fen(g, fen, &self.options)
                 .ok()
                 .map(|p| Game::new(p, self.options.clone()));
+            self.drop_unlistable_shadow();
+        }
+
+        /// A shadow whose turns are too many to list is no help: the scenario goes on
+        /// without one.
+        fn drop_unlistable_shadow(&mut self) {
+            if let Some(game) = &self.shadow {
+                if !(self.listable)(game.position()) {
+                    self.shadow = None;
+                }
+            }
         }
 
         fn setup(&mut self) -> Result<()> {
+            let g = self.geometry;
+            let start = R::start(g, &self.options).ok();
             match self.u.int_in_range(0u8..=9)? {
-                0..=3 => {
+                // A variant without a start (ChessXpanse) still has `start` written now and
+                // then, for its error.
+                0..=3 if start.is_some() || self.percent(10)? => {
                     self.out.push_str("start");
-                    let g = R::geometry_for(None).expect("a default board");
-                    self.shadow = R::start(g, &self.options)
-                        .ok()
-                        .map(|p| Game::new(p, self.options.clone()));
+                    self.shadow = start.map(|p| Game::new(p, self.options.clone()));
+                    self.drop_unlistable_shadow();
+                }
+                0..=3 if !self.fens.is_empty() && self.percent(50)? => {
+                    let fen = self.u.choose(&self.fens)?.to_string();
+                    self.out.push_str(&format!("fen \"{fen}\""));
+                    self.set_shadow_fen(&fen);
                 }
                 4..=6 => {
                     let fen = self.fen_text()?;
@@ -613,7 +820,8 @@ pub mod structured {
         fn fen_text(&mut self) -> Result<String> {
             let mut fen = match (&self.shadow, self.u.int_in_range(0u8..=9)?) {
                 (Some(game), 0..=2) => game.position().fen(),
-                _ => self.u.choose(self.fens)?.to_string(),
+                _ if self.fens.is_empty() => "8/8 w".to_string(),
+                _ => self.u.choose(&self.fens)?.to_string(),
             };
             if self.percent(15)? {
                 let cuts = [
@@ -642,7 +850,7 @@ pub mod structured {
 
         /// A random board with a king each (mostly), written as `board { }` or as a FEN.
         fn board(&mut self) -> Result<()> {
-            let g = R::geometry_for(None).expect("a default board");
+            let g = self.geometry;
             let mut cells: Vec<Option<(Color, char)>> = vec![None; (g.files * g.ranks) as usize];
             let mut put = |this: &mut Self, color: Color, letter: char| -> Result<()> {
                 let f = this.u.int_in_range(0..=g.files - 1)?;
@@ -661,7 +869,7 @@ pub mod structured {
             }
             let turn = self.color()?;
             if self.percent(30)? {
-                // The same placement as a FEN, in the dialect both variants share.
+                // The same placement as a FEN.
                 let mut placement = String::new();
                 for r in (0..g.ranks).rev() {
                     let mut run = 0;
@@ -689,12 +897,13 @@ pub mod structured {
                     }
                 }
                 let side = if turn == Color::White { 'w' } else { 'b' };
-                let rest = if R::NAME == "cypher" {
-                    "- 0/0 -"
-                } else {
-                    "- - 0 1"
+                let rest = match R::NAME {
+                    "cypher" => " - 0/0 -",
+                    // The two-field form; the counters take their defaults.
+                    "xpanse" => "",
+                    _ => " - - 0 1",
                 };
-                let fen = format!("{placement} {side} {rest}");
+                let fen = format!("{placement} {side}{rest}");
                 self.out.push_str(&format!("fen \"{fen}\""));
                 self.set_shadow_fen(&fen);
                 return Ok(());
@@ -828,7 +1037,7 @@ pub mod structured {
 
         /// A single-action move in short notation: `Nf3`, `exd5`, `e8=Q`.
         fn short(&mut self, turn: &Turn) -> Option<String> {
-            let g = R::geometry_for(None).expect("a default board");
+            let g = self.geometry;
             let [Action::Move {
                 role,
                 design: None,
@@ -915,6 +1124,12 @@ pub mod structured {
                     "(Wfc(DNFA)scDsHbmH)@d6",
                     "(WD)xe5",
                     "(W(D)e4",
+                    "timeout",
+                    "vanish e5",
+                    "reborn e5-c1",
+                    "c4-c5; reborn c1",
+                    "Ac1^c3~d3",
+                    "Ga1-a4-d4",
                 ])?),
                 _ => {
                     t.push_str(&self.square_name()?);
@@ -961,11 +1176,12 @@ pub mod structured {
             if !played {
                 self.shadow = None;
             }
+            self.drop_unlistable_shadow();
         }
 
         fn expect(&mut self) -> Result<()> {
             let legal = self.legal();
-            let g = R::geometry_for(None).expect("a default board");
+            let g = self.geometry;
             let assertion = match self.u.int_in_range(0u8..=24)? {
                 0..=3 => format!("legal {}", self.turn(&legal, 85)?),
                 4..=6 => {
@@ -1071,7 +1287,7 @@ pub mod structured {
         }
 
         fn origin_square(&mut self, legal: &[(String, Turn)]) -> Result<String> {
-            let g = R::geometry_for(None).expect("a default board");
+            let g = self.geometry;
             let origins: Vec<Square> = legal.iter().filter_map(|(_, t)| t.first_origin()).collect();
             if !origins.is_empty() && self.percent(80)? {
                 return Ok(g.square_name(*self.u.choose(&origins)?));
@@ -1110,7 +1326,7 @@ pub mod structured {
         }
 
         fn occupant_assertion(&mut self) -> Result<String> {
-            let g = R::geometry_for(None).expect("a default board");
+            let g = self.geometry;
             let real = self.percent(70)?;
             if let (Some(game), true) = (&self.shadow, real) {
                 let squares: Vec<Square> = g.squares().collect();
