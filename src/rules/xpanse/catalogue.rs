@@ -123,13 +123,13 @@ pub static STATE_KEYS: &[KeyDef] = &[
     KeyDef {
         name: "moves-without-kill",
         per_color: true,
-        values: "0 to 9",
+        values: "0 to 9, or 10 for the side that moved last (the battle is then over)",
         summary: "the player's moves without a kill, as the 10 Kill Rule counts them",
     },
     KeyDef {
         name: "challenge-moves",
         per_color: true,
-        values: "- (not challenged), 0 or 1",
+        values: "- (not challenged), 0 or 1, or 2 for the side that moved last (the battle is then over)",
         summary: "the turns the player has played since being reduced to two pieces",
     },
     KeyDef {

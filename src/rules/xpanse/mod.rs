@@ -574,15 +574,8 @@ impl Xpanse {
         if let Some(n) = &mut self.challenge[i] {
             *n += 1;
         }
-        self.result = if !self.has_king(them) {
-            Some(win(us, Reason::Extinction, "extinction"))
-        } else if self.without_kill[i] >= KILL_RULE {
-            Some(win(them, Reason::KillRule, "kill-rule"))
-        } else if self.challenge[i] >= Some(CHALLENGE_TURNS) {
-            Some(win(them, Reason::Challenge, "challenge"))
-        } else {
-            None
-        };
+        self.turn = them;
+        self.result = self.decided();
         for c in Color::ALL {
             if self.challenge[c.index()].is_none() && self.piece_count(c) <= 2 {
                 self.challenge[c.index()] = Some(0);
@@ -596,7 +589,22 @@ impl Xpanse {
             },
             before,
         });
-        self.turn = them;
+    }
+
+    /// What the last move decided, read from the position: the opponent's last King killed,
+    /// the mover's tenth move without a kill, or the mover's second turn under challenge.
+    fn decided(&self) -> Option<Outcome> {
+        let (mover, to_move) = (self.turn.other(), self.turn);
+        let i = mover.index();
+        if !self.has_king(to_move) {
+            Some(win(mover, Reason::Extinction, "extinction"))
+        } else if self.without_kill[i] >= KILL_RULE {
+            Some(win(to_move, Reason::KillRule, "kill-rule"))
+        } else if self.challenge[i] >= Some(CHALLENGE_TURNS) {
+            Some(win(to_move, Reason::Challenge, "challenge"))
+        } else {
+            None
+        }
     }
 
     /// The battle's result by itself, or the result of the war: who has won it, if anyone.
@@ -642,7 +650,8 @@ impl Xpanse {
                     ));
                 }
             }
-            if n[c.index()][Role::King as usize] == 0 {
+            // A side to move without a King has lost its last one: the battle is over.
+            if n[c.index()][Role::King as usize] == 0 && c != turn {
                 return Err(SetupError::new(
                     Kind::Kings,
                     format!("{c} has no king; each side needs at least one (rule piece-limits)"),
@@ -660,6 +669,14 @@ impl Xpanse {
                     ));
                 }
             }
+        }
+        // A count at its end decides the battle on the move that reached it, so only the side
+        // that moved last can have reached it.
+        let i = turn.index();
+        if state.without_kill[i] >= KILL_RULE || state.challenge[i] >= Some(CHALLENGE_TURNS) {
+            return Err(SetupError::key(format!(
+                "{turn} is to move, but its count would have ended the battle on its own last move (moves-without-kill reaches {KILL_RULE}, challenge-moves {CHALLENGE_TURNS} only for the side that moved last)"
+            )));
         }
         let majority = state.war_length / 2 + 1;
         for c in Color::ALL {
@@ -695,6 +712,7 @@ impl Xpanse {
             last: None,
             opts: Opts::read(options),
         };
+        pos.result = pos.decided();
         for c in Color::ALL {
             let i = c.index();
             let count = pos.piece_count(c);
@@ -794,13 +812,11 @@ impl State {
         };
         match key {
             "passes" => self.passes[i] = number(MAX_PASSES, "passes")?,
-            "moves-without-kill" => {
-                self.without_kill[i] = number(KILL_RULE - 1, "moves-without-kill")?
-            }
+            "moves-without-kill" => self.without_kill[i] = number(KILL_RULE, "moves-without-kill")?,
             "challenge-moves" => {
                 self.challenge[i] = match value {
                     "-" => None,
-                    _ => Some(number(CHALLENGE_TURNS - 1, "challenge-moves (or -)")?),
+                    _ => Some(number(CHALLENGE_TURNS, "challenge-moves (or -)")?),
                 }
             }
             "pawn-direction" => {

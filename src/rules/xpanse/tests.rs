@@ -82,7 +82,17 @@ fn set_up_checks_the_upper_limits_and_a_king_each() {
     assert!(err("k6/7/7/7/7/7/GG4K w").contains("at most 1"));
     assert!(err("k6/7/7/7/7/7/PPPPK2 w").contains("4 pawns"));
     assert!(err("k6/7/7/7/7/7/RRRRRK1 w").contains("5 rooks"));
-    assert!(err("k6/7/7/7/7/7/7 w").contains("no king"));
+    assert!(err("k6/7/7/7/7/7/7 b").contains("no king"));
+    // The side to move without a King has lost it: the battle is over.
+    let over = Xpanse::from_fen(g, "k6/7/7/7/7/7/7 w", &o).expect("a finished battle");
+    assert_eq!(
+        over.outcome().map(|o| (o.winner, o.reason)),
+        Some((Some(Color::Black), Reason::Extinction))
+    );
+    // A count at its end only for the side that moved last.
+    assert!(err("k6/7/7/7/7/7/K6 w 0/0 10/0 -/- up/down").contains("its own last move"));
+    let lost = Xpanse::from_fen(g, "k6/r6/7/7/7/R6/K6 b 0/0 10/0 -/- up/down", &o).expect("valid");
+    assert_eq!(lost.outcome().map(|o| o.reason), Some(Reason::KillRule));
     assert!(err("k6/7/7/7/7/7/SK5 w").contains("not a ChessXpanse piece"));
     assert!(Xpanse::from_fen(g, "kkk4/7/7/7/7/7/QQQKKK1 w", &o).is_ok());
 }
