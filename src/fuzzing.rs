@@ -418,6 +418,9 @@ fn turn<R: Rules>(geometry: Geometry, fen: &str, options: Options, text: &str) {
             assert!(c.len() > 1, "ambiguous between {c:?}");
             let _ = describe_error(e);
         }
+        Err(e @ PlayError::TooManyTurns(_)) => {
+            let _ = describe_error(e);
+        }
     }
     let mut after = game.clone();
     match after.play(&pattern) {

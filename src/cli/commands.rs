@@ -365,7 +365,7 @@ fn stop_exit(stop: &Stop) -> i32 {
     match stop {
         Stop::Interrupted { .. } => INTERRUPTED_EXIT,
         Stop::TooDeep { .. } => 2,
-        Stop::Nodes { .. } | Stop::Timeout { .. } => 1,
+        Stop::Nodes { .. } | Stop::Timeout { .. } | Stop::TooManyTurns { .. } => 1,
     }
 }
 
@@ -537,7 +537,7 @@ fn explain<R: Rules>(text: &str, fen: Option<String>, size: Option<String>) -> O
             }
             Ok(1)
         }
-        Err(e @ PlayError::Ambiguous(_)) => {
+        Err(e @ (PlayError::Ambiguous(_) | PlayError::TooManyTurns(_))) => {
             outln!("{}", describe_error(&e))?;
             Ok(1)
         }

@@ -35,6 +35,9 @@ pub enum PlayError {
     Refused(Refusal),
     /// Several legal turns match: their canonical texts, sorted.
     Ambiguous(Vec<String>),
+    /// The turn leads to a position with more legal turns than one position may have
+    /// ([`Rules::MAX_TURNS`]); nothing after it could be answered exactly.
+    TooManyTurns(usize),
 }
 
 impl<R: Rules> Game<R> {
@@ -152,6 +155,13 @@ impl<R: Rules> Game<R> {
         let resolved = self.resolve(pattern)?;
         let mut next = self.clone();
         next.apply(&resolved);
+        if R::MAX_TURNS != usize::MAX && next.outcome().is_none() {
+            let mut moves = Vec::new();
+            next.position.legal_moves(&mut moves);
+            if moves.len() > R::MAX_TURNS {
+                return Err(PlayError::TooManyTurns(R::MAX_TURNS));
+            }
+        }
         if let Some(claim) = pattern.claim() {
             next.check_claim(claim)?;
         }
@@ -317,6 +327,7 @@ fn force_win<R: Rules>(
 ) -> Result<bool, Stop> {
     let mut moves = Vec::new();
     pos.legal_moves(&mut moves);
+    super::within_turns::<R>(moves.len())?;
     // A position with no move still costs one, so that every call spends something.
     budget.spend(moves.len().max(1) as u64)?;
     if let Some(o) = pos.outcome_with(!moves.is_empty()) {
@@ -355,6 +366,7 @@ fn invariant_search<R: Rules>(
     }
     let mut moves = Vec::new();
     pos.legal_moves(&mut moves);
+    super::within_turns::<R>(moves.len())?;
     budget.spend(moves.len() as u64)?;
     let decided = pos.outcome_with(!moves.is_empty());
     if repetition_or(decided, pos, history).is_some() {

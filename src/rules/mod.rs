@@ -301,6 +301,13 @@ pub trait Rules: Clone + Sized {
     /// The variant's name as scenario files write it.
     const NAME: &'static str = Self::INFO.name;
 
+    /// The most legal turns one position may have. A variant whose turn lists can outgrow
+    /// memory (ChessXpanse's paths) sets it: its generator stops once it has produced more,
+    /// its set-up refuses such a position, and searches and play stop there with
+    /// [`Stop::TooManyTurns`] or [`game::PlayError::TooManyTurns`] rather than count a list
+    /// cut short.
+    const MAX_TURNS: usize = usize::MAX;
+
     fn rules() -> &'static [RuleDef];
     fn options() -> &'static [OptionDef];
     fn state_keys() -> &'static [KeyDef];
@@ -442,6 +449,17 @@ pub trait Rules: Clone + Sized {
     }
 }
 
+/// An error when a generator produced more turns than [`Rules::MAX_TURNS`] (its list was cut
+/// short, so nothing may be counted or searched from it).
+pub fn within_turns<R: Rules>(n: usize) -> Result<(), Stop> {
+    if n > R::MAX_TURNS {
+        return Err(Stop::TooManyTurns {
+            limit: R::MAX_TURNS,
+        });
+    }
+    Ok(())
+}
+
 /// Counts the move paths of `depth` turns, with no budget: for tests and benchmarks whose
 /// depths are known to be small. Commands and scenarios use [`perft_within`].
 pub fn perft<R: Rules>(pos: &R, depth: u32) -> u64 {
@@ -466,12 +484,14 @@ fn perft_inner<R: Rules>(pos: &R, depth: u32, budget: &mut Budget) -> Result<u64
         }
         1 => {
             let n = pos.count_legal();
+            within_turns::<R>(n as usize)?;
             budget.spend(n)?;
             Ok(n)
         }
         _ => {
             let mut moves = Vec::with_capacity(64);
             pos.legal_moves(&mut moves);
+            within_turns::<R>(moves.len())?;
             budget.spend(moves.len() as u64)?;
             let mut total = 0;
             for m in moves {

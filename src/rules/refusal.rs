@@ -79,6 +79,12 @@ pub trait Verdicts<M> {
     fn rejected(&mut self, m: M, why: Rejection) {
         let _ = (m, why);
     }
+
+    /// Whether the sink has taken all it will: a generator whose lists can outgrow memory
+    /// stops there ([`crate::rules::Rules::MAX_TURNS`]).
+    fn full(&self) -> bool {
+        false
+    }
 }
 
 /// The legal turns only, into a list.

@@ -36,6 +36,9 @@ pub enum Stop {
     Interrupted { spent: u64 },
     /// The requested depth is beyond [`MAX_DEPTH`].
     TooDeep { depth: u64 },
+    /// A position on the way has more legal turns than one position may have
+    /// ([`crate::rules::Rules::MAX_TURNS`]).
+    TooManyTurns { limit: usize },
 }
 
 impl fmt::Display for Stop {
@@ -52,6 +55,10 @@ impl fmt::Display for Stop {
             ),
             Stop::Interrupted { spent } => write!(f, "interrupted after {spent} nodes"),
             Stop::TooDeep { depth } => write!(f, "{}", too_deep(*depth)),
+            Stop::TooManyTurns { limit } => write!(
+                f,
+                "stopped at a position with more than {limit} legal turns, more than arbiter lists for one position"
+            ),
         }
     }
 }

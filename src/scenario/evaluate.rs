@@ -770,6 +770,7 @@ impl<'a, R: Rules> Evaluator<'a, R> {
                     Err(PlayError::Ambiguous(c)) => {
                         fail(expected, format!("legal, and ambiguous: {}", c.join(", ")))
                     }
+                    Err(e @ PlayError::TooManyTurns(_)) => fail(expected, describe_error(&e)),
                     Err(PlayError::Refused(r)) => match because {
                         Some(id) if id.node != r.rule => fail(
                             expected,
@@ -1025,6 +1026,9 @@ pub fn describe_error(e: &PlayError) -> String {
     match e {
         PlayError::Refused(r) => format!("illegal because {}: {}", r.rule, r.reason),
         PlayError::Ambiguous(c) => format!("ambiguous: it matches {}", c.join(", ")),
+        PlayError::TooManyTurns(limit) => format!(
+            "legal, but the position after it has more than {limit} legal turns, more than arbiter lists for one position"
+        ),
     }
 }
 

@@ -357,6 +357,9 @@ impl Xpanse {
             .filter(|(_, p)| p.color() == us)
             .collect();
         for (from, piece) in own {
+            if sink.full() {
+                return;
+            }
             let f = Sq::of(from);
             match piece.role() {
                 Role::Pawn => self.pawn_moves(f, &mut sink),
@@ -717,6 +720,17 @@ impl Xpanse {
             opts: Opts::read(options),
         };
         pos.result = pos.decided();
+        let mut tally = Tally(0);
+        pos.explore(&mut tally);
+        if tally.0 > Xpanse::MAX_TURNS {
+            return Err(SetupError::new(
+                Kind::Placement,
+                format!(
+                    "this position has more than {} legal turns (the Magic Pieces' paths multiply on a crowded board), more than arbiter lists for one position",
+                    Xpanse::MAX_TURNS
+                ),
+            ));
+        }
         for c in Color::ALL {
             let i = c.index();
             let count = pos.piece_count(c);
@@ -779,6 +793,25 @@ impl<V: Verdicts<Move>> Verdicts<Move> for Counting<'_, V> {
 
     fn rejected(&mut self, m: Move, why: Rejection) {
         self.inner.rejected(m, why);
+    }
+
+    fn full(&self) -> bool {
+        self.n > Xpanse::MAX_TURNS || self.inner.full()
+    }
+}
+
+/// Counts legal turns without keeping them, up to one past [`Rules::MAX_TURNS`].
+struct Tally(usize);
+
+impl Verdicts<Move> for Tally {
+    const REJECTED: bool = false;
+
+    fn legal(&mut self, _: Move) {
+        self.0 += 1;
+    }
+
+    fn full(&self) -> bool {
+        self.0 > Xpanse::MAX_TURNS
     }
 }
 
@@ -871,6 +904,10 @@ const PER_COLOR_FEN_KEYS: [&str; 4] = [
 impl Rules for Xpanse {
     type Move = Move;
     const INFO: VariantInfo = INFO;
+    /// A million turns (150 MB of moves): the most crowded boards give more, since the
+    /// Archer's ricochet paths multiply (rule `path-no-revisit` bounds their length, not
+    /// their number).
+    const MAX_TURNS: usize = 1_000_000;
 
     fn rules() -> &'static [RuleDef] {
         RULES

@@ -276,6 +276,9 @@ pub fn explore<V: Verdicts<Move>>(pos: &Xpanse, from: Sq, role: Role, out: &mut 
 
 fn extend<V: Verdicts<Move>>(pos: &Xpanse, st: &PathState, out: &mut V) {
     for (t, dir, res) in next_legs(pos, st).iter() {
+        if out.full() {
+            return;
+        }
         let Ok(kind) = res else { continue };
         let next = st.after(pos, t, kind, dir);
         match kind {

@@ -504,6 +504,13 @@ fn near_misses_of_magic_paths_are_refused_by_the_rule_that_stops_them() {
                         continue;
                     }
                     Err(PlayError::Refused(r)) => r,
+                    Err(e @ PlayError::TooManyTurns(_)) => {
+                        failures.push(format!(
+                            "{}: resolving gave {e:?}, which only play gives",
+                            where_()
+                        ));
+                        continue;
+                    }
                 };
                 refused += 1;
                 *by_rule.entry(refusal.rule).or_default() += 1;

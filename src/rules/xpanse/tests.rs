@@ -291,3 +291,40 @@ fn the_archers_paths_are_bounded_on_the_most_crowded_board() {
         }
     }
 }
+
+/// The Archer's sixteen squares of a 7x7 board all taken by its side: more than a million
+/// paths when White is to move.
+const SWARM: &str = "B1B1B1B/1k5/R1R1R1B/7/Q1A1Q1R/7/K1K1K1Q";
+
+#[test]
+fn a_position_with_more_turns_than_arbiter_lists_is_refused_and_never_counted() {
+    let o = opts(&[]);
+    let g = geometry(7, 7);
+    let e = Xpanse::from_fen(g, &format!("{SWARM} w"), &o).unwrap_err();
+    assert!(
+        e.to_string().contains("more than 1000000 legal turns"),
+        "{e}"
+    );
+    // Black to move has a handful of turns; every one of them hands White the swarm.
+    let mut game = Game::new(fen((7, 7), &format!("{SWARM} b"), &o), o);
+    let p = pattern(game.position(), "Kb6-b5");
+    assert_eq!(
+        game.play(&p),
+        Err(PlayError::TooManyTurns(Xpanse::MAX_TURNS))
+    );
+    let found =
+        crate::rules::perft_within(game.position(), 2, &mut crate::rules::Budget::unlimited());
+    assert_eq!(
+        found,
+        Err(crate::rules::Stop::TooManyTurns {
+            limit: Xpanse::MAX_TURNS
+        })
+    );
+    // The generator stops just past the bound instead of listing them all.
+    let mut next = game.position().clone();
+    let m = next.legal_turns()[0].0;
+    next.play(m);
+    let mut moves = Vec::new();
+    next.legal_moves(&mut moves);
+    assert!(moves.len() > Xpanse::MAX_TURNS && moves.len() < Xpanse::MAX_TURNS + 64);
+}
