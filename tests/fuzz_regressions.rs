@@ -12,12 +12,13 @@
 
 use std::path::{Path, PathBuf};
 
-const TARGETS: [&str; 6] = [
+const TARGETS: [&str; 7] = [
     "check_text",
     "check_structured",
     "fen_chess",
     "fen_cypher",
     "fen_csipgs",
+    "fen_xpanse",
     "turn_text",
 ];
 
@@ -101,6 +102,11 @@ fn fen_csipgs() {
 }
 
 #[test]
+fn fen_xpanse() {
+    run("fen_xpanse", |_| true, arbiter::fuzzing::fen_xpanse);
+}
+
+#[test]
 fn turn_text() {
     run("turn_text", |_| true, arbiter::fuzzing::turn_text);
 }
@@ -116,6 +122,7 @@ fn body(target: &str, path: &Path) -> Option<fn(&[u8])> {
         "fen_chess" => arbiter::fuzzing::fen_chess,
         "fen_cypher" => arbiter::fuzzing::fen_cypher,
         "fen_csipgs" => arbiter::fuzzing::fen_csipgs,
+        "fen_xpanse" => arbiter::fuzzing::fen_xpanse,
         "turn_text" => arbiter::fuzzing::turn_text,
         _ => return None,
     })
