@@ -126,7 +126,7 @@ fn third_pass() -> Result<(), String> {
 /// A pass counter past the constructor's bound.
 fn passes_overflow() -> Result<(), String> {
     let mut p = at((6, 7), "k5/6/6/6/6/6/K5 b");
-    p.passes[1] = 255;
+    p.state.passes[1] = 255;
     p.check_invariant("passes-at-most-two")
 }
 

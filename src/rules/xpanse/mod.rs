@@ -253,16 +253,8 @@ pub(crate) type Counts = [[u8; 12]; 2];
 pub struct Xpanse {
     board: Board,
     turn: Color,
-    /// Whether each side's pawns move up the board.
-    up: [bool; 2],
-    passes: [u8; 2],
-    without_kill: [u8; 2],
-    /// Turns played since the side was reduced to two pieces.
-    challenge: [Option<u8>; 2],
-    timeouts: [u8; 2],
-    war_length: u8,
-    /// Battles won before this one.
-    battles_won: [u8; 2],
+    /// The counters of the battle and the war.
+    state: State,
     /// The battle's result, once decided.
     result: Option<Outcome>,
     /// Pawns on each side's far row when the position was set up (the dormant Pawns).
@@ -300,7 +292,7 @@ impl Xpanse {
 
     /// The rank a side's pawns move toward, and the one they are reborn on.
     fn far_rank(&self, c: Color) -> u8 {
-        if self.up[c.index()] {
+        if self.state.up[c.index()] {
             self.geometry().ranks - 1
         } else {
             0
@@ -308,7 +300,7 @@ impl Xpanse {
     }
 
     fn first_rank(&self, c: Color) -> u8 {
-        if self.up[c.index()] {
+        if self.state.up[c.index()] {
             0
         } else {
             self.geometry().ranks - 1
@@ -316,7 +308,7 @@ impl Xpanse {
     }
 
     fn forward(&self, c: Color) -> i32 {
-        if self.up[c.index()] {
+        if self.state.up[c.index()] {
             delta(0, 1)
         } else {
             delta(0, -1)
@@ -405,7 +397,7 @@ impl Xpanse {
                 }
             }
         }
-        if self.passes[us.index()] < MAX_PASSES {
+        if self.state.passes[us.index()] < MAX_PASSES {
             sink.legal(Move::pass(MoveKind::Pass));
         } else {
             if V::REJECTED {
@@ -565,27 +557,27 @@ impl Xpanse {
                 true
             }
             MoveKind::Pass => {
-                self.passes[i] += 1;
+                self.state.passes[i] += 1;
                 self.opts.pass_counts
             }
             MoveKind::FreePass => self.opts.pass_counts,
         };
         if m.kills() {
             if !self.opts.kill_rule_from_start {
-                self.without_kill[i] = 0;
+                self.state.without_kill[i] = 0;
             }
         } else if counted {
-            self.without_kill[i] = self.without_kill[i].saturating_add(1);
+            self.state.without_kill[i] = self.state.without_kill[i].saturating_add(1);
         }
-        self.timeouts[i] = 0;
-        if let Some(n) = &mut self.challenge[i] {
+        self.state.timeouts[i] = 0;
+        if let Some(n) = &mut self.state.challenge[i] {
             *n += 1;
         }
         self.turn = them;
         self.result = self.decided();
         for c in Color::ALL {
-            if self.challenge[c.index()].is_none() && self.piece_count(c) <= 2 {
-                self.challenge[c.index()] = Some(0);
+            if self.state.challenge[c.index()].is_none() && self.piece_count(c) <= 2 {
+                self.state.challenge[c.index()] = Some(0);
             }
         }
         self.last = Some(Last {
@@ -605,9 +597,9 @@ impl Xpanse {
         let i = mover.index();
         if !self.has_king(to_move) {
             Some(win(mover, Reason::Extinction, "extinction"))
-        } else if self.without_kill[i] >= KILL_RULE {
+        } else if self.state.without_kill[i] >= KILL_RULE {
             Some(win(to_move, Reason::KillRule, "kill-rule"))
-        } else if self.challenge[i] >= Some(CHALLENGE_TURNS) {
+        } else if self.state.challenge[i] >= Some(CHALLENGE_TURNS) {
             Some(win(to_move, Reason::Challenge, "challenge"))
         } else {
             None
@@ -617,18 +609,18 @@ impl Xpanse {
     /// The battle's result by itself, or the result of the war: who has won it, if anyone.
     fn war_winner(&self) -> Option<(Color, &'static str)> {
         for c in Color::ALL {
-            if self.timeouts[c.index()] >= 2 {
+            if self.state.timeouts[c.index()] >= 2 {
                 return Some((c.other(), "timeout-war"));
             }
         }
         let w = self.result.and_then(|o| o.winner)?;
-        let majority = self.war_length / 2 + 1;
-        (self.battles_won[w.index()] + 1 >= majority).then_some((w, "war"))
+        let majority = self.state.war_length / 2 + 1;
+        (self.state.battles_won[w.index()] + 1 >= majority).then_some((w, "war"))
     }
 
     fn battles_won_now(&self, c: Color) -> u8 {
         let won_this = self.result.and_then(|o| o.winner) == Some(c);
-        self.battles_won[c.index()] + u8::from(won_this)
+        self.state.battles_won[c.index()] + u8::from(won_this)
     }
 
     /// Checks a position's parts and makes it.
@@ -707,13 +699,7 @@ impl Xpanse {
         let mut pos = Xpanse {
             board,
             turn,
-            up: state.up,
-            passes: state.passes,
-            without_kill: state.without_kill,
-            challenge: state.challenge,
-            timeouts: state.timeouts,
-            war_length: state.war_length,
-            battles_won: state.battles_won,
+            state,
             result: None,
             dormant_at_setup: [0; 2],
             last: None,
@@ -734,8 +720,8 @@ impl Xpanse {
         for c in Color::ALL {
             let i = c.index();
             let count = pos.piece_count(c);
-            match pos.challenge[i] {
-                None if count <= 2 => pos.challenge[i] = Some(0),
+            match pos.state.challenge[i] {
+                None if count <= 2 => pos.state.challenge[i] = Some(0),
                 Some(_) if count > 2 => {
                     return Err(SetupError::key(format!(
                         "{c} has {count} pieces and is not challenged: the challenge begins at two (`challenge-moves {c} = -`)"
@@ -751,11 +737,11 @@ impl Xpanse {
     fn key_text(&self, key: &str, c: Color) -> String {
         let i = c.index();
         match key {
-            "passes" => self.passes[i].to_string(),
-            "moves-without-kill" => self.without_kill[i].to_string(),
-            "challenge-moves" => self.challenge[i].map_or("-".into(), |n| n.to_string()),
-            "pawn-direction" => if self.up[i] { "up" } else { "down" }.into(),
-            "timeouts" => self.timeouts[i].to_string(),
+            "passes" => self.state.passes[i].to_string(),
+            "moves-without-kill" => self.state.without_kill[i].to_string(),
+            "challenge-moves" => self.state.challenge[i].map_or("-".into(), |n| n.to_string()),
+            "pawn-direction" => if self.state.up[i] { "up" } else { "down" }.into(),
+            "timeouts" => self.state.timeouts[i].to_string(),
             "battles-won" => self.battles_won_now(c).to_string(),
             _ => String::new(),
         }
@@ -815,15 +801,18 @@ impl Verdicts<Move> for Tally {
     }
 }
 
-/// The battle and war state a position is built with.
+/// The counters of a battle and of the war it belongs to.
 #[derive(Clone, Copy, Debug)]
 struct State {
+    /// Whether each side's pawns move up the board.
     up: [bool; 2],
     passes: [u8; 2],
     without_kill: [u8; 2],
+    /// Turns played since the side was reduced to two pieces.
     challenge: [Option<u8>; 2],
     timeouts: [u8; 2],
     war_length: u8,
+    /// Battles won before this one.
     battles_won: [u8; 2],
 }
 
@@ -987,12 +976,13 @@ impl Rules for Xpanse {
             }
             setup.keys.insert(
                 ("battles-won".into(), Some(c)),
-                self.battles_won[c.index()].to_string(),
+                self.state.battles_won[c.index()].to_string(),
             );
         }
-        setup
-            .keys
-            .insert(("war-length".into(), None), self.war_length.to_string());
+        setup.keys.insert(
+            ("war-length".into(), None),
+            self.state.war_length.to_string(),
+        );
         setup
     }
 
@@ -1154,7 +1144,7 @@ impl Rules for Xpanse {
     fn declare(&mut self, outcome: Outcome) {
         if outcome.reason == Reason::Timeout {
             let i = self.turn.index();
-            self.timeouts[i] = self.timeouts[i].saturating_add(1);
+            self.state.timeouts[i] = self.state.timeouts[i].saturating_add(1);
         }
         self.result = Some(outcome);
     }
@@ -1162,7 +1152,7 @@ impl Rules for Xpanse {
     fn state_key(&self, key: &str, color: Option<Color>) -> String {
         let c = color.unwrap_or(Color::White);
         match key {
-            "war-length" => self.war_length.to_string(),
+            "war-length" => self.state.war_length.to_string(),
             "war-winner" => self
                 .war_winner()
                 .map_or("none".into(), |(c, _)| c.to_string()),

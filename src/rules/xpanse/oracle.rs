@@ -550,7 +550,7 @@ fn the_generator_lists_exactly_the_oracles_paths_under_every_reading() {
                 base.board.clone(),
                 base.turn,
                 State {
-                    up: base.up,
+                    up: base.state.up,
                     ..State::default()
                 },
                 options,

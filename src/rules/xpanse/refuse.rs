@@ -72,7 +72,7 @@ pub(super) fn refusal(pos: &Xpanse, pattern: &TurnPattern) -> Refusal {
             if second.is_some() {
                 return Refusal::new("turn-length", "a pass is a whole turn; nothing follows it");
             }
-            if pos.passes[us.index()] >= MAX_PASSES {
+            if pos.state.passes[us.index()] >= MAX_PASSES {
                 return Refusal::new(
                     "pass",
                     format!("{us} has passed {MAX_PASSES} times in this battle, the most allowed"),
@@ -210,8 +210,12 @@ fn movement_refusal(pos: &Xpanse, s: Square, p: Piece, to: Square) -> Refusal {
         i32::from(to.rank) - i32::from(s.rank),
     );
     if p.role() == Role::Pawn {
-        let fwd = if pos.up[us.index()] { 1 } else { -1 };
-        let direction = if pos.up[us.index()] { "up" } else { "down" };
+        let fwd = if pos.state.up[us.index()] { 1 } else { -1 };
+        let direction = if pos.state.up[us.index()] {
+            "up"
+        } else {
+            "down"
+        };
         if s.rank == pos.far_rank(us) {
             return Refusal::new(
                 "dormant-pawn",
