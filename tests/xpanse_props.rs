@@ -205,6 +205,10 @@ fn some_turn_texts_round_trip(pos: &Xpanse, options: &Options) -> Result<(), Str
 fn check(b: &Battle, choices: &[usize]) -> Result<(), TestCaseError> {
     let start = match set_up(b) {
         Ok(p) => p,
+        // More turns than one position may have (`Rules::MAX_TURNS`): not a case.
+        Err(e) if e.contains("legal turns") => {
+            return Err(TestCaseError::reject("more turns than a position may have"))
+        }
         Err(e) => return Err(TestCaseError::fail(format!("set-up refused: {e}"))),
     };
     // Too many paths to list: not a case (rare, see the module's note).

@@ -623,9 +623,32 @@ impl Xpanse {
         self.state.battles_won[c.index()] + u8::from(won_this)
     }
 
-    /// Checks a position's parts and makes it.
-    #[allow(clippy::too_many_arguments)]
+    /// Checks a position's parts and makes it; a position with more legal turns than one
+    /// position may have ([`Rules::MAX_TURNS`]) is refused.
     fn build(
+        board: Board,
+        turn: Color,
+        state: State,
+        options: &Options,
+    ) -> Result<Xpanse, SetupError> {
+        let pos = Self::build_unbounded(board, turn, state, options)?;
+        let mut tally = Tally(0);
+        pos.explore(&mut tally);
+        if tally.0 > Xpanse::MAX_TURNS {
+            return Err(SetupError::new(
+                Kind::Placement,
+                format!(
+                    "this position has more than {} legal turns (the Magic Pieces' paths multiply on a crowded board), more than arbiter lists for one position",
+                    Xpanse::MAX_TURNS
+                ),
+            ));
+        }
+        Ok(pos)
+    }
+
+    /// [`Xpanse::build`] without the bound on the number of turns, for tests that bound the
+    /// Magic Pieces' paths themselves before listing any.
+    pub(crate) fn build_unbounded(
         board: Board,
         turn: Color,
         state: State,
@@ -706,17 +729,6 @@ impl Xpanse {
             opts: Opts::read(options),
         };
         pos.result = pos.decided();
-        let mut tally = Tally(0);
-        pos.explore(&mut tally);
-        if tally.0 > Xpanse::MAX_TURNS {
-            return Err(SetupError::new(
-                Kind::Placement,
-                format!(
-                    "this position has more than {} legal turns (the Magic Pieces' paths multiply on a crowded board), more than arbiter lists for one position",
-                    Xpanse::MAX_TURNS
-                ),
-            ));
-        }
         for c in Color::ALL {
             let i = c.index();
             let count = pos.piece_count(c);
@@ -803,7 +815,7 @@ impl Verdicts<Move> for Tally {
 
 /// The counters of a battle and of the war it belongs to.
 #[derive(Clone, Copy, Debug)]
-struct State {
+pub(crate) struct State {
     /// Whether each side's pawns move up the board.
     up: [bool; 2],
     passes: [u8; 2],

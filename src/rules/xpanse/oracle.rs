@@ -416,6 +416,9 @@ pub(super) const SIZES: [(u8, u8); 6] = [(4, 5), (5, 5), (5, 6), (6, 6), (6, 7),
 /// A random crowded position on a board of `size`: a King a side first, the Magic Pieces
 /// most of the time, then random pieces of both sides within the set-up limits until the
 /// board is filled to a random density; random side to move and pawn directions.
+///
+/// It is built without the bound on its number of turns (`Xpanse::build_unbounded`): the
+/// tests that use it bound the Magic Pieces' paths themselves before listing any turn.
 pub(super) fn random_position(rng: &mut Rng, size: (u8, u8), options: &Options) -> Xpanse {
     let g = Geometry::lettered(size.0, size.1);
     let squares = usize::from(size.0) * usize::from(size.1);
@@ -475,7 +478,7 @@ pub(super) fn random_position(rng: &mut Rng, size: (u8, u8), options: &Options) 
             state.passes[c.index()] = MAX_PASSES;
         }
     }
-    Xpanse::build(board, turn, state, options).expect("a position within the limits")
+    Xpanse::build_unbounded(board, turn, state, options).expect("a position within the limits")
 }
 
 /// Paths per piece and per kind of leg met, so that the test shows what it covered.
@@ -546,7 +549,7 @@ fn the_generator_lists_exactly_the_oracles_paths_under_every_reading() {
             .map(|(s, p)| (s, p.role()))
             .collect();
         for options in &readings {
-            let pos = Xpanse::build(
+            let pos = Xpanse::build_unbounded(
                 base.board.clone(),
                 base.turn,
                 State {
