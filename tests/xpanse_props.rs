@@ -10,8 +10,8 @@
 //! ([`XPANSE_PATH_LEGS`]) are not set up, and a playout stops before one; in positions with
 //! more than [`ALL_TEXTS`] turns a spread of the turns has its text resolved.
 
-// `common::playout` is not used here: it lists the turns of every position it meets, which
-// a ChessXpanse playout must not do unguarded (see `playout` below).
+// Playouts stop before a position whose paths are too many to list
+// (`common::playout_while` with `listable`).
 #[allow(dead_code)]
 mod common;
 
@@ -158,29 +158,6 @@ fn listable(pos: &Xpanse) -> bool {
     xpanse_paths_within(pos, XPANSE_PATH_LEGS)
 }
 
-/// The positions met along `choices`, each choice picking among the legal moves; stops when
-/// the battle is decided, no move is left, or the next position's paths are too many to list.
-fn playout(start: Xpanse, choices: &[usize]) -> Vec<Xpanse> {
-    let mut pos = start;
-    let mut seen = vec![pos.clone()];
-    for c in choices {
-        if pos.outcome().is_some() {
-            break;
-        }
-        let mut moves = Vec::new();
-        pos.legal_moves(&mut moves);
-        if moves.is_empty() {
-            break;
-        }
-        pos.play(moves[c % moves.len()]);
-        if !listable(&pos) {
-            break;
-        }
-        seen.push(pos.clone());
-    }
-    seen
-}
-
 /// [`common::turn_texts_round_trip`] for a spread of the turns.
 fn some_turn_texts_round_trip(pos: &Xpanse, options: &Options) -> Result<(), String> {
     let g = *pos.board().geometry();
@@ -216,7 +193,7 @@ fn check(b: &Battle, choices: &[usize]) -> Result<(), TestCaseError> {
         return Err(TestCaseError::reject("too many paths"));
     }
     let options = options(b);
-    for pos in playout(start, choices) {
+    for pos in common::playout_while(start, choices, listable) {
         let fail = TestCaseError::fail;
         common::perft_one_counts_legal_turns(&pos, &options).map_err(fail)?;
         if pos.count_legal() as usize <= ALL_TEXTS {

@@ -8,6 +8,11 @@ use arbiter::scenario::parse::parse_turn;
 /// The positions met along `choices` from `start`, each choice picking among the legal moves;
 /// stops when the game is decided or no move is left.
 pub fn playout<R: Rules>(start: R, choices: &[usize]) -> Vec<R> {
+    playout_while(start, choices, |_| true)
+}
+
+/// [`playout`], stopping before the first position that `keep` refuses.
+pub fn playout_while<R: Rules>(start: R, choices: &[usize], keep: impl Fn(&R) -> bool) -> Vec<R> {
     let mut pos = start;
     let mut seen = vec![pos.clone()];
     for c in choices {
@@ -20,6 +25,9 @@ pub fn playout<R: Rules>(start: R, choices: &[usize]) -> Vec<R> {
             break;
         }
         pos.play(moves[c % moves.len()]);
+        if !keep(&pos) {
+            break;
+        }
         seen.push(pos.clone());
     }
     seen
