@@ -139,36 +139,38 @@ fn legs_match(written: &[Leg], played: &[Leg]) -> bool {
 /// The turns a pattern names, narrowed to those it names most closely when there are such:
 /// first those it names leg for leg (one written leg names a whole path by where it ends, but
 /// `Ac3-c1` is first of all the direct leap, not also every ricochet path that ends on c1),
-/// then those whose every leg has the written mark itself (a written `-` also names a
+/// then those with the most legs of the very mark written (a written `-` also names a
 /// ricochet or a switch, but `Aa1^c3-b4` is first of all the step, not the switch `~b4`).
 /// Every canonical text then names its own turn alone.
 pub fn written_leg_for_leg<M>(pattern: &TurnPattern, found: Vec<(M, Turn)>) -> Vec<(M, Turn)> {
     let TurnPattern::Actions { actions, .. } = pattern else {
         return found;
     };
-    let legs_agree = |t: &Turn, marks: bool| {
-        actions.iter().zip(&t.actions).all(|(p, a)| match (p, a) {
-            (ActionPattern::Move { legs, .. }, Action::Move { legs: played, .. }) => {
-                legs.len() == played.len()
-                    && (!marks
-                        || legs
-                            .iter()
-                            .zip(played)
-                            .all(|(w, p)| w.kind.mark() == p.kind.mark()))
+    // How closely the written legs name a turn's legs: `None` when their numbers differ,
+    // else how many legs carry the very mark written.
+    let closeness = |t: &Turn| -> Option<usize> {
+        let mut exact = 0;
+        for (p, a) in actions.iter().zip(&t.actions) {
+            if let (ActionPattern::Move { legs, .. }, Action::Move { legs: played, .. }) = (p, a) {
+                if legs.len() != played.len() {
+                    return None;
+                }
+                exact += legs
+                    .iter()
+                    .zip(played)
+                    .filter(|(w, p)| w.kind.mark() == p.kind.mark())
+                    .count();
             }
-            _ => true,
-        })
-    };
-    let narrow = |found: Vec<(M, Turn)>, marks: bool| {
-        if found.len() < 2 || !found.iter().any(|(_, t)| legs_agree(t, marks)) {
-            return found;
         }
-        found
-            .into_iter()
-            .filter(|(_, t)| legs_agree(t, marks))
-            .collect()
+        Some(exact)
     };
-    narrow(narrow(found, false), true)
+    let Some(best) = found.iter().filter_map(|(_, t)| closeness(t)).max() else {
+        return found;
+    };
+    found
+        .into_iter()
+        .filter(|(_, t)| closeness(t) == Some(best))
+        .collect()
 }
 
 /// One action of a turn, fully described.
