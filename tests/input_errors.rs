@@ -291,7 +291,7 @@ fn misspelt_variants_options_and_values_are_suggested() {
     let e = "shogi".parse::<Variant>().expect_err("no such variant");
     assert_eq!(
         e,
-        "unknown variant `shogi`; variants: chess, cypher, csipgs"
+        "unknown variant `shogi`; variants: chess, cypher, csipgs, xpanse"
     );
 
     let defs = Chess::options();
