@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use super::output::{err, Failure};
-use super::{Command, Format};
+use super::{CatalogueFormat, Command, Format};
 use crate::rules::game::{PlayError, Resolved};
 use crate::rules::search::{self, Stop, INTERRUPTED};
 use crate::rules::{perft_within, Game, Geometry, Limits, Options, Rules, Variant};
@@ -73,9 +73,28 @@ pub fn run(command: Command, limits: Limits) -> Outcome {
             let variant: Variant = variant.parse()?;
             with_variant!(variant, R => moves::<R>(fen, size, from))
         }
-        Command::Rules { variant, coverage } => {
+        Command::Rules {
+            variant,
+            coverage,
+            format,
+        } => {
             let variant: Variant = variant.parse()?;
-            with_variant!(variant, R => rules::<R>(&coverage))
+            match format {
+                CatalogueFormat::Text => with_variant!(variant, R => rules::<R>(&coverage)),
+                _ if !coverage.is_empty() => Err(Failure::Input(
+                    "--coverage prints text; leave out --format".into(),
+                )),
+                CatalogueFormat::Json => {
+                    let doc = with_variant!(variant, R => crate::rules::catalogue::json::<R>());
+                    outln!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default())?;
+                    Ok(0)
+                }
+                CatalogueFormat::Markdown => {
+                    let doc = with_variant!(variant, R => crate::rules::catalogue::markdown::<R>());
+                    super::output::out(format_args!("{doc}"))?;
+                    Ok(0)
+                }
+            }
         }
         Command::Explain {
             variant,

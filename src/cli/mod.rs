@@ -85,6 +85,10 @@ pub enum Command {
         /// Also count the scenarios under these paths that name each rule (`rule` lines).
         #[arg(long, num_args = 1..)]
         coverage: Vec<PathBuf>,
+        /// Output for people (`text`), tools (`json`) or documentation (`markdown`, as
+        /// `docs/rules/<variant>.md`).
+        #[arg(long, value_enum, default_value_t = CatalogueFormat::Text)]
+        format: CatalogueFormat,
     },
     /// Say whether a turn is legal in a position and, if not, which rule forbids it.
     Explain {
@@ -128,6 +132,14 @@ pub enum Command {
 pub enum Format {
     Text,
     Json,
+}
+
+/// How `arbiter rules` prints a catalogue.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum CatalogueFormat {
+    Text,
+    Json,
+    Markdown,
 }
 
 /// A duration in seconds, minutes or hours: `90`, `90s`, `1.5m`, `2h`.

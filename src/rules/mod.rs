@@ -4,6 +4,7 @@
 
 pub mod attacks;
 pub mod board;
+pub mod catalogue;
 pub mod chess;
 pub mod csipgs;
 pub mod cypher;
