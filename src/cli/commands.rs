@@ -456,7 +456,7 @@ fn rules<R: Rules>(coverage: &[PathBuf]) -> Outcome {
                 R::NAME
             )));
         }
-        Some(found.counts)
+        Some(found)
     };
     let width = R::rules().iter().map(|r| r.id.len()).max().unwrap_or(0);
     outln!("rules of {}:", R::NAME)?;
@@ -464,7 +464,7 @@ fn rules<R: Rules>(coverage: &[PathBuf]) -> Outcome {
     for r in R::rules() {
         match &counts {
             Some(c) => {
-                let n = c.get(r.id).copied().unwrap_or(0);
+                let n = c.counts.get(r.id).copied().unwrap_or(0);
                 if n == 0 {
                     uncovered += 1;
                 }
@@ -493,6 +493,25 @@ fn rules<R: Rules>(coverage: &[PathBuf]) -> Outcome {
             )?;
         }
     }
+    let mut unexercised = 0;
+    if let Some(c) = &counts {
+        if !R::options().is_empty() {
+            outln!("option values (scenarios that play or expect under each):")?;
+        }
+        for o in R::options() {
+            for v in o.values {
+                let n = c
+                    .option_values
+                    .get(&(o.name.to_string(), v.to_string()))
+                    .copied()
+                    .unwrap_or(0);
+                if n == 0 {
+                    unexercised += 1;
+                }
+                outln!("  {} = {v}  {n:>3} scenarios", o.name)?;
+            }
+        }
+    }
     outln!("state keys:")?;
     for k in R::state_keys() {
         let color = if k.per_color { " <color>" } else { "" };
@@ -503,12 +522,19 @@ fn rules<R: Rules>(coverage: &[PathBuf]) -> Outcome {
         outln!("  {}: {}", i.name, i.summary)?;
     }
     if counts.is_some() {
+        let values: usize = R::options().iter().map(|o| o.values.len()).sum();
         outln!(
-            "{} of {} rules have no scenario",
+            "{} of {} rules have no scenario; {} of {} option values are exercised by none",
             uncovered,
-            R::rules().len()
+            R::rules().len(),
+            unexercised,
+            values
         )?;
-        return Ok(if uncovered == 0 { 0 } else { 1 });
+        return Ok(if uncovered == 0 && unexercised == 0 {
+            0
+        } else {
+            1
+        });
     }
     Ok(0)
 }

@@ -1,9 +1,10 @@
-//! Which scenario files there are, and which rule ids their scenarios exercise.
+//! Which scenario files there are, and which rule ids and option values their scenarios
+//! exercise.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-use super::ast::StatementKind;
+use super::ast::{OptionSetting, Scenario, StatementKind};
 use super::parse::parse_file;
 use crate::rules::Rules;
 
@@ -75,6 +76,9 @@ pub fn scenario_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
 pub struct Coverage {
     /// Per rule id, how many scenarios of the variant name it in a `rule` line.
     pub counts: BTreeMap<String, usize>,
+    /// Per option and value, how many scenarios play a turn or check an expectation under
+    /// that value (pinned in the file or the scenario, or the default where nothing pins it).
+    pub option_values: BTreeMap<(String, String), usize>,
     /// The scenarios of the variant that were read.
     pub scenarios: usize,
     /// What was read but not counted, and why (other variants, unreadable or broken files).
@@ -130,6 +134,9 @@ pub fn rule_coverage<R: Rules>(paths: &[PathBuf]) -> Result<Coverage, String> {
             for id in ids {
                 *coverage.counts.entry(id.to_string()).or_insert(0) += 1;
             }
+            for (name, value) in values_in_force::<R>(&file.options, s) {
+                *coverage.option_values.entry((name, value)).or_insert(0) += 1;
+            }
         }
     }
     for (variant, n) in other_variants {
@@ -139,4 +146,63 @@ pub fn rule_coverage<R: Rules>(paths: &[PathBuf]) -> Result<Coverage, String> {
             .push(format!("{n} {files} of variant {variant} not counted"));
     }
     Ok(coverage)
+}
+
+/// The values of the variant's options under which a scenario plays or expects something: the
+/// file's pin or the default, changed by the scenario's own `option` lines as they come.
+fn values_in_force<R: Rules>(
+    file_options: &[OptionSetting],
+    scenario: &Scenario,
+) -> BTreeSet<(String, String)> {
+    let mut current: BTreeMap<&str, &str> = R::options()
+        .iter()
+        .map(|o| {
+            let pinned = file_options.iter().rev().find(|s| s.name.node == o.name);
+            (o.name, pinned.map_or(o.default, |s| s.value.node.as_str()))
+        })
+        .collect();
+    let mut used = BTreeSet::new();
+    for st in &scenario.statements {
+        match &st.kind {
+            StatementKind::Option(s) => {
+                if let Some(v) = current.get_mut(s.name.node.as_str()) {
+                    *v = s.value.node.as_str();
+                }
+            }
+            StatementKind::Play(_) | StatementKind::Expect(_) => {
+                for (name, value) in &current {
+                    used.insert((name.to_string(), value.to_string()));
+                }
+            }
+            _ => {}
+        }
+    }
+    used
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::xpanse::Xpanse;
+
+    #[test]
+    fn an_option_value_counts_where_a_turn_or_an_expectation_runs_under_it() {
+        let src = r#"variant xpanse 4x5
+option switch-reach = orthogonal
+scenario "a" {
+  board { white: Ka1 black: Kd5 }
+  option pass-counts = yes
+  expect moves count 4
+  option pass-counts = no
+}
+"#;
+        let file = parse_file(src).expect("parses");
+        let used = values_in_force::<Xpanse>(&file.options, &file.scenarios[0]);
+        let has = |o: &str, v: &str| used.contains(&(o.to_string(), v.to_string()));
+        assert!(has("switch-reach", "orthogonal") && !has("switch-reach", "adjacent"));
+        // Pinned before the expectation: the default is not exercised; pinned after it, the
+        // new value is not either.
+        assert!(has("pass-counts", "yes") && !has("pass-counts", "no"));
+        assert!(has("gatekeeper-lines", "orthogonal"));
+    }
 }
