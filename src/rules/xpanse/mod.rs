@@ -940,7 +940,7 @@ impl Rules for Xpanse {
     fn start(_geometry: Geometry, _options: &Options) -> Result<Self, SetupError> {
         Err(SetupError::new(
             Kind::Placement,
-            "ChessXpanse publishes no starting arrays (they vary with the board and the app's design); give the position with `board { ... }` or `fen \"...\"`",
+            "ChessXpanse publishes no starting arrays (they vary with the board and the app's design); give the position with `board { ... }` or `fen \"...\"` in a scenario, or `--fen` on the command line",
         ))
     }
 
