@@ -110,10 +110,22 @@ pub const MAX_LEGS: usize = 48;
 
 /// What a leg does where it ends, as [`Move`] stores it.
 pub mod leg {
+    use crate::rules::turn::LegKind;
+
     pub const STEP: u8 = 0;
     pub const KILL: u8 = 1;
     pub const RICOCHET: u8 = 2;
     pub const SWITCH: u8 = 3;
+
+    /// The kind a stored leg is, its kill's victim left open.
+    pub fn kind(code: u8) -> LegKind {
+        match code {
+            KILL => LegKind::Kill(None),
+            RICOCHET => LegKind::Ricochet,
+            SWITCH => LegKind::Switch,
+            _ => LegKind::Step,
+        }
+    }
 }
 
 /// What follows a move that brings a Pawn's rebirth.
@@ -1053,7 +1065,6 @@ impl Rules for Xpanse {
     }
 
     fn describe(&self, m: Move) -> Turn {
-        let g = self.geometry();
         let square = |s: u16| Sq(s).square();
         if m.kind != MoveKind::Path {
             return Turn::single(Action::Pass);
@@ -1062,11 +1073,9 @@ impl Rules for Xpanse {
         let legs = m
             .legs()
             .map(|(s, k)| {
-                let kind = match k {
-                    leg::KILL => LegKind::Kill(self.board.piece_at(s)),
-                    leg::RICOCHET => LegKind::Ricochet,
-                    leg::SWITCH => LegKind::Switch,
-                    _ => LegKind::Step,
+                let kind = match leg::kind(k) {
+                    LegKind::Kill(_) => LegKind::Kill(self.board.piece_at(s)),
+                    kind => kind,
                 };
                 Leg::new(s.square(), kind)
             })
@@ -1089,7 +1098,6 @@ impl Rules for Xpanse {
                 square: square(pawn),
             }),
         }
-        let _ = g;
         Turn { actions }
     }
 

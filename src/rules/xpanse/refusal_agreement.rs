@@ -254,15 +254,6 @@ fn every_rejected_candidate_is_refused_by_its_tag() {
     assert!(by_rule.values().all(|&n| n >= 20), "{by_rule:?}");
 }
 
-fn leg_kind(k: u8) -> LegKind {
-    match k {
-        leg::KILL => LegKind::Kill(None),
-        leg::RICOCHET => LegKind::Ricochet,
-        leg::SWITCH => LegKind::Switch,
-        _ => LegKind::Step,
-    }
-}
-
 /// Where [`next_legs`] first turns the written path down: walking the written legs, each
 /// leg before it allowed as written and going on (a ricochet, or a kill the Archer goes on
 /// after), the leg onto a square that the leg function offers only with rejections. The
@@ -282,7 +273,7 @@ fn rejected_by(
             .collect();
         if here.iter().any(|(_, _, r)| r.is_ok()) {
             let (t, dir, kind) = here.iter().find_map(|&(t, d, r)| match r {
-                Ok(k) if w.kind.admits(leg_kind(k)) => Some((t, d, k)),
+                Ok(k) if w.kind.admits(leg::kind(k)) => Some((t, d, k)),
                 _ => None,
             })?;
             let goes_on =
@@ -351,7 +342,7 @@ fn near_misses(
         let (t, dir, kind) = next_legs(pos, &st)
             .iter()
             .find_map(|(t, d, r)| match r {
-                Ok(k) if t == Sq::of(l.to) && leg_kind(k).mark() == l.kind.mark() => {
+                Ok(k) if t == Sq::of(l.to) && leg::kind(k).mark() == l.kind.mark() => {
                     Some((t, d, k))
                 }
                 _ => None,

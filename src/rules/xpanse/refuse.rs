@@ -410,11 +410,11 @@ fn judge_path(pos: &Xpanse, s: Square, p: Piece, written: &[Leg]) -> (Stage, Ref
         }
         let ok = here
             .iter()
-            .find(|(_, _, r)| matches!(r, Ok(k) if w.kind.admits(leg_kind(*k))));
+            .find(|(_, _, r)| matches!(r, Ok(k) if w.kind.admits(leg::kind(*k))));
         let Some(&(t, dir, Ok(kind))) = ok else {
             if let Some((_, _, Ok(k))) = here.iter().find(|(_, _, r)| r.is_ok()) {
                 let from = g.square_name(st.at.square());
-                let done = leg_kind(*k);
+                let done = leg::kind(*k);
                 return (
                     Stage::Mark,
                     Refusal::new(
@@ -487,15 +487,6 @@ fn magic_rule(role: Role) -> &'static str {
         Role::Gatekeeper => "gatekeeper-move",
         Role::Mage => "mage-move",
         _ => "archer-move",
-    }
-}
-
-fn leg_kind(k: u8) -> LegKind {
-    match k {
-        leg::KILL => LegKind::Kill(None),
-        leg::RICOCHET => LegKind::Ricochet,
-        leg::SWITCH => LegKind::Switch,
-        _ => LegKind::Step,
     }
 }
 
