@@ -155,7 +155,8 @@ impl<R: Rules> Game<R> {
         let resolved = self.resolve(pattern)?;
         let mut next = self.clone();
         next.apply(&resolved);
-        if R::MAX_TURNS != usize::MAX && next.outcome().is_none() {
+        // A decided position lists no turns; only a declared result needs saying.
+        if R::MAX_TURNS != usize::MAX && next.declared.is_none() {
             let mut moves = Vec::new();
             next.position.legal_moves(&mut moves);
             if moves.len() > R::MAX_TURNS {

@@ -484,6 +484,16 @@ pub struct StraightMove {
     pub promotion: Option<PieceRef>,
 }
 
+/// The kind of piece a written move names: its letter or design; a pawn for a short move
+/// without one; `None` (any piece) for a coordinate move without one.
+pub fn written_kind(style: Style, piece: Option<PieceRef>) -> Option<PieceRef> {
+    match piece {
+        Some(p) => Some(p),
+        None if style == Style::Short => Some(PieceRef::Role(Role::Pawn)),
+        None => None,
+    }
+}
+
 /// What a written action is to a variant whose moves have one leg.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MoveShape {
@@ -591,11 +601,7 @@ impl ActionPattern {
         let Some((to, capture)) = straight(legs) else {
             return MoveShape::Path;
         };
-        let kind = match piece {
-            Some(p) => Some(*p),
-            None if *style == Style::Short => Some(PieceRef::Role(Role::Pawn)),
-            None => None,
-        };
+        let kind = written_kind(*style, *piece);
         MoveShape::Straight(StraightMove {
             kind,
             from: *from,

@@ -497,40 +497,24 @@ impl Xpanse {
             .into_iter()
             .filter(|s| !arrival || *s != dest)
             .collect();
+        // The pawn concerned: a dormant one (named when there are several), or else the
+        // arriving pawn itself.
         let named = dormant.len() > 1;
-        let first = self.first_rank(us);
-        let empty_first: Vec<Sq> = (0..self.geometry().files)
-            .map(|f| Sq::of(Square::new(f, first)))
-            .filter(|s| after.piece_at(*s).is_none())
-            .collect();
-        if arrival && dormant.is_empty() {
-            for &to in &empty_first {
-                out.legal(Move {
-                    follow: Follow::Reborn {
-                        pawn: dest.0,
-                        to: to.0,
-                        named: false,
-                    },
-                    ..m
-                });
-            }
-            return out.legal(Move {
-                follow: Follow::Vanish {
-                    pawn: dest.0,
-                    named: false,
-                },
-                ..m
-            });
-        }
-        if dormant.is_empty() {
-            return out.legal(m);
-        }
+        let concerned = match (dormant.is_empty(), arrival) {
+            (false, _) => dormant,
+            (true, true) => vec![dest],
+            (true, false) => return out.legal(m),
+        };
         let targets: Vec<Sq> = if arrival {
-            empty_first
+            let first = self.first_rank(us);
+            (0..self.geometry().files)
+                .map(|f| Sq::of(Square::new(f, first)))
+                .filter(|s| after.piece_at(*s).is_none())
+                .collect()
         } else {
             vec![Sq(m.from)]
         };
-        for d in dormant {
+        for d in concerned {
             for &to in &targets {
                 out.legal(Move {
                     follow: Follow::Reborn {

@@ -181,17 +181,16 @@ pub fn next_legs(pos: &Xpanse, st: &PathState) -> Legs {
     let step = |s: Sq, d: (i8, i8)| s.offset(delta(d.0.into(), d.1.into()));
     match st.role {
         Role::Gatekeeper => {
-            let dirs: Vec<(i8, i8)> = if st.ricochets == 0 {
-                if pos.opts.gatekeeper_all_lines {
-                    KING_STEPS.to_vec()
-                } else {
-                    WAZIR.to_vec()
-                }
+            let (x, y) = st.dir;
+            let turned = [(-y, x), (y, -x)];
+            let dirs: &[(i8, i8)] = if st.ricochets > 0 {
+                &turned
+            } else if pos.opts.gatekeeper_all_lines {
+                &KING_STEPS
             } else {
-                let (x, y) = st.dir;
-                vec![(-y, x), (y, -x)]
+                &WAZIR
             };
-            for d in dirs {
+            for &d in dirs {
                 // Slide to the first piece, the one leaped over.
                 let mut s = step(st.at, d);
                 let screen = loop {

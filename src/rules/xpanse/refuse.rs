@@ -8,7 +8,7 @@ use super::*;
 use crate::rules::refusal::{
     from_best, furthest, keep_furthest, origins, piece_words, what, whence, Explored,
 };
-use crate::rules::turn::{ActionPattern, Origin, PieceRef, Style};
+use crate::rules::turn::{written_kind, ActionPattern, Origin, PieceRef};
 
 pub(super) fn refusal(pos: &Xpanse, pattern: &TurnPattern) -> Refusal {
     let actions = match pattern {
@@ -93,11 +93,7 @@ pub(super) fn refusal(pos: &Xpanse, pattern: &TurnPattern) -> Refusal {
                     "a Pawn is never promoted in ChessXpanse: on its far row it is reborn or vanishes",
                 );
             }
-            let kind = match piece {
-                Some(p) => Some(*p),
-                None if *style == Style::Short => Some(PieceRef::Role(Role::Pawn)),
-                None => None,
-            };
+            let kind = written_kind(*style, *piece);
             move_refusal(pos, first, kind, *from, legs, second)
         }
     }
