@@ -54,6 +54,20 @@ fn refused(src: &str, parts: &[&str]) -> String {
 // ---- Counters -----------------------------------------------------------------------------
 
 #[test]
+fn a_position_never_used_is_still_checked() {
+    // No play and no expect after it: the wrong key is an error all the same.
+    refused(
+        "variant xpanse 5x6\nscenario \"t\" {\n  board { white: Ka1 Rb2 Nc3 black: Ke6 Ra6 Nd5 }\n  set war-length = 300\n}\n",
+        &["invalid position", "war-length is 1"],
+    );
+    refused(
+        &chess("  board { white: Ke1 black: Ke8 }\n  set castling = QQ"),
+        &["invalid position"],
+    );
+    passes(&chess("  board { white: Ke1 black: Ke8 }"));
+}
+
+#[test]
 fn the_fullmove_number_does_not_wrap() {
     // It used to read 0 after Black's move.
     refused(

@@ -646,6 +646,13 @@ impl<'a, R: Rules> Evaluator<'a, R> {
                 }
             }
         }
+        // A position described but never played or asked about is still checked, so that a
+        // wrong `board` or `set` is an error and not a silent pass.
+        if let Some((setup, made_at)) = run.setup.take() {
+            R::from_setup(&setup, &run.options).map_err(|e| {
+                Problem::new(format!("invalid position: {e}"), made_at, "this position")
+            })?;
+        }
         Ok(())
     }
 
