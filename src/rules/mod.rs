@@ -40,13 +40,20 @@ pub use turn::{
 };
 pub use variants::{Variant, VariantInfo, REGISTRY};
 
-/// One enforced rule: a kebab-case id, the clause of the rule text it comes from, and a summary.
+/// One enforced rule: a kebab-case id, the clause of the rule text it comes from, the clause's
+/// own words and a summary.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RuleDef {
     pub id: &'static str,
     pub source: &'static str,
     pub summary: &'static str,
+    /// The cited clause quoted from the rule text, word for word; passages from more than one
+    /// place are joined by [`QUOTE_GAP`].
+    pub quote: &'static str,
 }
+
+/// What joins two quoted passages that are not next to each other in the text.
+pub const QUOTE_GAP: &str = " [...] ";
 
 /// A [`RuleDef`], for the static catalogues.
 pub const fn rule(id: &'static str, source: &'static str, summary: &'static str) -> RuleDef {
@@ -54,6 +61,14 @@ pub const fn rule(id: &'static str, source: &'static str, summary: &'static str)
         id,
         source,
         summary,
+        quote: "",
+    }
+}
+
+impl RuleDef {
+    /// The rule with the words of its clause.
+    pub const fn quote(self, quote: &'static str) -> RuleDef {
+        RuleDef { quote, ..self }
     }
 }
 

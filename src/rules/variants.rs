@@ -100,6 +100,16 @@ impl Variant {
     pub fn name(self) -> &'static str {
         self.info().name
     }
+
+    /// The rule catalogue.
+    pub fn rules(self) -> &'static [super::RuleDef] {
+        crate::with_variant!(self, R => <R as super::Rules>::rules())
+    }
+
+    /// The interpretation options.
+    pub fn options(self) -> &'static [super::OptionDef] {
+        crate::with_variant!(self, R => <R as super::Rules>::options())
+    }
 }
 
 /// The names of the registered variants for which `has` holds, for messages
