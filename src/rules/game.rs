@@ -311,12 +311,13 @@ fn repetition_or<R: Rules>(
     if decided.is_some() {
         return decided;
     }
-    let (limit, rule) = position.repetition_limit()?;
-    (history.seen_last() >= limit).then_some(Outcome {
-        winner: None,
-        reason: Reason::Repetition,
-        rule,
-    })
+    position
+        .repetition_draw(history.seen_last())
+        .map(|rule| Outcome {
+            winner: None,
+            reason: Reason::Repetition,
+            rule,
+        })
 }
 
 /// Whether `color` wins within `turns` of its own turns from `pos` against every defence.

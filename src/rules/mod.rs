@@ -6,6 +6,7 @@ pub mod attacks;
 pub mod board;
 pub mod catalogue;
 pub mod chess;
+pub mod consulted;
 pub mod csipgs;
 pub mod cypher;
 pub mod design;
@@ -227,6 +228,7 @@ impl fmt::Display for Outcome {
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct Options {
     values: BTreeMap<&'static str, &'static str>,
+    defs: &'static [OptionDef],
 }
 
 impl Options {
@@ -234,7 +236,18 @@ impl Options {
     pub fn defaults(defs: &'static [OptionDef]) -> Options {
         Options {
             values: defs.iter().map(|d| (d.name, d.default)).collect(),
+            defs,
         }
+    }
+
+    /// An option's value as a flag that records each use ([`consulted`]), through `read`.
+    pub fn reading<T: Copy>(&self, name: &str, read: impl Fn(&str) -> T) -> consulted::Reading<T> {
+        let index = self
+            .defs
+            .iter()
+            .position(|d| d.name == name)
+            .unwrap_or_else(|| panic!("option `{name}` is not in the catalogue"));
+        consulted::Reading::new(read(self.get(name)), index as u8)
     }
 
     /// Pins `name` to `value`, checking both against the catalogue.
@@ -414,8 +427,9 @@ pub trait Rules: Clone + Sized {
     /// The identity of a position for repetition: equal keys mean the same position.
     fn repetition_key(&self) -> u64;
 
-    /// How many occurrences draw by repetition, and the rule; `None` where the variant has none.
-    fn repetition_limit(&self) -> Option<(usize, &'static str)>;
+    /// The rule that draws this position when it has occurred `seen` times (this time
+    /// included); `None` where it does not, or the variant has no repetition rule.
+    fn repetition_draw(&self, seen: usize) -> Option<&'static str>;
 
     /// The rule ids for resignation and agreed draws.
     fn resignation_rule() -> &'static str;

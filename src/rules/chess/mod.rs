@@ -27,6 +27,7 @@ use crate::rules::key::KeyHasher;
 
 use super::attacks::{DIAGONAL, KNIGHT as KNIGHT_STEPS, ORTHOGONAL, QUEEN as QUEEN_STEPS};
 use super::board::{Board, Geometry, Sq, Square, CELLS, STRIDE};
+use super::consulted::Reading;
 #[cfg(test)]
 use super::movement::AttackTable;
 use super::movement::{self, Movement};
@@ -334,16 +335,15 @@ fn attacked(b: &Board, s: i32, them: u8, ignore: i32) -> bool {
 /// How a repetition and the move-count rule end the game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct DrawRules {
-    fivefold: bool,
-    seventy_five: bool,
+    fivefold: Reading<bool>,
+    seventy_five: Reading<bool>,
 }
 
 impl DrawRules {
     fn from_options(options: &Options) -> DrawRules {
-        let get = |name: &str| options.iter().find(|(k, _)| *k == name).map(|(_, v)| v);
         DrawRules {
-            fivefold: get("repetition-draw") == Some("fivefold"),
-            seventy_five: get("move-rule-draw") == Some("seventy-five"),
+            fivefold: options.reading("repetition-draw", |v| v == "fivefold"),
+            seventy_five: options.reading("move-rule-draw", |v| v == "seventy-five"),
         }
     }
 }
@@ -1201,16 +1201,12 @@ impl Rules for Chess {
                 }
             });
         }
-        let (limit, rule) = if self.draws.seventy_five {
-            (150, "fifty-move")
-        } else {
-            (100, "fifty-move")
-        };
-        if self.halfmove >= limit {
+        // The reading is asked only between the two counts, where it decides.
+        if self.halfmove >= 150 || (self.halfmove >= 100 && !self.draws.seventy_five.get()) {
             return Some(Outcome {
                 winner: None,
                 reason: Reason::FiftyMove,
-                rule,
+                rule: "fifty-move",
             });
         }
         if self.insufficient_material() {
@@ -1240,12 +1236,8 @@ impl Rules for Chess {
         h.finish()
     }
 
-    fn repetition_limit(&self) -> Option<(usize, &'static str)> {
-        Some(if self.draws.fivefold {
-            (5, "repetition")
-        } else {
-            (3, "repetition")
-        })
+    fn repetition_draw(&self, seen: usize) -> Option<&'static str> {
+        (seen >= 5 || (seen >= 3 && !self.draws.fivefold.get())).then_some("repetition")
     }
 
     fn resignation_rule() -> &'static str {

@@ -578,7 +578,19 @@ fn repetition() {
     five.set(Chess::options(), "chess", "repetition-draw", "fivefold")
         .unwrap();
     let p = Chess::start(Chess::geometry(), &five).expect("the start position");
-    assert_eq!(p.repetition_limit(), Some((5, "repetition")));
+    assert_eq!(p.repetition_draw(4), None);
+    assert_eq!(p.repetition_draw(5), Some("repetition"));
+    crate::rules::consulted::reset();
+    assert_eq!(p.repetition_draw(2), None);
+    assert!(
+        crate::rules::consulted::take().is_empty(),
+        "two occurrences ask no reading"
+    );
+    assert_eq!(p.repetition_draw(3), None);
+    assert!(
+        !crate::rules::consulted::take().is_empty(),
+        "three ask repetition-draw"
+    );
 
     // An en-passant square counts only when the capture is legal (9.2.2).
     let after_e4 = pos("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1");

@@ -35,6 +35,7 @@ use std::hash::Hasher;
 
 use super::board::{cell::EMPTY, Board, Geometry, Sq, Square};
 use super::chess::{attack_tables_with_designs, first_time, piece_movement, quoted, takes};
+use super::consulted::Reading;
 use super::design::{self, DesignId};
 use super::key::KeyHasher;
 use super::movement::{offset, walk, Landing};
@@ -251,7 +252,7 @@ impl Move {
 /// The readings in force.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Opts {
-    all_mated: bool,
+    all_mated: Reading<bool>,
 }
 
 /// A csipgs position.
@@ -586,7 +587,7 @@ impl Csipgs {
             reserve,
             designs,
             opts: Opts {
-                all_mated: options.get("several-kings") == "all-mated",
+                all_mated: options.reading("several-kings", |v| v == "all-mated"),
             },
         };
         for c in Color::ALL {
@@ -949,7 +950,8 @@ impl Rules for Csipgs {
                 win(them, Reason::Stalemate, "stalemate-loses")
             });
         }
-        if self.opts.all_mated && self.all_kings_mated() {
+        // The reading is asked only where it decides: every King attacked, none can be saved.
+        if self.all_kings_mated() && self.opts.all_mated.get() {
             return Some(win(them, Reason::Checkmate, "all-kings-mated"));
         }
         None
@@ -1040,7 +1042,7 @@ impl Rules for Csipgs {
     /// None: every turn credits a zorkmid, so a position (treasuries included) recurs only
     /// after purchases spend exactly what was credited; the texts give no repetition rule of
     /// their own, and arbiter claims none.
-    fn repetition_limit(&self) -> Option<(usize, &'static str)> {
+    fn repetition_draw(&self, _seen: usize) -> Option<&'static str> {
         None
     }
 

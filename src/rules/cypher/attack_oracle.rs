@@ -15,7 +15,7 @@ fn reference(pos: &Cypher, s: i32, them: u8, ignore: i32) -> Option<i32> {
     for x in [s - pd - 1, s - pd + 1] {
         if at(x) == pawn {
             let z = zone_of(x);
-            if z == FIELD || (z == BORDER && o.border_pawn_checks) {
+            if z == FIELD || (z == BORDER && o.border_pawn_checks.get()) {
                 return Some(x);
             }
         }
@@ -38,7 +38,8 @@ fn reference(pos: &Cypher, s: i32, them: u8, ignore: i32) -> Option<i32> {
         let x = s + d;
         if at(x) == king {
             let z = zone_of(x);
-            if z == COURT || (z == BORDER && (zone_of(s) == BORDER || !o.border_king_allowed)) {
+            if z == COURT || (z == BORDER && (zone_of(s) == BORDER || !o.border_king_allowed.get()))
+            {
                 return Some(x);
             }
         }
@@ -58,7 +59,7 @@ fn reference(pos: &Cypher, s: i32, them: u8, ignore: i32) -> Option<i32> {
             let z = zone_of(t);
             let role = c >> 1;
             if role == SPY && z != COURT {
-                if c & 1 == them && (z == BORDER || o.field_spy_checks) {
+                if c & 1 == them && (z == BORDER || o.field_spy_checks.get()) {
                     return Some(t);
                 }
                 t += d;
@@ -92,9 +93,9 @@ proptest! {
             board.set(Sq(SQUARES[i] as u16), Piece::from_code(CODES[c]));
         }
         pos.board = board;
-        pos.opts.border_pawn_checks = flags.0;
-        pos.opts.border_king_allowed = flags.1;
-        pos.opts.field_spy_checks = flags.2;
+        pos.opts.border_pawn_checks = pos.opts.border_pawn_checks.with(flags.0);
+        pos.opts.border_king_allowed = pos.opts.border_king_allowed.with(flags.1);
+        pos.opts.field_spy_checks = pos.opts.field_spy_checks.with(flags.2);
         for &s in SQUARES.iter() {
             for them in [0u8, 1] {
                 for ignore in [-1, SQUARES[ignore_pick]] {

@@ -52,6 +52,7 @@ use crate::rules::key::KeyHasher;
 use super::attacks::{DIAGONAL, KNIGHT as CLASSICAL, ORTHOGONAL, QUEEN as QUEEN_STEPS};
 use super::board::{delta, Board, Geometry, Sq, Square, CELLS, STRIDE};
 use super::chess::{parse_counter, quoted};
+use super::consulted::Reading;
 use super::design::{DesignId, MAX_DESIGNS};
 use super::movement::{self, walk, AttackTable, Landing};
 use super::piece::{Color, Piece, Role};
@@ -482,50 +483,43 @@ fn movement_rule(role: u8, zf: u8) -> &'static str {
     }
 }
 
-/// The options in force, read once.
+/// The options in force, read once; each use records that the option was consulted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 struct Opts {
-    king_beside_own_spy_loses: bool,
-    spy_beside_enemy_spy_loses: bool,
-    king_into_spy_line_loses: bool,
-    field_spy_checks: bool,
-    spy_captures_pawns: bool,
-    stalemate_loss: bool,
-    coup_before_switch: bool,
-    field_king_flips: bool,
-    border_king_allowed: bool,
-    border_pawn_checks: bool,
-    infiltration_later: bool,
-    spy_beside_enemy_king_loses: bool,
-    spy_beside_own_king_loses: bool,
-    win_and_loss_wins: bool,
+    king_beside_own_spy_loses: Reading<bool>,
+    spy_beside_enemy_spy_loses: Reading<bool>,
+    king_into_spy_line_loses: Reading<bool>,
+    field_spy_checks: Reading<bool>,
+    spy_captures_pawns: Reading<bool>,
+    stalemate_loss: Reading<bool>,
+    coup_before_switch: Reading<bool>,
+    field_king_flips: Reading<bool>,
+    border_king_allowed: Reading<bool>,
+    border_pawn_checks: Reading<bool>,
+    infiltration_later: Reading<bool>,
+    spy_beside_enemy_king_loses: Reading<bool>,
+    spy_beside_own_king_loses: Reading<bool>,
+    win_and_loss_wins: Reading<bool>,
 }
 
 impl Opts {
     fn read(options: &Options) -> Opts {
-        let get = |name: &str| {
-            options
-                .iter()
-                .find(|(k, _)| *k == name)
-                .map(|(_, v)| v)
-                .or_else(|| OPTIONS.iter().find(|d| d.name == name).map(|d| d.default))
-                .unwrap_or("")
-        };
         Opts {
-            king_beside_own_spy_loses: get("king-beside-own-spy") == "loses",
-            spy_beside_enemy_spy_loses: get("spy-beside-enemy-spy") == "loses",
-            king_into_spy_line_loses: get("king-into-spy-line") == "loses",
-            field_spy_checks: get("field-spy-checks") == "yes",
-            spy_captures_pawns: get("spy-captures-pawns") == "yes",
-            stalemate_loss: get("stalemate") == "loss",
-            coup_before_switch: get("coup-bare-king") == "before-switch",
-            field_king_flips: get("field-king-beside-court-spy") == "flips",
-            border_king_allowed: get("border-king-beside-field-king") == "allowed",
-            border_pawn_checks: get("border-pawn-checks") == "yes",
-            infiltration_later: get("infiltration-timing") == "later-turn",
-            spy_beside_enemy_king_loses: get("spy-beside-enemy-king") == "loses",
-            spy_beside_own_king_loses: get("spy-beside-own-king") == "loses",
-            win_and_loss_wins: get("win-and-loss") == "win",
+            king_beside_own_spy_loses: options.reading("king-beside-own-spy", |v| v == "loses"),
+            spy_beside_enemy_spy_loses: options.reading("spy-beside-enemy-spy", |v| v == "loses"),
+            king_into_spy_line_loses: options.reading("king-into-spy-line", |v| v == "loses"),
+            field_spy_checks: options.reading("field-spy-checks", |v| v == "yes"),
+            spy_captures_pawns: options.reading("spy-captures-pawns", |v| v == "yes"),
+            stalemate_loss: options.reading("stalemate", |v| v == "loss"),
+            coup_before_switch: options.reading("coup-bare-king", |v| v == "before-switch"),
+            field_king_flips: options.reading("field-king-beside-court-spy", |v| v == "flips"),
+            border_king_allowed: options
+                .reading("border-king-beside-field-king", |v| v == "allowed"),
+            border_pawn_checks: options.reading("border-pawn-checks", |v| v == "yes"),
+            infiltration_later: options.reading("infiltration-timing", |v| v == "later-turn"),
+            spy_beside_enemy_king_loses: options.reading("spy-beside-enemy-king", |v| v == "loses"),
+            spy_beside_own_king_loses: options.reading("spy-beside-own-king", |v| v == "loses"),
+            win_and_loss_wins: options.reading("win-and-loss", |v| v == "win"),
         }
     }
 }
@@ -737,14 +731,15 @@ impl Cypher {
                     let z = zone_of(x);
                     x != ignore
                         && match a.code >> 1 {
-                            PAWN => z == FIELD || (z == BORDER && o.border_pawn_checks),
+                            PAWN => z == FIELD || (z == BORDER && o.border_pawn_checks.get()),
                             // Atom 0 is the classical L, atom 1 the extended one.
                             KNIGHT => z == BORDER || (a.atom == 1 && z == COURT),
                             KING => {
                                 z == COURT
-                                    || (z == BORDER && (zs == BORDER || !o.border_king_allowed))
+                                    || (z == BORDER
+                                        && (zs == BORDER || !o.border_king_allowed.get()))
                             }
-                            SPY => z != FIELD || o.field_spy_checks,
+                            SPY => z != FIELD || o.field_spy_checks.get(),
                             _ => z != FIELD,
                         }
                 },
@@ -782,7 +777,7 @@ impl Cypher {
             KING => Err("no-king-capture"),
             SPY => Err("spy-immunity"),
             PAWN => {
-                if attacker == SPY && !self.opts.spy_captures_pawns {
+                if attacker == SPY && !self.opts.spy_captures_pawns.get() {
                     Err("spy-capture-powers")
                 } else {
                     Ok(())
@@ -821,7 +816,7 @@ impl Cypher {
             return true;
         }
         let se = self.spies[(us ^ 1) as usize] as i32;
-        se == 0 || zone_of(se) != COURT || (self.opts.field_king_flips && adjacent(t, se))
+        se == 0 || zone_of(se) != COURT || (self.opts.field_king_flips.get() && adjacent(t, se))
     }
 
     /// The board after a first action from `from` to `to`, square by square.
@@ -1500,11 +1495,13 @@ impl Cypher {
         let us = self.turn as u8;
         let k = self.kings[us as usize] as i32;
         let used = self.infiltration_used[us as usize];
-        if !self.opts.infiltration_later
-            || k == 0
+        // The reading comes last: it is consulted only where a King on the Border could
+        // infiltrate.
+        if k == 0
             || zone_of(k) != BORDER
             || (used && !V::REJECTED)
             || (V::REJECTED && !matches!(focus.then, Then::Alone))
+            || !self.opts.infiltration_later.get()
         {
             return;
         }
@@ -1552,19 +1549,18 @@ impl Cypher {
                 out.swap_remove(i);
             }
         }
-        if self.opts.infiltration_later {
-            let mid = out.len();
-            self.alone_candidates(&Focus::EVERY, out);
-            let mut i = mid;
-            while i < out.len() {
-                let m = out[i];
-                let shadowed = self.shadowed(m, &out[start..mid]);
-                let mut next = self.clone();
-                if !shadowed && next.apply_turn(m, checked).is_ok() {
-                    i += 1;
-                } else {
-                    out.swap_remove(i);
-                }
+        // Infiltrations on a turn of their own (`infiltration-timing = later-turn`).
+        let mid = out.len();
+        self.alone_candidates(&Focus::EVERY, out);
+        let mut i = mid;
+        while i < out.len() {
+            let m = out[i];
+            let shadowed = self.shadowed(m, &out[start..mid]);
+            let mut next = self.clone();
+            if !shadowed && next.apply_turn(m, checked).is_ok() {
+                i += 1;
+            } else {
+                out.swap_remove(i);
             }
         }
     }
@@ -1781,16 +1777,18 @@ impl Cypher {
                         let p = self.at(chosen);
                         self.put(chosen, p ^ 1);
                     }
-                    acted.coup_bare = if self.opts.coup_before_switch {
-                        n == 0
+                    let bare_before = n == 0;
+                    let bare_after = !SQUARES.iter().any(|&s| {
+                        let c = self.at(s);
+                        c != EMPTY && c != WALL && c & 1 == them && !matches!(c >> 1, KING | SPY)
+                    });
+                    // The reading is consulted only where the two moments differ.
+                    acted.coup_bare = if bare_before == bare_after {
+                        bare_before
+                    } else if self.opts.coup_before_switch.get() {
+                        bare_before
                     } else {
-                        !SQUARES.iter().any(|&s| {
-                            let c = self.at(s);
-                            c != EMPTY
-                                && c != WALL
-                                && c & 1 == them
-                                && !matches!(c >> 1, KING | SPY)
-                        })
+                        bare_after
                     };
                 } else if m.kind == K_COUP {
                     return Err(Fault::at_end("coup-choice"));
@@ -1890,26 +1888,26 @@ impl Cypher {
         let flips = beside_enemy_spy
             && (zone_of(ks) != COURT
                 || zone_of(se) != COURT
-                || (acted.king_entered && o.field_king_flips));
+                || (acted.king_entered && o.field_king_flips.get()));
         if beside_enemy_spy && !flips {
             return Err("court-king-beside-court-spy");
         }
         let spy_by_king = acted.spy_moved && ss != 0 && ke != 0 && adjacent(ss, ke);
-        if spy_by_king && (zone_of(ke) == COURT || !o.spy_beside_enemy_king_loses) {
+        if spy_by_king && (zone_of(ke) == COURT || !o.spy_beside_enemy_king_loses.get()) {
             return Err("spy-beside-king");
         }
         let spies_touch = ss != 0 && se != 0 && adjacent(ss, se);
-        if spies_touch && !o.spy_beside_enemy_spy_loses {
+        if spies_touch && !o.spy_beside_enemy_spy_loses.get() {
             return Err("spy-beside-enemy-spy");
         }
         let own_spy = ks != 0 && ss != 0 && adjacent(ks, ss);
         // The Spy's step next to its own King (III.ii.c) is read apart from the King's (III.ii.a).
-        let (own_rule, own_loses) = if acted.spy_moved && !acted.king_moved {
+        let (own_rule, own_reading) = if acted.spy_moved && !acted.king_moved {
             ("spy-beside-own-king", o.spy_beside_own_king_loses)
         } else {
             ("king-beside-own-spy", o.king_beside_own_spy_loses)
         };
-        if own_spy && !own_loses {
+        if own_spy && !own_reading.get() {
             return Err(own_rule);
         }
         if test_check
@@ -1920,7 +1918,7 @@ impl Cypher {
             return Err("own-king-in-check");
         }
         let into_line = self.spy_line(se, ks);
-        if into_line && !o.king_into_spy_line_loses {
+        if into_line && !o.king_into_spy_line_loses.get() {
             return Err("king-into-spy-line");
         }
 
@@ -1948,7 +1946,7 @@ impl Cypher {
             None
         };
         Ok(match (won, lost) {
-            (Some(w), Some(l)) => Some(if o.win_and_loss_wins { w } else { l }),
+            (Some(w), Some(l)) => Some(if o.win_and_loss_wins.get() { w } else { l }),
             (w, l) => w.or(l),
         })
     }
@@ -2432,7 +2430,7 @@ impl Rules for Cypher {
         if !has_legal_turn {
             return Some(if self.king_in_check(self.turn) {
                 win(self.turn.other(), Reason::Checkmate, "checkmate")
-            } else if self.opts.stalemate_loss {
+            } else if self.opts.stalemate_loss.get() {
                 win(self.turn.other(), Reason::Stalemate, "stalemate")
             } else {
                 Outcome {
@@ -2462,8 +2460,8 @@ impl Rules for Cypher {
         h.finish()
     }
 
-    fn repetition_limit(&self) -> Option<(usize, &'static str)> {
-        Some((3, "repetition"))
+    fn repetition_draw(&self, seen: usize) -> Option<&'static str> {
+        (seen >= 3).then_some("repetition")
     }
 
     fn resignation_rule() -> &'static str {

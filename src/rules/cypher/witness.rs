@@ -93,12 +93,14 @@ fn checker_in(
         let how = reach(board, x, p, king, passable)?;
         let checks = match (p.role(), area(x)) {
             (Role::Pawn, Area::Field) => true,
-            (Role::Pawn, Area::Border) => opts.border_pawn_checks,
+            (Role::Pawn, Area::Border) => opts.border_pawn_checks.get(),
             (Role::Pawn, Area::Court) => false,
-            (Role::Spy, Area::Field) => opts.field_spy_checks,
+            (Role::Spy, Area::Field) => opts.field_spy_checks.get(),
             (_, Area::Field) => false,
             (Role::Knight, Area::Court) => how == Reach::Leap13,
-            (Role::King, Area::Border) => king_area == Area::Border || !opts.border_king_allowed,
+            (Role::King, Area::Border) => {
+                king_area == Area::Border || !opts.border_king_allowed.get()
+            }
             (_, Area::Court | Area::Border) => true,
         };
         checks.then_some(x)

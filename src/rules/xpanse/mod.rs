@@ -38,6 +38,7 @@ use std::hash::Hasher;
 
 use super::board::{cell::WALL, delta, Board, Geometry, Sq, Square};
 use super::chess::{first_time, quoted};
+use super::consulted::Reading;
 use super::key::KeyHasher;
 use super::movement::{self, walk, Landing};
 use super::piece::{Color, Piece, Role};
@@ -217,34 +218,34 @@ enum KillGoesOn {
     Never,
 }
 
-/// The readings in force.
+/// The readings in force; each use records that the option was consulted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Opts {
-    gatekeeper_all_lines: bool,
-    gatekeeper_next_piece: bool,
-    ricochet_from_before: bool,
-    archer_kill: KillGoesOn,
-    switch_orthogonal: bool,
-    kill_rule_from_start: bool,
-    pass_counts: bool,
-    no_move_passes: bool,
+    gatekeeper_all_lines: Reading<bool>,
+    gatekeeper_next_piece: Reading<bool>,
+    ricochet_from_before: Reading<bool>,
+    archer_kill: Reading<KillGoesOn>,
+    switch_orthogonal: Reading<bool>,
+    kill_rule_from_start: Reading<bool>,
+    pass_counts: Reading<bool>,
+    no_move_passes: Reading<bool>,
 }
 
 impl Opts {
     fn read(o: &Options) -> Opts {
         Opts {
-            gatekeeper_all_lines: o.get("gatekeeper-lines") == "all",
-            gatekeeper_next_piece: o.get("gatekeeper-landing") == "next-piece",
-            ricochet_from_before: o.get("ricochet-from") == "before",
-            archer_kill: match o.get("archer-kill-continues") {
+            gatekeeper_all_lines: o.reading("gatekeeper-lines", |v| v == "all"),
+            gatekeeper_next_piece: o.reading("gatekeeper-landing", |v| v == "next-piece"),
+            ricochet_from_before: o.reading("ricochet-from", |v| v == "before"),
+            archer_kill: o.reading("archer-kill-continues", |v| match v {
                 "always" => KillGoesOn::Always,
                 "never" => KillGoesOn::Never,
                 _ => KillGoesOn::AfterRicochet,
-            },
-            switch_orthogonal: o.get("switch-reach") == "orthogonal",
-            kill_rule_from_start: o.get("kill-rule-count") == "from-start",
-            pass_counts: o.get("pass-counts") == "yes",
-            no_move_passes: o.get("no-legal-move") == "passes",
+            }),
+            switch_orthogonal: o.reading("switch-reach", |v| v == "orthogonal"),
+            kill_rule_from_start: o.reading("kill-rule-count", |v| v == "from-start"),
+            pass_counts: o.reading("pass-counts", |v| v == "yes"),
+            no_move_passes: o.reading("no-legal-move", |v| v == "passes"),
         }
     }
 }
@@ -418,7 +419,7 @@ impl Xpanse {
                     Rejection::new("pass", Stage::Target),
                 );
             }
-            if sink.n == 0 && self.opts.no_move_passes {
+            if sink.n == 0 && self.opts.no_move_passes.get() {
                 sink.legal(Move::pass(MoveKind::FreePass));
             }
         }
@@ -554,12 +555,12 @@ impl Xpanse {
             }
             MoveKind::Pass => {
                 self.state.passes[i] += 1;
-                self.opts.pass_counts
+                self.opts.pass_counts.get()
             }
-            MoveKind::FreePass => self.opts.pass_counts,
+            MoveKind::FreePass => self.opts.pass_counts.get(),
         };
         if m.kills() {
-            if !self.opts.kill_rule_from_start {
+            if !self.opts.kill_rule_from_start.get() {
                 self.state.without_kill[i] = 0;
             }
         } else if counted {
@@ -1122,7 +1123,7 @@ impl Rules for Xpanse {
 
     /// None: there are no draws (General), and the 10 Kill Rule ends every battle that
     /// stops killing, so no position can recur forever.
-    fn repetition_limit(&self) -> Option<(usize, &'static str)> {
+    fn repetition_draw(&self, _seen: usize) -> Option<&'static str> {
         None
     }
 

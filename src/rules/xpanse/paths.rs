@@ -73,7 +73,7 @@ impl PathState {
         if kind == leg::RICOCHET {
             next.ricochets += 1;
             next.last_ricochet = Some(to);
-            if pos.opts.ricochet_from_before && self.role != Role::Mage {
+            if pos.opts.ricochet_from_before.get() && self.role != Role::Mage {
                 next.at = to.offset(-delta(dir.0.into(), dir.1.into()));
             }
         }
@@ -83,7 +83,7 @@ impl PathState {
     /// Whether the path may go on after a kill.
     pub fn goes_on_after_kill(&self, pos: &Xpanse) -> bool {
         self.role == Role::Archer
-            && match pos.opts.archer_kill {
+            && match pos.opts.archer_kill.get() {
                 KillGoesOn::AfterRicochet => self.ricochets > 0,
                 KillGoesOn::Always => true,
                 KillGoesOn::Never => false,
@@ -185,7 +185,7 @@ pub fn next_legs(pos: &Xpanse, st: &PathState) -> Legs {
             let turned = [(-y, x), (y, -x)];
             let dirs: &[(i8, i8)] = if st.ricochets > 0 {
                 &turned
-            } else if pos.opts.gatekeeper_all_lines {
+            } else if pos.opts.gatekeeper_all_lines.get() {
                 &KING_STEPS
             } else {
                 &WAZIR
@@ -212,7 +212,7 @@ pub fn next_legs(pos: &Xpanse, st: &PathState) -> Legs {
                 if let Some(r) = ending(pos, st, t, first) {
                     out.push((t, d, r));
                 }
-                if pos.opts.gatekeeper_next_piece && first == Cell::Empty {
+                if pos.opts.gatekeeper_next_piece.get() && first == Cell::Empty {
                     // Over the empty squares to the next piece: a kill or a ricochet.
                     loop {
                         t = step(t, d);
@@ -246,7 +246,7 @@ pub fn next_legs(pos: &Xpanse, st: &PathState) -> Legs {
                 }
             }
             if let Some(r) = st.last_ricochet {
-                let around: &[(i8, i8)] = if pos.opts.switch_orthogonal {
+                let around: &[(i8, i8)] = if pos.opts.switch_orthogonal.get() {
                     &WAZIR
                 } else {
                     &KING_STEPS

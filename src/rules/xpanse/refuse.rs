@@ -328,7 +328,7 @@ fn no_such_leg(pos: &Xpanse, st: &PathState, p: Piece, to: Square) -> Refusal {
             "gatekeeper-move",
             format!(
                 "the gatekeeper on {from} cannot reach {t}: it moves along a {} (option gatekeeper-lines), leaps over the first piece on it, and then stops on the square after it (option gatekeeper-landing)",
-                if pos.opts.gatekeeper_all_lines { "rank, file or diagonal" } else { "rank or file" }
+                if pos.opts.gatekeeper_all_lines.get() { "rank, file or diagonal" } else { "rank or file" }
             ),
         ),
         Role::Gatekeeper => Refusal::new(
@@ -352,7 +352,7 @@ fn no_such_leg(pos: &Xpanse, st: &PathState, p: Piece, to: Square) -> Refusal {
             if near_ricochet {
                 Refusal::new(
                     "archer-switch",
-                    format!("a switch lands on a square {} the last ricochet (option switch-reach); {t} is not one", if pos.opts.switch_orthogonal { "a rook's step from" } else { "next to" }),
+                    format!("a switch lands on a square {} the last ricochet (option switch-reach); {t} is not one", if pos.opts.switch_orthogonal.get() { "a rook's step from" } else { "next to" }),
                 )
             } else if first {
                 Refusal::new(
