@@ -10,6 +10,7 @@ pub mod consulted;
 pub mod csipgs;
 pub mod cypher;
 pub mod design;
+pub mod explain;
 pub mod game;
 pub mod key;
 pub mod movement;
@@ -391,6 +392,18 @@ pub trait Rules: Clone + Sized {
 
     /// Why a pattern that matches no legal turn is illegal.
     fn refusal(&self, pattern: &TurnPattern) -> Refusal;
+
+    /// The rules a legal turn was judged by, in the order the variant applies them (whose
+    /// turn, the piece's movement, zones and captures, king safety), then the rules behind what
+    /// it does (captures, flips, triggers, rebirths), each with a sentence about this turn.
+    fn explain_legal(&self, m: Self::Move) -> Vec<explain::Step>;
+
+    /// Why no legal turn matches `pattern`, rule by rule: the rules the turn passed, then the
+    /// rule that forbids it (the one [`Rules::refusal`] names) and each other rule that would
+    /// also forbid it.
+    fn explain_refused(&self, pattern: &TurnPattern) -> Vec<explain::Step> {
+        vec![self.refusal(pattern).into()]
+    }
 
     /// The legal turns a written pattern names, sorted by canonical text (several when it is
     /// ambiguous), or why it names none. The default lists every legal turn and keeps those

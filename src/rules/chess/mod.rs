@@ -8,6 +8,7 @@
 #[cfg(test)]
 mod attack_check;
 mod candidates;
+mod explain;
 pub(crate) use candidates::{first_time, takes};
 mod catalogue;
 #[cfg(test)]
@@ -1217,6 +1218,14 @@ impl Rules for Chess {
             });
         }
         None
+    }
+
+    fn explain_legal(&self, m: Move) -> Vec<crate::rules::explain::Step> {
+        explain::legal(self, m)
+    }
+
+    fn explain_refused(&self, pattern: &TurnPattern) -> Vec<crate::rules::explain::Step> {
+        explain::refused(self, pattern)
     }
 
     fn refusal(&self, pattern: &TurnPattern) -> Refusal {

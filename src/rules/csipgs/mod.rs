@@ -25,6 +25,7 @@
 //! alone (empty treasuries and reserves, the standard designs).
 
 mod catalogue;
+mod explain;
 pub mod price;
 mod refuse;
 #[cfg(test)]
@@ -955,6 +956,14 @@ impl Rules for Csipgs {
             return Some(win(them, Reason::Checkmate, "all-kings-mated"));
         }
         None
+    }
+
+    fn explain_legal(&self, m: Move) -> Vec<crate::rules::explain::Step> {
+        explain::legal(self, m)
+    }
+
+    fn explain_refused(&self, pattern: &TurnPattern) -> Vec<crate::rules::explain::Step> {
+        explain::refused(self, pattern)
     }
 
     fn refusal(&self, pattern: &TurnPattern) -> Refusal {

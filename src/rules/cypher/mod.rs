@@ -34,6 +34,7 @@
 #[cfg(test)]
 mod attack_oracle;
 mod catalogue;
+mod explain;
 #[cfg(test)]
 mod invariant_tests;
 #[cfg(test)]
@@ -2441,6 +2442,14 @@ impl Rules for Cypher {
             });
         }
         None
+    }
+
+    fn explain_legal(&self, m: Move) -> Vec<crate::rules::explain::Step> {
+        explain::legal(self, m)
+    }
+
+    fn explain_refused(&self, pattern: &TurnPattern) -> Vec<crate::rules::explain::Step> {
+        explain::refused(self, pattern)
     }
 
     fn refusal(&self, pattern: &TurnPattern) -> Refusal {

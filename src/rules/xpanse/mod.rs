@@ -22,6 +22,7 @@
 //! state keys only.
 
 mod catalogue;
+mod explain;
 #[cfg(test)]
 mod invariant_tests;
 mod invariants;
@@ -1104,6 +1105,14 @@ impl Rules for Xpanse {
             return self.result;
         }
         (!has_legal_turn).then(|| win(self.turn.other(), Reason::NoMove, "no-legal-move"))
+    }
+
+    fn explain_legal(&self, m: Move) -> Vec<crate::rules::explain::Step> {
+        explain::legal(self, m)
+    }
+
+    fn explain_refused(&self, pattern: &TurnPattern) -> Vec<crate::rules::explain::Step> {
+        explain::refused(self, pattern)
     }
 
     fn refusal(&self, pattern: &TurnPattern) -> Refusal {
