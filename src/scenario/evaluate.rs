@@ -16,12 +16,13 @@ use std::time::Duration;
 
 use super::ast::*;
 use super::diagnostic::Problem;
+use crate::rules::consulted;
 use crate::rules::game::PlayError;
 use crate::rules::search::{self, Limits, Stop};
 use crate::rules::variants::names_where;
 use crate::rules::{
-    perft_within, Game, Geometry, Options, Origin, PieceRef, Reason, Rules, Setup, Square, Turn,
-    TurnPattern, Variant,
+    perft_within, Game, Geometry, Options, Origin, Outcome, PieceRef, Reason, Rules, Setup, Square,
+    Turn, TurnPattern, Variant,
 };
 use crate::rules::{ActionPattern, Leg, Piece, Role};
 use crate::suggest::did_you_mean;
@@ -59,6 +60,12 @@ pub struct ScenarioReport {
     pub problems: Vec<Problem>,
     /// The user interrupted the run during this scenario.
     pub interrupted: bool,
+    /// Each `expect` evaluated, in order, and whether it held.
+    pub expectations: Vec<(Span, bool)>,
+    /// The options the evaluation consulted, with their values, in catalogue order.
+    pub consulted: Vec<(&'static str, &'static str)>,
+    /// The game's result where the scenario ended, if it has one.
+    pub result: Option<Outcome>,
 }
 
 /// Passed, failed, or could not be used.
@@ -78,6 +85,9 @@ impl ScenarioReport {
             failures: Vec::new(),
             problems: Vec::new(),
             interrupted: false,
+            expectations: Vec::new(),
+            consulted: Vec::new(),
+            result: None,
         }
     }
 
@@ -104,6 +114,21 @@ pub struct Failure {
     pub statement: String,
     pub expected: String,
     pub found: String,
+    /// The interpretation options consulted on the way to it, with their values: a failure
+    /// that hangs on a reading names it.
+    pub options: Vec<(&'static str, &'static str)>,
+}
+
+/// The options of `asked` with their values in `options`, in catalogue order.
+fn in_force<R: Rules>(
+    asked: consulted::Asked,
+    options: &Options,
+) -> Vec<(&'static str, &'static str)> {
+    asked
+        .options(R::options())
+        .into_iter()
+        .map(|d| (d.name, options.get(d.name)))
+        .collect()
 }
 
 /// Evaluates a parsed file with the default settings. `Err` holds the problems of a header
@@ -538,6 +563,20 @@ impl<'a, R: Rules> Evaluator<'a, R> {
             game: None,
             limits: self.settings.limits.with_timeout(self.settings.timeout),
         };
+        consulted::reset();
+        let result = self.run_statements(scenario, lowered, report, &mut run);
+        report.result = run.game.as_ref().and_then(|g| g.outcome());
+        report.consulted = in_force::<R>(consulted::take(), &run.options);
+        result
+    }
+
+    fn run_statements(
+        &self,
+        scenario: &Scenario,
+        lowered: &Lowered,
+        report: &mut ScenarioReport,
+        run: &mut Run<R>,
+    ) -> Result<(), Problem> {
         for st in &scenario.statements {
             match &st.kind {
                 StatementKind::Rule(_) => {}
@@ -553,7 +592,7 @@ impl<'a, R: Rules> Evaluator<'a, R> {
                             .map_err(|e| Problem::new(e, o.span.clone(), "this option"))?;
                     }
                     if run.game.is_some() {
-                        self.rebuild(&mut run, &st.span, |_| Ok(()))?;
+                        self.rebuild(run, &st.span, |_| Ok(()))?;
                     }
                 }
                 StatementKind::Start => {
@@ -593,7 +632,7 @@ impl<'a, R: Rules> Evaluator<'a, R> {
                 }
                 StatementKind::ToMove(color) => {
                     let color = *color;
-                    self.edit_setup(&mut run, &st.span, |s| {
+                    self.edit_setup(run, &st.span, |s| {
                         s.turn = color;
                         Ok(())
                     })?;
@@ -601,13 +640,13 @@ impl<'a, R: Rules> Evaluator<'a, R> {
                 StatementKind::Set(kv) => {
                     let key = (kv.key.node.clone(), kv.color);
                     let value = kv.value.node.text();
-                    self.edit_setup(&mut run, &st.span, |s| {
+                    self.edit_setup(run, &st.span, |s| {
                         s.keys.insert(key, value);
                         Ok(())
                     })?;
                 }
                 StatementKind::Play(turns) => {
-                    let game = self.game(&mut run, &st.span)?;
+                    let game = self.game(run, &st.span)?;
                     for t in turns {
                         if let Err(e) = game.play(self.pattern(lowered, t)?) {
                             report.failures.push(Failure {
@@ -615,6 +654,7 @@ impl<'a, R: Rules> Evaluator<'a, R> {
                                 statement: quoted(&format!("play {}", t.text)),
                                 expected: format!("{} is legal", t.text),
                                 found: describe_error(&e),
+                                options: in_force::<R>(consulted::asked(), &run.options),
                             });
                             return Ok(());
                         }
@@ -622,7 +662,7 @@ impl<'a, R: Rules> Evaluator<'a, R> {
                 }
                 StatementKind::Expect(a) => {
                     let limits = run.limits;
-                    let game = self.game(&mut run, &st.span)?;
+                    let game = self.game(run, &st.span)?;
                     report.checked += 1;
                     let verdict = match self.expect(game, a, &st.span, lowered, &limits)? {
                         Verdict::Holds => None,
@@ -632,12 +672,16 @@ impl<'a, R: Rules> Evaluator<'a, R> {
                             Some((expected, format!("no answer: the search {stop}")))
                         }
                     };
+                    report
+                        .expectations
+                        .push((st.span.clone(), verdict.is_none()));
                     if let Some((expected, found)) = verdict {
                         report.failures.push(Failure {
                             span: st.span.clone(),
                             statement: self.text(&st.span),
                             expected,
                             found,
+                            options: in_force::<R>(consulted::asked(), &run.options),
                         });
                     }
                     if report.interrupted {

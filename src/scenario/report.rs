@@ -106,6 +106,14 @@ impl Source {
             ));
             out.push_str(&format!("        expected: {}\n", f.expected));
             out.push_str(&format!("        found:    {}\n", f.found));
+            if !f.options.is_empty() {
+                let readings: Vec<String> = f
+                    .options
+                    .iter()
+                    .map(|(n, v)| format!("{n} = {v}"))
+                    .collect();
+                out.push_str(&format!("        readings: {}\n", readings.join(", ")));
+            }
         }
         out
     }
@@ -137,6 +145,11 @@ impl Source {
                         statement: f.statement.clone(),
                         expected: f.expected.clone(),
                         found: f.found.clone(),
+                        options: f
+                            .options
+                            .iter()
+                            .map(|(name, value)| JsonOption { name, value })
+                            .collect(),
                     }
                 })
                 .collect(),
@@ -346,6 +359,14 @@ pub struct JsonFailure {
     pub statement: String,
     pub expected: String,
     pub found: String,
+    /// The interpretation options consulted on the way, with their values.
+    pub options: Vec<JsonOption>,
+}
+
+#[derive(Serialize)]
+pub struct JsonOption {
+    pub name: &'static str,
+    pub value: &'static str,
 }
 
 /// The totals of a whole run.
