@@ -165,11 +165,56 @@ fn dispute_shows_each_reading() {
     .unwrap();
     let o = arbiter(&["dispute", file.to_str().unwrap()]);
     let out = stdout(&o);
-    assert!(out.contains("repetition-draw = fivefold: fails"), "{out}");
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    // Only the reading the evaluation asked is varied: the move-count rule never came up.
     assert!(
-        out.contains("the outcome depends on: repetition-draw = fivefold"),
+        out.contains("2 readings of the 1 open option consulted"),
         "{out}"
     );
+    assert!(
+        out.contains("* threefold        pass    draw by repetition"),
+        "{out}"
+    );
+    assert!(
+        out.contains("  fivefold         FAIL    no result"),
+        "{out}"
+    );
+    assert!(out.contains("decided by: repetition-draw"), "{out}");
+    assert!(!out.contains("move-rule-draw"), "{out}");
+    // Pinned, it is not varied.
+    let o = arbiter(&[
+        "dispute",
+        file.to_str().unwrap(),
+        "--option",
+        "repetition-draw=fivefold",
+    ]);
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(out.contains("pinned: repetition-draw = fivefold"), "{out}");
+    let o = arbiter(&[
+        "dispute",
+        file.to_str().unwrap(),
+        "--option",
+        "repetition-draw=sixfold",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("values: threefold, fivefold"),
+        "{}",
+        stderr(&o)
+    );
+    let o = arbiter(&[
+        "dispute",
+        &format!("{}:5", file.to_str().unwrap()),
+        "--format",
+        "json",
+    ]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    assert_eq!(v["scenarios"][0]["decided_by"][0], "repetition-draw");
+    assert_eq!(v["scenarios"][0]["readings"].as_array().unwrap().len(), 2);
+    let o = arbiter(&["dispute", &format!("{}:99", file.to_str().unwrap())]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("line 99 of"), "{}", stderr(&o));
 }
 
 #[test]

@@ -12,19 +12,18 @@ use super::{CatalogueFormat, Command, Format};
 use crate::rules::game::{PlayError, Resolved};
 use crate::rules::search::{self, Stop, INTERRUPTED};
 use crate::rules::{perft_within, Game, Geometry, Limits, Options, Rules, Variant};
-use crate::scenario::ast::File;
 use crate::scenario::coverage::{rule_coverage, scenario_files};
 use crate::scenario::diagnostic::render;
-use crate::scenario::evaluate::{describe_error, evaluate_with, unpinned_options, Lowering};
-use crate::scenario::evaluate::{ScenarioReport, Settings, Status};
-use crate::scenario::parse::{self, parse_file, parse_turn};
+use crate::scenario::evaluate::{describe_error, Lowering};
+use crate::scenario::evaluate::{Settings, Status};
+use crate::scenario::parse::{self, parse_turn};
 use crate::scenario::report::{FileCheck, Progress, Source, Totals};
 use crate::{errln, outln, with_variant};
 
 type Outcome = Result<i32, Failure>;
 
 /// The exit status of a run the user interrupted (128 + SIGINT).
-const INTERRUPTED_EXIT: i32 = 130;
+pub(super) const INTERRUPTED_EXIT: i32 = 130;
 
 /// The first Ctrl-C asks the running search to stop and the run to print what it has; a
 /// second one ends the process at once.
@@ -38,7 +37,7 @@ pub fn interrupt_on_ctrl_c() {
     });
 }
 
-fn interrupted() -> bool {
+pub(super) fn interrupted() -> bool {
     INTERRUPTED.load(Ordering::Relaxed)
 }
 
@@ -113,8 +112,16 @@ pub fn run(command: Command, limits: Limits) -> Outcome {
         Command::Dispute {
             file,
             scenario,
+            options,
+            format,
             timeout,
-        } => dispute(&file, scenario.as_deref(), &Settings::new(limits, timeout)),
+        } => super::dispute::dispute(
+            &file,
+            scenario.as_deref(),
+            &options,
+            format,
+            &Settings::new(limits, timeout),
+        ),
     }
 }
 
@@ -587,95 +594,6 @@ fn explain<R: Rules>(text: &str, fen: Option<String>, size: Option<String>) -> O
             Ok(1)
         }
     }
-}
-
-// ---- dispute ---------------------------------------------------------------------------------
-
-fn dispute(path: &Path, only: Option<&str>, settings: &Settings) -> Outcome {
-    let source = match Source::read(path) {
-        (source, None) => source,
-        (source, Some(p)) => return Err(Failure::Rendered(source.render(&p))),
-    };
-    let render_all = |ps: Vec<crate::scenario::diagnostic::Problem>| {
-        Failure::Rendered(ps.iter().map(|p| source.render(p)).collect())
-    };
-    let file = parse_file(&source.src).map_err(render_all)?;
-    let chosen: Vec<usize> = (0..file.scenarios.len())
-        .filter(|&i| only.is_none_or(|o| file.scenarios[i].title.node.contains(o)))
-        .collect();
-    if chosen.is_empty() {
-        let titles: Vec<String> = file
-            .scenarios
-            .iter()
-            .map(|s| format!("  \"{}\"", s.title.node))
-            .collect();
-        return Err(Failure::Input(match only {
-            Some(o) => format!(
-                "no scenario of {} has `{o}` in its title; its scenarios:\n{}",
-                source.path,
-                titles.join("\n")
-            ),
-            None => format!("{} has no scenarios", source.path),
-        }));
-    }
-    let mut code = 0;
-    for i in chosen {
-        let scenario = &file.scenarios[i];
-        // Each reading evaluates this scenario alone, so the work grows with the scenarios
-        // chosen, not with the square of the file's size.
-        let alone = File {
-            variant: file.variant.clone(),
-            size: file.size.clone(),
-            options: file.options.clone(),
-            scenarios: vec![scenario.clone()],
-        };
-        let evaluate = |settings: &Settings| -> Result<ScenarioReport, Failure> {
-            let mut reports = evaluate_with(&alone, &source.src, settings).map_err(render_all)?;
-            reports
-                .pop()
-                .ok_or_else(|| Failure::Input("internal error: no report".to_string()))
-        };
-        let report = evaluate(settings)?;
-        outln!("scenario \"{}\"", scenario.title.node)?;
-        let verdict = |status: Status| match status {
-            Status::Passed => "holds",
-            Status::Failed => "fails",
-            Status::Error => "cannot be used",
-        };
-        outln!("  defaults: {}", verdict(report.status()))?;
-        err(format_args!("{}", source.scenario_problems(&report)));
-        if report.status() == Status::Error {
-            code = 2;
-            continue;
-        }
-        let mut depends = Vec::new();
-        for (option, values) in unpinned_options(&file, scenario) {
-            for value in values {
-                let reading = Settings {
-                    overrides: vec![(option.to_string(), value.to_string())],
-                    ..settings.clone()
-                };
-                let status = evaluate(&reading)?.status();
-                outln!("  {option} = {value}: {}", verdict(status))?;
-                if status != report.status() {
-                    depends.push(format!("{option} = {value}"));
-                }
-                if interrupted() {
-                    outln!("interrupted")?;
-                    return Ok(INTERRUPTED_EXIT);
-                }
-            }
-        }
-        if depends.is_empty() {
-            outln!("  the outcome does not depend on any open option")?;
-        } else {
-            outln!("  the outcome depends on: {}", depends.join(", "))?;
-        }
-        if !report.passed() {
-            code = code.max(1);
-        }
-    }
-    Ok(code)
 }
 
 // ---- cost ------------------------------------------------------------------------------------

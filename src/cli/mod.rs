@@ -2,6 +2,8 @@
 //! `cost`.
 
 mod commands;
+mod dispute;
+mod location;
 pub mod output;
 
 use std::path::PathBuf;
@@ -115,13 +117,20 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
     },
-    /// Evaluate a scenario file under every reading of each option it leaves open.
+    /// Evaluate scenarios under every reading of the options their evaluation consulted: a
+    /// table per scenario, one row per reading, one column per expectation, and the result.
     Dispute {
-        /// The scenario file.
+        /// The scenario file, or one scenario of it by a line: `file.scn:14`.
         file: PathBuf,
         /// Only scenarios whose title contains this text.
         #[arg(long)]
         scenario: Option<String>,
+        /// Pin an option (`name=value`, repeatable): it is not varied.
+        #[arg(long = "option", value_name = "NAME=VALUE")]
+        options: Vec<String>,
+        /// Output for people (`text`) or tools (`json`).
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
         /// Give each scenario under each reading at most this long (`90`, `90s`, `2m`).
         #[arg(long, value_name = "TIME", value_parser = parse_duration)]
         timeout: Option<Duration>,

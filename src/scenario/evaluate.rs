@@ -193,30 +193,6 @@ pub fn evaluate_each<'f>(
     })
 }
 
-/// The options of a file's variant that no statement of the scenario pins (for `dispute`).
-pub fn unpinned_options(
-    file: &File,
-    scenario: &Scenario,
-) -> Vec<(&'static str, Vec<&'static str>)> {
-    let Ok(variant) = file.variant.node.parse::<Variant>() else {
-        return Vec::new();
-    };
-    let pinned: BTreeSet<&str> = file
-        .options
-        .iter()
-        .map(|o| o.name.node.as_str())
-        .chain(scenario.statements.iter().filter_map(|s| match &s.kind {
-            StatementKind::Option(o) => Some(o.name.node.as_str()),
-            _ => None,
-        }))
-        .collect();
-    with_variant!(variant, R => R::options()
-        .iter()
-        .filter(|d| !pinned.contains(d.name))
-        .map(|d| (d.name, d.values.to_vec()))
-        .collect())
-}
-
 struct Evaluator<'a, R: Rules> {
     src: &'a str,
     geometry: Geometry,
