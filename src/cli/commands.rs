@@ -9,14 +9,11 @@ use std::time::{Duration, Instant};
 
 use super::output::{err, Failure};
 use super::{CatalogueFormat, Command, Format};
-use crate::rules::game::{PlayError, Resolved};
 use crate::rules::search::{self, Stop, INTERRUPTED};
 use crate::rules::{perft_within, Game, Geometry, Limits, Options, Rules, Variant};
 use crate::scenario::coverage::{rule_coverage, scenario_files};
-use crate::scenario::diagnostic::render;
-use crate::scenario::evaluate::{describe_error, Lowering};
 use crate::scenario::evaluate::{Settings, Status};
-use crate::scenario::parse::{self, parse_turn};
+use crate::scenario::parse;
 use crate::scenario::report::{FileCheck, Progress, Source, Totals};
 use crate::{errln, outln, with_variant};
 
@@ -96,14 +93,25 @@ pub fn run(command: Command, limits: Limits) -> Outcome {
             }
         }
         Command::Explain {
-            variant,
+            target,
             turn,
             fen,
+            board,
             size,
-        } => {
-            let variant: Variant = variant.parse()?;
-            with_variant!(variant, R => explain::<R>(&turn, fen, size))
-        }
+            options,
+            format,
+        } => super::explain::explain(
+            super::explain::Request {
+                target: &target,
+                turn: turn.as_deref(),
+                fen: fen.as_deref(),
+                board: board.as_deref(),
+                size: size.as_deref(),
+                options: &options,
+                format,
+            },
+            &Settings::new(limits, None),
+        ),
         Command::Cost {
             designs,
             royal,
@@ -483,7 +491,12 @@ fn rules<R: Rules>(coverage: &[PathBuf]) -> Outcome {
                     r.summary
                 )?;
             }
-            None => outln!("  {:width$}  {}: {}", r.id, r.source, r.summary)?,
+            None => {
+                outln!("  {:width$}  {}: {}", r.id, r.source, r.summary)?;
+                if !r.quote.is_empty() {
+                    outln!("  {:width$}  > \"{}\"", "", r.quote)?;
+                }
+            }
         }
     }
     if R::options().is_empty() {
@@ -544,56 +557,6 @@ fn rules<R: Rules>(coverage: &[PathBuf]) -> Outcome {
         });
     }
     Ok(0)
-}
-
-// ---- explain ---------------------------------------------------------------------------------
-
-fn explain<R: Rules>(text: &str, fen: Option<String>, size: Option<String>) -> Outcome {
-    let (pos, geometry) = position::<R>(fen, size)?;
-    let rendered = |p| Failure::Rendered(render(&p, "<turn>", text));
-    let turn = parse_turn(text).map_err(rendered)?;
-    let pattern = Lowering::<R>::new(geometry).turn(&turn).map_err(rendered)?;
-    let game = Game::new(pos, Options::defaults(R::options()));
-    let source = |id: &str| R::rules().iter().find(|r| r.id == id).copied();
-    match game.resolve(&pattern) {
-        Ok(Resolved::Move(_, t)) => {
-            let mut after = game.clone();
-            match after.play(&pattern) {
-                Ok(_) => {
-                    outln!("legal: {}", t.text(&geometry))?;
-                    if let Some(o) = after.outcome() {
-                        outln!("result: {o}")?;
-                    }
-                    Ok(0)
-                }
-                Err(e) => {
-                    outln!("{}", describe_error(&e))?;
-                    Ok(1)
-                }
-            }
-        }
-        Ok(Resolved::Resign) | Ok(Resolved::Draw) => {
-            outln!("legal: {text}")?;
-            Ok(0)
-        }
-        Ok(Resolved::Timeout(o)) => {
-            outln!("legal: {text}")?;
-            outln!("result: {o}")?;
-            Ok(0)
-        }
-        Err(PlayError::Refused(r)) => {
-            outln!("illegal: {}", r.reason)?;
-            match source(r.rule) {
-                Some(def) => outln!("rule {} ({}): {}", def.id, def.source, def.summary)?,
-                None => outln!("rule {}", r.rule)?,
-            }
-            Ok(1)
-        }
-        Err(e @ (PlayError::Ambiguous(_) | PlayError::TooManyTurns(_))) => {
-            outln!("{}", describe_error(&e))?;
-            Ok(1)
-        }
-    }
 }
 
 // ---- cost ------------------------------------------------------------------------------------

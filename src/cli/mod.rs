@@ -3,6 +3,7 @@
 
 mod commands;
 mod dispute;
+mod explain;
 mod location;
 pub mod output;
 
@@ -92,18 +93,37 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t = CatalogueFormat::Text)]
         format: CatalogueFormat,
     },
-    /// Say whether a turn is legal in a position and, if not, which rule forbids it.
+    /// Say whether a turn is legal and why: the rules that judged it in order, each with its
+    /// clause quoted, the effects or the rules that forbid it, the nearest legal turns, and
+    /// the options consulted with what their other values would change.
+    ///
+    /// `arbiter explain cypher "Sd4xb6" --board "white: Kh1 Sd4; black: Kh9 b6"`, or a
+    /// scenario line: `arbiter explain scenarios/cypher/retake.scn:14` (the position just
+    /// before that line, with its turn; a `play` line explains its first refused turn, or its
+    /// last).
+    #[command(verbatim_doc_comment)]
     Explain {
-        /// The variant, as scenario files name it.
-        variant: String,
-        /// The turn, as a scenario writes it (`Nf3`, `e7-e8=Q`, `O-O`).
-        turn: String,
+        /// A variant (`chess`, `cypher`, `csipgs`, `xpanse`) or a scenario line `file.scn:LINE`.
+        target: String,
+        /// The turn, as a scenario writes it (`Nf3`, `e7-e8=Q`, `O-O`); with a scenario line,
+        /// it replaces that line's turn.
+        turn: Option<String>,
         /// Judge the turn in this FEN instead of the initial position.
         #[arg(long)]
         fen: Option<String>,
+        /// Judge the turn on this board: `white: Ke2 Qd2; black: Ke8`, optionally with
+        /// `; black to move` and `; set prisoners white = 1`.
+        #[arg(long)]
+        board: Option<String>,
         /// Board size `<files>x<ranks>` for variants that take one.
         #[arg(long)]
         size: Option<String>,
+        /// Pin an option (`name=value`, repeatable).
+        #[arg(long = "option", value_name = "NAME=VALUE")]
+        options: Vec<String>,
+        /// Output for people (`text`) or tools (`json`).
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
     },
     /// Price csipgs piece designs (Betza's funny notation), with the arithmetic atom by atom.
     Cost {

@@ -16,6 +16,7 @@ pub fn json<R: Rules>() -> Value {
         "rules": R::rules().iter().map(|r| json!({
             "id": r.id,
             "source": r.source,
+            "quote": r.quote,
             "summary": r.summary,
         })).collect::<Vec<_>>(),
         "options": R::options().iter().map(|o| json!({
@@ -52,15 +53,24 @@ pub fn markdown<R: Rules>() -> String {
         R::INFO.boards_text(),
         R::NAME
     ));
-    out.push_str("## Rules\n\nA scenario names the rules it exercises with `rule <id>`; a refusal and a result name theirs.\n\n");
-    out.push_str("| id | source | summary |\n|---|---|---|\n");
+    out.push_str("## Rules\n\nA scenario names the rules it exercises with `rule <id>`; a refusal and a result name theirs. Each rule cites its clause and quotes it; the summary says how arbiter reads it.\n\n");
     for r in R::rules() {
         out.push_str(&format!(
-            "| `{}` | {} | {} |\n",
-            r.id,
-            cell(r.source),
-            cell(r.summary)
+            "### `{}`\n\n{}: {}\n\n",
+            r.id, r.source, r.summary
         ));
+        if !r.quote.is_empty() {
+            for (i, passage) in r.quote.split(super::QUOTE_GAP).enumerate() {
+                if i > 0 {
+                    out.push_str(">\n> [...]\n>\n");
+                }
+                out.push_str(&format!(
+                    "> {}\n",
+                    passage.split_whitespace().collect::<Vec<_>>().join(" ")
+                ));
+            }
+            out.push('\n');
+        }
     }
     out.push_str("\n## Options\n\nReadings the rule texts leave open: `option <name> = <value>` pins one.\n\n");
     if R::options().is_empty() {
@@ -108,7 +118,7 @@ mod tests {
             let (md, js) = crate::with_variant!(v, R => (markdown::<R>(), json::<R>()));
             crate::with_variant!(v, R => {
                 for r in R::rules() {
-                    assert!(md.contains(&format!("| `{}` |", r.id)), "{v} {}", r.id);
+                    assert!(md.contains(&format!("### `{}`\n", r.id)), "{v} {}", r.id);
                 }
                 for o in R::options() {
                     assert!(md.contains(&format!("| `{}` |", o.name)), "{v} {}", o.name);

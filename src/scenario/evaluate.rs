@@ -119,6 +119,65 @@ pub struct Failure {
     pub options: Vec<(&'static str, &'static str)>,
 }
 
+/// A scenario run up to one of its statements: the game just before it, for `explain`.
+pub struct Before<R: Rules> {
+    pub game: Game<R>,
+    pub geometry: Geometry,
+    /// The options in force there.
+    pub options: Options,
+}
+
+/// The game just before statement `until` of scenario `index`, under `settings`. The
+/// statements before it run as `check` runs them; an expectation that fails there does not
+/// matter, a refused `play` does (the position cannot be reached).
+pub fn game_before<R: Rules>(
+    file: &File,
+    src: &str,
+    settings: &Settings,
+    index: usize,
+    until: usize,
+) -> Result<Before<R>, Vec<Problem>> {
+    let (ev, mut problems) = Evaluator::<R>::new(file, src, settings)?;
+    let scenario = &file.scenarios[index];
+    let lowered = ev.check_names(scenario, &mut problems);
+    if !problems.is_empty() {
+        return Err(problems);
+    }
+    let mut report = ScenarioReport::new(scenario);
+    let mut run = Run::<R> {
+        options: ev.options.clone(),
+        setup: None,
+        game: None,
+        limits: settings.limits.with_timeout(settings.timeout),
+    };
+    ev.run_statements(scenario, &lowered, &mut report, &mut run, until)
+        .map_err(|p| vec![p])?;
+    if let Some(f) = report
+        .failures
+        .iter()
+        .find(|f| f.statement.starts_with("play "))
+    {
+        return Err(vec![Problem::new(
+            format!(
+                "the position cannot be reached: {} is refused ({})",
+                f.statement, f.found
+            ),
+            f.span.clone(),
+            "refused here",
+        )]);
+    }
+    let span = scenario
+        .statements
+        .get(until)
+        .map_or(scenario.span.clone(), |s| s.span.clone());
+    let game = ev.game(&mut run, &span).map_err(|p| vec![p])?.clone();
+    Ok(Before {
+        game,
+        geometry: ev.geometry,
+        options: run.options,
+    })
+}
+
 /// The options of `asked` with their values in `options`, in catalogue order.
 fn in_force<R: Rules>(
     asked: consulted::Asked,
@@ -540,20 +599,33 @@ impl<'a, R: Rules> Evaluator<'a, R> {
             limits: self.settings.limits.with_timeout(self.settings.timeout),
         };
         consulted::reset();
-        let result = self.run_statements(scenario, lowered, report, &mut run);
+        let mut result = self.run_statements(scenario, lowered, report, &mut run, usize::MAX);
+        // A position described but never played or asked about is still checked, so that a
+        // wrong `board` or `set` is an error and not a silent pass.
+        if let (Ok(()), Some((setup, made_at))) = (&result, run.setup.take()) {
+            if let Err(e) = R::from_setup(&setup, &run.options) {
+                result = Err(Problem::new(
+                    format!("invalid position: {e}"),
+                    made_at,
+                    "this position",
+                ));
+            }
+        }
         report.result = run.game.as_ref().and_then(|g| g.outcome());
         report.consulted = in_force::<R>(consulted::take(), &run.options);
         result
     }
 
+    /// Runs the statements before the one at index `until` (all of them for `usize::MAX`).
     fn run_statements(
         &self,
         scenario: &Scenario,
         lowered: &Lowered,
         report: &mut ScenarioReport,
         run: &mut Run<R>,
+        until: usize,
     ) -> Result<(), Problem> {
-        for st in &scenario.statements {
+        for st in scenario.statements.iter().take(until) {
             match &st.kind {
                 StatementKind::Rule(_) => {}
                 StatementKind::Option(o) => {
@@ -665,13 +737,6 @@ impl<'a, R: Rules> Evaluator<'a, R> {
                     }
                 }
             }
-        }
-        // A position described but never played or asked about is still checked, so that a
-        // wrong `board` or `set` is an error and not a silent pass.
-        if let Some((setup, made_at)) = run.setup.take() {
-            R::from_setup(&setup, &run.options).map_err(|e| {
-                Problem::new(format!("invalid position: {e}"), made_at, "this position")
-            })?;
         }
         Ok(())
     }
