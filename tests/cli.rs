@@ -263,3 +263,40 @@ fn cost_points_at_a_bad_design_and_says_what_has_no_price() {
         "{err}"
     );
 }
+
+#[test]
+fn dispute_is_bounded_and_says_how_to_pin() {
+    let dir = std::env::temp_dir().join(format!("arbiter-bound-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("many.scn");
+    // Two plies in a crowded position ask eight of Cypher's readings: 256 combinations.
+    std::fs::write(
+        &file,
+        "variant cypher\nscenario \"many\" {\n  board {\n    white: Ke4 Sc2 Rb3 c5 Qh8\n    black: Kg6 Sf2 Bh3 e6 b6 d7\n  }\n  expect perft 2 = 0\n}\n",
+    )
+    .unwrap();
+    let path = file.to_str().unwrap();
+    let o = arbiter(&["dispute", path]);
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(2), "{out}");
+    assert!(
+        out.contains("make 256 readings, more than 64; pin some with --option name=value"),
+        "{out}"
+    );
+    let o = arbiter(&[
+        "dispute",
+        path,
+        "--option",
+        "king-beside-own-spy=illegal",
+        "--option",
+        "spy-beside-own-king=illegal",
+        "--option",
+        "spy-beside-enemy-spy=illegal",
+    ]);
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(
+        out.contains("32 readings of the 5 open options consulted"),
+        "{out}"
+    );
+}

@@ -55,7 +55,10 @@ fn explanations() {
         let doc: serde_json::Value = serde_json::from_str(&json).expect("explain JSON");
         // The two formats tell the same story.
         let verdict = doc["verdict"].as_str().unwrap_or("");
-        assert!(text.lines().nth(1).unwrap_or("").contains(verdict), "{text}");
+        assert!(
+            text.lines().nth(1).unwrap_or("").contains(verdict),
+            "{text}"
+        );
         for step in doc["steps"].as_array().unwrap() {
             assert!(text.contains(step["rule"].as_str().unwrap()));
         }
@@ -69,10 +72,13 @@ fn explanations() {
                 }
             })
             .collect();
-        snapshot("explain", format!(
-            "$ arbiter explain {}\nexit {code}\n{text}\n--- --format json\n{json}",
-            shown.join(" ")
-        ));
+        snapshot(
+            "explain",
+            format!(
+                "$ arbiter explain {}\nexit {code}\n{text}\n--- --format json\n{json}",
+                shown.join(" ")
+            ),
+        );
     });
 }
 
@@ -82,7 +88,10 @@ fn disputes() {
         let name = path.file_name().unwrap().to_string_lossy().to_string();
         let (text, err, code) = arbiter("tests/disputes", &["dispute".into(), name.clone()]);
         assert!(err.is_empty(), "{name}: {err}");
-        snapshot("dispute", format!("$ arbiter dispute {name}\nexit {code}\n{text}"));
+        snapshot(
+            "dispute",
+            format!("$ arbiter dispute {name}\nexit {code}\n{text}"),
+        );
     });
 }
 
