@@ -246,8 +246,8 @@ fn claim_word(claim: super::Claim) -> &'static str {
 pub const MAX_NEAREST: usize = 8;
 
 /// The legal turns nearest a refused pattern: those whose first action moves the same kind of
-/// piece onto the same square, or moves the piece from the written origin; each with how it
-/// differs from the text.
+/// piece (or the piece on the written origin), or any piece onto the written square; each
+/// with how it differs from the text.
 pub fn nearest<R: Rules>(game: &Game<R>, pattern: &TurnPattern) -> Vec<Near> {
     let Some(ActionPattern::Move {
         style,
@@ -289,7 +289,7 @@ pub fn nearest<R: Rules>(game: &Game<R>, pattern: &TurnPattern) -> Vec<Near> {
         };
         let dest = l.last().map(|x| x.to);
         let same_origin = matches!(from, Origin::Exact(s) if s == f);
-        if !((same_kind && dest == Some(to)) || same_origin) {
+        if !(same_kind || dest == Some(to) || same_origin) {
             continue;
         }
         let mut differs = Vec::new();
@@ -326,15 +326,26 @@ pub fn nearest<R: Rules>(game: &Game<R>, pattern: &TurnPattern) -> Vec<Near> {
         if differs.is_empty() {
             differs.push("it is written differently".to_string());
         }
-        out.push(Near {
-            turn: turn.text(&g),
-            differs: differs.join("; "),
-        });
+        // The written piece onto the written square first, then any piece onto it, then the
+        // written piece by how far from it it ends.
+        let d = dest.unwrap_or(to);
+        let distance = d.file.abs_diff(to.file).max(d.rank.abs_diff(to.rank));
+        let rank = match (same_kind || same_origin, dest == Some(to)) {
+            (true, true) => 0,
+            (false, true) => 1,
+            _ => 2,
+        };
+        out.push((
+            (rank, distance),
+            Near {
+                turn: turn.text(&g),
+                differs: differs.join("; "),
+            },
+        ));
     }
-    out.sort_by(|a, b| a.turn.cmp(&b.turn));
-    out.dedup_by(|a, b| a.turn == b.turn);
-    out.truncate(MAX_NEAREST);
-    out
+    out.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.turn.cmp(&b.1.turn)));
+    out.dedup_by(|a, b| a.1.turn == b.1.turn);
+    out.into_iter().take(MAX_NEAREST).map(|(_, n)| n).collect()
 }
 
 /// What another value of one option would make of the turn.
