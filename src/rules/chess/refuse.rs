@@ -14,19 +14,19 @@ use crate::rules::refusal::{
 };
 use crate::rules::turn::{ActionPattern, MoveShape, Origin, PieceRef, StraightMove};
 
-fn sq_name(s: Square) -> String {
+pub(super) fn sq_name(s: Square) -> String {
     Chess::geometry().square_name(s)
 }
 
 /// The attacker on `at` in words, on the board where it attacks.
-fn attacker_text(b: &Board, at: Option<Square>) -> String {
+pub(super) fn attacker_text(b: &Board, at: Option<Square>) -> String {
     match at.and_then(|a| b.get(a).map(|p| (a, p))) {
         Some((a, p)) => format!("the {} on {}", piece_words(p), sq_name(a)),
         None => "an enemy piece".into(),
     }
 }
 
-fn explored(pos: &Chess) -> Explored<Move> {
+pub(super) fn explored(pos: &Chess) -> Explored<Move> {
     let mut all = Explored::default();
     pos.explore(&mut all);
     all
@@ -138,16 +138,21 @@ pub(super) fn refusal(pos: &Chess, pattern: &TurnPattern) -> Refusal {
 }
 
 /// What a written move says beyond its origin.
-struct Written<'a> {
-    to: Square,
-    capture: bool,
-    promotion: &'a Option<PieceRef>,
+pub(super) struct Written<'a> {
+    pub(super) to: Square,
+    pub(super) capture: bool,
+    pub(super) promotion: &'a Option<PieceRef>,
 }
 
 impl Written<'_> {
     /// Why the written move of the own piece on `from` fails, and how far its best candidate
     /// got; `None` when a legal move matches it.
-    fn refusal(&self, pos: &Chess, all: &Explored<Move>, from: Square) -> Option<(Stage, Refusal)> {
+    pub(super) fn refusal(
+        &self,
+        pos: &Chess,
+        all: &Explored<Move>,
+        from: Square,
+    ) -> Option<(Stage, Refusal)> {
         let piece = pos.board.get(from)?;
         // A castling tagged for a king away from home is no move of what stands there.
         let aimed = |m: &Move| {
@@ -192,7 +197,7 @@ impl Written<'_> {
         why.map(|w| (w.stage, sentence(pos, m, w)))
     }
 
-    fn promotion_refusal(&self, pos: &Chess, m: Move) -> Option<Refusal> {
+    pub(super) fn promotion_refusal(&self, pos: &Chess, m: Move) -> Option<Refusal> {
         let role = pos.board.get(m.from()).map_or(Role::Pawn, Piece::role);
         let r = |s: String| Some(Refusal::new("promotion", s));
         let written = match self.promotion {
@@ -230,7 +235,12 @@ impl Written<'_> {
     }
 }
 
-fn mark_refusal(from: Square, to: Square, capture: bool, captures: bool) -> Option<Refusal> {
+pub(super) fn mark_refusal(
+    from: Square,
+    to: Square,
+    capture: bool,
+    captures: bool,
+) -> Option<Refusal> {
     if capture == captures {
         return None;
     }
@@ -253,7 +263,7 @@ fn mark_refusal(from: Square, to: Square, capture: bool, captures: bool) -> Opti
 }
 
 /// A move the piece's movement never makes (no candidate goes there).
-fn movement_refusal(piece: Piece, from: Square, to: Square) -> Refusal {
+pub(super) fn movement_refusal(piece: Piece, from: Square, to: Square) -> Refusal {
     let (fname, tname) = (sq_name(from), sq_name(to));
     let role = piece.role();
     let rule = match role {
@@ -282,7 +292,7 @@ fn movement_refusal(piece: Piece, from: Square, to: Square) -> Refusal {
 }
 
 /// The generator's tag on candidate `m` in words.
-fn sentence(pos: &Chess, m: Move, why: Rejection) -> Refusal {
+pub(super) fn sentence(pos: &Chess, m: Move, why: Rejection) -> Refusal {
     let us = pos.turn;
     let b = &pos.board;
     let (from, to) = (m.from(), m.to());
@@ -361,7 +371,7 @@ fn sentence(pos: &Chess, m: Move, why: Rejection) -> Refusal {
 }
 
 /// The rook square a castling move needs.
-fn castle_rook(m: Move) -> Square {
+pub(super) fn castle_rook(m: Move) -> Square {
     let (from, to) = (m.from(), m.to());
     let file = if to.file > from.file { 7 } else { 0 };
     Square::new(file, from.rank)
