@@ -152,7 +152,7 @@ fn move_refusal(
 }
 
 /// A move of a chess piece or a Pawn: one leg, read from the explorer's tags.
-fn chess_piece(pos: &Xpanse, s: Square, p: Piece, legs: &[Leg]) -> (Stage, Refusal) {
+pub(super) fn chess_piece(pos: &Xpanse, s: Square, p: Piece, legs: &[Leg]) -> (Stage, Refusal) {
     let word = p.role().word();
     let [leg_written] = legs else {
         return (
@@ -197,7 +197,7 @@ fn mark_refusal(pos: &Xpanse, s: Square, to: Square, kills: bool) -> Refusal {
 }
 
 /// A move its piece never makes, whatever stands around it.
-fn movement_refusal(pos: &Xpanse, s: Square, p: Piece, to: Square) -> Refusal {
+pub(super) fn movement_refusal(pos: &Xpanse, s: Square, p: Piece, to: Square) -> Refusal {
     let g = pos.geometry();
     let (f, t) = (g.square_name(s), g.square_name(to));
     let us = p.color();
@@ -298,7 +298,7 @@ fn sentence(pos: &Xpanse, m: Move, why: Rejection) -> Refusal {
 }
 
 /// A Magic Piece's leg stopped by a rule, in words.
-fn path_sentence(pos: &Xpanse, rule: &'static str, why: Rejection) -> Refusal {
+pub(super) fn path_sentence(pos: &Xpanse, rule: &'static str, why: Rejection) -> Refusal {
     let g = pos.geometry();
     let at = why.at.map(|s| g.square_name(s)).unwrap_or_default();
     let holder = why
@@ -371,7 +371,7 @@ fn no_such_leg(pos: &Xpanse, st: &PathState, p: Piece, to: Square) -> Refusal {
 
 /// Walks a written path leg by leg through the generator's own leg function, and says where
 /// it first goes wrong.
-fn judge_path(pos: &Xpanse, s: Square, p: Piece, written: &[Leg]) -> (Stage, Refusal) {
+pub(super) fn judge_path(pos: &Xpanse, s: Square, p: Piece, written: &[Leg]) -> (Stage, Refusal) {
     let g = *pos.geometry();
     let f = Sq::of(s);
     if let [only] = written {
@@ -478,7 +478,7 @@ fn judge_path(pos: &Xpanse, s: Square, p: Piece, written: &[Leg]) -> (Stage, Ref
     (Stage::Final, fallback())
 }
 
-fn magic_rule(role: Role) -> &'static str {
+pub(super) fn magic_rule(role: Role) -> &'static str {
     match role {
         Role::Gatekeeper => "gatekeeper-move",
         Role::Mage => "mage-move",
