@@ -136,7 +136,48 @@ fn explain_names_the_rule() {
     assert!(stdout(&o).contains("pawn-move"), "{}", stdout(&o));
     let o = arbiter(&["explain", "chess", "Nf3"]);
     assert_eq!(o.status.code(), Some(0));
-    assert_eq!(stdout(&o), "legal: Ng1-f3\n");
+    let out = stdout(&o);
+    assert!(out.contains("\nNf3: legal, as Ng1-f3\n"), "{out}");
+    assert!(
+        out.contains("allows knight-move (FIDE Laws of Chess 3.6)"),
+        "{out}"
+    );
+    // Bad requests are errors with a reason.
+    for (args, says) in [
+        (&["explain", "chess"][..], "name the turn to explain"),
+        (
+            &[
+                "explain",
+                "chess",
+                "Nf3",
+                "--fen",
+                "8/8/8/8/8/8/8/8 w - - 0 1",
+                "--board",
+                "white: Ke1",
+            ],
+            "not both",
+        ),
+        (
+            &["explain", "chess", "Nf3", "--option", "stalemate"],
+            "not an option setting",
+        ),
+        (
+            &["explain", "scenarios/chess/results.scn:1"],
+            "in no scenario",
+        ),
+        (
+            &["explain", "scenarios/chess/results.scn:4"],
+            "holds no statement",
+        ),
+        (
+            &["explain", "scenarios/chess/results.scn:5"],
+            "not a `play`, `expect legal` or `expect illegal`",
+        ),
+    ] {
+        let o = arbiter(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&o).contains(says), "{args:?}: {}", stderr(&o));
+    }
 }
 
 #[test]
@@ -299,4 +340,51 @@ fn dispute_is_bounded_and_says_how_to_pin() {
         out.contains("32 readings of the 5 open options consulted"),
         "{out}"
     );
+}
+
+#[test]
+fn check_runs_one_scenario_by_line_or_by_title_with_options() {
+    let o = arbiter(&["check", "scenarios/cypher/options.scn:125"]);
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    assert!(
+        out.starts_with("ok    scenarios/cypher/options.scn:118  stalemate = draw\n"),
+        "{out}"
+    );
+    assert!(out.ends_with("1 passed, 0 failed\n"), "{out}");
+    // The command line's option wins over the scenario's own.
+    let o = arbiter(&[
+        "check",
+        "scenarios/cypher/options.scn:125",
+        "--option",
+        "stalemate=loss",
+    ]);
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(out.contains("readings: "), "{out}");
+    assert!(out.contains("stalemate = loss"), "{out}");
+    let o = arbiter(&["check", "scenarios/cypher/options.scn:128"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(
+        err.contains("line 128 of scenarios/cypher/options.scn is in no scenario; the nearest:"),
+        "{err}"
+    );
+    assert!(err.contains("lines 118-127: \"stalemate = draw\""), "{err}");
+    let o = arbiter(&["check", "scenarios/cypher", "--filter", "stalemate"]);
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    assert!(out.ends_with("3 passed, 0 failed\n"), "{out}");
+    let o = arbiter(&["check", "scenarios", "--filter", "no such title"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("no scenario title contains `no such title`"));
+    let o = arbiter(&["perft", "cypher", "2", "--option", "stalemate=lose"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("did you mean `loss`?"),
+        "{}",
+        stderr(&o)
+    );
+    let o = arbiter(&["moves", "chess", "--option", "repetition-draw=fivefold"]);
+    assert_eq!(o.status.code(), Some(0));
 }

@@ -42,12 +42,18 @@ pub fn run(command: Command, limits: Limits) -> Outcome {
     match command {
         Command::Check {
             paths,
+            filter,
+            options,
             format,
             fail_fast,
             timeout,
             slow_after,
         } => {
-            let settings = Settings::new(limits, timeout);
+            let mut settings = Settings::new(limits, timeout);
+            settings.filter = filter;
+            for pin in &options {
+                settings.overrides.push(super::location::parse_option(pin)?);
+            }
             check(paths, format, fail_fast, slow_after, &settings)
         }
         Command::Perft {
@@ -56,18 +62,20 @@ pub fn run(command: Command, limits: Limits) -> Outcome {
             fen,
             size,
             divide,
+            options,
         } => {
             let variant: Variant = variant.parse()?;
-            with_variant!(variant, R => perft_command::<R>(depth, fen, size, divide, limits))
+            with_variant!(variant, R => perft_command::<R>(depth, fen, size, divide, &options, limits))
         }
         Command::Moves {
             variant,
             fen,
             size,
             from,
+            options,
         } => {
             let variant: Variant = variant.parse()?;
-            with_variant!(variant, R => moves::<R>(fen, size, from))
+            with_variant!(variant, R => moves::<R>(fen, size, from, &options))
         }
         Command::Rules {
             variant,
@@ -135,16 +143,18 @@ pub fn run(command: Command, limits: Limits) -> Outcome {
 
 // ---- check -----------------------------------------------------------------------------------
 
-/// The files a `check` run reads, and the paths that gave none.
-fn check_inputs(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<String>) {
+/// The files a `check` run reads (each with the line that picks one scenario, if given), and
+/// the paths that gave none.
+fn check_inputs(paths: &[PathBuf]) -> (Vec<(PathBuf, Option<usize>)>, Vec<String>) {
     let mut files = Vec::new();
     let mut missing = Vec::new();
     for p in paths {
-        match scenario_files(std::slice::from_ref(p)) {
+        let (p, line) = super::location::split(p);
+        match scenario_files(std::slice::from_ref(&p)) {
             Ok(found) if found.is_empty() => {
                 missing.push(format!("no scenario files (*.scn) under {}", p.display()))
             }
-            Ok(found) => files.extend(found),
+            Ok(found) => files.extend(found.into_iter().map(|f| (f, line))),
             Err(e) => missing.push(e),
         }
     }
@@ -178,13 +188,16 @@ fn check(
     let slow = SlowWatch::new(slow_after);
     let mut stopped = false;
     let mut output: Result<(), Failure> = Ok(());
-    for (i, f) in files.iter().enumerate() {
+    let mut selected = 0;
+    for (i, (f, line)) in files.iter().enumerate() {
         if stopped {
             totals.skipped += count_scenarios(f);
             continue;
         }
+        let mut settings = settings.clone();
+        settings.line = *line;
         let check = match Source::read(f) {
-            (source, None) => FileCheck::stream(source, settings, |source, progress| {
+            (source, None) => FileCheck::stream(source, &settings, |source, progress| {
                 let report = match progress {
                     Progress::Start(title, line) => {
                         if text {
@@ -212,6 +225,19 @@ fn check(
             (source, Some(problem)) => FileCheck::unusable(source, problem),
         };
         std::mem::replace(&mut output, Ok(()))?;
+        selected += check.scenarios.len();
+        if let (Some(line), true) = (
+            line,
+            check.problems.is_empty() && check.scenarios.is_empty(),
+        ) {
+            // The line is in no scenario: say which lines are.
+            if let Ok(file) = parse::parse_file(&check.source.src) {
+                if let Err(e) = super::location::at_line(&file, &check.source, *line) {
+                    errln!("error: {e}");
+                    totals.unusable = true;
+                }
+            }
+        }
         if text && !check.problems.is_empty() {
             outln!("{}", check.header_text().trim_end())?;
             for p in &check.problems {
@@ -223,12 +249,18 @@ fn check(
         }
         if stopped {
             // The scenarios of this file that the stop left out.
-            let all = count_scenarios(&files[i]);
+            let all = count_scenarios(&files[i].0);
             totals.skipped += all.saturating_sub(check.scenarios.len());
         }
         totals.add(&check);
         if format == Format::Json {
             checks.push(check);
+        }
+    }
+    if let (Some(f), 0) = (&settings.filter, selected) {
+        if !totals.unusable && !stopped {
+            errln!("error: no scenario title contains `{f}`");
+            totals.unusable = true;
         }
     }
     let code = if interrupted() {
@@ -333,9 +365,23 @@ fn parse_size(size: Option<String>) -> Result<Option<(u8, u8)>, String> {
     )))
 }
 
-fn position<R: Rules>(fen: Option<String>, size: Option<String>) -> Result<(R, Geometry), String> {
+/// The options of the variant with `name=value` pins from the command line.
+fn options_with<R: Rules>(pins: &[String]) -> Result<Options, String> {
+    let mut options = Options::defaults(R::options());
+    for pin in pins {
+        let (name, value) = super::location::parse_option(pin)?;
+        options.set(R::options(), R::NAME, &name, &value)?;
+    }
+    Ok(options)
+}
+
+fn position<R: Rules>(
+    fen: Option<String>,
+    size: Option<String>,
+    pins: &[String],
+) -> Result<(R, Geometry), String> {
     let geometry = R::geometry_for(parse_size(size)?)?;
-    let options = Options::defaults(R::options());
+    let options = options_with::<R>(pins)?;
     let pos = match fen {
         Some(f) => R::from_fen(geometry, &f, &options).map_err(|e| format!("bad FEN: {e}"))?,
         None => R::start(geometry, &options).map_err(|e| e.to_string())?,
@@ -350,10 +396,11 @@ fn perft_command<R: Rules>(
     fen: Option<String>,
     size: Option<String>,
     divide: bool,
+    pins: &[String],
     limits: Limits,
 ) -> Outcome {
     let depth = search::check_depth(depth).map_err(|stop| Failure::Input(stop.to_string()))?;
-    let (pos, geometry) = position::<R>(fen, size)?;
+    let (pos, geometry) = position::<R>(fen, size, pins)?;
     let started = Instant::now();
     let mut budget = limits.budget();
     let total = if divide && depth > 0 {
@@ -405,8 +452,13 @@ fn stop_exit(stop: &Stop) -> i32 {
 
 // ---- moves -----------------------------------------------------------------------------------
 
-fn moves<R: Rules>(fen: Option<String>, size: Option<String>, from: Option<String>) -> Outcome {
-    let (pos, geometry) = position::<R>(fen, size)?;
+fn moves<R: Rules>(
+    fen: Option<String>,
+    size: Option<String>,
+    from: Option<String>,
+    pins: &[String],
+) -> Outcome {
+    let (pos, geometry) = position::<R>(fen, size, pins)?;
     let from = match from {
         Some(f) => {
             let sq = geometry.parse_square(&f).ok_or_else(|| {

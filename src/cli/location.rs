@@ -39,9 +39,19 @@ pub fn at_line<'f>(
             return Ok((i, scenario, statement));
         }
     }
-    let spans: Vec<String> = file
+    // The scenarios on either side of the line.
+    let before = file
         .scenarios
         .iter()
+        .rposition(|s| line_of(s.span.start) < line);
+    let after = file
+        .scenarios
+        .iter()
+        .position(|s| line_of(s.span.start) > line);
+    let spans: Vec<String> = [before, after]
+        .into_iter()
+        .flatten()
+        .map(|i| &file.scenarios[i])
         .map(|s| {
             format!(
                 "  lines {}-{}: \"{}\"",
@@ -55,7 +65,7 @@ pub fn at_line<'f>(
         format!("{} has no scenarios", source.path)
     } else {
         format!(
-            "line {line} of {} is in no scenario; its scenarios:\n{}",
+            "line {line} of {} is in no scenario; the nearest:\n{}",
             source.path,
             spans.join("\n")
         )

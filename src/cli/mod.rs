@@ -34,8 +34,16 @@ pub struct Cli {
 pub enum Command {
     /// Evaluate scenario files; one line per scenario, then `N passed, M failed`.
     Check {
-        /// Files and folders (searched for `*.scn`); default `scenarios/`.
+        /// Files and folders (searched for `*.scn`); default `scenarios/`. `file.scn:13` runs
+        /// only the scenario that holds line 13.
         paths: Vec<PathBuf>,
+        /// Only scenarios whose title contains this text.
+        #[arg(long, value_name = "TEXT")]
+        filter: Option<String>,
+        /// Set an option for every scenario (`name=value`, repeatable), over the file's and
+        /// the scenario's own `option` lines.
+        #[arg(long = "option", value_name = "NAME=VALUE")]
+        options: Vec<String>,
         /// Output for people (`text`) or tools (`json`).
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
@@ -66,6 +74,9 @@ pub enum Command {
         /// Show the count below each legal turn of the root.
         #[arg(long)]
         divide: bool,
+        /// Set an option (`name=value`, repeatable).
+        #[arg(long = "option", value_name = "NAME=VALUE")]
+        options: Vec<String>,
     },
     /// List the legal turns in canonical notation, sorted.
     Moves {
@@ -80,6 +91,9 @@ pub enum Command {
         /// Only the turns of the piece on this square.
         #[arg(long)]
         from: Option<String>,
+        /// Set an option (`name=value`, repeatable).
+        #[arg(long = "option", value_name = "NAME=VALUE")]
+        options: Vec<String>,
     },
     /// List the variant's rule ids with their sources, its options and its state keys.
     Rules {

@@ -28,13 +28,18 @@ use crate::rules::{ActionPattern, Leg, Piece, Role};
 use crate::suggest::did_you_mean;
 use crate::with_variant;
 
-/// How scenarios are evaluated: the limits of every search, a deadline per scenario, and
-/// option values that override the file's (for `dispute`).
+/// How scenarios are evaluated: the limits of every search, a deadline per scenario, option
+/// values that override the file's and the scenarios' (`--option`, `dispute`), and which
+/// scenarios run.
 #[derive(Clone, Debug, Default)]
 pub struct Settings {
     pub limits: Limits,
     pub timeout: Option<Duration>,
     pub overrides: Vec<(String, String)>,
+    /// Only scenarios whose title contains this text (`--filter`).
+    pub filter: Option<String>,
+    /// Only the scenario that holds this line of the file (`file.scn:13`).
+    pub line: Option<usize>,
 }
 
 impl Settings {
@@ -43,7 +48,21 @@ impl Settings {
             limits,
             timeout,
             overrides: Vec::new(),
+            filter: None,
+            line: None,
         }
+    }
+
+    /// Whether the scenario runs under this selection.
+    pub fn selects(&self, scenario: &Scenario, src: &str) -> bool {
+        let line_of = |offset: usize| super::diagnostic::line_col(src, offset).0;
+        self.filter
+            .as_ref()
+            .is_none_or(|f| scenario.title.node.contains(f.as_str()))
+            && self.line.is_none_or(|l| {
+                (line_of(scenario.span.start)..=line_of(scenario.span.end.saturating_sub(1)))
+                    .contains(&l)
+            })
     }
 }
 
@@ -241,7 +260,7 @@ pub fn evaluate_each<'f>(
             }
             return Err(problems);
         }
-        for scenario in &file.scenarios {
+        for scenario in file.scenarios.iter().filter(|s| settings.selects(s, src)) {
             if each(Event::Start(scenario)).is_break()
                 || each(Event::Done(ev.scenario(scenario))).is_break()
             {
