@@ -100,6 +100,15 @@ pub fn during<T>(f: impl FnOnce() -> T) -> (T, Asked) {
     (out, during)
 }
 
+/// Runs `f` without recording what it consults: for work that is not the evaluation's own
+/// (a look at the opponent's replies to describe a turn).
+pub fn quietly<T>(f: impl FnOnce() -> T) -> T {
+    let before = asked();
+    let out = f();
+    ASKED.with(|a| a.set(before.0));
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -116,6 +125,8 @@ mod tests {
         assert!(asked().contains(3));
         assert!(!asked().contains(2));
         assert_eq!(take(), Asked(8));
+        assert!(asked().is_empty());
+        quietly(|| assert!(r.get()));
         assert!(asked().is_empty());
     }
 }

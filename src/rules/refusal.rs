@@ -191,6 +191,15 @@ pub fn piece_words(p: Piece) -> String {
 /// names none: an empty origin square (`no-piece-there`), the other side's piece
 /// (`not-your-turn`), or no piece of the named kind there (`no-such-piece`). These concern the
 /// text, not the rules, so every variant answers them the same way.
+/// `a knight`, `an archer`: the article English puts before a noun phrase.
+pub fn with_article(words: &str) -> String {
+    let vowel = words
+        .chars()
+        .next()
+        .is_some_and(|c| "aeiouAEIOU".contains(c));
+    format!("{} {words}", if vowel { "an" } else { "a" })
+}
+
 pub fn origins(
     board: &Board,
     geometry: &Geometry,
@@ -219,9 +228,9 @@ pub fn origins(
             return Err(Refusal::new(
                 "no-such-piece",
                 format!(
-                    "the piece on {name} is a {}, not a {}",
-                    piece_text(p),
-                    kind_text(k)
+                    "the piece on {name} is {}, not {}",
+                    with_article(&piece_text(p)),
+                    with_article(&kind_text(k))
                 ),
             ));
         }

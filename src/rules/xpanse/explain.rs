@@ -24,7 +24,7 @@
 use super::paths::{next_legs, PathState};
 use super::refuse;
 use super::*;
-use crate::rules::consulted::{self, Reading};
+use crate::rules::consulted::quietly;
 use crate::rules::explain::{Step, StepVerdict};
 use crate::rules::refusal::{origins, piece_words};
 use crate::rules::turn::{written_kind, ActionPattern, Origin, PieceRef};
@@ -442,20 +442,6 @@ fn path_bounds(pos: &Xpanse, p: Piece, from: Sq, legs: &[(Sq, u8)]) -> Vec<Step>
                 join(&stops)
             ),
         ));
-    }
-    out
-}
-
-/// Runs `f` without recording the options it consults: the search for attacked Kings
-/// explores the opponent's turns, which the verdict on this turn does not depend on.
-fn quietly<T>(f: impl FnOnce() -> T) -> T {
-    let before = consulted::take();
-    let out = f();
-    consulted::reset();
-    for i in 0..64u8 {
-        if before.contains(usize::from(i)) {
-            Reading::new((), i).get();
-        }
     }
     out
 }
