@@ -130,3 +130,58 @@ fn every_option_decides_a_disputed_scenario() {
         }
     }
 }
+
+/// The options `explain` lists are all that matter: every option it does not list, set to any
+/// other value, leaves the verdict, the forbidding rule and the result as they were.
+#[test]
+fn options_not_listed_do_not_change_the_verdict() {
+    let key = |doc: &serde_json::Value| {
+        format!(
+            "{} {} {} {}",
+            doc["verdict"], doc["forbidden_by"], doc["canonical"], doc["result"]
+        )
+    };
+    let mut compared = 0;
+    for entry in std::fs::read_dir("tests/explain").unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "args") {
+            continue;
+        }
+        let mut args = vec!["explain".to_string()];
+        args.extend(args_of(&path));
+        args.extend(["--format".to_string(), "json".to_string()]);
+        let (json, _, _) = arbiter("tests/explain", &args);
+        let doc: serde_json::Value = serde_json::from_str(&json).expect("explain JSON");
+        let variant: Variant = doc["variant"].as_str().unwrap().parse().unwrap();
+        let listed: BTreeSet<&str> = doc["options"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|o| o["name"].as_str().unwrap())
+            .collect();
+        let pinned: BTreeSet<String> = args
+            .iter()
+            .filter_map(|a| a.split_once('=').map(|(n, _)| n.to_string()))
+            .collect();
+        for def in variant.options() {
+            if listed.contains(def.name) || pinned.contains(def.name) {
+                continue;
+            }
+            for v in def.values.iter().filter(|v| **v != def.default) {
+                let mut with = args.clone();
+                with.extend(["--option".to_string(), format!("{}={v}", def.name)]);
+                let (other, _, _) = arbiter("tests/explain", &with);
+                let other: serde_json::Value = serde_json::from_str(&other).expect("JSON");
+                compared += 1;
+                assert_eq!(
+                    key(&doc),
+                    key(&other),
+                    "{}: {} = {v} is not listed, yet it changes the verdict",
+                    path.display(),
+                    def.name
+                );
+            }
+        }
+    }
+    assert!(compared > 100, "only {compared} readings compared");
+}

@@ -142,7 +142,9 @@ pub fn explain<R: Rules>(game: &Game<R>, pattern: &TurnPattern) -> Explanation {
         steps,
         nearest: nearest(game, pattern),
     };
-    let resolved = match game.resolve(pattern) {
+    // Finding the turn lists every legal turn, which asks the readings of every other piece's
+    // moves; what this turn asks is recorded by the variant's hooks and by the result.
+    let resolved = match consulted::quietly(|| game.resolve(pattern)) {
         Ok(r) => r,
         Err(PlayError::Refused(r)) => {
             // A refusal of the game (over, no draws) or of the position's rules.
@@ -195,7 +197,7 @@ pub fn explain<R: Rules>(game: &Game<R>, pattern: &TurnPattern) -> Explanation {
         Resolved::Timeout(o) => vec![Step::effect(o.rule, format!("the time runs out: {o}"))],
     };
     let mut after = game.clone();
-    match after.play(pattern) {
+    match consulted::quietly(|| after.play(pattern)) {
         Ok(turn) => {
             if let Some(claim) = pattern.claim() {
                 steps.push(Step::allows(
@@ -270,7 +272,8 @@ pub fn nearest<R: Rules>(game: &Game<R>, pattern: &TurnPattern) -> Vec<Near> {
         _ => 1,
     };
     let mut out = Vec::new();
-    for (_, turn) in game.legal_turns() {
+    // Listing the other turns is not judging this one: their readings are not recorded.
+    for (_, turn) in consulted::quietly(|| game.legal_turns()) {
         let Some(Action::Move {
             role,
             design,
