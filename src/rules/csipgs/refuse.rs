@@ -50,6 +50,26 @@ pub(super) fn refusal(pos: &Csipgs, pattern: &TurnPattern) -> Refusal {
             ))
         }
     }
+    // A legal action followed by a design change that cannot be made: the change decides, as
+    // in `resolve`.
+    if let (
+        [first, ActionPattern::Redesign {
+            from_design,
+            to_design,
+        }],
+        TurnPattern::Actions { claim, .. },
+    ) = (&actions[..], pattern)
+    {
+        let single = TurnPattern::Actions {
+            actions: vec![first.clone()],
+            claim: *claim,
+        };
+        if pos.resolve(&single).is_ok() {
+            if let Err(r) = pos.redesign(from_design, to_design) {
+                return r;
+            }
+        }
+    }
     let all = {
         let mut all = Explored::default();
         pos.explore(&mut all);
