@@ -109,63 +109,83 @@ pub(super) fn refusal(pos: &Cypher, pattern: &TurnPattern) -> Refusal {
             "no-such-action",
             "Cypher Chess has no purchases or piece designs",
         ),
-        ActionPattern::Move { .. } => {
-            let MoveShape::Straight(StraightMove {
-                kind,
-                from,
-                to,
-                promotion,
-                ..
-            }) = first.shape()
-            else {
-                return Refusal::new(
-                    "no-such-action",
-                    "a Cypher move goes straight to its destination; it names no squares between, and nothing ricochets or switches",
-                );
-            };
-            if promotion.is_some() {
-                return Refusal::new(
-                    "no-such-action",
-                    "Cypher Chess has no promotion; a pawn on its last Field row makes a coup d'etat",
-                );
-            }
-            let starts = match origins(pos, kind, from) {
-                Ok(v) => v,
-                Err(r) => return r,
-            };
-            let to = cell_of(to);
-            if !matches!(from, Origin::Exact(_)) && !starts.iter().any(|s| could_reach(pos, *s, to))
-            {
-                let what = piece_kind(kind);
-                return Refusal::new(
-                    "no-such-piece",
-                    format!(
-                        "no {} {what} can move to {} by any pattern of its kind",
-                        pos.turn,
-                        nm(to)
-                    ),
-                );
-            }
-            let mut picks = Vec::new();
-            for s in starts {
-                match refusal_from(pos, actions, s, to) {
-                    Some(pick) => picks.push(pick),
-                    None => return fallback(),
-                }
-            }
-            furthest(picks).map_or_else(fallback, |(r, _)| r)
-        }
+        ActionPattern::Move { .. } => match move_picks(pos, actions, first) {
+            Err(r) => r,
+            Ok(picks) => furthest(picks.into_iter().map(|(_, pick)| pick))
+                .map_or_else(fallback, |((r, _), _)| r),
+        },
     }
 }
 
-/// The refusal of the written turn whose first action starts from `s`, with the stage it got
-/// to; `None` when the text names a legal turn from there.
-fn refusal_from(
+/// What refuses a written move from one piece: the refusal, the candidate turn it reads (none
+/// when the movement model or the second action's text refuses it) and how far it got.
+pub(super) type Pick = ((Refusal, Option<Move>), Rejection);
+
+/// The pick of each piece the written move (`first`, the first of `actions`) may start from,
+/// with that piece's square, in board order; or the refusal that comes before any piece is
+/// looked at (the text, no such piece, none can reach the square), or `fallback()` when the
+/// text names a legal turn.
+pub(super) fn move_picks(
+    pos: &Cypher,
+    actions: &[ActionPattern],
+    first: &ActionPattern,
+) -> Result<Vec<(i32, Pick)>, Refusal> {
+    let MoveShape::Straight(StraightMove {
+        kind,
+        from,
+        to,
+        promotion,
+        ..
+    }) = first.shape()
+    else {
+        return Err(Refusal::new(
+            "no-such-action",
+            "a Cypher move goes straight to its destination; it names no squares between, and nothing ricochets or switches",
+        ));
+    };
+    if promotion.is_some() {
+        return Err(Refusal::new(
+            "no-such-action",
+            "Cypher Chess has no promotion; a pawn on its last Field row makes a coup d'etat",
+        ));
+    }
+    let starts = origins(pos, kind, from)?;
+    let to = cell_of(to);
+    if !matches!(from, Origin::Exact(_)) && !starts.iter().any(|s| could_reach(pos, *s, to)) {
+        let what = piece_kind(kind);
+        return Err(Refusal::new(
+            "no-such-piece",
+            format!(
+                "no {} {what} can move to {} by any pattern of its kind",
+                pos.turn,
+                nm(to)
+            ),
+        ));
+    }
+    let mut picks = Vec::new();
+    for s in starts {
+        match refusal_from(pos, actions, s, to) {
+            Some(pick) => picks.push((s, pick)),
+            None => return Err(fallback()),
+        }
+    }
+    Ok(picks)
+}
+
+/// The candidates a written turn names from one piece, each with its rejection, and the
+/// refusal of its second action's text when no candidate can be it.
+pub(super) type Named = (Vec<(Move, Rejection)>, Option<Refusal>);
+
+/// The candidates the written turn whose first action starts from `s` names, each with the
+/// rejection the written turn gets from it (ties to come first: by the second action's origin),
+/// and the refusal of the second action's text when no candidate can be it; `None` when the
+/// text names a legal turn from there.
+pub(super) fn named_from(
     pos: &Cypher,
     actions: &[ActionPattern],
     s: i32,
     to: i32,
-) -> Option<(Refusal, Rejection)> {
+) -> Option<Named> {
     let (then, text) = then_of(pos, s, to, actions.get(1));
     let mut explored = Explored::default();
     let focus = Focus {
@@ -185,19 +205,26 @@ fn refusal_from(
     }
     // Ties go to the second action's origin that comes first on the board.
     named.sort_by_key(|(m, _)| m.from2);
+    Some((named, text))
+}
+
+/// The refusal of the written turn whose first action starts from `s`, with the candidate it
+/// reads and the stage it got to; `None` when the text names a legal turn from there.
+fn refusal_from(pos: &Cypher, actions: &[ActionPattern], s: i32, to: i32) -> Option<Pick> {
+    let (named, text) = named_from(pos, actions, s, to)?;
     let mut picks = Vec::new();
     // The generator lists only the moves the piece's movement can make; an infiltration on
     // its own is a placement, which it explores all the same.
     if !could_reach(pos, s, to) {
         let r = movement_refusal(pos, s, to);
         let why = Rejection::new(r.rule, Stage::Movement);
-        picks.push((r, why));
+        picks.push(((r, None), why));
     }
-    picks.extend(furthest(named).map(|(m, why)| (word(pos, actions, m, why), why)));
+    picks.extend(furthest(named).map(|(m, why)| ((word(pos, actions, m, why), Some(m)), why)));
     furthest(picks).or_else(|| {
         let r = text.unwrap_or_else(fallback);
         let why = Rejection::new(r.rule, Stage::Second);
-        Some((r, why))
+        Some(((r, None), why))
     })
 }
 
@@ -315,7 +342,7 @@ fn unmarked(written: &ActionPattern, played: &[Leg]) -> ActionPattern {
 }
 
 /// The rejection `why` of candidate `m`, named by the written `actions`, in words.
-fn word(pos: &Cypher, actions: &[ActionPattern], m: Move, why: Rejection) -> Refusal {
+pub(super) fn word(pos: &Cypher, actions: &[ActionPattern], m: Move, why: Rejection) -> Refusal {
     let rule = why.rule;
     let reason = if m.kind == K_DROP && rule == "prisoner-release" {
         release_sentence(pos, m.to as i32)
@@ -334,7 +361,7 @@ fn word(pos: &Cypher, actions: &[ActionPattern], m: Move, why: Rejection) -> Ref
 }
 
 /// A capture mark that does not fit: on the first action (stage `Mark`) or the second.
-fn mark_sentence(actions: &[ActionPattern], m: Move, stage: Stage) -> String {
+pub(super) fn mark_sentence(actions: &[ActionPattern], m: Move, stage: Stage) -> String {
     if stage == Stage::Mark {
         let (f, t) = (nm(m.from as i32), nm(m.to as i32));
         let written_capture = matches!(
@@ -357,7 +384,12 @@ fn mark_sentence(actions: &[ActionPattern], m: Move, stage: Stage) -> String {
 
 /// Why the first action (or an infiltration on its own) is rejected before the whole turn is
 /// played.
-fn first_sentence(pos: &Cypher, m: Move, rule: &'static str, at: Option<Square>) -> String {
+pub(super) fn first_sentence(
+    pos: &Cypher,
+    m: Move,
+    rule: &'static str,
+    at: Option<Square>,
+) -> String {
     let (from, to) = (m.from as i32, m.to as i32);
     let (f, t) = (nm(from), nm(to));
     let role = pos.at(from) >> 1;
@@ -426,7 +458,12 @@ fn first_sentence(pos: &Cypher, m: Move, rule: &'static str, at: Option<Square>)
 }
 
 /// Why a second move (court entry, infiltration) is rejected after the first action.
-fn second_sentence(pos: &Cypher, m: Move, rule: &'static str, at: Option<Square>) -> String {
+pub(super) fn second_sentence(
+    pos: &Cypher,
+    m: Move,
+    rule: &'static str,
+    at: Option<Square>,
+) -> String {
     let (from, to, g, t) = (m.from as i32, m.to as i32, m.from2 as i32, m.to2 as i32);
     let role = pos.at(from) >> 1;
     let view = pos.after_first(from, to);
@@ -522,7 +559,7 @@ fn coup_sentence(pos: &Cypher, actions: &[ActionPattern], m: Move) -> String {
 }
 
 /// A move that the piece's movement cannot make at all, whatever stands on the board.
-fn movement_refusal(pos: &Cypher, from: i32, to: i32) -> Refusal {
+pub(super) fn movement_refusal(pos: &Cypher, from: i32, to: i32) -> Refusal {
     let role = pos.at(from) >> 1;
     let (f, t) = (nm(from), nm(to));
     let reason = if from == to {
@@ -589,7 +626,7 @@ fn final_sentence(pos: &Cypher, m: Move, rule: &'static str) -> String {
 }
 
 /// The rule id in words, about the board `after` that the failing action left.
-fn sentence(pos: &Cypher, after: &Cypher, rule: &'static str) -> String {
+pub(super) fn sentence(pos: &Cypher, after: &Cypher, rule: &'static str) -> String {
     let us = pos.turn;
     let them = us.other();
     let ks = after.kings[us.index()] as i32;
@@ -689,7 +726,7 @@ fn piece_kind(kind: Option<PieceRef>) -> String {
 
 /// Whether the piece on `from` could reach `to` by some pattern of its kind in some zone,
 /// blockers and zones aside: the movement model.
-fn could_reach(pos: &Cypher, from: i32, to: i32) -> bool {
+pub(super) fn could_reach(pos: &Cypher, from: i32, to: i32) -> bool {
     let c = pos.at(from);
     let color = if c & 1 == 0 {
         Color::White
