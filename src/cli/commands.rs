@@ -283,6 +283,7 @@ fn check(
                 "passed": totals.passed,
                 "failed": totals.failed,
                 "skipped": totals.skipped,
+                "pending": totals.pending,
                 "interrupted": interrupted(),
                 "exit": code,
             });

@@ -57,6 +57,8 @@ pub struct Statement {
 pub enum StatementKind {
     /// `rule <rule-id>+`
     Rule(Vec<Spanned<String>>),
+    /// `pending "<reason>"`
+    Pending(Spanned<String>),
     Option(OptionSetting),
     Start,
     /// `board { white: Ke2 ... black: ... }`

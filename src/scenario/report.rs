@@ -89,11 +89,19 @@ impl Source {
     pub fn scenario_text(&self, r: &ScenarioReport) -> String {
         let mark = match r.status() {
             Status::Passed => "ok   ",
+            Status::Failed if r.pending.is_some() => "PEND ",
             Status::Failed => "FAIL ",
             Status::Error => "ERROR",
         };
+        let note = match (&r.pending, r.status()) {
+            (Some(why), Status::Failed) => format!("  (pending: {why})"),
+            (Some(_), Status::Passed) => {
+                "  (marked pending, but it passes: remove `pending`)".into()
+            }
+            _ => String::new(),
+        };
         let mut out = format!(
-            "{mark} {}:{}  {}\n",
+            "{mark} {}:{}  {}{note}\n",
             self.path,
             self.line(r.span.start),
             r.title
@@ -129,9 +137,11 @@ impl Source {
             line: self.line(r.span.start),
             status: match r.status() {
                 Status::Passed => "passed",
+                Status::Failed if r.pending.is_some() => "pending",
                 Status::Failed => "failed",
                 Status::Error => "error",
             },
+            pending: r.pending.clone(),
             passed: r.passed(),
             expectations: r.checked,
             failures: r
@@ -262,7 +272,16 @@ impl FileCheck {
     /// problems).
     pub fn counts(&self) -> (usize, usize) {
         let passed = self.scenarios.iter().filter(|r| r.passed()).count();
-        (passed, self.scenarios.len() - passed + self.unrun)
+        let pending = self.pending();
+        (passed, self.scenarios.len() - passed - pending + self.unrun)
+    }
+
+    /// Scenarios marked `pending` that do not pass (not counted as failed).
+    pub fn pending(&self) -> usize {
+        self.scenarios
+            .iter()
+            .filter(|r| r.pending_failure())
+            .count()
     }
 
     /// The report lines for people: one per scenario, then the failures under it; problems
@@ -344,8 +363,11 @@ pub struct JsonError {
 pub struct JsonScenario {
     pub title: String,
     pub line: usize,
-    /// `passed`, `failed` or `error` (the scenario could not be used).
+    /// `passed`, `failed`, `pending` (failed, but marked pending) or `error` (the scenario
+    /// could not be used).
     pub status: &'static str,
+    /// Why the scenario is marked pending, if it is.
+    pub pending: Option<String>,
     pub passed: bool,
     pub expectations: usize,
     pub failures: Vec<JsonFailure>,
@@ -376,6 +398,8 @@ pub struct Totals {
     pub failed: usize,
     /// Scenarios not run (after `--fail-fast` or an interrupt).
     pub skipped: usize,
+    /// Scenarios marked `pending` that do not pass yet.
+    pub pending: usize,
     /// Some input could not be used.
     pub unusable: bool,
 }
@@ -385,6 +409,7 @@ impl Totals {
         let (p, f) = check.counts();
         self.passed += p;
         self.failed += f;
+        self.pending += check.pending();
         self.unusable |= !check.usable();
     }
 
@@ -402,6 +427,9 @@ impl Totals {
     /// The last line: `N passed, M failed`, and `, K skipped` when scenarios were not run.
     pub fn line(&self) -> String {
         let mut line = format!("{} passed, {} failed", self.passed, self.failed);
+        if self.pending > 0 {
+            line.push_str(&format!(", {} pending", self.pending));
+        }
         if self.skipped > 0 {
             line.push_str(&format!(", {} skipped", self.skipped));
         }

@@ -85,8 +85,8 @@ pub(crate) fn syntax_problem(error: &PestError<Rule>, src: &str, offset: usize) 
 }
 
 /// Words that start a statement.
-const STATEMENT_WORDS: [&str; 10] = [
-    "rule", "option", "start", "board", "fen", "white", "black", "set", "play", "expect",
+const STATEMENT_WORDS: [&str; 11] = [
+    "rule", "pending", "option", "start", "board", "fen", "white", "black", "set", "play", "expect",
 ];
 
 /// Words that start a specific assertion.
@@ -412,6 +412,7 @@ fn describe(rule: Rule) -> Option<&'static str> {
 fn keyword(rule: Rule) -> Option<&'static str> {
     Some(match rule {
         Rule::kw_rule => "`rule`",
+        Rule::kw_pending => "`pending`",
         Rule::kw_start => "`start`",
         Rule::kw_board => "`board`",
         Rule::kw_fen => "`fen`",

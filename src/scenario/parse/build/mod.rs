@@ -143,6 +143,7 @@ impl Builder {
         let p = self.only(&pair)?;
         let kind = match p.as_rule() {
             Rule::rule_stmt => self.rule_stmt(p),
+            Rule::pending_stmt => self.pending_stmt(p)?,
             Rule::option_stmt => self.option_stmt(p)?,
             Rule::start_stmt => self.start_stmt(p),
             Rule::board_stmt => self.board_stmt(p)?,

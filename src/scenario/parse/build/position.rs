@@ -55,6 +55,16 @@ impl Builder {
         })
     }
 
+    /// `pending_stmt = { kw_pending ~ string }`
+    pub(crate) fn pending_stmt(&mut self, pair: Pair<Rule>) -> Res<StatementKind> {
+        let p = pair
+            .clone()
+            .into_inner()
+            .find(|p| p.as_rule() == Rule::string)
+            .ok_or_else(|| self.missing("string", &pair))?;
+        Ok(StatementKind::Pending(self.string(p)?))
+    }
+
     /// `fen_stmt = { kw_fen ~ string }`
     pub(crate) fn fen_stmt(&mut self, pair: Pair<Rule>) -> Res<StatementKind> {
         let p = pair
