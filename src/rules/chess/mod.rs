@@ -8,7 +8,7 @@
 #[cfg(test)]
 mod attack_check;
 mod candidates;
-mod explain;
+pub(crate) mod explain;
 pub(crate) use candidates::{first_time, takes};
 mod catalogue;
 #[cfg(test)]

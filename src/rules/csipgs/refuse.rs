@@ -8,11 +8,11 @@ use crate::rules::refusal::{
 };
 use crate::rules::turn::{CastleSide, MoveShape, PieceRef, StraightMove};
 
-fn sq_name(s: Square) -> String {
+pub(super) fn sq_name(s: Square) -> String {
     Csipgs::geometry().square_name(s)
 }
 
-fn slot_of(piece: PieceRef) -> Slot {
+pub(super) fn slot_of(piece: PieceRef) -> Slot {
     match piece {
         PieceRef::Role(r) => Slot::Role(r),
         PieceRef::Design(d) => Slot::of_design(d),
@@ -97,21 +97,9 @@ pub(super) fn refusal(pos: &Csipgs, pattern: &TurnPattern) -> Refusal {
         ),
         ActionPattern::Redesign { .. } => shape("a design change comes after the turn's action"),
         ActionPattern::Buy { design } => {
-            let slot = match Slot::parse(design) {
-                Ok(s) => s,
-                Err(e) => return Refusal::new("buy-design", e),
-            };
-            let designs = &pos.designs[us.index()];
-            let Some(i) = designs.iter().position(|s| *s == slot) else {
-                let names: Vec<String> = designs.iter().map(|s| s.name()).collect();
-                return Refusal::new(
-                    "buy-design",
-                    format!(
-                        "{} is not one of {us}'s designs ({}); change a design first, and buy on a later turn",
-                        slot.name(),
-                        names.join(" ")
-                    ),
-                );
+            let i = match design_slot(pos, design) {
+                Ok((i, _)) => i,
+                Err(r) => return r,
             };
             // The explorer offers each design once, from its first slot, as `position` finds.
             let tagged = all
@@ -125,29 +113,8 @@ pub(super) fn refusal(pos: &Csipgs, pattern: &TurnPattern) -> Refusal {
         }
         ActionPattern::Drop { piece, to } => {
             let kind = slot_of(*piece);
-            if !pos.reserve[us.index()].contains(&kind) {
-                if let Some((s, _)) = pos
-                    .board
-                    .pieces()
-                    .find(|(_, p)| p.color() == us && Slot::of_piece(*p) == kind)
-                {
-                    return Refusal::new(
-                        "no-leaving-board",
-                        format!(
-                            "{us} has no {} in reserve; the one on {} cannot leave the board to be dropped (rule 6)",
-                            kind.piece_name(),
-                            sq_name(s)
-                        ),
-                    );
-                }
-                return Refusal::new(
-                    "drop-reserve",
-                    format!(
-                        "{us} has no {} in reserve (reserve: {})",
-                        kind.piece_name(),
-                        pos.reserve_text(us, " ")
-                    ),
-                );
+            if let Some(r) = reserve_refusal(pos, kind) {
+                return r;
             }
             let t = Sq::of(*to).0;
             let tagged = all
@@ -160,14 +127,7 @@ pub(super) fn refusal(pos: &Csipgs, pattern: &TurnPattern) -> Refusal {
             if all.legal.iter().any(|m| m.act == Act::Drop { kind, to: t }) {
                 return fallback();
             }
-            let why = match pos.board.get(*to) {
-                Some(p) => format!("{} holds the {}", sq_name(*to), piece_words(p)),
-                None => format!("{} is next to none of {us}'s kings", sq_name(*to)),
-            };
-            Refusal::new(
-                "drop-next-to-king",
-                format!("a reserve piece goes onto an empty square next to one of its side's kings; {why}"),
-            )
+            drop_square_refusal(pos, *to)
         }
         ActionPattern::Move { .. } => {
             let MoveShape::Straight(StraightMove {
@@ -201,36 +161,12 @@ pub(super) fn refusal(pos: &Csipgs, pattern: &TurnPattern) -> Refusal {
             let (what, whence) = (what(us, kind), whence(&Csipgs::geometry(), from));
             let mut best: Option<(Stage, Refusal)> = None;
             for s in &starts {
-                let (f, t) = (Sq::of(*s).0, Sq::of(to).0);
-                let aimed = |m: &Move| m.act == Act::Step { from: f, to: t };
-                if all.legal.iter().any(aimed) {
-                    let captures = pos.board.get(to).is_some();
-                    if captures == capture {
-                        return fallback();
-                    }
-                    let r = Refusal::new(
-                        "capture-mark",
-                        if capture {
-                            format!(
-                                "{}-{} captures nothing, so it is written without x",
-                                sq_name(*s),
-                                sq_name(to)
-                            )
-                        } else {
-                            format!(
-                                "{}x{} is a capture, so it is written with x",
-                                sq_name(*s),
-                                sq_name(to)
-                            )
-                        },
-                    );
-                    best = Some((Stage::Mark, r));
-                    continue;
+                match step_refusal(pos, &all, *s, to, capture) {
+                    None => return fallback(),
+                    // A legal move written with the wrong mark.
+                    Some((Stage::Mark, r)) => best = Some((Stage::Mark, r)),
+                    Some(found) => keep_furthest(&mut best, found),
                 }
-                let found = furthest(all.rejected.iter().filter(|(m, _)| aimed(m)).copied())
-                    .map(|(m, why)| (why.stage, sentence(pos, m, why)))
-                    .unwrap_or_else(|| (Stage::Movement, movement_refusal(pos, *s, to)));
-                keep_furthest(&mut best, found);
             }
             from_best(best, starts.len(), || {
                 Refusal::new(
@@ -242,12 +178,129 @@ pub(super) fn refusal(pos: &Csipgs, pattern: &TurnPattern) -> Refusal {
     }
 }
 
+/// Why the written move of the own piece on `from` to `to` fails, and how far its best
+/// candidate got: a legal move written with the wrong capture mark at [`Stage::Mark`] (no
+/// rejection of the explorer is at that stage); `None` when a legal move matches.
+pub(super) fn step_refusal(
+    pos: &Csipgs,
+    all: &Explored<Move>,
+    from: Square,
+    to: Square,
+    capture: bool,
+) -> Option<(Stage, Refusal)> {
+    let (f, t) = (Sq::of(from).0, Sq::of(to).0);
+    let aimed = |m: &Move| m.act == Act::Step { from: f, to: t };
+    if all.legal.iter().any(aimed) {
+        let captures = pos.board.get(to).is_some();
+        return mark_refusal(from, to, capture, captures).map(|r| (Stage::Mark, r));
+    }
+    Some(
+        furthest(all.rejected.iter().filter(|(m, _)| aimed(m)).copied())
+            .map(|(m, why)| (why.stage, sentence(pos, m, why)))
+            .unwrap_or_else(|| (Stage::Movement, movement_refusal(pos, from, to))),
+    )
+}
+
+/// The first of the side to move's slots holding the design `text` (a purchase names it), or
+/// why none does: the text is no design, or not one of the player's.
+pub(super) fn design_slot(pos: &Csipgs, text: &str) -> Result<(usize, Slot), Refusal> {
+    let us = pos.turn;
+    let slot = Slot::parse(text).map_err(|e| Refusal::new("buy-design", e))?;
+    let designs = &pos.designs[us.index()];
+    match designs.iter().position(|s| *s == slot) {
+        Some(i) => Ok((i, slot)),
+        None => {
+            let names: Vec<String> = designs.iter().map(|s| s.name()).collect();
+            Err(Refusal::new(
+                "buy-design",
+                format!(
+                    "{} is not one of {us}'s designs ({}); change a design first, and buy on a later turn",
+                    slot.name(),
+                    names.join(" ")
+                ),
+            ))
+        }
+    }
+}
+
+/// A move from `from` to `to` marked as a capture (`capture`) or not, against whether it
+/// captures.
+pub(super) fn mark_refusal(
+    from: Square,
+    to: Square,
+    capture: bool,
+    captures: bool,
+) -> Option<Refusal> {
+    if capture == captures {
+        return None;
+    }
+    Some(Refusal::new(
+        "capture-mark",
+        if capture {
+            format!(
+                "{}-{} captures nothing, so it is written without x",
+                sq_name(from),
+                sq_name(to)
+            )
+        } else {
+            format!(
+                "{}x{} is a capture, so it is written with x",
+                sq_name(from),
+                sq_name(to)
+            )
+        },
+    ))
+}
+
+/// Why the side to move cannot drop a piece of `kind`: none in its reserve (one on the board
+/// cannot leave it); `None` when it has one.
+pub(super) fn reserve_refusal(pos: &Csipgs, kind: Slot) -> Option<Refusal> {
+    let us = pos.turn;
+    if pos.reserve[us.index()].contains(&kind) {
+        return None;
+    }
+    if let Some((s, _)) = pos
+        .board
+        .pieces()
+        .find(|(_, p)| p.color() == us && Slot::of_piece(*p) == kind)
+    {
+        return Some(Refusal::new(
+            "no-leaving-board",
+            format!(
+                "{us} has no {} in reserve; the one on {} cannot leave the board to be dropped (rule 6)",
+                kind.piece_name(),
+                sq_name(s)
+            ),
+        ));
+    }
+    Some(Refusal::new(
+        "drop-reserve",
+        format!(
+            "{us} has no {} in reserve (reserve: {})",
+            kind.piece_name(),
+            pos.reserve_text(us, " ")
+        ),
+    ))
+}
+
+/// A drop onto `to`, which is not an empty square next to one of the side's Kings.
+pub(super) fn drop_square_refusal(pos: &Csipgs, to: Square) -> Refusal {
+    let why = match pos.board.get(to) {
+        Some(p) => format!("{} holds the {}", sq_name(to), piece_words(p)),
+        None => format!("{} is next to none of {}'s kings", sq_name(to), pos.turn),
+    };
+    Refusal::new(
+        "drop-next-to-king",
+        format!("a reserve piece goes onto an empty square next to one of its side's kings; {why}"),
+    )
+}
+
 fn fallback() -> Refusal {
     Refusal::new("no-such-action", "no legal csipgs turn matches this turn")
 }
 
 /// A move the piece's design never makes.
-fn movement_refusal(pos: &Csipgs, from: Square, to: Square) -> Refusal {
+pub(super) fn movement_refusal(pos: &Csipgs, from: Square, to: Square) -> Refusal {
     let p = pos
         .board
         .get(from)
@@ -283,7 +336,7 @@ fn movement_refusal(pos: &Csipgs, from: Square, to: Square) -> Refusal {
 }
 
 /// The generator's tag on candidate `m` in words.
-fn sentence(pos: &Csipgs, m: Move, why: Rejection) -> Refusal {
+pub(super) fn sentence(pos: &Csipgs, m: Move, why: Rejection) -> Refusal {
     let us = pos.turn;
     let b = &pos.board;
     let at = why.at.map(sq_name).unwrap_or_default();
