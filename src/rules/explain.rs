@@ -213,7 +213,7 @@ pub fn explain<R: Rules>(game: &Game<R>, pattern: &TurnPattern) -> Explanation {
             Explanation {
                 verdict: Verdict::Legal {
                     turn: text,
-                    result: after.outcome(),
+                    result: result_after(&after),
                 },
                 steps,
                 nearest: Vec::new(),
@@ -235,6 +235,15 @@ pub fn explain<R: Rules>(game: &Game<R>, pattern: &TurnPattern) -> Explanation {
             nearest: Vec::new(),
         },
     }
+}
+
+/// The result after the turn. Whether the game goes on asks every reading of the opponent's
+/// replies (has it a legal turn at all?); those are not this turn's readings and are not
+/// recorded. A result is asked again, recorded: the readings that decide it (a stalemate's
+/// value, a win and a loss at once) are this turn's.
+fn result_after<R: Rules>(after: &Game<R>) -> Option<Outcome> {
+    let result = consulted::quietly(|| after.outcome());
+    result.and_then(|_| after.outcome())
 }
 
 fn claim_word(claim: super::Claim) -> &'static str {

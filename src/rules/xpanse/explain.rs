@@ -388,12 +388,18 @@ fn leg_note(
     };
     let does = match kind {
         leg::KILL => {
-            let end = if !last {
+            // An Archer's kill asks the reading whether the path may go on, as the
+            // generator asks it.
+            let end = if p.role() == Role::Archer && st.goes_on_after_kill(pos) {
+                if last {
+                    ", and stops there: it may go on after a kill, and does not"
+                } else {
+                    ", and goes on, as an archer may after a kill (option archer-kill-continues)"
+                }
+            } else if !last {
                 ""
             } else if p.role() != Role::Archer {
                 ", and a kill ends its move"
-            } else if st.goes_on_after_kill(pos) {
-                ", and stops there: it may go on after a kill, and does not"
             } else {
                 ", and the kill ends its move (option archer-kill-continues)"
             };
