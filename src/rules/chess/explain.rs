@@ -1271,4 +1271,18 @@ mod tests {
         );
         assert!(steps[5].note.contains("h1"), "{}", steps[5].note);
     }
+
+    #[test]
+    fn the_shared_explanation_agrees_with_the_game() {
+        let game = crate::rules::Game::new(pos(START_FEN), Options::defaults(Chess::options()));
+        for (text, forbidden) in [
+            ("Nf3", None),
+            ("Nd2", Some("own-piece-on-target")),
+            ("Ke1-g1", Some("castling-blocked")),
+        ] {
+            let e = crate::rules::explain::explain(&game, &pattern(text).expect("a turn"));
+            assert_eq!(e.forbidden_by().map(|s| s.rule), forbidden, "{text}: {e:?}");
+            assert!(!e.steps.is_empty(), "{text}");
+        }
+    }
 }

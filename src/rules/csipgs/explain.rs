@@ -1119,4 +1119,18 @@ mod tests {
             ]
         );
     }
+
+    #[test]
+    fn the_shared_explanation_agrees_with_the_game() {
+        let game = crate::rules::Game::new(pos(START_FEN), Options::defaults(Csipgs::options()));
+        for (text, forbidden) in [
+            ("Kd2; P=WD", None),
+            ("Kd2; K=Q", Some("king-design-fixed")),
+            ("buy Q", Some("buy-afford")),
+        ] {
+            let e = crate::rules::explain::explain(&game, &pattern(text).expect("a turn"));
+            assert_eq!(e.forbidden_by().map(|s| s.rule), forbidden, "{text}: {e:?}");
+            assert!(!e.steps.is_empty(), "{text}");
+        }
+    }
 }
