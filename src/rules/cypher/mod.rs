@@ -1964,7 +1964,9 @@ impl Cypher {
             if ks != 0
                 && se != 0
                 && adjacent(ks, se)
-                && (zone_of(ks) != COURT || zone_of(se) != COURT)
+                && (zone_of(ks) != COURT
+                    || zone_of(se) != COURT
+                    || self.opts.field_king_flips.get())
             {
                 return Some(win(c, Reason::Flip, "king-flips-spy"));
             }
@@ -2068,6 +2070,28 @@ impl Cypher {
         }
         for c in Color::ALL {
             let (k, s) = (kings[c.index()] as i32, spies[c.index()] as i32);
+            // Only a King stepping in under `field-king-beside-court-spy = flips` reaches it,
+            // and then it is decided (a flip, `static_result`); otherwise every turn that left
+            // the King there would be refused.
+            let se = spies[c.other().index()] as i32;
+            if se != 0
+                && adjacent(k, se)
+                && zone_of(k) == COURT
+                && zone_of(se) == COURT
+                && !options
+                    .reading("field-king-beside-court-spy", |v| v == "flips")
+                    .get()
+            {
+                return Err(SetupError::new(
+                    Kind::Placement,
+                    format!(
+                        "the {c} king on {} stands next to the {} spy on {}, both in Court (III.iii.a; only field-king-beside-court-spy = flips reaches it, as a flip)",
+                        Self::name(k),
+                        c.other(),
+                        Self::name(se)
+                    ),
+                ));
+            }
             if s != 0 && adjacent(k, s) {
                 return Err(SetupError::new(
                     Kind::Placement,

@@ -755,3 +755,16 @@ fn invented_pieces_round_trip_through_the_fen_and_the_setup() {
     let start = Cypher::start(Cypher::geometry(), &options).expect("the start position");
     assert!(!start.designed);
 }
+
+#[test]
+fn a_court_king_beside_the_court_spy_is_a_flip_or_no_position() {
+    // Reached only by a King stepping in under `flips`: decided, and its FEN reads back.
+    let fen = "10/8k1/10/10/10/10/10/s9/K9/10/10 b - 0/0 -";
+    let flips = opts(&[("field-king-beside-court-spy", "flips")]);
+    let p = Cypher::from_fen(Cypher::geometry(), fen, &flips).expect("a decided position");
+    let o = p.outcome().expect("a flip");
+    assert_eq!((o.winner, o.rule), (Some(Color::White), "king-flips-spy"));
+    // Under `illegal` no turn reaches it.
+    let e = Cypher::from_fen(Cypher::geometry(), fen, &opts(&[])).unwrap_err();
+    assert!(e.to_string().contains("both in Court"), "{e}");
+}
