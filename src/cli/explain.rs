@@ -257,9 +257,14 @@ fn wrap(text: &str, indent: &str, width: usize) -> String {
     out
 }
 
-fn step_text<R: Rules>(n: usize, step: &Step) -> String {
+/// One step; a rule's source and clause are quoted the first time it appears.
+fn step_text<R: Rules>(n: usize, step: &Step, first: bool) -> String {
     let mut out = format!("  {n}. {} {}", step.verdict.word(), step.rule);
     match rule_def::<R>(step.rule) {
+        Some(_) if !first => {
+            out.push_str(" (quoted above)\n");
+            out.push_str(&wrap(&step.note, "       ", 96));
+        }
         Some(def) => {
             out.push_str(&format!(" ({})\n", def.source));
             out.push_str(&wrap(&step.note, "       ", 96));
@@ -322,8 +327,10 @@ fn print_text<R: Rules>(
     if !e.steps.is_empty() {
         outln!()?;
         outln!("rules, in the order they judged it:")?;
+        let mut seen = std::collections::BTreeSet::new();
         for (i, s) in e.steps.iter().enumerate() {
-            super::output::out(format_args!("{}", step_text::<R>(i + 1, s)))?;
+            let first = seen.insert(s.rule);
+            super::output::out(format_args!("{}", step_text::<R>(i + 1, s, first)))?;
         }
     }
     if !e.nearest.is_empty() {
@@ -332,7 +339,7 @@ fn print_text<R: Rules>(
         for n in &e.nearest {
             outln!("  {}: {}", n.turn, n.differs)?;
         }
-    } else if e.verdict == Verdict::Illegal && written_moves(e) {
+    } else if e.verdict == Verdict::Illegal && e.written_move {
         outln!()?;
         outln!("no legal turn moves that piece or reaches that square")?;
     }
@@ -345,15 +352,24 @@ fn print_text<R: Rules>(
                 .others
                 .iter()
                 .map(|a| {
-                    if a.changes {
-                        format!("{} makes it {}", a.value, a.summary)
+                    let had_result = matches!(
+                        e.verdict,
+                        Verdict::Legal {
+                            result: Some(_),
+                            ..
+                        }
+                    );
+                    if !a.changes {
+                        format!("{}: the same", a.value)
+                    } else if a.summary == "legal" && had_result {
+                        format!("{}: legal, and no result", a.value)
                     } else {
-                        format!("{} changes nothing", a.value)
+                        format!("{}: {}", a.value, a.summary)
                     }
                 })
                 .collect();
             outln!(
-                "  {} = {} ({how}): {}",
+                "  {} = {} ({how}); {}",
                 o.option,
                 o.value,
                 others.join("; ")
@@ -361,11 +377,6 @@ fn print_text<R: Rules>(
         }
     }
     Ok(())
-}
-
-/// Whether the explanation is of a move (nearest turns make sense).
-fn written_moves(e: &Explanation) -> bool {
-    e.steps.iter().any(|s| s.verdict == StepVerdict::Forbids)
 }
 
 fn to_json<R: Rules>(

@@ -106,6 +106,8 @@ pub struct Explanation {
     pub steps: Vec<Step>,
     /// For a refused turn: the legal turns of the same piece or onto the same square.
     pub nearest: Vec<Near>,
+    /// Whether the written turn begins with a move (the nearest turns are looked for).
+    pub written_move: bool,
 }
 
 impl Explanation {
@@ -137,10 +139,12 @@ impl Explanation {
 /// Explains `pattern` in `game`.
 pub fn explain<R: Rules>(game: &Game<R>, pattern: &TurnPattern) -> Explanation {
     let g = *game.position().board().geometry();
+    let written_move = matches!(pattern.first(), Some(ActionPattern::Move { .. }));
     let refused = |steps: Vec<Step>| Explanation {
         verdict: Verdict::Illegal,
         steps,
         nearest: nearest(game, pattern),
+        written_move,
     };
     // Finding the turn lists every legal turn, which asks the readings of every other piece's
     // moves; what this turn asks is recorded by the variant's hooks and by the result.
@@ -174,6 +178,7 @@ pub fn explain<R: Rules>(game: &Game<R>, pattern: &TurnPattern) -> Explanation {
                 verdict: Verdict::Ambiguous(c),
                 steps: Vec::new(),
                 nearest: Vec::new(),
+                written_move,
             }
         }
         Err(PlayError::TooManyTurns(n)) => {
@@ -181,6 +186,7 @@ pub fn explain<R: Rules>(game: &Game<R>, pattern: &TurnPattern) -> Explanation {
                 verdict: Verdict::TooManyTurns(n),
                 steps: Vec::new(),
                 nearest: Vec::new(),
+                written_move,
             }
         }
     };
@@ -217,6 +223,7 @@ pub fn explain<R: Rules>(game: &Game<R>, pattern: &TurnPattern) -> Explanation {
                 },
                 steps,
                 nearest: Vec::new(),
+                written_move,
             }
         }
         Err(PlayError::Refused(r)) => {
@@ -228,11 +235,13 @@ pub fn explain<R: Rules>(game: &Game<R>, pattern: &TurnPattern) -> Explanation {
             verdict: Verdict::TooManyTurns(n),
             steps,
             nearest: Vec::new(),
+            written_move,
         },
         Err(PlayError::Ambiguous(c)) => Explanation {
             verdict: Verdict::Ambiguous(c),
             steps,
             nearest: Vec::new(),
+            written_move,
         },
     }
 }
