@@ -17,8 +17,8 @@
 //! could mean, and of a design change written after it.
 
 use super::refuse::{
-    design_slot, drop_square_refusal, mark_refusal, movement_refusal, reserve_refusal, sentence,
-    slot_of, sq_name, step_refusal,
+    best_step, design_slot, drop_square_refusal, mark_refusal, movement_refusal, reserve_refusal,
+    sentence, slot_of, sq_name, step_refusal,
 };
 use super::*;
 use crate::rules::chess::explain::{
@@ -724,21 +724,13 @@ pub(super) fn refused(pos: &Csipgs, pattern: &TurnPattern) -> Vec<Step> {
                     pos.explore(&mut all);
                     all
                 };
-                let mut best: Option<(Stage, Refusal, Square)> = None;
-                for &s in &starts {
-                    match step_refusal(pos, &all, s, sm.to, sm.capture) {
-                        None => {
-                            best = Some((Stage::Final, r.clone(), s));
-                            break;
-                        }
-                        Some((Stage::Mark, found)) => best = Some((Stage::Mark, found, s)),
-                        Some((stage, found)) => {
-                            if best.as_ref().is_none_or(|(b, _, _)| stage > *b) {
-                                best = Some((stage, found, s));
-                            }
-                        }
-                    }
-                }
+                let best = best_step(pos, &all, &starts, sm.to, sm.capture).unwrap_or_else(|()| {
+                    // One is legal as written: the refusal is of what follows the move.
+                    starts
+                        .iter()
+                        .find(|s| step_refusal(pos, &all, **s, sm.to, sm.capture).is_none())
+                        .map(|s| (Stage::Final, r.clone(), *s))
+                });
                 let decisive = best
                     .filter(|(_, found, _)| *found == r || legal_action)
                     .map(|(_, _, s)| s);

@@ -159,15 +159,10 @@ pub(super) fn refusal(pos: &Csipgs, pattern: &TurnPattern) -> Refusal {
                 Err(r) => return r,
             };
             let (what, whence) = (what(us, kind), whence(&Csipgs::geometry(), from));
-            let mut best: Option<(Stage, Refusal)> = None;
-            for s in &starts {
-                match step_refusal(pos, &all, *s, to, capture) {
-                    None => return fallback(),
-                    // A legal move written with the wrong mark.
-                    Some((Stage::Mark, r)) => best = Some((Stage::Mark, r)),
-                    Some(found) => keep_furthest(&mut best, found),
-                }
-            }
+            let best = match best_step(pos, &all, &starts, to, capture) {
+                Ok(best) => best.map(|(stage, r, _)| (stage, r)),
+                Err(()) => return fallback(),
+            };
             from_best(best, starts.len(), || {
                 Refusal::new(
                     "no-such-piece",
@@ -178,9 +173,30 @@ pub(super) fn refusal(pos: &Csipgs, pattern: &TurnPattern) -> Refusal {
     }
 }
 
+/// The refusal of a written move from the candidate among `starts` that got furthest (the
+/// first of equals, as in chess), with its origin; `Err` when one of them is legal as written.
+pub(super) fn best_step(
+    pos: &Csipgs,
+    all: &Explored<Move>,
+    starts: &[Square],
+    to: Square,
+    capture: bool,
+) -> Result<Option<(Stage, Refusal, Square)>, ()> {
+    let mut best: Option<(Stage, Refusal)> = None;
+    let mut from = None;
+    for s in starts {
+        let found = step_refusal(pos, all, *s, to, capture).ok_or(())?;
+        if best.as_ref().is_none_or(|(b, _)| found.0 > *b) {
+            from = Some(*s);
+        }
+        keep_furthest(&mut best, found);
+    }
+    Ok(best.zip(from).map(|((stage, r), s)| (stage, r, s)))
+}
+
 /// Why the written move of the own piece on `from` to `to` fails, and how far its best
-/// candidate got: a legal move written with the wrong capture mark at [`Stage::Mark`] (no
-/// rejection of the explorer is at that stage); `None` when a legal move matches.
+/// candidate got: a move that gets past its target but is written with the wrong capture mark
+/// at [`Stage::Mark`], as chess reads it; `None` when a legal move matches.
 pub(super) fn step_refusal(
     pos: &Csipgs,
     all: &Explored<Move>,
@@ -194,10 +210,16 @@ pub(super) fn step_refusal(
         let captures = pos.board.get(to).is_some();
         return mark_refusal(from, to, capture, captures).map(|r| (Stage::Mark, r));
     }
+    let captures = pos.board.get(to).is_some();
     Some(
-        furthest(all.rejected.iter().filter(|(m, _)| aimed(m)).copied())
-            .map(|(m, why)| (why.stage, sentence(pos, m, why)))
-            .unwrap_or_else(|| (Stage::Movement, movement_refusal(pos, from, to))),
+        match furthest(all.rejected.iter().filter(|(m, _)| aimed(m)).copied()) {
+            Some((_, why)) if why.stage >= Stage::Mark && capture != captures => {
+                let r = mark_refusal(from, to, capture, captures);
+                (Stage::Mark, r.expect("the marks differ"))
+            }
+            Some((m, why)) => (why.stage, sentence(pos, m, why)),
+            None => (Stage::Movement, movement_refusal(pos, from, to)),
+        },
     )
 }
 

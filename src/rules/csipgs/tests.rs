@@ -182,3 +182,21 @@ fn standard_designs_are_read_as_the_standard_pieces_without_interning() {
     assert!(matches!(Slot::parse("WF"), Ok(Slot::Design(_))));
     assert!(Slot::parse("WX").unwrap_err().contains("not a design"));
 }
+
+#[test]
+fn a_short_move_is_refused_by_its_furthest_candidate_whatever_the_board_order() {
+    use crate::scenario::evaluate::Lowering;
+    use crate::scenario::parse::parse_turn;
+    // One knight reaches c3 legally but the text marks a capture; the other is pinned. Both
+    // candidates fail at the mark, as chess reads them, wherever the knights stand.
+    for fen in [
+        "4r1k1/8/8/8/8/8/4N3/1N2K3 w 0/0 -/- R,N,B,Q,K,fmWfcF/R,N,B,Q,K,fmWfcF",
+        "4r1k1/8/8/3N4/8/8/4N3/4K3 w 0/0 -/- R,N,B,Q,K,fmWfcF/R,N,B,Q,K,fmWfcF",
+    ] {
+        let p = pos(fen);
+        let t = Lowering::<Csipgs>::new(Csipgs::geometry())
+            .turn(&parse_turn("Nxc3").expect("parses"))
+            .expect("lowers");
+        assert_eq!(p.refusal(&t).rule, "capture-mark", "{fen}");
+    }
+}
