@@ -142,9 +142,7 @@ fn board_statements(board: &str) -> String {
         .map(str::trim)
         .filter(|p| !p.is_empty())
     {
-        if part.ends_with("to move") {
-            after.push_str(&format!("  {part}\n"));
-        } else if part.starts_with("set ") {
+        if part.ends_with("to move") || part.starts_with("set ") {
             after.push_str(&format!("  {part}\n"));
         } else {
             placements.push_str(&format!("    {part}\n"));

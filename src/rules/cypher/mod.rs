@@ -1784,13 +1784,12 @@ impl Cypher {
                         c != EMPTY && c != WALL && c & 1 == them && !matches!(c >> 1, KING | SPY)
                     });
                     // The reading is consulted only where the two moments differ.
-                    acted.coup_bare = if bare_before == bare_after {
-                        bare_before
-                    } else if self.opts.coup_before_switch.get() {
-                        bare_before
-                    } else {
-                        bare_after
-                    };
+                    acted.coup_bare =
+                        if bare_before == bare_after || self.opts.coup_before_switch.get() {
+                            bare_before
+                        } else {
+                            bare_after
+                        };
                 } else if m.kind == K_COUP {
                     return Err(Fault::at_end("coup-choice"));
                 }
