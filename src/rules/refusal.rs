@@ -161,6 +161,29 @@ pub fn from_best(
     }
 }
 
+/// Why a straight move from `from` to `to` is written wrong: marked as a capture (`capture`)
+/// or not, against whether it captures; `None` when the mark is right.
+pub fn mark_refusal(
+    g: &Geometry,
+    from: Square,
+    to: Square,
+    capture: bool,
+    captures: bool,
+) -> Option<Refusal> {
+    if capture == captures {
+        return None;
+    }
+    let (f, t) = (g.square_name(from), g.square_name(to));
+    Some(Refusal::new(
+        "capture-mark",
+        if capture {
+            format!("{f}-{t} captures nothing, so it is written with - rather than x")
+        } else {
+            format!("{f}x{t} is a capture, so it is written with x rather than -")
+        },
+    ))
+}
+
 /// Whether a piece is of a written kind.
 pub fn is_kind(p: Piece, kind: PieceRef) -> bool {
     match kind {

@@ -18,11 +18,13 @@
 use std::borrow::Cow;
 
 use super::candidates::{attacker, castle_move};
-use super::refuse::{castle_rook, mark_refusal, movement_refusal, sentence, sq_name, Written};
+use super::refuse::{castle_rook, movement_refusal, sentence, sq_name, Written};
 use super::*;
 use crate::rules::explain::Step;
 use crate::rules::movement::{walk, Landing, Modality, Reach as Range};
-use crate::rules::refusal::{origins, piece_text, piece_words, Explored, Rejection, Stage};
+use crate::rules::refusal::{
+    mark_refusal, origins, piece_text, piece_words, Explored, Rejection, Stage,
+};
 use crate::rules::turn::{ActionPattern, MoveShape, PieceRef};
 
 // How far along the generator a rule is tested: a refused move lists as passed the rules
@@ -468,7 +470,7 @@ fn move_checks(
             }
             out.extend(castle_checks(pos, side));
             if let Some(w) = written {
-                if let Some(r) = mark_refusal(from, to, w.capture, false) {
+                if let Some(r) = mark_refusal(&Chess::geometry(), from, to, w.capture, false) {
                     out.push(Check::fail(MARK, r));
                 }
                 if let Some(r) = w.promotion_refusal(pos, m) {
@@ -658,19 +660,21 @@ fn move_checks(
         ..Move::new(cell(from), cell(to), kind)
     };
     if let (Some(w), Some(c)) = (written, captures) {
-        out.push(match mark_refusal(from, to, w.capture, c) {
-            Some(r) => Check::fail(MARK, r),
-            None if c => Check::pass(
-                MARK,
-                "capture-mark",
-                format!("{f}x{t} is a capture, written with x"),
-            ),
-            None => Check::pass(
-                MARK,
-                "capture-mark",
-                format!("{f}-{t} captures nothing, and it is not written with x"),
-            ),
-        });
+        out.push(
+            match mark_refusal(&Chess::geometry(), from, to, w.capture, c) {
+                Some(r) => Check::fail(MARK, r),
+                None if c => Check::pass(
+                    MARK,
+                    "capture-mark",
+                    format!("{f}x{t} is a capture, written with x"),
+                ),
+                None => Check::pass(
+                    MARK,
+                    "capture-mark",
+                    format!("{f}-{t} captures nothing, and it is not written with x"),
+                ),
+            },
+        );
     }
     match written.and_then(|w| w.promotion_refusal(pos, m)) {
         Some(r) => out.push(Check::fail(PROMOTION, r)),

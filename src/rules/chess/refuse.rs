@@ -10,7 +10,8 @@
 use super::candidates::{attacker, castle_move};
 use super::*;
 use crate::rules::refusal::{
-    keep_furthest, origins, piece_text, piece_words, what, whence, Explored, Rejection, Stage,
+    keep_furthest, mark_refusal, origins, piece_text, piece_words, what, whence, Explored,
+    Rejection, Stage,
 };
 use crate::rules::turn::{ActionPattern, MoveShape, Origin, PieceRef, StraightMove};
 
@@ -188,7 +189,8 @@ impl Written<'_> {
             return Some((why.stage, sentence(pos, m, why)));
         }
         let captures = m.is_en_passant() || (!m.is_castle() && pos.board.get(m.to()).is_some());
-        if let Some(r) = mark_refusal(m.from(), m.to(), self.capture, captures) {
+        if let Some(r) = mark_refusal(&Chess::geometry(), m.from(), m.to(), self.capture, captures)
+        {
             return Some((Stage::Mark, r));
         }
         if let Some(r) = self.promotion_refusal(pos, m) {
@@ -233,33 +235,6 @@ impl Written<'_> {
             (None, None) => None,
         }
     }
-}
-
-pub(super) fn mark_refusal(
-    from: Square,
-    to: Square,
-    capture: bool,
-    captures: bool,
-) -> Option<Refusal> {
-    if capture == captures {
-        return None;
-    }
-    Some(Refusal::new(
-        "capture-mark",
-        if capture {
-            format!(
-                "{}-{} captures nothing, so it is written with - rather than x",
-                sq_name(from),
-                sq_name(to)
-            )
-        } else {
-            format!(
-                "{}x{} is a capture, so it is written with x rather than -",
-                sq_name(from),
-                sq_name(to)
-            )
-        },
-    ))
 }
 
 /// A move the piece's movement never makes (no candidate goes there).

@@ -17,8 +17,8 @@
 //! could mean, and of a design change written after it.
 
 use super::refuse::{
-    best_step, design_slot, drop_square_refusal, mark_refusal, movement_refusal, reserve_refusal,
-    sentence, slot_of, sq_name, step_refusal,
+    best_step, design_slot, drop_square_refusal, movement_refusal, reserve_refusal, sentence,
+    slot_of, sq_name, step_refusal,
 };
 use super::*;
 use crate::rules::chess::explain::{
@@ -27,7 +27,7 @@ use crate::rules::chess::explain::{
 };
 use crate::rules::explain::Step;
 use crate::rules::movement::{Landing, Modality};
-use crate::rules::refusal::{origins, piece_text, piece_words, Explored};
+use crate::rules::refusal::{mark_refusal, origins, piece_text, piece_words, Explored};
 use crate::rules::turn::{MoveShape, PieceRef};
 
 /// Where the design change is tested: after the action and its king safety.
@@ -260,19 +260,21 @@ fn step_checks(pos: &Csipgs, from: Square, to: Square, capture: Option<bool>) ->
         }
     };
     if let (Some(written), Some(c)) = (capture, captures) {
-        out.push(match mark_refusal(from, to, written, c) {
-            Some(r) => Check::fail(MARK, r),
-            None if c => Check::pass(
-                MARK,
-                "capture-mark",
-                format!("{f}x{t} is a capture, written with x"),
-            ),
-            None => Check::pass(
-                MARK,
-                "capture-mark",
-                format!("{f}-{t} captures nothing, and it is not written with x"),
-            ),
-        });
+        out.push(
+            match mark_refusal(&Csipgs::geometry(), from, to, written, c) {
+                Some(r) => Check::fail(MARK, r),
+                None if c => Check::pass(
+                    MARK,
+                    "capture-mark",
+                    format!("{f}x{t} is a capture, written with x"),
+                ),
+                None => Check::pass(
+                    MARK,
+                    "capture-mark",
+                    format!("{f}-{t} captures nothing, and it is not written with x"),
+                ),
+            },
+        );
     }
     let mut after = pos.clone();
     after.apply(m);

@@ -4,7 +4,7 @@
 
 use super::*;
 use crate::rules::refusal::{
-    from_best, furthest, keep_furthest, origins, piece_words, what, whence, Explored,
+    from_best, furthest, keep_furthest, mark_refusal, origins, piece_words, what, whence, Explored,
 };
 use crate::rules::turn::{CastleSide, MoveShape, PieceRef, StraightMove};
 
@@ -208,13 +208,14 @@ pub(super) fn step_refusal(
     let aimed = |m: &Move| m.act == Act::Step { from: f, to: t };
     if all.legal.iter().any(aimed) {
         let captures = pos.board.get(to).is_some();
-        return mark_refusal(from, to, capture, captures).map(|r| (Stage::Mark, r));
+        return mark_refusal(&Csipgs::geometry(), from, to, capture, captures)
+            .map(|r| (Stage::Mark, r));
     }
     let captures = pos.board.get(to).is_some();
     Some(
         match furthest(all.rejected.iter().filter(|(m, _)| aimed(m)).copied()) {
             Some((_, why)) if why.stage >= Stage::Mark && capture != captures => {
-                let r = mark_refusal(from, to, capture, captures);
+                let r = mark_refusal(&Csipgs::geometry(), from, to, capture, captures);
                 (Stage::Mark, r.expect("the marks differ"))
             }
             Some((m, why)) => (why.stage, sentence(pos, m, why)),
@@ -243,35 +244,6 @@ pub(super) fn design_slot(pos: &Csipgs, text: &str) -> Result<(usize, Slot), Ref
             ))
         }
     }
-}
-
-/// A move from `from` to `to` marked as a capture (`capture`) or not, against whether it
-/// captures.
-pub(super) fn mark_refusal(
-    from: Square,
-    to: Square,
-    capture: bool,
-    captures: bool,
-) -> Option<Refusal> {
-    if capture == captures {
-        return None;
-    }
-    Some(Refusal::new(
-        "capture-mark",
-        if capture {
-            format!(
-                "{}-{} captures nothing, so it is written without x",
-                sq_name(from),
-                sq_name(to)
-            )
-        } else {
-            format!(
-                "{}x{} is a capture, so it is written with x",
-                sq_name(from),
-                sq_name(to)
-            )
-        },
-    ))
 }
 
 /// Why the side to move cannot drop a piece of `kind`: none in its reserve (one on the board
