@@ -388,3 +388,28 @@ fn check_runs_one_scenario_by_line_or_by_title_with_options() {
     let o = arbiter(&["moves", "chess", "--option", "repetition-draw=fivefold"]);
     assert_eq!(o.status.code(), Some(0));
 }
+
+#[test]
+fn completions_and_the_manual_come_from_the_command_definitions() {
+    for shell in ["bash", "zsh", "fish", "powershell", "elvish"] {
+        let o = arbiter(&["completions", shell]);
+        assert_eq!(o.status.code(), Some(0), "{shell}");
+        let script = stdout(&o);
+        for sub in ["check", "explain", "dispute", "perft", "completions"] {
+            assert!(script.contains(sub), "{shell} completion lacks {sub}");
+        }
+    }
+    let o = arbiter(&["completions", "tcsh"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("possible values"), "{}", stderr(&o));
+    let o = arbiter(&["man"]);
+    assert_eq!(o.status.code(), Some(0));
+    let page = stdout(&o);
+    assert!(page.contains(".TH arbiter 1"), "{page}");
+    for sub in ["check", "explain", "dispute", "rules", "man"] {
+        assert!(
+            page.contains(&format!("arbiter\\-{sub}")) || page.contains(sub),
+            "{sub}"
+        );
+    }
+}

@@ -120,6 +120,44 @@ pub fn run(command: Command, limits: Limits) -> Outcome {
             },
             &Settings::new(limits, None),
         ),
+        Command::Completions { shell } => {
+            let mut cmd = <super::Cli as clap::CommandFactory>::command();
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut cmd, "arbiter", &mut script);
+            super::output::out(format_args!("{}", String::from_utf8_lossy(&script)))?;
+            Ok(0)
+        }
+        Command::Man => {
+            let cmd = <super::Cli as clap::CommandFactory>::command();
+            let mut page = Vec::new();
+            clap_mangen::Man::new(cmd)
+                .render(&mut page)
+                .map_err(|e| Failure::Input(format!("cannot write the manual page: {e}")))?;
+            super::output::out(format_args!("{}", String::from_utf8_lossy(&page)))?;
+            Ok(0)
+        }
+        Command::Show {
+            target,
+            fen,
+            board,
+            size,
+            options,
+            turn,
+            moves_from,
+            output,
+        } => super::show::show(
+            super::show::Request {
+                target: &target,
+                fen: fen.as_deref(),
+                board: board.as_deref(),
+                size: size.as_deref(),
+                options: &options,
+                turn: turn.as_deref(),
+                moves_from: moves_from.as_deref(),
+                output: output.as_deref(),
+            },
+            &Settings::new(limits, None),
+        ),
         Command::Cost {
             designs,
             royal,

@@ -6,6 +6,7 @@ mod dispute;
 mod explain;
 mod location;
 pub mod output;
+mod show;
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -138,6 +139,46 @@ pub enum Command {
         /// Output for people (`text`) or tools (`json`).
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
+    },
+    /// Print a shell completion script: `arbiter completions bash > /etc/bash_completion.d/arbiter`.
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff): `arbiter man > arbiter.1; man ./arbiter.1`.
+    Man,
+    /// Draw a position: a text diagram, or an SVG file with `-o`. Zones are shaded, a turn is
+    /// drawn as arrows through every leg (kills crossed out; a refused turn dashed, with the
+    /// rule that refuses it), and `--moves-from` marks where one piece can go.
+    ///
+    /// `arbiter show cypher -o start.svg`, `arbiter show xpanse --size 5x5 --board "..."`, or a
+    /// scenario line: `arbiter show scenarios/cypher/retake.scn:14` (the position just before
+    /// that line).
+    #[command(verbatim_doc_comment)]
+    Show {
+        /// A variant (`chess`, `cypher`, `csipgs`, `xpanse`) or a scenario line `file.scn:LINE`.
+        target: String,
+        /// Draw this FEN instead of the initial position.
+        #[arg(long)]
+        fen: Option<String>,
+        /// Draw this board: `white: Ke2 Qd2; black: Ke8`, optionally with `; black to move`.
+        #[arg(long)]
+        board: Option<String>,
+        /// Board size `<files>x<ranks>` for variants that take one.
+        #[arg(long)]
+        size: Option<String>,
+        /// Pin an option (`name=value`, repeatable).
+        #[arg(long = "option", value_name = "NAME=VALUE")]
+        options: Vec<String>,
+        /// Draw this turn, resolved in the position (`Ac3^e3xc5-e5`); a refused one dashed.
+        #[arg(long, value_name = "TEXT")]
+        turn: Option<String>,
+        /// Mark the destinations of the piece on this square.
+        #[arg(long, value_name = "SQUARE")]
+        moves_from: Option<String>,
+        /// Write an SVG image to this file instead of the text diagram.
+        #[arg(short = 'o', long = "output", value_name = "FILE")]
+        output: Option<PathBuf>,
     },
     /// Price csipgs piece designs (Betza's funny notation), with the arithmetic atom by atom.
     Cost {
