@@ -430,6 +430,14 @@ impl SourceCode for Excerpt {
     }
 }
 
+/// Whether diagnostics are rendered in colour (the command line sets it for a terminal).
+static COLOUR: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Renders diagnostics in colour from now on (or not).
+pub fn set_colour(on: bool) {
+    COLOUR.store(on, std::sync::atomic::Ordering::Relaxed);
+}
+
 /// miette's plain unicode frame, with carets under the place and `error:` before the message.
 fn theme() -> GraphicalTheme {
     let characters = ThemeCharacters {
@@ -440,7 +448,11 @@ fn theme() -> GraphicalTheme {
     };
     GraphicalTheme {
         characters,
-        styles: ThemeStyles::none(),
+        styles: if COLOUR.load(std::sync::atomic::Ordering::Relaxed) {
+            ThemeStyles::ansi()
+        } else {
+            ThemeStyles::none()
+        },
     }
 }
 
