@@ -7,6 +7,7 @@ pub mod betza;
 pub mod cli;
 #[doc(hidden)]
 pub mod fuzzing;
+pub mod picture;
 pub mod rules;
 pub mod scenario;
 pub mod suggest;

@@ -1,0 +1,222 @@
+//! `arbiter show`: a picture of a position, as a text diagram or an SVG file.
+//!
+//! The position comes from a scenario line (`file.scn:14`: the position just before that
+//! line, as `explain` reads it) or from the command line (a variant's start, `--fen`,
+//! `--board`); both run through the evaluator, so a position means the same here as in
+//! `check`. `--turn` draws a turn resolved in that position (a refused one dashed, with the
+//! rule that refuses it), `--moves-from` marks where one piece can go.
+
+use std::path::Path;
+
+use super::location;
+use super::output::Failure;
+use crate::picture::{self, Picture};
+use crate::rules::game::{PlayError, Resolved};
+use crate::rules::{Options, Rules, Variant};
+use crate::scenario::ast::File;
+use crate::scenario::evaluate::{game_before, Lowering, Settings};
+use crate::scenario::parse::{parse_file, parse_turn};
+use crate::scenario::report::Source;
+use crate::with_variant;
+
+/// What to draw, and where.
+pub struct Request<'a> {
+    /// A variant name, or a scenario location `file.scn:LINE`.
+    pub target: &'a str,
+    pub fen: Option<&'a str>,
+    pub board: Option<&'a str>,
+    pub size: Option<&'a str>,
+    pub options: &'a [String],
+    pub turn: Option<&'a str>,
+    pub moves_from: Option<&'a str>,
+    /// An SVG file to write; text on standard output without it.
+    pub output: Option<&'a Path>,
+}
+
+pub fn show(request: Request<'_>, settings: &Settings) -> Result<i32, Failure> {
+    let mut settings = settings.clone();
+    for pin in request.options {
+        settings.overrides.push(location::parse_option(pin)?);
+    }
+    let (path, line) = location::split(Path::new(request.target));
+    let (source, file, index, until) = match line {
+        Some(line) => {
+            if request.fen.is_some() || request.board.is_some() || request.size.is_some() {
+                return Err(Failure::Input(
+                    "a scenario line sets the position; leave out --fen, --board and --size".into(),
+                ));
+            }
+            from_line(&path, line)?
+        }
+        None => one_liner(&request)?,
+    };
+    let variant: Variant = file.variant.node.parse().map_err(Failure::Input)?;
+    let picture = with_variant!(variant, R => picture_of::<R>(&source, &file, index, until, &request, &settings))?;
+    match request.output {
+        Some(out) => {
+            write_svg(out, &picture::svg::render(&picture))?;
+            Ok(0)
+        }
+        None => {
+            super::output::out(format_args!("{}", picture::text::render(&picture)))?;
+            Ok(0)
+        }
+    }
+}
+
+fn write_svg(path: &Path, svg: &str) -> Result<(), Failure> {
+    std::fs::write(path, svg)
+        .map_err(|e| Failure::Input(format!("cannot write {}: {e}", path.display())))
+}
+
+/// A scenario line: its file, the scenario, and how many of its statements come before.
+type Located = (Source, File, usize, usize);
+
+fn rendered(source: &Source, problems: &[crate::scenario::diagnostic::Problem]) -> Failure {
+    Failure::Rendered(problems.iter().map(|p| source.render(p)).collect())
+}
+
+fn from_line(path: &Path, line: usize) -> Result<Located, Failure> {
+    let source = match Source::read(path) {
+        (source, None) => source,
+        (source, Some(p)) => return Err(Failure::Rendered(source.render(&p))),
+    };
+    let file = parse_file(&source.src).map_err(|ps| rendered(&source, &ps))?;
+    let (index, scenario, _) = location::at_line(&file, &source, line)?;
+    // The statements that end before the line: on a statement's line, those before it; on a
+    // blank or comment line, those above it.
+    let until = scenario
+        .statements
+        .iter()
+        .position(|s| source.line_col(s.span.end.saturating_sub(1)).0 >= line)
+        .unwrap_or(scenario.statements.len());
+    Ok((source, file, index, until))
+}
+
+/// A position from the command line, written as a scenario of one statement.
+fn one_liner(request: &Request<'_>) -> Result<Located, Failure> {
+    let variant: Variant = request.target.parse().map_err(Failure::Input)?;
+    let position = match (request.fen, request.board) {
+        (Some(_), Some(_)) => {
+            return Err(Failure::Input(
+                "give the position by --fen or by --board, not both".into(),
+            ))
+        }
+        (Some(fen), None) => format!(
+            "  fen \"{}\"\n",
+            fen.replace('\\', "\\\\").replace('"', "\\\"")
+        ),
+        (None, Some(board)) => super::explain::board_statements(board),
+        (None, None) => {
+            with_variant!(variant, R => has_start::<R>(request.size))?;
+            "  start\n".to_string()
+        }
+    };
+    let size = request.size.map(|s| format!(" {s}")).unwrap_or_default();
+    let src = format!(
+        "variant {}{size}\nscenario \"command line\" {{\n{position}}}\n",
+        variant.name()
+    );
+    let source = Source::new("<command line>", src);
+    let file = parse_file(&source.src).map_err(|ps| rendered(&source, &ps))?;
+    let until = file.scenarios[0].statements.len();
+    Ok((source, file, 0, until))
+}
+
+/// Whether the variant has a start position on this board; ChessXpanse has none.
+fn has_start<R: Rules>(size: Option<&str>) -> Result<(), Failure> {
+    let parsed = match size {
+        None => None,
+        Some(s) => match s.split_once('x').map(|(f, r)| (f.parse(), r.parse())) {
+            Some((Ok(f), Ok(r))) => Some((f, r)),
+            // The scenario header reports a malformed size with its own words.
+            _ => return Ok(()),
+        },
+    };
+    // Without a size where the variant needs one, the first size it is played on tells
+    // whether it has a start at all.
+    let (geometry, size_error) = match R::geometry_for(parsed) {
+        Ok(g) => (g, None),
+        Err(e) => match R::INFO.boards.first().map(|&b| R::geometry_for(Some(b))) {
+            Some(Ok(g)) => (g, Some(e)),
+            _ => return Err(Failure::Input(e.to_string())),
+        },
+    };
+    match (
+        R::start(geometry, &Options::defaults(R::options())),
+        size_error,
+    ) {
+        (Err(e), _) => Err(Failure::Input(format!(
+            "{e}; to `arbiter show` give --fen or --board"
+        ))),
+        (Ok(_), Some(e)) => Err(Failure::Input(e.to_string())),
+        (Ok(_), None) => Ok(()),
+    }
+}
+
+/// The position after `until` statements of the scenario, with the turn and the moves drawn.
+fn picture_of<R: Rules>(
+    source: &Source,
+    file: &File,
+    index: usize,
+    until: usize,
+    request: &Request<'_>,
+    settings: &Settings,
+) -> Result<Picture, Failure> {
+    let before = game_before::<R>(file, &source.src, settings, index, until)
+        .map_err(|ps| rendered(source, &ps))?;
+    let game = before.game;
+    let g = before.geometry;
+    let mut picture = Picture::of(game.position());
+    if let Some(from) = request.moves_from {
+        let sq = g.parse_square(from).ok_or_else(|| {
+            Failure::Input(format!(
+                "--moves-from: square `{from}` is not on the {} board ({})",
+                R::NAME,
+                g.describe()
+            ))
+        })?;
+        if game.position().board().get(sq).is_none() {
+            return Err(Failure::Input(format!(
+                "--moves-from: there is no piece on {from}"
+            )));
+        }
+        let turns: Vec<_> = game
+            .legal_turns()
+            .into_iter()
+            .map(|(_, t)| (t.text(&g), t))
+            .collect();
+        picture.mark_moves_from(sq, &turns);
+    }
+    if let Some(text) = request.turn {
+        let written = parse_turn(text).map_err(|p| {
+            Failure::Rendered(crate::scenario::diagnostic::render(&p, "--turn", text))
+        })?;
+        let pattern = Lowering::<R>::new(g).turn(&written).map_err(|p| {
+            Failure::Rendered(crate::scenario::diagnostic::render(&p, "--turn", text))
+        })?;
+        match game.resolve(&pattern) {
+            Ok(Resolved::Move(_, turn)) => picture.draw_turn(turn.text(&g), &turn),
+            Ok(_) => {
+                return Err(Failure::Input(format!(
+                "`{text}` moves nothing on the board; give a move, a drop or another turn to draw"
+            )))
+            }
+            Err(PlayError::Refused(r)) => {
+                picture.draw_refused(written.text.clone(), &pattern, r.rule, &r.reason)
+            }
+            Err(PlayError::Ambiguous(names)) => {
+                return Err(Failure::Input(format!(
+                    "`{text}` is ambiguous, it names {}; write the origin square or the whole path",
+                    names.join(", ")
+                )))
+            }
+            Err(PlayError::TooManyTurns(n)) => {
+                return Err(Failure::Input(format!(
+                    "`{text}` leads to a position with more than {n} legal turns"
+                )))
+            }
+        }
+    }
+    Ok(picture)
+}

@@ -1,0 +1,252 @@
+//! Board pictures: a position of any variant as a text diagram ([`text`]) or an SVG image
+//! ([`svg`]), with a turn drawn on it and the destinations of one piece marked.
+//!
+//! A [`Picture`] is plain data read from the [`Rules`] trait (the board, its labels, its
+//! zones), so both renderers work for every variant and board size without knowing which
+//! variant it is. Everything in it is in a fixed order, so the same position gives the same
+//! bytes.
+
+pub mod svg;
+pub mod text;
+
+use crate::rules::{Action, Color, LegKind, Piece, Role, Rules, Square, Turn};
+use crate::rules::{ActionPattern, Origin, TurnPattern};
+
+/// What stands on a square, as the pictures draw it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Man {
+    pub color: Color,
+    pub role: Role,
+    /// The design's canonical text without parentheses, for a designed piece.
+    pub design: Option<String>,
+}
+
+impl Man {
+    fn of(piece: Piece) -> Man {
+        Man {
+            color: piece.color(),
+            role: piece.role(),
+            design: piece.design().map(|d| d.text().to_string()),
+        }
+    }
+
+    /// Whether the piece has a drawn silhouette (the six orthodox pieces).
+    pub fn orthodox(&self) -> bool {
+        matches!(
+            self.role,
+            Role::King | Role::Queen | Role::Rook | Role::Bishop | Role::Knight | Role::Pawn
+        )
+    }
+}
+
+/// One square of the picture.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Cell {
+    pub man: Option<Man>,
+    /// Index into [`Picture::zones`].
+    pub zone: Option<usize>,
+}
+
+/// A leg of a drawn path: where it ends and what happens there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Step {
+    pub to: Square,
+    pub kind: LegKind,
+}
+
+/// One drawn action of a turn.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Stroke {
+    /// A move along its legs; the origin is unknown for a refused turn written without it.
+    Path {
+        from: Option<Square>,
+        legs: Vec<Step>,
+    },
+    /// A square the action names without a path (a drop, a coup, a rebirth).
+    Mark(Square),
+}
+
+/// A turn to draw: its text, its strokes, and for a refused turn the rule that refuses it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Drawn {
+    pub text: String,
+    pub strokes: Vec<Stroke>,
+    /// The refusing rule id and its sentence.
+    pub refused: Option<(String, String)>,
+}
+
+/// The destinations of the piece on one square.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MovesFrom {
+    pub from: Square,
+    /// Sorted, each once.
+    pub to: Vec<Square>,
+    /// The legal turns' canonical texts, sorted.
+    pub turns: Vec<String>,
+}
+
+/// A position ready to draw.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Picture {
+    pub variant: &'static str,
+    /// File labels left to right.
+    pub files: Vec<&'static str>,
+    /// Rank labels bottom to top.
+    pub ranks: Vec<String>,
+    /// Rank by rank from the bottom, files left to right.
+    pub cells: Vec<Cell>,
+    /// The variant's zone names, in catalogue order.
+    pub zones: Vec<&'static str>,
+    pub to_move: Color,
+    pub turn: Option<Drawn>,
+    pub moves_from: Option<MovesFrom>,
+}
+
+impl Picture {
+    /// The position of any variant, with nothing drawn on it yet.
+    pub fn of<R: Rules>(pos: &R) -> Picture {
+        let board = pos.board();
+        let g = *board.geometry();
+        let zones: Vec<&'static str> = R::ZONES.to_vec();
+        let cells = g
+            .squares()
+            .map(|sq| Cell {
+                man: board.get(sq).map(Man::of),
+                zone: pos
+                    .zone(sq)
+                    .and_then(|z| zones.iter().position(|n| *n == z)),
+            })
+            .collect();
+        Picture {
+            variant: R::NAME,
+            files: (0..g.files).map(|f| g.file_label(f)).collect(),
+            ranks: (0..g.ranks).map(|r| g.rank_label(r)).collect(),
+            cells,
+            zones,
+            to_move: pos.turn(),
+            turn: None,
+            moves_from: None,
+        }
+    }
+
+    pub fn width(&self) -> u8 {
+        self.files.len() as u8
+    }
+
+    pub fn height(&self) -> u8 {
+        self.ranks.len() as u8
+    }
+
+    pub fn cell(&self, sq: Square) -> &Cell {
+        &self.cells[sq.rank as usize * self.files.len() + sq.file as usize]
+    }
+
+    pub fn square_name(&self, sq: Square) -> String {
+        format!(
+            "{}{}",
+            self.files[sq.file as usize], self.ranks[sq.rank as usize]
+        )
+    }
+
+    /// The designs on the board, sorted by text, each once: the key both renderers number
+    /// them by when a design is too long to write on its square.
+    pub fn designs(&self) -> Vec<&str> {
+        let mut designs: Vec<&str> = self
+            .cells
+            .iter()
+            .filter_map(|c| c.man.as_ref()?.design.as_deref())
+            .collect();
+        designs.sort_unstable();
+        designs.dedup();
+        designs
+    }
+
+    /// Draws a legal turn, as the variant describes it.
+    pub fn draw_turn(&mut self, text: String, turn: &Turn) {
+        let strokes = turn
+            .actions
+            .iter()
+            .filter_map(|a| match a {
+                Action::Move { from, legs, .. } => Some(Stroke::Path {
+                    from: Some(*from),
+                    legs: legs
+                        .iter()
+                        .map(|l| Step {
+                            to: l.to,
+                            kind: l.kind,
+                        })
+                        .collect(),
+                }),
+                other => other.destination().map(Stroke::Mark),
+            })
+            .collect();
+        self.turn = Some(Drawn {
+            text,
+            strokes,
+            refused: None,
+        });
+    }
+
+    /// Draws a refused turn as it was written, with the rule that refuses it.
+    pub fn draw_refused(&mut self, text: String, pattern: &TurnPattern, rule: &str, why: &str) {
+        let mut strokes = Vec::new();
+        if let TurnPattern::Actions { actions, .. } = pattern {
+            for a in actions {
+                match a {
+                    ActionPattern::Move { from, legs, .. } => strokes.push(Stroke::Path {
+                        from: match from {
+                            Origin::Exact(sq) => Some(*sq),
+                            _ => None,
+                        },
+                        legs: legs
+                            .iter()
+                            .map(|l| Step {
+                                to: l.to,
+                                kind: l.kind,
+                            })
+                            .collect(),
+                    }),
+                    ActionPattern::Drop { to: sq, .. }
+                    | ActionPattern::Coup { square: sq, .. }
+                    | ActionPattern::Reborn { square: sq, .. }
+                    | ActionPattern::Vanish { square: sq } => strokes.push(Stroke::Mark(*sq)),
+                    _ => {}
+                }
+            }
+        }
+        self.turn = Some(Drawn {
+            text,
+            strokes,
+            refused: Some((rule.to_string(), why.to_string())),
+        });
+    }
+
+    /// Marks where the piece on `from` can go, from the legal turns that start there.
+    pub fn mark_moves_from(&mut self, from: Square, turns: &[(String, Turn)]) {
+        let mut to = Vec::new();
+        let mut texts = Vec::new();
+        for (text, t) in turns {
+            if t.first_origin() == Some(from) {
+                to.extend(t.first_destination());
+                texts.push(text.clone());
+            }
+        }
+        to.sort_unstable_by_key(|s| (s.rank, s.file));
+        to.dedup();
+        texts.sort_unstable();
+        self.moves_from = Some(MovesFrom {
+            from,
+            to,
+            turns: texts,
+        });
+    }
+}
+
+/// A zone's name as a legend writes it: `court` becomes `Court`.
+pub fn zone_title(name: &str) -> String {
+    let mut chars = name.chars();
+    match chars.next() {
+        Some(c) => c.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
