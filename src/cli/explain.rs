@@ -289,12 +289,9 @@ fn print_text<R: Rules>(
     match &e.verdict {
         Verdict::Legal { turn, result } => {
             if turn.is_empty() || turn == written {
-                outln!("{}", super::colour::verdict(&format!("{written}: legal")))?;
+                outln!("{written}: legal")?;
             } else {
-                outln!(
-                    "{}",
-                    super::colour::verdict(&format!("{written}: legal, as {turn}"))
-                )?;
+                outln!("{written}: legal, as {turn}")?;
             }
             if let Some(o) = result {
                 outln!("result: {o}")?;
@@ -303,11 +300,8 @@ fn print_text<R: Rules>(
         Verdict::Illegal => {
             let first = e.forbidden_by();
             match first {
-                Some(s) => outln!(
-                    "{}",
-                    super::colour::verdict(&format!("{written}: illegal, forbidden by {}", s.rule))
-                )?,
-                None => outln!("{}", super::colour::verdict(&format!("{written}: illegal")))?,
+                Some(s) => outln!("{written}: illegal, forbidden by {}", s.rule)?,
+                None => outln!("{written}: illegal")?,
             }
             let also: Vec<&str> = e
                 .steps
