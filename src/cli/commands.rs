@@ -176,6 +176,11 @@ pub fn run(command: Command, limits: Limits) -> Outcome {
             format,
             &Settings::new(limits, timeout),
         ),
+        Command::Fmt {
+            paths,
+            check,
+            stdin,
+        } => super::fmt::fmt(paths, check, stdin),
     }
 }
 

@@ -4,6 +4,7 @@
 mod commands;
 mod dispute;
 mod explain;
+mod fmt;
 mod location;
 pub mod output;
 mod show;
@@ -209,6 +210,18 @@ pub enum Command {
         /// Give each scenario under each reading at most this long (`90`, `90s`, `2m`).
         #[arg(long, value_name = "TIME", value_parser = parse_duration)]
         timeout: Option<Duration>,
+    },
+    /// Rewrite scenario files in their canonical layout, printing the files changed.
+    Fmt {
+        /// Files and folders (searched for `*.scn`); default `scenarios/`. `-` formats standard
+        /// input to standard output.
+        paths: Vec<PathBuf>,
+        /// Change nothing: list the files that are not formatted (exit status 1 if any).
+        #[arg(long)]
+        check: bool,
+        /// Format standard input to standard output (as `-` does).
+        #[arg(long)]
+        stdin: bool,
     },
 }
 

@@ -5,5 +5,6 @@ pub mod ast;
 pub mod coverage;
 pub mod diagnostic;
 pub mod evaluate;
+pub mod format;
 pub mod parse;
 pub mod report;
