@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use super::output::{err, Failure};
-use super::{CatalogueFormat, Command, Format};
+use super::{CatalogueFormat, CheckFormat, Command, Format};
 use crate::rules::search::{self, Stop, INTERRUPTED};
 use crate::rules::{perft_within, Game, Geometry, Limits, Options, Rules, Variant};
 use crate::scenario::coverage::{rule_coverage, scenario_files};
@@ -208,7 +208,7 @@ fn check_inputs(paths: &[PathBuf]) -> (Vec<(PathBuf, Option<usize>)>, Vec<String
 
 fn check(
     paths: Vec<PathBuf>,
-    format: Format,
+    format: CheckFormat,
     fail_fast: bool,
     slow_after: Duration,
     settings: &Settings,
@@ -219,7 +219,7 @@ fn check(
         paths
     };
     let (files, missing) = check_inputs(&paths);
-    let text = format == Format::Text;
+    let text = format == CheckFormat::Text;
     let mut totals = Totals {
         unusable: !missing.is_empty(),
         ..Totals::default()
@@ -296,7 +296,7 @@ fn check(
             totals.skipped += all.saturating_sub(check.scenarios.len());
         }
         totals.add(&check);
-        if format == Format::Json {
+        if !text {
             checks.push(check);
         }
     }
@@ -312,13 +312,22 @@ fn check(
         totals.exit_code()
     };
     match format {
-        Format::Text => {
+        CheckFormat::Junit => {
+            let doc = crate::scenario::ci_report::junit(&checks, &missing);
+            super::output::out(format_args!("{doc}"))?;
+        }
+        CheckFormat::Github => {
+            let commands = crate::scenario::ci_report::github(&checks, &missing);
+            super::output::out(format_args!("{commands}"))?;
+            outln!("{}", totals.line())?;
+        }
+        CheckFormat::Text => {
             if interrupted() {
                 outln!("interrupted: the results above are those that finished")?;
             }
             outln!("{}", totals.line())?;
         }
-        Format::Json => {
+        CheckFormat::Json => {
             let files: Vec<_> = checks.iter().map(FileCheck::json).collect();
             let doc = serde_json::json!({
                 "files": files,

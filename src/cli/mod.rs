@@ -46,9 +46,10 @@ pub enum Command {
         /// the scenario's own `option` lines.
         #[arg(long = "option", value_name = "NAME=VALUE")]
         options: Vec<String>,
-        /// Output for people (`text`) or tools (`json`).
-        #[arg(long, value_enum, default_value_t = Format::Text)]
-        format: Format,
+        /// Output for people (`text`), tools (`json`), or CI: `junit` (JUnit XML, for Jenkins
+        /// and GitLab) or `github` (GitHub Actions annotations, then the summary line).
+        #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
+        format: CheckFormat,
         /// Stop after the first scenario that does not pass.
         #[arg(long)]
         fail_fast: bool,
@@ -229,6 +230,17 @@ pub enum Command {
 pub enum Format {
     Text,
     Json,
+}
+
+/// How `arbiter check` prints its report.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum CheckFormat {
+    Text,
+    Json,
+    /// JUnit XML: a test suite per file, a test case per scenario.
+    Junit,
+    /// GitHub Actions workflow commands (`::error file=...`), then the summary line.
+    Github,
 }
 
 /// How `arbiter rules` prints a catalogue.

@@ -2,6 +2,7 @@
 //! variant (`evaluate`), and what `arbiter check` prints (`report`, `diagnostic`).
 
 pub mod ast;
+pub mod ci_report;
 pub mod coverage;
 pub mod diagnostic;
 pub mod evaluate;
