@@ -413,3 +413,39 @@ fn completions_and_the_manual_come_from_the_command_definitions() {
         );
     }
 }
+
+#[test]
+fn colour_only_when_asked_or_on_a_terminal() {
+    let o = arbiter(&["check", "tests/failing/pending.scn", "--color", "always"]);
+    let out = stdout(&o);
+    assert!(out.contains("\x1b[33mPEND \x1b[0m"), "{out:?}");
+    assert!(
+        out.contains("\x1b[32m1 passed\x1b[0m, \x1b[1;31m1 failed\x1b[0m"),
+        "{out:?}"
+    );
+    let o = arbiter(&["check", "tests/broken/bad_turn.scn", "--color", "always"]);
+    assert!(stderr(&o).contains("\x1b["), "diagnostics in colour");
+    // Piped (as here) or `never`: plain.
+    for extra in [&[][..], &["--color", "never"][..]] {
+        let mut args = vec!["check", "tests/failing/pending.scn"];
+        args.extend(extra);
+        let o = arbiter(&args);
+        assert!(!stdout(&o).contains('\x1b'), "{extra:?}");
+        assert!(!stderr(&o).contains('\x1b'), "{extra:?}");
+    }
+    let o = arbiter(&["explain", "chess", "Nf3", "--color", "always"]);
+    assert!(
+        stdout(&o).contains("Nf3: \x1b[32mlegal\x1b[0m, as Ng1-f3"),
+        "{:?}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn no_progress_display_when_standard_error_is_not_a_terminal() {
+    let o = arbiter(&["perft", "cypher", "3"]);
+    assert_eq!(o.status.code(), Some(0));
+    let err = stderr(&o);
+    assert_eq!(err.lines().count(), 1, "{err:?}");
+    assert!(err.contains("nodes in") && !err.contains('\r'), "{err:?}");
+}

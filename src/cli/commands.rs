@@ -229,6 +229,7 @@ fn check(
     }
     let mut checks = Vec::new();
     let slow = SlowWatch::new(slow_after);
+    let spinner = super::progress::Progress::start("check");
     let mut stopped = false;
     let mut output: Result<(), Failure> = Ok(());
     let mut selected = 0;
@@ -246,14 +247,23 @@ fn check(
                         if text {
                             slow.start(format!("{}:{line}  {title}", source.path));
                         }
+                        if let Some(s) = &spinner {
+                            s.label(format!("{}:{line}  {title}", source.path));
+                        }
                         return ControlFlow::Continue(());
                     }
                     Progress::Done(report) => report,
                 };
                 slow.stop();
                 if text && output.is_ok() {
-                    output = outln!("{}", source.scenario_text(report).trim_end());
-                    err(format_args!("{}", source.scenario_problems(report)));
+                    output = super::progress::Progress::suspend(&spinner, || {
+                        let written = outln!(
+                            "{}",
+                            super::colour::report(source.scenario_text(report).trim_end())
+                        );
+                        err(format_args!("{}", source.scenario_problems(report)));
+                        written
+                    });
                 }
                 if output.is_err()
                     || interrupted()
@@ -282,7 +292,7 @@ fn check(
             }
         }
         if text && !check.problems.is_empty() {
-            outln!("{}", check.header_text().trim_end())?;
+            outln!("{}", super::colour::report(check.header_text().trim_end()))?;
             for p in &check.problems {
                 err(format_args!("{}", check.source.render(p)));
             }
@@ -306,6 +316,7 @@ fn check(
             totals.unusable = true;
         }
     }
+    drop(spinner);
     let code = if interrupted() {
         INTERRUPTED_EXIT
     } else {
@@ -325,7 +336,7 @@ fn check(
             if interrupted() {
                 outln!("interrupted: the results above are those that finished")?;
             }
-            outln!("{}", totals.line())?;
+            outln!("{}", super::colour::summary(&totals.line()))?;
         }
         CheckFormat::Json => {
             let files: Vec<_> = checks.iter().map(FileCheck::json).collect();
@@ -456,6 +467,7 @@ fn perft_command<R: Rules>(
     let (pos, geometry) = position::<R>(fen, size, pins)?;
     let started = Instant::now();
     let mut budget = limits.budget();
+    let progress = super::progress::Progress::start(format!("perft {depth}"));
     let total = if divide && depth > 0 {
         let game = Game::new(pos.clone(), Options::defaults(R::options()));
         let mut total: Result<u64, Stop> = Ok(0);
@@ -464,7 +476,9 @@ fn perft_command<R: Rules>(
             next.play(m);
             match perft_within(&next, depth - 1, &mut budget) {
                 Ok(n) => {
-                    outln!("{} {n}", t.text(&geometry))?;
+                    super::progress::Progress::suspend(&progress, || {
+                        outln!("{} {n}", t.text(&geometry))
+                    })?;
                     total = total.map(|sum| sum + n);
                 }
                 Err(stop) => {
@@ -477,6 +491,7 @@ fn perft_command<R: Rules>(
     } else {
         perft_within(&pos, depth, &mut budget)
     };
+    drop(progress);
     let seconds = started.elapsed().as_secs_f64();
     match total {
         Ok(total) => {

@@ -162,6 +162,7 @@ fn one(
         source.path,
         line_of(scenario.span.start)
     );
+    let spinner = super::progress::Progress::start(format!("dispute \"{title}\""));
     let base = evaluate(&Reading::new())?;
     if base.status() == Status::Error {
         err(format_args!("{}", source.scenario_problems(&base)));
@@ -200,6 +201,12 @@ fn one(
             if rows.contains_key(&reading) {
                 continue;
             }
+            if let Some(s) = &spinner {
+                s.label(format!(
+                    "dispute \"{title}\": reading {} of {n}",
+                    rows.len() + 1
+                ));
+            }
             let report = evaluate(&reading)?;
             for (name, _) in &report.consulted {
                 if !pins.contains(*name) && open.insert(name) {
@@ -215,6 +222,7 @@ fn one(
             break None;
         }
     };
+    drop(spinner);
     if let Some(n) = too_many {
         let names: Vec<&str> = open.iter().copied().collect();
         let message = format!(

@@ -289,9 +289,12 @@ fn print_text<R: Rules>(
     match &e.verdict {
         Verdict::Legal { turn, result } => {
             if turn.is_empty() || turn == written {
-                outln!("{written}: legal")?;
+                outln!("{}", super::colour::verdict(&format!("{written}: legal")))?;
             } else {
-                outln!("{written}: legal, as {turn}")?;
+                outln!(
+                    "{}",
+                    super::colour::verdict(&format!("{written}: legal, as {turn}"))
+                )?;
             }
             if let Some(o) = result {
                 outln!("result: {o}")?;
@@ -300,8 +303,11 @@ fn print_text<R: Rules>(
         Verdict::Illegal => {
             let first = e.forbidden_by();
             match first {
-                Some(s) => outln!("{written}: illegal, forbidden by {}", s.rule)?,
-                None => outln!("{written}: illegal")?,
+                Some(s) => outln!(
+                    "{}",
+                    super::colour::verdict(&format!("{written}: illegal, forbidden by {}", s.rule))
+                )?,
+                None => outln!("{}", super::colour::verdict(&format!("{written}: illegal")))?,
             }
             let also: Vec<&str> = e
                 .steps

@@ -1,12 +1,14 @@
 //! The `arbiter` command line: `check`, `perft`, `moves`, `rules`, `explain`, `dispute`,
 //! `cost`.
 
+mod colour;
 mod commands;
 mod dispute;
 mod explain;
 mod fmt;
 mod location;
 pub mod output;
+mod progress;
 mod show;
 
 use std::path::PathBuf;
@@ -30,6 +32,9 @@ pub struct Cli {
     /// `expect perft`, `expect invariant` or `expect win in`.
     #[arg(long, global = true, value_name = "N", default_value_t = crate::rules::search::DEFAULT_MAX_NODES)]
     pub max_nodes: u64,
+    /// Colour: on a terminal unless NO_COLOR is set (`auto`), `always` or `never`.
+    #[arg(long, global = true, value_enum, default_value_t = colour::When::Auto)]
+    pub color: colour::When,
 }
 
 #[derive(Subcommand, Debug)]
@@ -277,6 +282,7 @@ fn parse_duration(text: &str) -> Result<Duration, String> {
 /// Runs the command line and returns the exit status.
 pub fn main() -> i32 {
     let cli = Cli::parse();
+    colour::setup(cli.color);
     commands::interrupt_on_ctrl_c();
     let limits = crate::rules::Limits {
         max_nodes: cli.max_nodes,

@@ -5,7 +5,7 @@
 //! so that no request can overflow the stack.
 
 use std::fmt;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// The deepest search, in plies (turns), that any command or expectation may ask for. Far
@@ -21,6 +21,10 @@ pub const DEFAULT_MAX_NODES: u64 = 100_000_000;
 
 /// Set by the command line's Ctrl-C handler; every running search stops at its next check.
 pub static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// Nodes spent by every search of the process, published at each look at the clock: what a
+/// progress display reads.
+pub static NODES: AtomicU64 = AtomicU64::new(0);
 
 /// How many nodes pass between two looks at the clock and at [`INTERRUPTED`].
 const CLOCK_EVERY: u64 = 1 << 14;
@@ -148,6 +152,10 @@ impl Budget {
             });
         }
         if self.spent >= self.next_look {
+            NODES.fetch_add(
+                self.spent - (self.next_look - CLOCK_EVERY).min(self.spent),
+                Ordering::Relaxed,
+            );
             self.next_look = self.spent.saturating_add(CLOCK_EVERY);
             self.look()?;
         }
@@ -190,6 +198,17 @@ mod tests {
                 spent: 11
             })
         );
+    }
+
+    #[test]
+    fn spending_is_published_at_each_look() {
+        let before = NODES.load(Ordering::Relaxed);
+        let mut b = Budget::unlimited();
+        for _ in 0..3 {
+            b.spend(CLOCK_EVERY).unwrap();
+        }
+        // Other tests' searches may add to the count at the same time.
+        assert!(NODES.load(Ordering::Relaxed) - before >= 3 * CLOCK_EVERY);
     }
 
     #[test]
