@@ -266,7 +266,7 @@ pub fn render(picture: &Picture) -> String {
     };
     let lines = captions(picture);
     let legend_rows = i32::from(!picture.zones.is_empty());
-    let caption_top = layout.board_bottom() + 60;
+    let caption_top = layout.board_bottom() + 100;
     let height = caption_top + (lines.len() as i32 + legend_rows) * LINE;
     let widest = lines
         .iter()
