@@ -449,3 +449,44 @@ fn no_progress_display_when_standard_error_is_not_a_terminal() {
     assert_eq!(err.lines().count(), 1, "{err:?}");
     assert!(err.contains("nodes in") && !err.contains('\r'), "{err:?}");
 }
+
+#[test]
+fn bless_writes_the_values_found_and_nothing_else() {
+    let dir = std::env::temp_dir().join(format!("arbiter-bless-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("b.scn");
+    let before = "variant chess\n\nscenario \"counts\" {\n  start\n  expect perft 2 = 401 # kept\n  expect moves count 21\n  expect moves from g1 = { f3 g3 h3 }\n  expect check\n}\n\nscenario \"state\" {\n  fen \"4k3/8/8/8/8/8/8/4K2R w K - 3 1\"\n  expect moves = {\n    Ke1-d1 O-O\n  }\n  expect halfmove-clock = 4\n}\n";
+    std::fs::write(&file, before).unwrap();
+    let path = file.to_str().unwrap();
+    let o = arbiter(&["check", path, "--bless"]);
+    let out = stdout(&o);
+    // `expect check` cannot be blessed: it stays, and the run still fails.
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(
+        out.contains("-expect perft 2 = 401\n+expect perft 2 = 400\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("blessed 5 expectations; 1 failure left as they are"),
+        "{out}"
+    );
+    let after = std::fs::read_to_string(&file).unwrap();
+    assert!(after.contains("  expect perft 2 = 400 # kept\n"), "{after}");
+    assert!(after.contains("  expect moves count 20\n"), "{after}");
+    assert!(
+        after.contains("  expect moves from g1 = { f3 h3 }\n"),
+        "{after}"
+    );
+    assert!(after.contains("  expect check\n"), "{after}");
+    assert!(after.contains("Ke1-d1 Ke1-d2"), "{after}");
+    assert!(after.contains("  expect halfmove-clock = 3\n"), "{after}");
+    // Blessed, everything but `expect check` holds.
+    let o = arbiter(&["check", path]);
+    assert!(
+        stdout(&o).ends_with("1 passed, 1 failed\n"),
+        "{}",
+        stdout(&o)
+    );
+    let o = arbiter(&["check", path, "--bless", "--format", "json"]);
+    assert_eq!(o.status.code(), Some(2));
+}

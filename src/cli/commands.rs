@@ -46,15 +46,21 @@ pub fn run(command: Command, limits: Limits) -> Outcome {
             options,
             format,
             fail_fast,
+            bless,
             timeout,
             slow_after,
         } => {
+            if bless && format != CheckFormat::Text {
+                return Err(Failure::Input(
+                    "--bless goes with the text report; leave out --format".into(),
+                ));
+            }
             let mut settings = Settings::new(limits, timeout);
             settings.filter = filter;
             for pin in &options {
                 settings.overrides.push(super::location::parse_option(pin)?);
             }
-            check(paths, format, fail_fast, slow_after, &settings)
+            check(paths, format, fail_fast, slow_after, &settings, bless)
         }
         Command::Perft {
             variant,
@@ -212,6 +218,7 @@ fn check(
     fail_fast: bool,
     slow_after: Duration,
     settings: &Settings,
+    bless: bool,
 ) -> Outcome {
     let paths = if paths.is_empty() {
         vec![PathBuf::from("scenarios")]
@@ -306,7 +313,7 @@ fn check(
             totals.skipped += all.saturating_sub(check.scenarios.len());
         }
         totals.add(&check);
-        if !text {
+        if !text || bless {
             checks.push(check);
         }
     }
@@ -317,11 +324,22 @@ fn check(
         }
     }
     drop(spinner);
-    let code = if interrupted() {
+    let mut code = if interrupted() {
         INTERRUPTED_EXIT
     } else {
         totals.exit_code()
     };
+    if bless && code == 1 {
+        let (written, left) = super::bless::bless(&checks)?;
+        outln!(
+            "blessed {written} expectation{}; {left} failure{} left as they are",
+            if written == 1 { "" } else { "s" },
+            if left == 1 { "" } else { "s" }
+        )?;
+        if left == 0 {
+            code = 0;
+        }
+    }
     match format {
         CheckFormat::Junit => {
             let doc = crate::scenario::ci_report::junit(&checks, &missing);

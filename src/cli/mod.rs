@@ -1,6 +1,7 @@
 //! The `arbiter` command line: `check`, `perft`, `moves`, `rules`, `explain`, `dispute`,
 //! `cost`.
 
+mod bless;
 mod colour;
 mod commands;
 mod dispute;
@@ -58,6 +59,10 @@ pub enum Command {
         /// Stop after the first scenario that does not pass.
         #[arg(long)]
         fail_fast: bool,
+        /// Write the values found into the failing `perft`, `moves ... count`, `moves = { }`
+        /// and state-key expectations, showing the diff first; everything else is untouched.
+        #[arg(long)]
+        bless: bool,
         /// Give each scenario at most this long (`90`, `90s`, `2m`); a search still running
         /// then stops and its expectation fails.
         #[arg(long, value_name = "TIME", value_parser = parse_duration)]

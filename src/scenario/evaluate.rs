@@ -147,6 +147,9 @@ pub struct Failure {
     /// The interpretation options consulted on the way to it, with their values: a failure
     /// that hangs on a reading names it.
     pub options: Vec<(&'static str, &'static str)>,
+    /// For a count, a move list or a state key: the assertion the values found make true
+    /// (`perft 3 = 8902`), which `check --bless` writes in place of the statement.
+    pub blessed: Option<String>,
 }
 
 /// A scenario run up to one of its statements: the game just before it, for `explain`.
@@ -742,6 +745,7 @@ impl<'a, R: Rules> Evaluator<'a, R> {
                                 expected: format!("{} is legal", t.text),
                                 found: describe_error(&e),
                                 options: in_force::<R>(consulted::asked(), &run.options),
+                                blessed: None,
                             });
                             return Ok(());
                         }
@@ -751,9 +755,14 @@ impl<'a, R: Rules> Evaluator<'a, R> {
                     let limits = run.limits;
                     let game = self.game(run, &st.span)?;
                     report.checked += 1;
+                    let mut blessed = None;
                     let verdict = match self.expect(game, a, &st.span, lowered, &limits)? {
                         Verdict::Holds => None,
                         Verdict::Fails(expected, found) => Some((expected, found)),
+                        Verdict::Blessable(expected, found, b) => {
+                            blessed = Some(format!("expect {b}"));
+                            Some((expected, found))
+                        }
                         Verdict::Undecided(expected, stop) => {
                             report.interrupted |= matches!(stop, Stop::Interrupted { .. });
                             Some((expected, format!("no answer: the search {stop}")))
@@ -769,6 +778,7 @@ impl<'a, R: Rules> Evaluator<'a, R> {
                             expected,
                             found,
                             options: in_force::<R>(consulted::asked(), &run.options),
+                            blessed,
                         });
                     }
                     if report.interrupted {
@@ -882,6 +892,7 @@ impl<'a, R: Rules> Evaluator<'a, R> {
         limits: &Limits,
     ) -> Result<Verdict, Problem> {
         let fail = |e: String, f: String| Ok(Verdict::Fails(e, f));
+        let blessable = |e: String, f: String, b: String| Ok(Verdict::Blessable(e, f, b));
         match a {
             Assertion::Legal(t) => {
                 let pattern = self.pattern(lowered, t)?;
@@ -944,7 +955,11 @@ impl<'a, R: Rules> Evaluator<'a, R> {
                     found.push_str(&format!("; also legal: {}", self.turn_list(&extra)));
                 }
                 let written: Vec<_> = ts.iter().map(|t| t.text.clone()).collect();
-                fail(format!("legal turns {{ {} }}", written.join(" ")), found)
+                blessable(
+                    format!("legal turns {{ {} }}", written.join(" ")),
+                    found,
+                    format!("moves = {}", self.turn_list(&legal)),
+                )
             }
             Assertion::MovesFrom(sq, sqs) => {
                 let from = self.square(sq)?;
@@ -966,8 +981,9 @@ impl<'a, R: Rules> Evaluator<'a, R> {
                     v.sort();
                     format!("{{ {} }}", v.join(" "))
                 };
-                fail(
+                blessable(
                     format!("moves from {} = {}", sq.text(), list(&expected)),
+                    format!("moves from {} = {}", sq.text(), list(&found)),
                     format!("moves from {} = {}", sq.text(), list(&found)),
                 )
             }
@@ -976,7 +992,11 @@ impl<'a, R: Rules> Evaluator<'a, R> {
                 if found == *n {
                     Ok(Verdict::Holds)
                 } else {
-                    fail(format!("{n} legal turns"), format!("{found} legal turns"))
+                    blessable(
+                        format!("{n} legal turns"),
+                        format!("{found} legal turns"),
+                        format!("moves count {found}"),
+                    )
                 }
             }
             Assertion::MovesFromCount(sq, n) => {
@@ -989,9 +1009,10 @@ impl<'a, R: Rules> Evaluator<'a, R> {
                 if found == *n {
                     Ok(Verdict::Holds)
                 } else {
-                    fail(
+                    blessable(
                         format!("{n} legal turns from {}", sq.text()),
                         format!("{found} legal turns from {}", sq.text()),
+                        format!("moves from {} count {found}", sq.text()),
                     )
                 }
             }
@@ -1076,7 +1097,11 @@ impl<'a, R: Rules> Evaluator<'a, R> {
                 let expected = format!("perft {depth} = {n}");
                 match perft_within(game.position(), *depth, &mut limits.budget()) {
                     Ok(found) if found == *n => Ok(Verdict::Holds),
-                    Ok(found) => fail(expected, format!("perft {depth} = {found}")),
+                    Ok(found) => blessable(
+                        expected,
+                        format!("perft {depth} = {found}"),
+                        format!("perft {depth} = {found}"),
+                    ),
                     Err(stop) => Ok(Verdict::Undecided(expected, stop)),
                 }
             }
@@ -1110,7 +1135,11 @@ impl<'a, R: Rules> Evaluator<'a, R> {
                     Some(c) => format!("{} {c}", kv.key.node),
                     None => kv.key.node.clone(),
                 };
-                fail(format!("{name} = {expected}"), format!("{name} = {found}"))
+                blessable(
+                    format!("{name} = {expected}"),
+                    format!("{name} = {found}"),
+                    format!("{name} = {}", value_text(&found)),
+                )
             }
             Assertion::Invariant(name, depth) => {
                 let expected = format!("invariant {} holds to depth {depth}", name.node);
@@ -1136,8 +1165,25 @@ enum Verdict {
     Holds,
     /// What was expected and what was found.
     Fails(String, String),
+    /// What was expected and what was found, and the assertion the values found make true
+    /// (for `check --bless`).
+    Blessable(String, String, String),
     /// A search stopped before it had an answer.
     Undecided(String, Stop),
+}
+
+/// A state key's value as a scenario writes it: a bare word, designs as they are, or else a
+/// quoted string.
+fn value_text(value: &str) -> String {
+    let word = !value.is_empty()
+        && value
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_/.+:".contains(c));
+    if word || value.starts_with('(') {
+        value.to_string()
+    } else {
+        format!("\"{}\"", value.replace('\\', "\\\\").replace('"', "\\\""))
+    }
 }
 
 /// How much of a statement a failure quotes: a `play` of thousands of turns is named by its
