@@ -180,7 +180,10 @@ pub fn check_source(src: String) {
     assert_eq!(last, expected);
     // A scenario that could not run (its syntax was broken) counts as failed; a pending one
     // that fails counts apart.
-    assert_eq!(passed + failed + pending, check.scenarios.len() + check.unrun);
+    assert_eq!(
+        passed + failed + pending,
+        check.scenarios.len() + check.unrun
+    );
     assert_eq!(json.scenarios.len(), check.scenarios.len());
     assert_eq!(json.errors.len(), check.problems.len());
     let expected_code = if !check.usable() {
