@@ -45,11 +45,17 @@ pub fn run(command: Command, limits: Limits) -> Outcome {
             filter,
             options,
             format,
+            output,
             fail_fast,
             bless,
             timeout,
             slow_after,
         } => {
+            if output.is_some() && format != CheckFormat::Html {
+                return Err(Failure::Input(
+                    "-o/--output writes the HTML report; give it with --format html".into(),
+                ));
+            }
             if bless && format != CheckFormat::Text {
                 return Err(Failure::Input(
                     "--bless goes with the text report; leave out --format".into(),
@@ -60,6 +66,7 @@ pub fn run(command: Command, limits: Limits) -> Outcome {
             for pin in &options {
                 settings.overrides.push(super::location::parse_option(pin)?);
             }
+            let format = (format, output);
             check(paths, format, fail_fast, slow_after, &settings, bless)
         }
         Command::Perft {
@@ -214,7 +221,7 @@ fn check_inputs(paths: &[PathBuf]) -> (Vec<(PathBuf, Option<usize>)>, Vec<String
 
 fn check(
     paths: Vec<PathBuf>,
-    format: CheckFormat,
+    (format, page_file): (CheckFormat, Option<PathBuf>),
     fail_fast: bool,
     slow_after: Duration,
     settings: &Settings,
@@ -349,6 +356,24 @@ fn check(
             let commands = crate::scenario::ci_report::github(&checks, &missing);
             super::output::out(format_args!("{commands}"))?;
             outln!("{}", totals.line())?;
+        }
+        CheckFormat::Html => {
+            let run = crate::scenario::html_report::Run {
+                inputs: &missing,
+                totals: &totals,
+                interrupted: interrupted(),
+                settings,
+            };
+            let page = crate::scenario::html_report::html(&checks, &run);
+            match &page_file {
+                Some(path) => {
+                    std::fs::write(path, page).map_err(|e| {
+                        Failure::Input(format!("cannot write {}: {e}", path.display()))
+                    })?;
+                    outln!("{}", totals.line())?;
+                }
+                None => super::output::out(format_args!("{page}"))?,
+            }
         }
         CheckFormat::Text => {
             if interrupted() {

@@ -53,9 +53,14 @@ pub enum Command {
         #[arg(long = "option", value_name = "NAME=VALUE")]
         options: Vec<String>,
         /// Output for people (`text`), tools (`json`), or CI: `junit` (JUnit XML, for Jenkins
-        /// and GitLab) or `github` (GitHub Actions annotations, then the summary line).
+        /// and GitLab), `github` (GitHub Actions annotations, then the summary line) or `html`
+        /// (a page to open in a browser; see `-o`).
         #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
         format: CheckFormat,
+        /// Write the `--format html` report to this file (the summary line still goes to
+        /// standard output); without it the page goes to standard output.
+        #[arg(short = 'o', long, value_name = "FILE")]
+        output: Option<PathBuf>,
         /// Stop after the first scenario that does not pass.
         #[arg(long)]
         fail_fast: bool,
@@ -251,6 +256,8 @@ pub enum CheckFormat {
     Junit,
     /// GitHub Actions workflow commands (`::error file=...`), then the summary line.
     Github,
+    /// One self-contained HTML page: every scenario, each failure with a diagram.
+    Html,
 }
 
 /// How `arbiter rules` prints a catalogue.

@@ -7,5 +7,6 @@ pub mod coverage;
 pub mod diagnostic;
 pub mod evaluate;
 pub mod format;
+pub mod html_report;
 pub mod parse;
 pub mod report;
