@@ -107,19 +107,8 @@ fn one_liner(request: &Request<'_>) -> Result<Located, Failure> {
         )));
     };
     let turn = turn_text(text)?;
-    let position = match (request.fen, request.board) {
-        (Some(_), Some(_)) => {
-            return Err(Failure::Input(
-                "give the position by --fen or by --board, not both".into(),
-            ))
-        }
-        (Some(fen), None) => format!(
-            "  fen \"{}\"\n",
-            fen.replace('\\', "\\\\").replace('"', "\\\"")
-        ),
-        (None, Some(board)) => board_statements(board),
-        (None, None) => "  start\n".to_string(),
-    };
+    let position =
+        given_position(request.fen, request.board)?.unwrap_or_else(|| "  start\n".to_string());
     let size = request.size.map(|s| format!(" {s}")).unwrap_or_default();
     let src = format!(
         "variant {}{size}\nscenario \"command line\" {{\n{position}  expect legal {}\n}}\n",
@@ -133,8 +122,28 @@ fn one_liner(request: &Request<'_>) -> Result<Located, Failure> {
     Ok((source, file, 0, until, vec![turn]))
 }
 
+/// The position `--fen` or `--board` gives, as scenario statements; `None` when neither does.
+pub(super) fn given_position(
+    fen: Option<&str>,
+    board: Option<&str>,
+) -> Result<Option<String>, Failure> {
+    Ok(match (fen, board) {
+        (Some(_), Some(_)) => {
+            return Err(Failure::Input(
+                "give the position by --fen or by --board, not both".into(),
+            ))
+        }
+        (Some(fen), None) => Some(format!(
+            "  fen \"{}\"\n",
+            fen.replace('\\', "\\\\").replace('"', "\\\"")
+        )),
+        (None, Some(board)) => Some(board_statements(board)),
+        (None, None) => None,
+    })
+}
+
 /// `white: Ke2 Qd2; black: Ke8; black to move` as scenario statements.
-pub(super) fn board_statements(board: &str) -> String {
+fn board_statements(board: &str) -> String {
     let mut placements = String::new();
     let mut after = String::new();
     for part in board

@@ -96,18 +96,9 @@ fn from_line(path: &Path, line: usize) -> Result<Located, Failure> {
 /// A position from the command line, written as a scenario of one statement.
 fn one_liner(request: &Request<'_>) -> Result<Located, Failure> {
     let variant: Variant = request.target.parse().map_err(Failure::Input)?;
-    let position = match (request.fen, request.board) {
-        (Some(_), Some(_)) => {
-            return Err(Failure::Input(
-                "give the position by --fen or by --board, not both".into(),
-            ))
-        }
-        (Some(fen), None) => format!(
-            "  fen \"{}\"\n",
-            fen.replace('\\', "\\\\").replace('"', "\\\"")
-        ),
-        (None, Some(board)) => super::explain::board_statements(board),
-        (None, None) => {
+    let position = match super::explain::given_position(request.fen, request.board)? {
+        Some(p) => p,
+        None => {
             with_variant!(variant, R => has_start::<R>(request.size))?;
             "  start\n".to_string()
         }
