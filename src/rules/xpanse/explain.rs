@@ -1306,16 +1306,8 @@ fn follow_forbids(
     let (first, far) = (pos.first_rank(us), pos.far_rank(us));
     let dormant = Xpanse::dormant(&pos.board, us, far);
     let dormant_names: Vec<String> = dormant.iter().map(|s| pos.name(*s)).collect();
-    let (origin, arrives) = match moved.first().and_then(|(_, t)| t.actions.first()) {
-        Some(Action::Move {
-            role, from, legs, ..
-        }) => (
-            Some(*from),
-            *role == Role::Pawn && legs.last().is_some_and(|l| l.to.rank == far),
-        ),
-        _ => (None, false),
-    };
-    let vacates = !arrives && origin.is_some_and(|o| o.rank == first) && !dormant.is_empty();
+    let (origin, arrives, vacates) =
+        super::refuse::brings(moved.first().map(|(_, t)| t), first, far, &dormant);
     if !arrives && !vacates {
         return Vec::new();
     }

@@ -486,17 +486,15 @@ pub(super) fn magic_rule(role: Role) -> &'static str {
     }
 }
 
-/// The move is legal; what is written after it is not what it brings.
-fn follow_refusal(pos: &Xpanse, moved: &[&Turn], second: Option<&ActionPattern>) -> Refusal {
-    let g = pos.geometry();
-    let us = pos.turn;
-    let rank = |r: u8| g.rank_label(r);
-    let dormant = Xpanse::dormant(&pos.board, us, pos.far_rank(us));
-    let dormant_names: Vec<String> = dormant.iter().map(|s| pos.name(*s)).collect();
-    let (first, far) = (pos.first_rank(us), pos.far_rank(us));
-    // What the move brings, read from the move itself: a pawn arriving on the far row, or a
-    // first-row square left while a dormant pawn waits.
-    let (origin, arrives) = match moved.first().and_then(|t| t.actions.first()) {
+/// What a move brings, read from the move itself: its origin, whether a pawn arrives on the far
+/// row, and whether it leaves a first-row square while a dormant pawn waits.
+pub(super) fn brings(
+    moved: Option<&Turn>,
+    first: u8,
+    far: u8,
+    dormant: &[Sq],
+) -> (Option<Square>, bool, bool) {
+    let (origin, arrives) = match moved.and_then(|t| t.actions.first()) {
         Some(Action::Move {
             role, from, legs, ..
         }) => (
@@ -506,6 +504,18 @@ fn follow_refusal(pos: &Xpanse, moved: &[&Turn], second: Option<&ActionPattern>)
         _ => (None, false),
     };
     let vacates = !arrives && origin.is_some_and(|o| o.rank == first) && !dormant.is_empty();
+    (origin, arrives, vacates)
+}
+
+/// The move is legal; what is written after it is not what it brings.
+fn follow_refusal(pos: &Xpanse, moved: &[&Turn], second: Option<&ActionPattern>) -> Refusal {
+    let g = pos.geometry();
+    let us = pos.turn;
+    let rank = |r: u8| g.rank_label(r);
+    let dormant = Xpanse::dormant(&pos.board, us, pos.far_rank(us));
+    let dormant_names: Vec<String> = dormant.iter().map(|s| pos.name(*s)).collect();
+    let (first, far) = (pos.first_rank(us), pos.far_rank(us));
+    let (origin, arrives, vacates) = brings(moved.first().copied(), first, far, &dormant);
     let reborn_targets: Vec<Square> = moved
         .iter()
         .filter_map(|t| match t.actions.get(1) {
