@@ -490,3 +490,10 @@ fn bless_writes_the_values_found_and_nothing_else() {
     let o = arbiter(&["check", path, "--bless", "--format", "json"]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+#[test]
+fn a_line_number_past_any_file_is_an_error() {
+    let o = arbiter(&["check", "scenarios/chess/results.scn:99999999999999999999"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
+    assert!(stdout(&o).starts_with("0 passed"), "{}", stdout(&o));
+}

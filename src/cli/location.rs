@@ -14,8 +14,13 @@ pub fn split(arg: &Path) -> (PathBuf, Option<usize>) {
         return (arg.to_path_buf(), None);
     }
     match text.rsplit_once(':') {
+        // A line number too large for any file stays part of the path, which then names no
+        // file: an error, not the whole file.
         Some((file, line)) if !line.is_empty() && line.bytes().all(|b| b.is_ascii_digit()) => {
-            (PathBuf::from(file), line.parse().ok())
+            match line.parse() {
+                Ok(n) => (PathBuf::from(file), Some(n)),
+                Err(_) => (arg.to_path_buf(), None),
+            }
         }
         _ => (arg.to_path_buf(), None),
     }
