@@ -11,6 +11,7 @@ mod location;
 pub mod output;
 mod progress;
 mod show;
+mod threads;
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -36,6 +37,10 @@ pub struct Cli {
     /// Colour: on a terminal unless NO_COLOR is set (`auto`), `always` or `never`.
     #[arg(long, global = true, value_enum, default_value_t = colour::When::Auto)]
     pub color: colour::When,
+    /// Worker threads for searches (perft, invariant searches, forced wins) and for `check`'s
+    /// scenarios; default: one per core. Results and output are the same for every count.
+    #[arg(long, global = true, value_name = "N")]
+    pub threads: Option<usize>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -296,6 +301,10 @@ pub fn main() -> i32 {
     let cli = Cli::parse();
     colour::setup(cli.color);
     commands::interrupt_on_ctrl_c();
+    if let Err(e) = threads::setup(cli.threads) {
+        eprintln!("error: {e}");
+        return 2;
+    }
     let limits = crate::rules::Limits {
         max_nodes: cli.max_nodes,
         deadline: None,
