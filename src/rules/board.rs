@@ -265,6 +265,14 @@ impl Board {
         self.cells[sq.index()] = piece.map_or(EMPTY, Piece::code);
     }
 
+    /// Writes a raw cell code (`EMPTY` or a piece code), for the hot paths that undo what
+    /// they tried.
+    #[inline(always)]
+    pub(crate) fn set_cell(&mut self, sq: Sq, code: u8) {
+        debug_assert!(!self.is_wall(sq) && code != WALL);
+        self.cells[sq.index()] = code;
+    }
+
     pub fn get(&self, square: Square) -> Option<Piece> {
         if self.geometry.contains(square) {
             self.piece_at(Sq::of(square))

@@ -519,7 +519,6 @@ impl AttackTable {
         mut admit: impl FnMut(Attack) -> bool,
         mut passes: impl FnMut(Sq, u8) -> bool,
     ) -> Option<Attack> {
-        use super::board::cell::{EMPTY, WALL};
         for e in &self.leaps {
             let from = target.offset(e.offset);
             let c = board.cell(from);
@@ -535,44 +534,77 @@ impl AttackTable {
             }
         }
         for ray in &self.rays {
-            let mut t = target;
-            let mut n = 0u8;
-            // The first occupied cell that stops the ray, then (for hoppers) the one behind it.
-            let mut screened = false;
-            loop {
-                t = t.offset(ray.dir);
-                n = n.saturating_add(1);
-                let c = board.cell(t);
-                if c == EMPTY {
-                    continue;
-                }
-                if c == WALL {
-                    break;
-                }
-                if ray.codes[c as usize >> 6] >> (c & 63) & 1 != 0 {
-                    for e in &ray.riders {
-                        if e.code == c && e.hop == screened && (e.range == 0 || n <= e.range) {
-                            let hit = Attack {
-                                from: t,
-                                code: c,
-                                atom: e.atom,
-                            };
-                            if admit(hit) {
-                                return Some(hit);
-                            }
-                        }
-                    }
-                }
-                if passes(t, c) {
-                    continue;
-                }
-                if screened || !ray.hops {
-                    break;
-                }
-                screened = true;
+            if let Some(hit) = Self::ray_attacker(ray, board, target, &mut admit, &mut passes) {
+                return Some(hit);
             }
         }
         None
+    }
+
+    /// [`Self::attacker`] on the rays leaving `target` in direction `dir` only (no leaps): the
+    /// only attacks that emptying a square in that direction can open, for a caller that
+    /// knows `target` was not attacked before.
+    #[inline]
+    pub fn attacker_along(
+        &self,
+        board: &Board,
+        target: Sq,
+        dir: i32,
+        mut admit: impl FnMut(Attack) -> bool,
+        mut passes: impl FnMut(Sq, u8) -> bool,
+    ) -> Option<Attack> {
+        self.rays
+            .iter()
+            .filter(|r| r.dir == dir)
+            .find_map(|ray| Self::ray_attacker(ray, board, target, &mut admit, &mut passes))
+    }
+
+    /// The first attack along one ray.
+    #[inline(always)]
+    fn ray_attacker(
+        ray: &Ray,
+        board: &Board,
+        target: Sq,
+        admit: &mut impl FnMut(Attack) -> bool,
+        passes: &mut impl FnMut(Sq, u8) -> bool,
+    ) -> Option<Attack> {
+        use super::board::cell::{EMPTY, WALL};
+        let mut t = target;
+        let mut n = 0u8;
+        // The first occupied cell that stops the ray, then (for hoppers) the one behind it.
+        let mut screened = false;
+        loop {
+            t = t.offset(ray.dir);
+            n = n.saturating_add(1);
+            let c = board.cell(t);
+            if c == EMPTY {
+                continue;
+            }
+            if c == WALL {
+                return None;
+            }
+            if ray.codes[c as usize >> 6] >> (c & 63) & 1 != 0 {
+                for e in &ray.riders {
+                    if e.code == c && e.hop == screened && (e.range == 0 || n <= e.range) {
+                        let hit = Attack {
+                            from: t,
+                            code: c,
+                            atom: e.atom,
+                        };
+                        if admit(hit) {
+                            return Some(hit);
+                        }
+                    }
+                }
+            }
+            if passes(t, c) {
+                continue;
+            }
+            if screened || !ray.hops {
+                return None;
+            }
+            screened = true;
+        }
     }
 }
 

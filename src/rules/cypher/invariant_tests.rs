@@ -293,11 +293,6 @@ pub(super) const TEST_DESIGNS: [&str; 6] = ["WD", "NN", "fmWfcF", "mBcR", "R4", 
 /// Spies often in Court, a few other pieces anywhere; with one or two invented pieces per side
 /// among `designs` when there are any.
 pub(super) fn random_position_with(rng: &mut Rng, designs: &[&str]) -> (Cypher, Options) {
-    let designs: Vec<crate::rules::design::DesignId> = designs
-        .iter()
-        .map(|d| crate::rules::design::intern(d).expect("a design"))
-        .collect();
-    let g = Cypher::geometry();
     let mut options = Options::defaults(Cypher::options());
     for d in Cypher::options() {
         let v = d.values[rng.below(d.values.len())];
@@ -305,6 +300,16 @@ pub(super) fn random_position_with(rng: &mut Rng, designs: &[&str]) -> (Cypher, 
             .set(Cypher::options(), "cypher", d.name, v)
             .expect("a value of the option");
     }
+    (random_position_under(rng, designs, &options), options)
+}
+
+/// [`random_position_with`] under the options given.
+pub(super) fn random_position_under(rng: &mut Rng, designs: &[&str], options: &Options) -> Cypher {
+    let designs: Vec<crate::rules::design::DesignId> = designs
+        .iter()
+        .map(|d| crate::rules::design::intern(d).expect("a design"))
+        .collect();
+    let g = Cypher::geometry();
     loop {
         let mut s = Setup::empty(g);
         let mut place = |rng: &mut Rng, piece: Piece, court: bool, near_border: bool| loop {
@@ -356,8 +361,8 @@ pub(super) fn random_position_with(rng: &mut Rng, designs: &[&str]) -> (Cypher, 
         if rng.below(2) == 0 {
             s.turn = Color::Black;
         }
-        if let Ok(p) = Cypher::from_setup(&s, &options) {
-            return (p, options);
+        if let Ok(p) = Cypher::from_setup(&s, options) {
+            return p;
         }
     }
 }

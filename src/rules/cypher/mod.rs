@@ -35,6 +35,9 @@
 mod attack_oracle;
 mod catalogue;
 mod explain;
+mod fast;
+#[cfg(test)]
+mod fast_agreement;
 #[cfg(test)]
 mod invariant_tests;
 #[cfg(test)]
@@ -244,14 +247,25 @@ fn zone_of(s: i32) -> u8 {
     ZONE[s as usize]
 }
 
+/// Files and ranks by mailbox index, so that the hot paths need no division.
+static FILE_RANK: [(i8, i8); CELLS] = {
+    let mut t = [(0i8, 0i8); CELLS];
+    let mut i = 0;
+    while i < CELLS {
+        t[i] = ((i as i32 % STRIDE - 3) as i8, (i as i32 / STRIDE - 3) as i8);
+        i += 1;
+    }
+    t
+};
+
 #[inline(always)]
 fn rank_of(s: i32) -> i32 {
-    s / STRIDE - 3
+    FILE_RANK[s as usize].1 as i32
 }
 
 #[inline(always)]
 fn file_of(s: i32) -> i32 {
-    s % STRIDE - 3
+    FILE_RANK[s as usize].0 as i32
 }
 
 #[inline(always)]
@@ -259,9 +273,38 @@ fn code(color: u8, role: u8) -> u8 {
     (role << 1) | color
 }
 
+/// Whether two squares touch. Files are fewer than half the mailbox's width apart, so the
+/// difference of two indices says it.
 #[inline(always)]
 fn adjacent(a: i32, b: i32) -> bool {
-    a != b && (file_of(a) - file_of(b)).abs() <= 1 && (rank_of(a) - rank_of(b)).abs() <= 1
+    matches!((a - b).abs(), 1 | 21..=23)
+}
+
+/// The unit step from one square towards another on the same file, rank or diagonal, by the
+/// difference of their indices (offset by [`LINE_MID`]); 0 when they share no line or are
+/// one square.
+static LINE: [i8; 2 * LINE_MID + 1] = {
+    let mut t = [0i8; 2 * LINE_MID + 1];
+    let mut df = -(NFILES - 1);
+    while df < NFILES {
+        let mut dr = -(NRANKS - 1);
+        while dr < NRANKS {
+            if (df != 0 || dr != 0) && (df == 0 || dr == 0 || df == dr || df == -dr) {
+                t[(dr * STRIDE + df + LINE_MID as i32) as usize] =
+                    delta(df.signum(), dr.signum()) as i8;
+            }
+            dr += 1;
+        }
+        df += 1;
+    }
+    t
+};
+const LINE_MID: usize = (NRANKS * STRIDE) as usize;
+
+/// The unit step from `from` towards `to` along their common line, or 0.
+#[inline(always)]
+fn line_step(from: i32, to: i32) -> i32 {
+    LINE[(to - from + LINE_MID as i32) as usize] as i32
 }
 
 /// The square a pawn of `color` must reach for a coup: its last Field row.
@@ -600,11 +643,22 @@ impl Opened {
     #[inline(always)]
     fn lines_to(&self, king: i32) -> bool {
         king != 0
-            && self.squares[..self.n].iter().any(|&s| {
-                let (df, dr) = (file_of(s) - file_of(king), rank_of(s) - rank_of(king));
-                df == 0 || dr == 0 || df.abs() == dr.abs()
-            })
+            && self.squares[..self.n]
+                .iter()
+                .any(|&s| line_step(king, s) != 0)
     }
+}
+
+/// How [`Cypher::judge`] tests whether the mover's King is left in check.
+#[derive(Clone, Copy, Debug)]
+enum CheckTest {
+    /// It cannot be: the King was not in check and nothing opened a line to it.
+    Skip,
+    /// Every attack.
+    Full,
+    /// Only along the lines through the squares a turn opened, for a King that was not in
+    /// check and did not move (no designs on the board).
+    Along(Opened),
 }
 
 /// The rule a turn breaks, and whether its first action already broke it (or decided the game,
@@ -721,32 +775,71 @@ impl Cypher {
     /// [`Self::attacker`] by the attack table `table`.
     #[inline(always)]
     fn attacker_in(&self, table: &AttackTable, s: i32, ignore: i32) -> Option<i32> {
-        let o = &self.opts;
-        let zs = zone_of(s);
         table
             .attacker(
                 &self.board,
                 Sq(s as u16),
-                |a| {
-                    let x = a.from.0 as i32;
-                    let z = zone_of(x);
-                    x != ignore
-                        && match a.code >> 1 {
-                            PAWN => z == FIELD || (z == BORDER && o.border_pawn_checks.get()),
-                            // Atom 0 is the classical L, atom 1 the extended one.
-                            KNIGHT => z == BORDER || (a.atom == 1 && z == COURT),
-                            KING => {
-                                z == COURT
-                                    || (z == BORDER
-                                        && (zs == BORDER || !o.border_king_allowed.get()))
-                            }
-                            SPY => z != FIELD || o.field_spy_checks.get(),
-                            _ => z != FIELD,
-                        }
-                },
-                |x, c| x.0 as i32 == ignore || (c >> 1 == SPY && zone_of(x.0 as i32) != COURT),
+                |a| self.checks(a, s, ignore),
+                |x, c| Self::see_through(x, c, ignore),
             )
             .map(|a| a.from.0 as i32)
+    }
+
+    /// Whether a King of the other colour on the non-Court square `s`, not attacked before a
+    /// turn that emptied (or made transparent) the squares of `opened` and did not move it, is
+    /// attacked by `them` after it: only the lines from `s` through those squares can have
+    /// opened. Same answer as [`Self::attacked`] under that premise, without designs.
+    #[inline(always)]
+    fn attacked_along(&self, s: i32, them: u8, opened: &Opened) -> bool {
+        debug_assert!(!self.designed && !opened.king_moved);
+        let table = &attack_tables()[them as usize];
+        let mut done = [0i32; 4];
+        for (i, &x) in opened.squares[..opened.n].iter().enumerate() {
+            let dir = line_step(s, x);
+            if dir == 0 || done[..i].contains(&dir) {
+                continue;
+            }
+            done[i] = dir;
+            let hit = table.attacker_along(
+                &self.board,
+                Sq(s as u16),
+                dir,
+                |a| self.checks(a, s, -1),
+                |x, c| Self::see_through(x, c, -1),
+            );
+            if hit.is_some() {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Whether a piece that reaches the King on `s` by its movement checks it: the zone rules
+    /// of who checks whom (main IV.v, V.xii, retake IV), with the piece on `ignore` gone.
+    #[inline(always)]
+    fn checks(&self, a: movement::Attack, s: i32, ignore: i32) -> bool {
+        let o = &self.opts;
+        let zs = zone_of(s);
+        let x = a.from.0 as i32;
+        let z = zone_of(x);
+        x != ignore
+            && match a.code >> 1 {
+                PAWN => z == FIELD || (z == BORDER && o.border_pawn_checks.get()),
+                // Atom 0 is the classical L, atom 1 the extended one.
+                KNIGHT => z == BORDER || (a.atom == 1 && z == COURT),
+                KING => {
+                    z == COURT || (z == BORDER && (zs == BORDER || !o.border_king_allowed.get()))
+                }
+                SPY => z != FIELD || o.field_spy_checks.get(),
+                _ => z != FIELD,
+            }
+    }
+
+    /// Whether a line of attack goes on through the piece `c` on `x`: a Spy outside Court is
+    /// transparent, and the piece on `ignore` is gone.
+    #[inline(always)]
+    fn see_through(x: Sq, c: u8, ignore: i32) -> bool {
+        x.0 as i32 == ignore || (c >> 1 == SPY && zone_of(x.0 as i32) != COURT)
     }
 
     /// Whether the Spy on `spy` (in Court) flips the King on `king` (in Court): one line, no
@@ -755,11 +848,11 @@ impl Cypher {
         if spy == 0 || king == 0 || zone_of(spy) != COURT || zone_of(king) != COURT {
             return false;
         }
-        let (df, dr) = (file_of(king) - file_of(spy), rank_of(king) - rank_of(spy));
-        if (df != 0 && dr != 0 && df.abs() != dr.abs()) || df.abs().max(dr.abs()) < 2 {
+        // One line, and at least one square between.
+        let d = line_step(spy, king);
+        if d == 0 || spy + d == king {
             return false;
         }
-        let d = delta(df.signum(), dr.signum());
         let mut t = spy + d;
         while t != king {
             if self.at(t) != EMPTY {
@@ -1536,8 +1629,9 @@ impl Cypher {
                 .any(|o| o.kind == K_NORMAL && o.from == m.from && o.to == m.to)
     }
 
-    /// Generates every legal turn into `out`.
-    fn generate(&self, out: &mut Vec<Move>) {
+    /// Generates every legal turn into `out`: the reference generator, which plays every
+    /// candidate on a copy (`fast.rs` has the one searches use, tested against this one).
+    fn generate_reference(&self, out: &mut Vec<Move>) {
         let start = out.len();
         self.candidates(&Focus::EVERY, out);
         let checked = Some(self.king_in_check(self.turn));
@@ -1846,7 +1940,15 @@ impl Cypher {
             "a skipped check test would have found a check after {m:?}"
         );
         self.result = self
-            .judge(mover, acted, test_check)
+            .judge(
+                mover,
+                acted,
+                if test_check {
+                    CheckTest::Full
+                } else {
+                    CheckTest::Skip
+                },
+            )
             .map_err(Fault::at_end)?;
         Ok(())
     }
@@ -1856,7 +1958,7 @@ impl Cypher {
     /// King may stay in check until the end of the turn, and a first action that decides the
     /// game ends the turn.
     fn judge_first(&self, mover: Color, acted: Acted) -> Result<(), Fault> {
-        match self.judge(mover, acted, false) {
+        match self.judge(mover, acted, CheckTest::Skip) {
             Err(rule) => Err(Fault::at_first(rule)),
             Ok(Some(_)) => Err(Fault::at_first("game-over")),
             Ok(None) => Ok(()),
@@ -1864,14 +1966,14 @@ impl Cypher {
     }
 
     /// The Spy and King rules (main III.ii-iii, flipping VII.d) on the board an action of
-    /// `mover` leaves, and the result they decide; with `test_check`, also whether the mover's
+    /// `mover` leaves, and the result they decide; by `test`, also whether the mover's
     /// King is left in check. `Err` names the rule the action breaks.
     #[inline(always)]
     fn judge(
         &self,
         mover: Color,
         acted: Acted,
-        test_check: bool,
+        test: CheckTest,
     ) -> Result<Option<Outcome>, &'static str> {
         let us = mover.index();
         let them = us ^ 1;
@@ -1910,10 +2012,14 @@ impl Cypher {
         if own_spy && !own_reading.get() {
             return Err(own_rule);
         }
-        if test_check
-            && ks != 0
+        if ks != 0
             && (zone_of(ks) != COURT || broken(Broken::JudgeCourtGuard))
-            && self.attacked(ks, them as u8, if flips { se } else { -1 })
+            && match test {
+                CheckTest::Skip => false,
+                // The enemy Spy a flip takes away may have stood on any line.
+                CheckTest::Along(opened) if !flips => self.attacked_along(ks, them as u8, &opened),
+                _ => self.attacked(ks, them as u8, if flips { se } else { -1 }),
+            }
         {
             return Err("own-king-in-check");
         }
@@ -2391,7 +2497,14 @@ impl Rules for Cypher {
         if self.result.is_some() {
             return;
         }
-        self.generate(out);
+        self.generate_fast(out);
+    }
+
+    fn count_legal(&self) -> u64 {
+        if self.result.is_some() {
+            return 0;
+        }
+        self.count_fast()
     }
 
     fn play(&mut self, m: Move) {
