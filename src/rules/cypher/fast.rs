@@ -20,6 +20,9 @@ struct Judge<'a> {
     checked: bool,
     /// The last Spy exit judged on its own, and whether it passed.
     exit: Option<(u16, u16, bool)>,
+    /// Whether only the check test can refuse a move of a piece other than King and Spy
+    /// ([`Cypher::quiet`]).
+    quiet: bool,
 }
 
 impl Judge<'_> {
@@ -29,6 +32,7 @@ impl Judge<'_> {
             scratch: pos.clone(),
             checked: pos.king_in_check(pos.turn),
             exit: None,
+            quiet: pos.quiet(),
         }
     }
 
@@ -53,9 +57,20 @@ impl Judge<'_> {
         let us = pos.turn as usize;
         let (acted, opened, captured) = self.make(m, role);
         let s = &self.scratch;
-        let ok = s
-            .judge(pos.turn, acted, self.test(&opened, s.kings[us]))
-            .is_ok();
+        let test = self.test(&opened, s.kings[us]);
+        let ok = if self.quiet && !matches!(role, KING | SPY) {
+            debug_assert_eq!(
+                crate::rules::consulted::quietly(|| s.judge(pos.turn, acted, test)),
+                if s.left_in_check(pos.turn, test, -1) {
+                    Err("own-king-in-check")
+                } else {
+                    Ok(None)
+                }
+            );
+            !s.left_in_check(pos.turn, test, -1)
+        } else {
+            s.judge(pos.turn, acted, test).is_ok()
+        };
         self.unmake(m, captured);
         ok
     }

@@ -716,6 +716,54 @@ fn win(color: Color, reason: Reason, rule: &'static str) -> Outcome {
     }
 }
 
+/// The mover's pieces in square order, and among them its majors outside Court when its Spy
+/// is in Court (the pieces a Spy's exit can let in, main V.v): listed in one pass over the
+/// board per position, rather than a pass at every exit.
+struct Majors {
+    own: [u16; NSQ],
+    nown: usize,
+    squares: [u16; NSQ],
+    n: usize,
+}
+
+impl Majors {
+    #[inline(always)]
+    fn of(pos: &Cypher) -> Majors {
+        let us = pos.turn as u8;
+        let mut majors = Majors {
+            own: [0; NSQ],
+            nown: 0,
+            squares: [0; NSQ],
+            n: 0,
+        };
+        let spy = pos.spies[us as usize] as i32;
+        let exits = spy != 0 && zone_of(spy) == COURT;
+        for &g in SQUARES.iter() {
+            let c = pos.at(g);
+            if c == EMPTY || c & 1 != us {
+                continue;
+            }
+            majors.own[majors.nown] = g as u16;
+            majors.nown += 1;
+            if exits && is_major(c >> 1) && zone_of(g) != COURT {
+                majors.squares[majors.n] = g as u16;
+                majors.n += 1;
+            }
+        }
+        majors
+    }
+
+    /// The majors a Spy's exit can let into Court.
+    fn squares(&self) -> impl Iterator<Item = i32> + '_ {
+        self.squares[..self.n].iter().map(|&s| s as i32)
+    }
+
+    /// Every piece of the mover.
+    fn own(&self) -> impl Iterator<Item = i32> + '_ {
+        self.own[..self.nown].iter().map(|&s| s as i32)
+    }
+}
+
 impl Cypher {
     #[inline(always)]
     fn at(&self, s: i32) -> u8 {
@@ -844,10 +892,18 @@ impl Cypher {
 
     /// Whether the Spy on `spy` (in Court) flips the King on `king` (in Court): one line, no
     /// piece between and at least one empty square between.
+    #[inline(always)]
     fn spy_line(&self, spy: i32, king: i32) -> bool {
-        if spy == 0 || king == 0 || zone_of(spy) != COURT || zone_of(king) != COURT {
-            return false;
-        }
+        spy != 0
+            && king != 0
+            && zone_of(spy) == COURT
+            && zone_of(king) == COURT
+            && self.court_line_open(spy, king)
+    }
+
+    /// [`Self::spy_line`] for a Spy and a King both in Court.
+    #[inline(never)]
+    fn court_line_open(&self, spy: i32, king: i32) -> bool {
         // One line, and at least one square between.
         let d = line_step(spy, king);
         if d == 0 || spy + d == king {
@@ -975,6 +1031,7 @@ impl Cypher {
 
     /// Exploring: the first action `from`-`to` goes on as a candidate, or is rejected by
     /// `fault`.
+    #[allow(clippy::too_many_arguments)]
     fn sift<V: Verdicts<Move>>(
         &self,
         from: i32,
@@ -982,10 +1039,11 @@ impl Cypher {
         role: u8,
         fault: Option<Rejection>,
         focus: &Focus,
+        majors: &Majors,
         out: &mut V,
     ) {
         match fault {
-            None => self.push_primary(from, to, role, focus, out),
+            None => self.push_primary(from, to, role, focus, majors, out),
             Some(why) => out.rejected(Move::new(from, to, K_NORMAL), why),
         }
     }
@@ -1030,6 +1088,7 @@ impl Cypher {
         to: i32,
         role: u8,
         focus: &Focus,
+        majors: &Majors,
         out: &mut V,
     ) {
         let us = self.turn as u8;
@@ -1052,11 +1111,10 @@ impl Cypher {
             SPY if zone_of(from) == COURT && zone_of(to) != COURT => {
                 out.legal(m);
                 // Court entry: a non-King major from outside Court onto an empty Court square.
-                for &g in SQUARES.iter() {
+                // The exit moves no major (a Spy takes pawns only), so they stand as listed.
+                for g in majors.squares() {
                     let c = view(g);
-                    if c == EMPTY || c & 1 != us || zone_of(g) == COURT {
-                        continue;
-                    }
+                    debug_assert!(c & 1 == us && is_major(c >> 1) && zone_of(g) != COURT);
                     match c >> 1 {
                         KNIGHT => {
                             for d in CLASSICAL {
@@ -1314,11 +1372,9 @@ impl Cypher {
     fn candidates<V: Verdicts<Move>>(&self, focus: &Focus, out: &mut V) {
         let us = self.turn as u8;
         let fwd = if us == 0 { UP } else { -UP };
-        for &f in SQUARES.iter() {
+        let majors = Majors::of(self);
+        for f in majors.own() {
             let c = self.at(f);
-            if c == EMPTY || c & 1 != us {
-                continue;
-            }
             if V::REJECTED && !focus.origin(f) {
                 continue;
             }
@@ -1328,15 +1384,31 @@ impl Cypher {
                 PAWN => {
                     let t = f + fwd;
                     if V::REJECTED {
-                        self.sift(f, t, PAWN, self.pawn_fault(f, t, false), focus, out);
+                        self.sift(
+                            f,
+                            t,
+                            PAWN,
+                            self.pawn_fault(f, t, false),
+                            focus,
+                            &majors,
+                            out,
+                        );
                     } else if self.at(t) == EMPTY && zone_of(t) != COURT {
-                        self.push_primary(f, t, PAWN, focus, out);
+                        self.push_primary(f, t, PAWN, focus, &majors, out);
                     }
                     for t in [f + fwd - 1, f + fwd + 1] {
                         let c2 = self.at(t);
                         if V::REJECTED {
                             if c2 != WALL {
-                                self.sift(f, t, PAWN, self.pawn_fault(f, t, true), focus, out);
+                                self.sift(
+                                    f,
+                                    t,
+                                    PAWN,
+                                    self.pawn_fault(f, t, true),
+                                    focus,
+                                    &majors,
+                                    out,
+                                );
                             }
                         } else if c2 != EMPTY
                             && c2 != WALL
@@ -1344,7 +1416,7 @@ impl Cypher {
                             && zone_of(t) != COURT
                             && self.capture_rule(PAWN, zf, c2, t).is_ok()
                         {
-                            self.push_primary(f, t, PAWN, focus, out);
+                            self.push_primary(f, t, PAWN, focus, &majors, out);
                         }
                     }
                 }
@@ -1366,7 +1438,7 @@ impl Cypher {
                             if fault.is_none() && zt == COURT && zf != COURT {
                                 self.stop_in_court(f, t, KNIGHT, focus, out);
                             } else {
-                                self.sift(f, t, KNIGHT, fault, focus, out);
+                                self.sift(f, t, KNIGHT, fault, focus, &majors, out);
                             }
                             return;
                         }
@@ -1377,7 +1449,7 @@ impl Cypher {
                         if c2 == EMPTY
                             || (c2 & 1 != us && self.capture_rule(KNIGHT, zf, c2, t).is_ok())
                         {
-                            self.push_primary(f, t, KNIGHT, focus, out);
+                            self.push_primary(f, t, KNIGHT, focus, &majors, out);
                         }
                     };
                     // Exploring, both Ls from every zone, to say why one is not allowed.
@@ -1400,12 +1472,20 @@ impl Cypher {
                             continue;
                         }
                         if V::REJECTED {
-                            self.sift(f, t, KING, self.landing_fault(KING, f, t, c2), focus, out);
+                            self.sift(
+                                f,
+                                t,
+                                KING,
+                                self.landing_fault(KING, f, t, c2),
+                                focus,
+                                &majors,
+                                out,
+                            );
                         } else if self.king_entry_ok(f, t, us)
                             && (c2 == EMPTY
                                 || (c2 & 1 != us && self.capture_rule(KING, zf, c2, t).is_ok()))
                         {
-                            self.push_primary(f, t, KING, focus, out);
+                            self.push_primary(f, t, KING, focus, &majors, out);
                         }
                     }
                 }
@@ -1425,7 +1505,7 @@ impl Cypher {
                             let stop_ok = role == SPY || zf == COURT || zone_of(t) != COURT;
                             if c2 == EMPTY {
                                 if stop_ok {
-                                    self.push_primary(f, t, role, focus, out);
+                                    self.push_primary(f, t, role, focus, &majors, out);
                                 } else if V::REJECTED {
                                     self.stop_in_court(f, t, role, focus, out);
                                 }
@@ -1435,7 +1515,7 @@ impl Cypher {
                             if V::REJECTED {
                                 match self.landing_fault(role, f, t, c2) {
                                     None if !stop_ok => self.stop_in_court(f, t, role, focus, out),
-                                    fault => self.sift(f, t, role, fault, focus, out),
+                                    fault => self.sift(f, t, role, fault, focus, &majors, out),
                                 }
                                 let blocker = Sq(t as u16).square();
                                 let mut x = t + d;
@@ -1448,13 +1528,13 @@ impl Cypher {
                                 && stop_ok
                                 && self.capture_rule(role, zf, c2, t).is_ok()
                             {
-                                self.push_primary(f, t, role, focus, out);
+                                self.push_primary(f, t, role, focus, &majors, out);
                             }
                             break;
                         }
                     }
                 }
-                _ => self.design_candidates(f, role, focus, out),
+                _ => self.design_candidates(f, role, focus, &majors, out),
             }
         }
         // Prisoner release.
@@ -1511,7 +1591,14 @@ impl Cypher {
     /// design's atoms (rule `invented-piece`: `m` atoms only move, `c` atoms only capture,
     /// riders are blocked), under the zone rules of the major pieces and their Court entry.
     #[inline(never)]
-    fn design_candidates<V: Verdicts<Move>>(&self, f: i32, role: u8, focus: &Focus, out: &mut V) {
+    fn design_candidates<V: Verdicts<Move>>(
+        &self,
+        f: i32,
+        role: u8,
+        focus: &Focus,
+        majors: &Majors,
+        out: &mut V,
+    ) {
         let us = self.turn as u8;
         let zf = zone_of(f);
         // Two atoms reaching one square make one move.
@@ -1538,7 +1625,7 @@ impl Cypher {
                     Landing::Empty { moves: true } => {
                         if stop_ok {
                             if !std::mem::replace(&mut seen[t as usize], true) {
-                                self.push_primary(f, t, role, focus, out);
+                                self.push_primary(f, t, role, focus, &majors, out);
                             }
                         } else if V::REJECTED {
                             self.stop_in_court(f, t, role, focus, out);
@@ -1549,14 +1636,14 @@ impl Cypher {
                             match self.landing_fault(role, f, t, c2) {
                                 None if !stop_ok => self.stop_in_court(f, t, role, focus, out),
                                 None if std::mem::replace(&mut seen[t as usize], true) => {}
-                                fault => self.sift(f, t, role, fault, focus, out),
+                                fault => self.sift(f, t, role, fault, focus, &majors, out),
                             }
                         } else if c2 & 1 != us
                             && stop_ok
                             && self.capture_rule(role, zf, c2, t).is_ok()
                             && !std::mem::replace(&mut seen[t as usize], true)
                         {
-                            self.push_primary(f, t, role, focus, out);
+                            self.push_primary(f, t, role, focus, &majors, out);
                         }
                     }
                     Landing::Blocked { by } => {
@@ -2012,15 +2099,7 @@ impl Cypher {
         if own_spy && !own_reading.get() {
             return Err(own_rule);
         }
-        if ks != 0
-            && (zone_of(ks) != COURT || broken(Broken::JudgeCourtGuard))
-            && match test {
-                CheckTest::Skip => false,
-                // The enemy Spy a flip takes away may have stood on any line.
-                CheckTest::Along(opened) if !flips => self.attacked_along(ks, them as u8, &opened),
-                _ => self.attacked(ks, them as u8, if flips { se } else { -1 }),
-            }
-        {
+        if self.left_in_check(mover, test, if flips { se } else { -1 }) {
             return Err("own-king-in-check");
         }
         let into_line = self.spy_line(se, ks);
@@ -2055,6 +2134,37 @@ impl Cypher {
             (Some(w), Some(l)) => Some(if o.win_and_loss_wins.get() { w } else { l }),
             (w, l) => w.or(l),
         })
+    }
+
+    /// Whether the King of `mover` stands outside Court attacked, tested as `test` says, with
+    /// the piece on `gone` (an enemy Spy a flip takes away, or -1) treated as gone.
+    #[inline(always)]
+    fn left_in_check(&self, mover: Color, test: CheckTest, gone: i32) -> bool {
+        let ks = self.kings[mover.index()] as i32;
+        let them = mover.other() as u8;
+        ks != 0
+            && (zone_of(ks) != COURT || broken(Broken::JudgeCourtGuard))
+            && match test {
+                CheckTest::Skip => false,
+                // The enemy Spy a flip takes away may have stood on any line.
+                CheckTest::Along(opened) if gone < 0 => self.attacked_along(ks, them, &opened),
+                _ => self.attacked(ks, them, gone),
+            }
+    }
+
+    /// Whether nothing [`Self::judge`] asks of a move by a piece other than the King and the
+    /// Spy can fire here but the check test: no King or Spy touches another, no King stands on
+    /// the Border by the other, and no King in Court shares Court with an enemy Spy. These
+    /// pieces stay where they are, so a flip or a rule of touching cannot start, and the
+    /// judge would consult no option either.
+    fn quiet(&self) -> bool {
+        let [kw, kb] = self.kings.map(i32::from);
+        let [sw, sb] = self.spies.map(i32::from);
+        let court = |s: i32| zone_of(s) == COURT;
+        !(adjacent(kw, kb) || adjacent(kw, sb) || adjacent(kb, sw) || adjacent(sw, sb))
+            && !(adjacent(kw, sw) || adjacent(kb, sb))
+            && !(court(kw) && court(sb))
+            && !(court(kb) && court(sw))
     }
 
     /// A result the position shows by itself (flips), for set-up positions. The side that
