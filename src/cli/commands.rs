@@ -121,12 +121,12 @@ pub fn run(command: Command, limits: Limits) -> Outcome {
         ),
         Command::Win {
             variant,
-            color,
+            side,
             turns,
             fen,
             size,
             options,
-        } => super::searches::win(&variant, &color, turns, (fen, size, options), limits),
+        } => super::searches::win(&variant, &side, turns, (fen, size, options), limits),
         Command::Moves {
             variant,
             fen,

@@ -155,7 +155,8 @@ pub enum Command {
         /// The variant, as scenario files name it.
         variant: String,
         /// The colour that is to win: `white` or `black`.
-        color: String,
+        #[arg(value_name = "COLOR")]
+        side: String,
         /// How many of its own turns it may take.
         turns: u64,
         /// Start from this FEN instead of the initial position.
