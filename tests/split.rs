@@ -244,7 +244,7 @@ fn merge_refuses_incomplete_or_mixed_results() {
     assert_eq!(run.code, 2);
     assert!(
         run.err
-            .contains("missing results: jobs 3-4 (of 20 jobs, 18 given)"),
+            .contains("missing results for job ids 3-4 (of 20 jobs, 18 given)"),
         "{}",
         run.err
     );

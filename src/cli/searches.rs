@@ -882,7 +882,7 @@ fn merge(kind: Kind, paths: &[PathBuf]) -> Outcome {
             expect = id + 1;
         }
         return Err(Failure::Input(format!(
-            "missing results: jobs {} (of {} jobs, {} given)",
+            "missing results for job ids {} (of {} jobs, {} given)",
             id_ranges(missing),
             first.jobs,
             seen.len()

@@ -556,7 +556,16 @@ pub(crate) fn perft_inner<R: Rules, S: search::Spend>(
             for &m in moves.iter() {
                 let mut next = pos.clone();
                 next.play(m);
-                total += perft_inner(&next, depth - 1, budget, below)?;
+                total += if depth == 2 {
+                    // The depth-1 case in line: most interior nodes are here, and the call
+                    // per counted position was measurable.
+                    let n = next.count_legal();
+                    within_turns::<R>(n as usize)?;
+                    budget.spend(n)?;
+                    n
+                } else {
+                    perft_inner(&next, depth - 1, budget, below)?
+                };
             }
             Ok(total)
         }
