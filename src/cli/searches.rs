@@ -759,7 +759,7 @@ fn id_ranges(ids: impl IntoIterator<Item = u64>) -> String {
     let mut ranges: Vec<(u64, u64)> = Vec::new();
     for id in ids {
         match ranges.last_mut() {
-            Some((_, end)) if *end + 1 == id => *end = id,
+            Some((_, end)) if end.checked_add(1) == Some(id) => *end = id,
             _ => ranges.push((id, id)),
         }
     }
@@ -878,8 +878,8 @@ fn merge(kind: Kind, paths: &[PathBuf]) -> Outcome {
             if missing.len() > 10_000 {
                 break;
             }
-            missing.extend(expect..id.min(expect + 10_000));
-            expect = id + 1;
+            missing.extend(expect..id.min(expect.saturating_add(10_000)));
+            expect = id.saturating_add(1);
         }
         return Err(Failure::Input(format!(
             "missing results for job ids {} (of {} jobs, {} given)",

@@ -366,7 +366,10 @@ pub trait Rules: Clone + Sized {
 
     /// The number of legal moves; variants may count without generating.
     fn count_legal(&self) -> u64 {
-        let mut v = Vec::new();
+        // One allocation that malloc's per-thread cache serves (at most 1 KiB), instead of a
+        // list grown by reallocation at every counted position: on two threads those
+        // reallocations went to a shared arena and its lock.
+        let mut v = Vec::with_capacity(1024 / std::mem::size_of::<Self::Move>().max(1));
         self.legal_moves(&mut v);
         v.len() as u64
     }
