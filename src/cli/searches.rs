@@ -576,10 +576,11 @@ fn json<T: Serialize>(value: &T) -> String {
 
 // ---- jobs ------------------------------------------------------------------------------------
 
+/// Lines read, each with where it came from (`file:LINE`).
+type Lines = Box<dyn Iterator<Item = (String, std::io::Result<String>)>>;
+
 /// Lines from a file, or from standard input for `-`, each with where it came from.
-fn lines(
-    path: &Path,
-) -> Result<Box<dyn Iterator<Item = (String, std::io::Result<String>)>>, Failure> {
+fn lines(path: &Path) -> Result<Lines, Failure> {
     let (label, reader): (String, Box<dyn Read>) = if path == Path::new("-") {
         ("standard input".into(), Box::new(std::io::stdin()))
     } else {
