@@ -229,6 +229,7 @@ impl Shared {
         Worker {
             shared: self,
             pending: 0,
+            chunk: self.chunk(),
             cancel: None,
         }
     }
@@ -239,8 +240,17 @@ impl Shared {
         Worker {
             shared: self,
             pending: 0,
+            chunk: self.chunk(),
             cancel: Some((first, index)),
         }
+    }
+
+    /// How many nodes a worker counts before it publishes: [`CLOCK_EVERY`], or less near the
+    /// limit, so that a stop for the budget reports about the limit, as the sequential
+    /// search does, rather than the limit plus a chunk per thread.
+    fn chunk(&self) -> u64 {
+        let left = self.limits.max_nodes.saturating_sub(self.spent());
+        (left / 4).clamp(1, CLOCK_EVERY)
     }
 
     /// Adds `n` nodes to the total without looking at the limits.
@@ -321,6 +331,8 @@ impl Shared {
 pub struct Worker<'a> {
     shared: &'a Shared,
     pending: u64,
+    /// How many nodes to count before the next publication.
+    chunk: u64,
     cancel: Option<(&'a AtomicUsize, usize)>,
 }
 
@@ -331,6 +343,7 @@ impl Worker<'_> {
     pub fn flush(&mut self) -> Result<(), Stop> {
         let n = std::mem::take(&mut self.pending);
         self.shared.publish(n)?;
+        self.chunk = self.shared.chunk();
         if let Some((first, index)) = self.cancel {
             if first.load(Ordering::Relaxed) < index {
                 return Err(Stop::Interrupted {
@@ -346,7 +359,7 @@ impl Spend for Worker<'_> {
     #[inline]
     fn spend(&mut self, n: u64) -> Result<(), Stop> {
         self.pending = self.pending.saturating_add(n);
-        if self.pending >= CLOCK_EVERY {
+        if self.pending >= self.chunk {
             self.flush()?;
         }
         Ok(())
@@ -446,22 +459,49 @@ mod tests {
 
     #[test]
     fn the_remainder_counts_when_a_worker_ends() {
-        let shared = Shared::new(limit(10));
+        let shared = Shared::new(limit(40));
         for _ in 0..3 {
-            let mut w = shared.worker();
-            w.spend(4).unwrap();
+            // Below a chunk: published only when the worker ends.
+            shared.worker().spend(4).unwrap();
         }
         assert_eq!(shared.spent(), 12);
+        assert_eq!(shared.finish(Ok(7)), Ok(7));
+        // A total over the limit that no publication saw still fails at the end.
+        let over = Shared::new(limit(10));
+        let mut workers: Vec<_> = (0..11).map(|_| over.worker()).collect();
+        for w in &mut workers {
+            w.spend(1).unwrap();
+        }
+        drop(workers);
         assert_eq!(
-            shared.finish(Ok(())),
+            over.finish(Ok(())),
             Err(Stop::Nodes {
                 limit: 10,
-                spent: 12
+                spent: 11
             })
         );
-        let enough = Shared::new(limit(12));
-        enough.worker().spend(12).unwrap();
-        assert_eq!(enough.finish(Ok(7)), Ok(7));
+    }
+
+    #[test]
+    fn publications_come_closer_near_the_limit() {
+        let shared = Shared::new(limit(1000));
+        let mut w = shared.worker();
+        let mut spent = 0;
+        let stop = loop {
+            spent += 1;
+            if let Err(stop) = w.spend(1) {
+                break stop;
+            }
+        };
+        // As the sequential budget: the node that goes past the limit stops the search.
+        assert_eq!(spent, 1001);
+        assert_eq!(
+            stop,
+            Stop::Nodes {
+                limit: 1000,
+                spent: 1001
+            }
+        );
     }
 
     #[test]
