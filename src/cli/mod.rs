@@ -119,9 +119,11 @@ pub enum Command {
         #[arg(long, value_name = "FILE", num_args = 0..)]
         merge: Option<Vec<PathBuf>>,
     },
-    /// Search every position within a depth for one where an invariant breaks, as `expect
-    /// invariant NAME to depth N` does; print the turns that reach it and what broke (exit
-    /// status 1), or that it holds (0). `--split`, `--job` and `--merge` as for perft.
+    /// Search for a position within a depth where an invariant breaks.
+    ///
+    /// As `expect invariant NAME to depth N` does: prints the turns that reach the first such
+    /// position in the move generator's order and what broke (exit status 1), or that the
+    /// invariant holds (0). `--split`, `--job` and `--merge` work as for perft.
     Invariant {
         /// The variant, as scenario files name it; not with --job or --merge.
         variant: Option<String>,
@@ -149,8 +151,10 @@ pub enum Command {
         #[arg(long, value_name = "FILE", num_args = 0..)]
         merge: Option<Vec<PathBuf>>,
     },
-    /// Say whether a colour can force a win within a number of its own turns against every
-    /// defence, as `expect white wins in N` does: exit status 0 when it can, 1 when not.
+    /// Say whether a colour can force a win within a number of its own turns.
+    ///
+    /// Against every defence, as `expect white wins in N` does: exit status 0 when it can, 1
+    /// when it cannot.
     Win {
         /// The variant, as scenario files name it.
         variant: String,
