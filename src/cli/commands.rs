@@ -9,8 +9,8 @@ use std::time::{Duration, Instant};
 
 use super::output::{err, Failure};
 use super::{CatalogueFormat, CheckFormat, Command, Format};
-use crate::rules::search::{self, Stop, INTERRUPTED};
-use crate::rules::{perft_within, Game, Geometry, Limits, Options, Rules, Variant};
+use crate::rules::search::{Stop, INTERRUPTED};
+use crate::rules::{Game, Geometry, Limits, Options, Rules, Variant};
 use crate::scenario::coverage::{rule_coverage, scenario_files};
 use crate::scenario::evaluate::{Settings, Status};
 use crate::scenario::parse;
@@ -76,10 +76,57 @@ pub fn run(command: Command, limits: Limits) -> Outcome {
             size,
             divide,
             options,
-        } => {
-            let variant: Variant = variant.parse()?;
-            with_variant!(variant, R => perft_command::<R>(depth, fen, size, divide, &options, limits))
-        }
+            split,
+            job,
+            merge,
+        } => super::searches::perft(
+            super::searches::Request {
+                variant,
+                invariant: None,
+                depth,
+                fen,
+                size,
+                options,
+                divide,
+                split,
+                job,
+                merge,
+            },
+            limits,
+        ),
+        Command::Invariant {
+            variant,
+            name,
+            depth,
+            fen,
+            size,
+            options,
+            split,
+            job,
+            merge,
+        } => super::searches::invariant(
+            super::searches::Request {
+                variant,
+                invariant: name,
+                depth,
+                fen,
+                size,
+                options,
+                divide: false,
+                split,
+                job,
+                merge,
+            },
+            limits,
+        ),
+        Command::Win {
+            variant,
+            side,
+            turns,
+            fen,
+            size,
+            options,
+        } => super::searches::win(&variant, &side, turns, (fen, size, options), limits),
         Command::Moves {
             variant,
             fen,
@@ -473,7 +520,7 @@ fn parse_size(size: Option<String>) -> Result<Option<(u8, u8)>, String> {
 }
 
 /// The options of the variant with `name=value` pins from the command line.
-fn options_with<R: Rules>(pins: &[String]) -> Result<Options, String> {
+pub(super) fn options_with<R: Rules>(pins: &[String]) -> Result<Options, String> {
     let mut options = Options::defaults(R::options());
     for pin in pins {
         let (name, value) = super::location::parse_option(pin)?;
@@ -482,7 +529,7 @@ fn options_with<R: Rules>(pins: &[String]) -> Result<Options, String> {
     Ok(options)
 }
 
-fn position<R: Rules>(
+pub(super) fn position<R: Rules>(
     fen: Option<String>,
     size: Option<String>,
     pins: &[String],
@@ -496,64 +543,10 @@ fn position<R: Rules>(
     Ok((pos, geometry))
 }
 
-// ---- perft -----------------------------------------------------------------------------------
-
-fn perft_command<R: Rules>(
-    depth: u64,
-    fen: Option<String>,
-    size: Option<String>,
-    divide: bool,
-    pins: &[String],
-    limits: Limits,
-) -> Outcome {
-    let depth = search::check_depth(depth).map_err(|stop| Failure::Input(stop.to_string()))?;
-    let (pos, geometry) = position::<R>(fen, size, pins)?;
-    let started = Instant::now();
-    let mut budget = limits.budget();
-    let progress = super::progress::Progress::start(format!("perft {depth}"));
-    let total = if divide && depth > 0 {
-        let game = Game::new(pos.clone(), Options::defaults(R::options()));
-        let mut total: Result<u64, Stop> = Ok(0);
-        for (m, t) in game.legal_turns() {
-            let mut next = pos.clone();
-            next.play(m);
-            match perft_within(&next, depth - 1, &mut budget) {
-                Ok(n) => {
-                    super::progress::Progress::suspend(&progress, || {
-                        outln!("{} {n}", t.text(&geometry))
-                    })?;
-                    total = total.map(|sum| sum + n);
-                }
-                Err(stop) => {
-                    total = Err(stop);
-                    break;
-                }
-            }
-        }
-        total
-    } else {
-        perft_within(&pos, depth, &mut budget)
-    };
-    drop(progress);
-    let seconds = started.elapsed().as_secs_f64();
-    match total {
-        Ok(total) => {
-            outln!("perft {depth} = {total}")?;
-            errln!(
-                "{total} nodes in {seconds:.3} s: {:.1} million nodes per second",
-                total as f64 / seconds.max(1e-9) / 1e6
-            );
-            Ok(0)
-        }
-        Err(stop) => {
-            errln!("perft {depth}: no answer: the search {stop}");
-            Ok(stop_exit(&stop))
-        }
-    }
-}
+// ---- searches --------------------------------------------------------------------------------
 
 /// The exit status of a command whose search stopped.
-fn stop_exit(stop: &Stop) -> i32 {
+pub(super) fn stop_exit(stop: &Stop) -> i32 {
     match stop {
         Stop::Interrupted { .. } => INTERRUPTED_EXIT,
         Stop::TooDeep { .. } => 2,

@@ -1,5 +1,5 @@
-//! The `arbiter` command line: `check`, `perft`, `moves`, `rules`, `explain`, `dispute`,
-//! `cost`.
+//! The `arbiter` command line: `check`, `perft`, `invariant`, `win`, `moves`, `rules`,
+//! `explain`, `dispute`, `cost`.
 
 mod bless;
 mod colour;
@@ -10,6 +10,7 @@ mod fmt;
 mod location;
 pub mod output;
 mod progress;
+mod searches;
 mod show;
 mod threads;
 
@@ -83,11 +84,18 @@ pub enum Command {
         slow_after: Duration,
     },
     /// Count move paths of a given depth (the last ply is counted, not played).
+    ///
+    /// Beyond one machine: `--split D` writes one JSON line per position D turns from the root
+    /// (a job), `--job` runs job lines (any subset, anywhere) and writes one result line each,
+    /// and `--merge` sums the results of every job of one split: `arbiter perft chess 7
+    /// --split 2 > jobs; arbiter perft --job jobs > results; arbiter perft --merge results`.
+    #[command(verbatim_doc_comment)]
     Perft {
-        /// The variant, as scenario files name it (`chess`, `cypher`, `csipgs`, `xpanse`).
-        variant: String,
-        /// The depth in turns.
-        depth: u64,
+        /// The variant, as scenario files name it (`chess`, `cypher`, `csipgs`, `xpanse`);
+        /// not with --job or --merge.
+        variant: Option<String>,
+        /// The depth in turns; not with --job or --merge.
+        depth: Option<u64>,
         /// Start from this FEN instead of the initial position.
         #[arg(long)]
         fen: Option<String>,
@@ -97,6 +105,70 @@ pub enum Command {
         /// Show the count below each legal turn of the root.
         #[arg(long)]
         divide: bool,
+        /// Set an option (`name=value`, repeatable).
+        #[arg(long = "option", value_name = "NAME=VALUE")]
+        options: Vec<String>,
+        /// Write the search as jobs, one JSON line per position this many turns from the root.
+        #[arg(long, value_name = "D")]
+        split: Option<u64>,
+        /// Run the job lines of this file (`-` or nothing: standard input), one result line each.
+        #[arg(long, value_name = "FILE", num_args = 0..=1, default_missing_value = "-")]
+        job: Option<PathBuf>,
+        /// Sum the result lines of these files (`-` or nothing: standard input), checking that
+        /// every job of one split is there exactly once.
+        #[arg(long, value_name = "FILE", num_args = 0..)]
+        merge: Option<Vec<PathBuf>>,
+    },
+    /// Search for a position within a depth where an invariant breaks.
+    ///
+    /// As `expect invariant NAME to depth N` does: prints the turns that reach the first such
+    /// position in the move generator's order and what broke (exit status 1), or that the
+    /// invariant holds (0). `--split`, `--job` and `--merge` work as for perft.
+    Invariant {
+        /// The variant, as scenario files name it; not with --job or --merge.
+        variant: Option<String>,
+        /// The invariant (`arbiter rules VARIANT` lists them); not with --job or --merge.
+        name: Option<String>,
+        /// The depth in turns; not with --job or --merge.
+        depth: Option<u64>,
+        /// Start from this FEN instead of the initial position.
+        #[arg(long)]
+        fen: Option<String>,
+        /// Board size `<files>x<ranks>` for variants that take one.
+        #[arg(long)]
+        size: Option<String>,
+        /// Set an option (`name=value`, repeatable).
+        #[arg(long = "option", value_name = "NAME=VALUE")]
+        options: Vec<String>,
+        /// Write the search as jobs, one JSON line per position this many turns from the root.
+        #[arg(long, value_name = "D")]
+        split: Option<u64>,
+        /// Run the job lines of this file (`-` or nothing: standard input), one result line each.
+        #[arg(long, value_name = "FILE", num_args = 0..=1, default_missing_value = "-")]
+        job: Option<PathBuf>,
+        /// Answer from the result lines of these files (`-` or nothing: standard input),
+        /// checking that every job of one split is there exactly once.
+        #[arg(long, value_name = "FILE", num_args = 0..)]
+        merge: Option<Vec<PathBuf>>,
+    },
+    /// Say whether a colour can force a win within a number of its own turns.
+    ///
+    /// Against every defence, as `expect white wins in N` does: exit status 0 when it can, 1
+    /// when it cannot.
+    Win {
+        /// The variant, as scenario files name it.
+        variant: String,
+        /// The colour that is to win: `white` or `black`.
+        #[arg(value_name = "COLOR")]
+        side: String,
+        /// How many of its own turns it may take.
+        turns: u64,
+        /// Start from this FEN instead of the initial position.
+        #[arg(long)]
+        fen: Option<String>,
+        /// Board size `<files>x<ranks>` for variants that take one.
+        #[arg(long)]
+        size: Option<String>,
         /// Set an option (`name=value`, repeatable).
         #[arg(long = "option", value_name = "NAME=VALUE")]
         options: Vec<String>,

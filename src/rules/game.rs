@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use super::search::{self, Budget, Stop};
+use super::search::{self, Budget, Spend, Stop};
 use super::{Claim, Color, Options, Outcome, Reason, Refusal, Rules, Turn, TurnPattern};
 
 /// Rule ids every variant's catalogue has, because this module refuses with them.
@@ -57,6 +57,45 @@ impl<R: Rules> Game<R> {
 
     pub fn options(&self) -> &Options {
         &self.options
+    }
+
+    /// The repetition history, for searches that start from this game.
+    pub(crate) fn history(&self) -> &History {
+        &self.history
+    }
+
+    /// Whether the game was decided outside the position (resignation, agreement, timeout).
+    pub(crate) fn is_declared(&self) -> bool {
+        self.declared.is_some()
+    }
+
+    /// Plays the legal move whose canonical text is exactly `text`, as a search does: no
+    /// game-over check and no claim, only the move and the history. This is how a split
+    /// search's job reaches its subtree: replaying the turns rebuilds what a FEN may not
+    /// carry (the repetition history, a decided result).
+    pub fn replay(&mut self, text: &str) -> Result<(), String> {
+        let g = *self.position.board().geometry();
+        let mut moves = Vec::new();
+        self.position.legal_moves(&mut moves);
+        super::within_turns::<R>(moves.len()).map_err(|stop| stop.to_string())?;
+        let mut found = moves
+            .into_iter()
+            .filter(|&m| self.position.describe(m).text(&g) == text);
+        let Some(m) = found.next() else {
+            return Err(format!(
+                "`{text}` is not a legal turn in {}",
+                self.position.fen()
+            ));
+        };
+        if found.next().is_some() {
+            return Err(format!(
+                "several legal turns are written `{text}` in {}",
+                self.position.fen()
+            ));
+        }
+        self.position.play(m);
+        self.history.push(self.position.repetition_key());
+        Ok(())
     }
 
     /// Replaces the position (after `set`), keeping the history.
@@ -252,7 +291,7 @@ impl<R: Rules> Game<R> {
 /// The repetition keys of the positions a game went through, with how often each occurred, so
 /// that asking whether the last one repeats costs a lookup, not a scan of the whole game.
 #[derive(Clone, Debug)]
-struct History {
+pub(crate) struct History {
     keys: Vec<u64>,
     counts: BTreeMap<u64, usize>,
 }
@@ -265,12 +304,12 @@ impl History {
         }
     }
 
-    fn push(&mut self, key: u64) {
+    pub(crate) fn push(&mut self, key: u64) {
         self.keys.push(key);
         *self.counts.entry(key).or_insert(0) += 1;
     }
 
-    fn pop(&mut self) {
+    pub(crate) fn pop(&mut self) {
         if let Some(key) = self.keys.pop() {
             self.uncount(key);
         }
@@ -292,7 +331,7 @@ impl History {
     }
 
     /// How often the last position has occurred.
-    fn seen_last(&self) -> usize {
+    pub(crate) fn seen_last(&self) -> usize {
         self.keys
             .last()
             .and_then(|k| self.counts.get(k))
@@ -303,7 +342,7 @@ impl History {
 
 /// The outcome the position decides by itself, or else a draw by repetition if its history
 /// makes one.
-fn repetition_or<R: Rules>(
+pub(crate) fn repetition_or<R: Rules>(
     decided: Option<Outcome>,
     position: &R,
     history: &History,
@@ -321,11 +360,11 @@ fn repetition_or<R: Rules>(
 }
 
 /// Whether `color` wins within `turns` of its own turns from `pos` against every defence.
-fn force_win<R: Rules>(
+pub(crate) fn force_win<R: Rules, S: Spend>(
     pos: &R,
     color: Color,
     turns: u32,
-    budget: &mut Budget,
+    budget: &mut S,
 ) -> Result<bool, Stop> {
     let mut moves = Vec::new();
     pos.legal_moves(&mut moves);
@@ -355,12 +394,12 @@ fn force_win<R: Rules>(
 
 /// Depth-first search for a position where the invariant breaks; `path` ends as the moves
 /// that reach it. The history is the repetition history down to `pos`.
-fn invariant_search<R: Rules>(
+pub(crate) fn invariant_search<R: Rules, S: Spend>(
     pos: &R,
     history: &mut History,
     name: &str,
     depth: u32,
-    budget: &mut Budget,
+    budget: &mut S,
     path: &mut Vec<R::Move>,
 ) -> Result<Option<String>, Stop> {
     if depth == 0 {

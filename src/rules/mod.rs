@@ -14,6 +14,7 @@ pub mod explain;
 pub mod game;
 pub mod key;
 pub mod movement;
+pub mod parallel;
 pub mod piece;
 pub(crate) mod reach;
 pub mod refusal;
@@ -365,7 +366,10 @@ pub trait Rules: Clone + Sized {
 
     /// The number of legal moves; variants may count without generating.
     fn count_legal(&self) -> u64 {
-        let mut v = Vec::new();
+        // One allocation that malloc's per-thread cache serves (at most 1 KiB), instead of a
+        // list grown by reallocation at every counted position: on two threads those
+        // reallocations went to a shared arena and its lock.
+        let mut v = Vec::with_capacity(1024 / std::mem::size_of::<Self::Move>().max(1));
         self.legal_moves(&mut v);
         v.len() as u64
     }
@@ -516,10 +520,22 @@ pub fn perft<R: Rules>(pos: &R, depth: u32) -> u64 {
 /// played; every position the generator produces, the counted ones included, spends a node.
 pub fn perft_within<R: Rules>(pos: &R, depth: u32, budget: &mut Budget) -> Result<u64, Stop> {
     search::check_depth(depth.into())?;
-    perft_inner(pos, depth, budget)
+    perft_inner(pos, depth, budget, &mut move_buffers(depth))
 }
 
-fn perft_inner<R: Rules>(pos: &R, depth: u32, budget: &mut Budget) -> Result<u64, Stop> {
+/// One move list per remaining depth, reused by every node at that depth: a search allocates
+/// its lists once instead of once per node.
+pub(crate) fn move_buffers<M>(depth: u32) -> Vec<Vec<M>> {
+    (0..=depth).map(|_| Vec::new()).collect()
+}
+
+/// `buffers[d]` is the move list of the node being searched at remaining depth `d`.
+pub(crate) fn perft_inner<R: Rules, S: search::Spend>(
+    pos: &R,
+    depth: u32,
+    budget: &mut S,
+    buffers: &mut [Vec<R::Move>],
+) -> Result<u64, Stop> {
     match depth {
         0 => {
             budget.spend(1)?;
@@ -532,15 +548,27 @@ fn perft_inner<R: Rules>(pos: &R, depth: u32, budget: &mut Budget) -> Result<u64
             Ok(n)
         }
         _ => {
-            let mut moves = Vec::with_capacity(64);
-            pos.legal_moves(&mut moves);
+            let Some((moves, below)) = buffers.split_last_mut() else {
+                return perft_inner(pos, depth, budget, &mut move_buffers(depth));
+            };
+            moves.clear();
+            pos.legal_moves(moves);
             within_turns::<R>(moves.len())?;
             budget.spend(moves.len() as u64)?;
             let mut total = 0;
-            for m in moves {
+            for &m in moves.iter() {
                 let mut next = pos.clone();
                 next.play(m);
-                total += perft_inner(&next, depth - 1, budget)?;
+                total += if depth == 2 {
+                    // The depth-1 case in line: most interior nodes are here, and the call
+                    // per counted position was measurable.
+                    let n = next.count_legal();
+                    within_turns::<R>(n as usize)?;
+                    budget.spend(n)?;
+                    n
+                } else {
+                    perft_inner(&next, depth - 1, budget, below)?
+                };
             }
             Ok(total)
         }

@@ -5,7 +5,8 @@
 //! so that no request can overflow the stack.
 
 use std::fmt;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// The deepest search, in plies (turns), that any command or expectation may ask for. Far
@@ -179,6 +180,200 @@ impl Budget {
     }
 }
 
+/// Something a search spends its nodes from: one search's own [`Budget`], or a [`Worker`]'s
+/// share of a budget that several threads spend together. The searches are generic over it so
+/// that the sequential and the parallel searches are one code, compiled twice.
+pub trait Spend {
+    /// Spends `n` nodes; `Err` once the search must stop.
+    fn spend(&mut self, n: u64) -> Result<(), Stop>;
+}
+
+impl Spend for Budget {
+    #[inline]
+    fn spend(&mut self, n: u64) -> Result<(), Stop> {
+        Budget::spend(self, n)
+    }
+}
+
+/// One budget for a search that several threads run: `--max-nodes` bounds the whole search,
+/// not each thread. Workers count locally and publish in chunks of [`CLOCK_EVERY`] nodes, so
+/// that the shared counter is touched rarely enough not to slow the search; the first stop
+/// (budget, deadline, Ctrl-C, or a worker's own) is recorded and makes every other worker stop
+/// at its next publication.
+#[derive(Debug)]
+pub struct Shared {
+    limits: Limits,
+    spent: AtomicU64,
+    stopped: AtomicBool,
+    reason: Mutex<Option<Stop>>,
+}
+
+impl Shared {
+    pub fn new(limits: Limits) -> Shared {
+        Shared {
+            limits,
+            spent: AtomicU64::new(0),
+            stopped: AtomicBool::new(false),
+            reason: Mutex::new(None),
+        }
+    }
+
+    /// The nodes published so far (a worker's unpublished remainder is added when it is
+    /// dropped).
+    pub fn spent(&self) -> u64 {
+        self.spent.load(Ordering::Relaxed)
+    }
+
+    /// A worker's local account of this budget.
+    pub fn worker(&self) -> Worker<'_> {
+        Worker {
+            shared: self,
+            pending: 0,
+            chunk: self.chunk(),
+            cancel: None,
+        }
+    }
+
+    /// A worker for task `index` that also stops once `first` (the lowest task that has
+    /// settled the answer) falls below `index`: its work can no longer change the answer.
+    pub fn cancellable<'a>(&'a self, first: &'a AtomicUsize, index: usize) -> Worker<'a> {
+        Worker {
+            shared: self,
+            pending: 0,
+            chunk: self.chunk(),
+            cancel: Some((first, index)),
+        }
+    }
+
+    /// How many nodes a worker counts before it publishes: [`CLOCK_EVERY`], or less near the
+    /// limit, so that a stop for the budget reports about the limit, as the sequential
+    /// search does, rather than the limit plus a chunk per thread.
+    fn chunk(&self) -> u64 {
+        let left = self.limits.max_nodes.saturating_sub(self.spent());
+        (left / 4).clamp(1, CLOCK_EVERY)
+    }
+
+    /// Adds `n` nodes to the total without looking at the limits.
+    fn record(&self, n: u64) -> u64 {
+        NODES.fetch_add(n, Ordering::Relaxed);
+        let before = self
+            .spent
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |s| {
+                Some(s.saturating_add(n))
+            })
+            .unwrap_or(u64::MAX);
+        before.saturating_add(n)
+    }
+
+    /// Publishes `n` nodes; `Err` once the whole search must stop.
+    pub fn publish(&self, n: u64) -> Result<(), Stop> {
+        let total = self.record(n);
+        if self.stopped.load(Ordering::Relaxed) {
+            return Err(self.stop().unwrap_or(Stop::Interrupted { spent: total }));
+        }
+        if total > self.limits.max_nodes {
+            return Err(self.halt(Stop::Nodes {
+                limit: self.limits.max_nodes,
+                spent: total,
+            }));
+        }
+        if INTERRUPTED.load(Ordering::Relaxed) {
+            return Err(self.halt(Stop::Interrupted { spent: total }));
+        }
+        if let Some((at, after)) = self.limits.deadline {
+            if Instant::now() >= at {
+                return Err(self.halt(Stop::Timeout {
+                    after,
+                    spent: total,
+                }));
+            }
+        }
+        Ok(())
+    }
+
+    /// Stops every worker for `stop`, unless a stop was recorded first; returns the one
+    /// recorded, which is the one reported.
+    pub fn halt(&self, stop: Stop) -> Stop {
+        let mut reason = self.reason.lock().unwrap_or_else(|e| e.into_inner());
+        let first = *reason.get_or_insert(stop);
+        self.stopped.store(true, Ordering::Relaxed);
+        first
+    }
+
+    /// The stop recorded, if any.
+    pub fn stop(&self) -> Option<Stop> {
+        *self.reason.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The answer of a search that visits the same nodes whatever the number of threads
+    /// (perft, an invariant that holds), once every worker is dropped: the recorded stop, or
+    /// else the node limit checked against the exact total, so that a search fails its budget
+    /// exactly when the sequential search would, even though workers look only at chunk
+    /// boundaries.
+    pub fn finish<T>(&self, result: Result<T, Stop>) -> Result<T, Stop> {
+        if let Some(stop) = self.stop() {
+            return Err(stop);
+        }
+        let value = result?;
+        let total = self.spent();
+        if total > self.limits.max_nodes {
+            return Err(Stop::Nodes {
+                limit: self.limits.max_nodes,
+                spent: total,
+            });
+        }
+        Ok(value)
+    }
+}
+
+/// One thread's account of a [`Shared`] budget; publishes what is left when dropped.
+#[derive(Debug)]
+pub struct Worker<'a> {
+    shared: &'a Shared,
+    pending: u64,
+    /// How many nodes to count before the next publication.
+    chunk: u64,
+    cancel: Option<(&'a AtomicUsize, usize)>,
+}
+
+impl Worker<'_> {
+    /// Publishes the nodes counted locally, then looks at the shared stop and at the task's
+    /// cancellation. A cancelled task gets [`Stop::Interrupted`], which its caller discards:
+    /// the answer is already settled by a lower task.
+    pub fn flush(&mut self) -> Result<(), Stop> {
+        let n = std::mem::take(&mut self.pending);
+        self.shared.publish(n)?;
+        self.chunk = self.shared.chunk();
+        if let Some((first, index)) = self.cancel {
+            if first.load(Ordering::Relaxed) < index {
+                return Err(Stop::Interrupted {
+                    spent: self.shared.spent(),
+                });
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Spend for Worker<'_> {
+    #[inline]
+    fn spend(&mut self, n: u64) -> Result<(), Stop> {
+        self.pending = self.pending.saturating_add(n);
+        if self.pending >= self.chunk {
+            self.flush()?;
+        }
+        Ok(())
+    }
+}
+
+impl Drop for Worker<'_> {
+    fn drop(&mut self) {
+        if self.pending > 0 {
+            self.shared.record(std::mem::take(&mut self.pending));
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -234,5 +429,116 @@ mod tests {
             check_depth(u64::MAX),
             Err(Stop::TooDeep { depth: u64::MAX })
         );
+    }
+
+    fn limit(max_nodes: u64) -> Limits {
+        Limits {
+            max_nodes,
+            deadline: None,
+        }
+    }
+
+    #[test]
+    fn workers_share_one_limit() {
+        let shared = Shared::new(limit(3 * CLOCK_EVERY));
+        let (mut a, mut b) = (shared.worker(), shared.worker());
+        a.spend(CLOCK_EVERY).unwrap();
+        b.spend(CLOCK_EVERY).unwrap();
+        a.spend(CLOCK_EVERY).unwrap();
+        let stop = b.spend(CLOCK_EVERY).unwrap_err();
+        assert_eq!(
+            stop,
+            Stop::Nodes {
+                limit: 3 * CLOCK_EVERY,
+                spent: 4 * CLOCK_EVERY
+            }
+        );
+        // Every other worker now stops with the same reason at its next publication.
+        assert_eq!(a.spend(CLOCK_EVERY), Err(stop));
+    }
+
+    #[test]
+    fn the_remainder_counts_when_a_worker_ends() {
+        let shared = Shared::new(limit(40));
+        for _ in 0..3 {
+            // Below a chunk: published only when the worker ends.
+            shared.worker().spend(4).unwrap();
+        }
+        assert_eq!(shared.spent(), 12);
+        assert_eq!(shared.finish(Ok(7)), Ok(7));
+        // A total over the limit that no publication saw still fails at the end.
+        let over = Shared::new(limit(10));
+        let mut workers: Vec<_> = (0..11).map(|_| over.worker()).collect();
+        for w in &mut workers {
+            w.spend(1).unwrap();
+        }
+        drop(workers);
+        assert_eq!(
+            over.finish(Ok(())),
+            Err(Stop::Nodes {
+                limit: 10,
+                spent: 11
+            })
+        );
+    }
+
+    #[test]
+    fn publications_come_closer_near_the_limit() {
+        let shared = Shared::new(limit(1000));
+        let mut w = shared.worker();
+        let mut spent = 0;
+        let stop = loop {
+            spent += 1;
+            if let Err(stop) = w.spend(1) {
+                break stop;
+            }
+        };
+        // As the sequential budget: the node that goes past the limit stops the search.
+        assert_eq!(spent, 1001);
+        assert_eq!(
+            stop,
+            Stop::Nodes {
+                limit: 1000,
+                spent: 1001
+            }
+        );
+    }
+
+    #[test]
+    fn the_first_stop_is_the_one_reported() {
+        let shared = Shared::new(Limits::unlimited());
+        let first = Stop::TooManyTurns { limit: 5 };
+        assert_eq!(shared.halt(first), first);
+        assert_eq!(shared.halt(Stop::Interrupted { spent: 0 }), first);
+        assert_eq!(shared.worker().flush(), Err(first));
+        assert_eq!(shared.finish(Ok(1)), Err(first));
+    }
+
+    #[test]
+    fn a_settled_answer_cancels_higher_tasks_only() {
+        let shared = Shared::new(Limits::unlimited());
+        let first = AtomicUsize::new(usize::MAX);
+        let (mut low, mut high) = (shared.cancellable(&first, 2), shared.cancellable(&first, 5));
+        first.fetch_min(3, Ordering::Relaxed);
+        assert!(low.flush().is_ok());
+        assert!(matches!(high.flush(), Err(Stop::Interrupted { .. })));
+        // A cancellation is no stop of the search.
+        assert_eq!(shared.stop(), None);
+    }
+
+    #[test]
+    fn shared_spending_is_published() {
+        let before = NODES.load(Ordering::Relaxed);
+        let shared = Shared::new(Limits::unlimited());
+        shared.worker().spend(CLOCK_EVERY).unwrap();
+        assert!(NODES.load(Ordering::Relaxed) - before >= CLOCK_EVERY);
+    }
+
+    #[test]
+    fn shared_totals_never_wrap() {
+        let shared = Shared::new(Limits::unlimited());
+        shared.worker().spend(u64::MAX).unwrap();
+        shared.worker().spend(u64::MAX).unwrap();
+        assert_eq!(shared.spent(), u64::MAX);
     }
 }
