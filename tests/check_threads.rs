@@ -20,10 +20,6 @@ fn arbiter_in(dir: &Path, args: &[&str]) -> Output {
         .expect("arbiter runs")
 }
 
-fn arbiter(args: &[&str]) -> Output {
-    arbiter_in(Path::new(env!("CARGO_MANIFEST_DIR")), args)
-}
-
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }

@@ -7,7 +7,7 @@
 //! scenario runs wholly on one worker: the options it consults are recorded per thread, and its
 //! searches stay single-threaded, so that every report is what one thread would have found.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, Sender};
@@ -214,9 +214,10 @@ fn window() -> u64 {
 
 impl Run<'_> {
     /// Checks `files` in order, writing each scenario's report (text) as soon as it and every
-    /// one before it are decided, and adding every file to `totals`.
+    /// one before it are decided, and adding every file to `totals`. The progress display
+    /// ends with it, before the summary is written.
     fn files(
-        &self,
+        self,
         files: &[(PathBuf, Option<usize>)],
         totals: &mut Totals,
     ) -> Result<Ran, Failure> {
@@ -233,6 +234,7 @@ impl Run<'_> {
         let mut queue: VecDeque<InFlight> = VecDeque::new();
         let mut labels: HashMap<u64, String> = HashMap::new();
         let mut done: HashMap<u64, Job> = HashMap::new();
+        let (mut running, mut shown) = (BTreeSet::new(), None::<String>);
         let (mut next_file, mut next_seq, mut ahead) = (0, 0u64, 0u64);
         loop {
             while !ran.stopped && next_file < files.len() && ahead < window() {
@@ -318,22 +320,27 @@ impl Run<'_> {
             // The front file waits for one of its jobs, which always answers.
             match rx.recv() {
                 Ok(Message::Start(seq)) => {
-                    if let Some(label) = labels.get(&seq) {
-                        if self.text {
-                            self.slow.start(seq, label.clone());
-                        }
-                        if let Some(s) = &self.spinner {
-                            s.label(label.clone());
-                        }
+                    running.insert(seq);
+                    if let (true, Some(label)) = (self.text, labels.get(&seq)) {
+                        self.slow.start(seq, label.clone());
                     }
                 }
                 Ok(Message::Done(seq, job)) => {
+                    running.remove(&seq);
                     self.slow.stop(seq);
                     labels.remove(&seq);
                     done.insert(seq, job);
                 }
                 // Cannot happen while `tx` is here; stop rather than wait for nothing.
                 Err(_) => ran.stopped = true,
+            }
+            // The display names the first scenario running: the one the output waits for.
+            let first = running.first().and_then(|seq| labels.get(seq));
+            if let (Some(s), Some(label)) = (&self.spinner, first) {
+                if shown.as_ref() != Some(label) {
+                    s.label(label.clone());
+                    shown = Some(label.clone());
+                }
             }
         }
         Ok(ran)
