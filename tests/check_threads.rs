@@ -6,6 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use arbiter::rules::consulted;
 use arbiter::scenario::evaluate::{evaluate_scenario, evaluate_with, selected, Settings};
 use arbiter::scenario::parse::parse_file;
 use rayon::prelude::*;
@@ -244,6 +245,9 @@ fn scenarios_that_run_long_at_the_same_time_are_each_named() {
         &[
             "--threads",
             "2",
+            // Only the deadline stops the searches, however fast the machine.
+            "--max-nodes",
+            "100000000000",
             "check",
             "a.scn",
             "b.scn",
@@ -308,4 +312,22 @@ fn readings_are_the_same_on_every_worker() {
         }
     }
     assert!(named > 0, "some failure names its readings");
+}
+
+/// A scenario evaluated in the middle of another evaluation on the same thread (a worker that
+/// steals a job while it waits) leaves that one's record of consulted options as it was.
+#[test]
+fn a_scenario_leaves_the_threads_record_as_it_found_it() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/failing/readings.scn");
+    let src = std::fs::read_to_string(path).expect("a fixture");
+    let file = parse_file(&src).expect("it parses");
+    consulted::reset();
+    assert!(consulted::Reading::new(true, 7).get());
+    let before = consulted::asked();
+    for scenario in &file.scenarios {
+        let r = evaluate_scenario(&file, &src, &Settings::default(), scenario);
+        assert!(!r.consulted.is_empty(), "{}", r.title);
+        assert_eq!(consulted::asked(), before, "{}", r.title);
+    }
+    consulted::reset();
 }
