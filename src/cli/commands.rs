@@ -1,20 +1,15 @@
 //! What each subcommand does. Every function returns the exit status, or a [`Failure`]: input
 //! that cannot be used (exit status 2), or output that cannot be written.
 
-use std::ops::ControlFlow;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::atomic::Ordering;
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
 
-use super::output::{err, Failure};
+use super::output::Failure;
 use super::{CatalogueFormat, CheckFormat, Command, Format};
 use crate::rules::search::{Stop, INTERRUPTED};
 use crate::rules::{Game, Geometry, Limits, Options, Rules, Variant};
-use crate::scenario::coverage::{rule_coverage, scenario_files};
-use crate::scenario::evaluate::{Settings, Status};
-use crate::scenario::parse;
-use crate::scenario::report::{FileCheck, Progress, Source, Totals};
+use crate::scenario::coverage::rule_coverage;
+use crate::scenario::evaluate::Settings;
 use crate::{errln, outln, with_variant};
 
 type Outcome = Result<i32, Failure>;
@@ -67,7 +62,7 @@ pub fn run(command: Command, limits: Limits) -> Outcome {
                 settings.overrides.push(super::location::parse_option(pin)?);
             }
             let format = (format, output);
-            check(paths, format, fail_fast, slow_after, &settings, bless)
+            super::check::check(paths, format, fail_fast, slow_after, &settings, bless)
         }
         Command::Perft {
             variant,
@@ -242,269 +237,6 @@ pub fn run(command: Command, limits: Limits) -> Outcome {
             stdin,
         } => super::fmt::fmt(paths, check, stdin),
     }
-}
-
-// ---- check -----------------------------------------------------------------------------------
-
-/// The files a `check` run reads (each with the line that picks one scenario, if given), and
-/// the paths that gave none.
-fn check_inputs(paths: &[PathBuf]) -> (Vec<(PathBuf, Option<usize>)>, Vec<String>) {
-    let mut files = Vec::new();
-    let mut missing = Vec::new();
-    for p in paths {
-        let (p, line) = super::location::split(p);
-        match scenario_files(std::slice::from_ref(&p)) {
-            Ok(found) if found.is_empty() => {
-                missing.push(format!("no scenario files (*.scn) under {}", p.display()))
-            }
-            Ok(found) => files.extend(found.into_iter().map(|f| (f, line))),
-            Err(e) => missing.push(e),
-        }
-    }
-    files.sort();
-    files.dedup();
-    (files, missing)
-}
-
-fn check(
-    paths: Vec<PathBuf>,
-    (format, page_file): (CheckFormat, Option<PathBuf>),
-    fail_fast: bool,
-    slow_after: Duration,
-    settings: &Settings,
-    bless: bool,
-) -> Outcome {
-    let paths = if paths.is_empty() {
-        vec![PathBuf::from("scenarios")]
-    } else {
-        paths
-    };
-    let (files, missing) = check_inputs(&paths);
-    let text = format == CheckFormat::Text;
-    let mut totals = Totals {
-        unusable: !missing.is_empty(),
-        ..Totals::default()
-    };
-    for m in &missing {
-        errln!("error: {m}");
-    }
-    let mut checks = Vec::new();
-    let slow = SlowWatch::new(slow_after);
-    let spinner = super::progress::Progress::start("check");
-    let mut stopped = false;
-    let mut output: Result<(), Failure> = Ok(());
-    let mut selected = 0;
-    for (i, (f, line)) in files.iter().enumerate() {
-        if stopped {
-            totals.skipped += count_scenarios(f);
-            continue;
-        }
-        let mut settings = settings.clone();
-        settings.line = *line;
-        let check = match Source::read(f) {
-            (source, None) => FileCheck::stream(source, &settings, |source, progress| {
-                let report = match progress {
-                    Progress::Start(title, line) => {
-                        if text {
-                            slow.start(format!("{}:{line}  {title}", source.path));
-                        }
-                        if let Some(s) = &spinner {
-                            s.label(format!("{}:{line}  {title}", source.path));
-                        }
-                        return ControlFlow::Continue(());
-                    }
-                    Progress::Done(report) => report,
-                };
-                slow.stop();
-                if text && output.is_ok() {
-                    output = super::progress::Progress::suspend(&spinner, || {
-                        let written = outln!(
-                            "{}",
-                            super::colour::report(source.scenario_text(report).trim_end())
-                        );
-                        err(format_args!("{}", source.scenario_problems(report)));
-                        written
-                    });
-                }
-                if output.is_err()
-                    || interrupted()
-                    || (fail_fast && report.status() != Status::Passed)
-                {
-                    stopped = true;
-                    ControlFlow::Break(())
-                } else {
-                    ControlFlow::Continue(())
-                }
-            }),
-            (source, Some(problem)) => FileCheck::unusable(source, problem),
-        };
-        std::mem::replace(&mut output, Ok(()))?;
-        selected += check.scenarios.len();
-        if let (Some(line), true) = (
-            line,
-            check.problems.is_empty() && check.scenarios.is_empty(),
-        ) {
-            // The line is in no scenario: say which lines are.
-            if let Ok(file) = parse::parse_file(&check.source.src) {
-                if let Err(e) = super::location::at_line(&file, &check.source, *line) {
-                    errln!("error: {e}");
-                    totals.unusable = true;
-                }
-            }
-        }
-        if text && !check.problems.is_empty() {
-            outln!("{}", super::colour::report(check.header_text().trim_end()))?;
-            for p in &check.problems {
-                err(format_args!("{}", check.source.render(p)));
-            }
-        }
-        if fail_fast && !check.usable() {
-            stopped = true;
-        }
-        if stopped {
-            // The scenarios of this file that the stop left out.
-            let all = count_scenarios(&files[i].0);
-            totals.skipped += all.saturating_sub(check.scenarios.len());
-        }
-        totals.add(&check);
-        if !text || bless {
-            checks.push(check);
-        }
-    }
-    if let (Some(f), 0) = (&settings.filter, selected) {
-        if !totals.unusable && !stopped {
-            errln!("error: no scenario title contains `{f}`");
-            totals.unusable = true;
-        }
-    }
-    drop(spinner);
-    let mut code = if interrupted() {
-        INTERRUPTED_EXIT
-    } else {
-        totals.exit_code()
-    };
-    if bless && code == 1 {
-        let (written, left) = super::bless::bless(&checks)?;
-        outln!(
-            "blessed {written} expectation{}; {left} failure{} left as they are",
-            if written == 1 { "" } else { "s" },
-            if left == 1 { "" } else { "s" }
-        )?;
-        if left == 0 {
-            code = 0;
-        }
-    }
-    match format {
-        CheckFormat::Junit => {
-            let doc = crate::scenario::ci_report::junit(&checks, &missing);
-            super::output::out(format_args!("{doc}"))?;
-        }
-        CheckFormat::Github => {
-            let commands = crate::scenario::ci_report::github(&checks, &missing);
-            super::output::out(format_args!("{commands}"))?;
-            outln!("{}", totals.line())?;
-        }
-        CheckFormat::Html => {
-            let run = crate::scenario::html_report::Run {
-                inputs: &missing,
-                totals: &totals,
-                interrupted: interrupted(),
-                settings,
-            };
-            let page = crate::scenario::html_report::html(&checks, &run);
-            match &page_file {
-                Some(path) => {
-                    std::fs::write(path, page).map_err(|e| {
-                        Failure::Input(format!("cannot write {}: {e}", path.display()))
-                    })?;
-                    outln!("{}", totals.line())?;
-                }
-                None => super::output::out(format_args!("{page}"))?,
-            }
-        }
-        CheckFormat::Text => {
-            if interrupted() {
-                outln!("interrupted: the results above are those that finished")?;
-            }
-            outln!("{}", super::colour::summary(&totals.line()))?;
-        }
-        CheckFormat::Json => {
-            let files: Vec<_> = checks.iter().map(FileCheck::json).collect();
-            let doc = serde_json::json!({
-                "files": files,
-                "errors": missing,
-                "passed": totals.passed,
-                "failed": totals.failed,
-                "skipped": totals.skipped,
-                "pending": totals.pending,
-                "interrupted": interrupted(),
-                "exit": code,
-            });
-            let text = serde_json::to_string_pretty(&doc)
-                .map_err(|e| Failure::Input(format!("cannot write JSON: {e}")))?;
-            outln!("{text}")?;
-        }
-    }
-    Ok(code)
-}
-
-/// Names a scenario that runs long, on standard error, so that a run stopped from outside (a
-/// CI timeout) has said which scenario it was in: `SLOW  file:line  title (running for 30 s)`
-/// after `first` (30 seconds unless `--slow-after` says otherwise), then at each doubling.
-struct SlowWatch {
-    current: Arc<Mutex<Option<(String, Instant)>>>,
-}
-
-impl SlowWatch {
-    fn new(first: Duration) -> SlowWatch {
-        let current: Arc<Mutex<Option<(String, Instant)>>> = Arc::default();
-        let watched = Arc::downgrade(&current);
-        // The thread ends with the watch: it holds only a weak reference.
-        std::thread::spawn(move || {
-            let mut next = first;
-            let mut last_label = String::new();
-            while let Some(current) = watched.upgrade() {
-                if let Ok(guard) = current.lock() {
-                    match guard.as_ref() {
-                        Some((label, since)) => {
-                            if *label != last_label {
-                                last_label = label.clone();
-                                next = first;
-                            }
-                            let running = since.elapsed();
-                            if running >= next {
-                                errln!("SLOW  {label} (running for {} s)", running.as_secs());
-                                next = (running * 2).max(Duration::from_secs(1));
-                            }
-                        }
-                        None => last_label.clear(),
-                    }
-                }
-                drop(current);
-                std::thread::sleep(Duration::from_millis(250));
-            }
-        });
-        SlowWatch { current }
-    }
-
-    fn start(&self, label: String) {
-        if let Ok(mut guard) = self.current.lock() {
-            *guard = Some((label, Instant::now()));
-        }
-    }
-
-    fn stop(&self) {
-        if let Ok(mut guard) = self.current.lock() {
-            *guard = None;
-        }
-    }
-}
-
-/// How many scenarios a file holds, for the `skipped` count of a run that stopped early.
-fn count_scenarios(path: &Path) -> usize {
-    crate::scenario::coverage::read_bounded(path).map_or(0, |bytes| {
-        parse::count_scenarios(&String::from_utf8_lossy(&bytes))
-    })
 }
 
 // ---- positions -------------------------------------------------------------------------------

@@ -2,6 +2,7 @@
 //! `explain`, `dispute`, `cost`.
 
 mod bless;
+mod check;
 mod colour;
 mod commands;
 mod dispute;

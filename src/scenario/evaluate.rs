@@ -261,19 +261,8 @@ pub fn evaluate_each<'f>(
     settings: &Settings,
     mut each: impl FnMut(Event<'f>) -> ControlFlow<()>,
 ) -> Result<(), Vec<Problem>> {
-    let variant: Variant =
-        file.variant.node.parse().map_err(|e: String| {
-            vec![Problem::new(e, file.variant.span.clone(), "this variant")]
-        })?;
-    with_variant!(variant, R => {
-        let (ev, mut problems) = Evaluator::<R>::new(file, src, settings)?;
-        if !problems.is_empty() {
-            // Nothing runs with a broken header, but every name problem is worth a look.
-            for scenario in &file.scenarios {
-                ev.check_names(scenario, &mut problems);
-            }
-            return Err(problems);
-        }
+    with_variant!(variant_of(file)?, R => {
+        let ev = Evaluator::<R>::usable(file, src, settings)?;
         for scenario in file.scenarios.iter().filter(|s| settings.selects(s, src)) {
             if each(Event::Start(scenario)).is_break()
                 || each(Event::Done(ev.scenario(scenario))).is_break()
@@ -283,6 +272,48 @@ pub fn evaluate_each<'f>(
         }
         Ok(())
     })
+}
+
+/// The scenarios of a file that `settings` selects, by index, when its header is usable; `Err`
+/// holds the problems of a header that is not, as [`evaluate_each`] gives them. With
+/// [`evaluate_scenario`], the scenarios of one file can be evaluated on several threads.
+pub fn selected(file: &File, src: &str, settings: &Settings) -> Result<Vec<usize>, Vec<Problem>> {
+    with_variant!(variant_of(file)?, R => {
+        Evaluator::<R>::usable(file, src, settings)?;
+    });
+    Ok((0..file.scenarios.len())
+        .filter(|&i| settings.selects(&file.scenarios[i], src))
+        .collect())
+}
+
+/// Evaluates one scenario of a file whose header [`selected`] accepted (its problems otherwise),
+/// as [`evaluate_each`] does, wholly on the calling thread: the options consulted are recorded
+/// per thread.
+pub fn evaluate_scenario(
+    file: &File,
+    src: &str,
+    settings: &Settings,
+    scenario: &Scenario,
+) -> ScenarioReport {
+    let evaluate = || -> Result<ScenarioReport, Vec<Problem>> {
+        with_variant!(variant_of(file)?, R => {
+            Ok(Evaluator::<R>::usable(file, src, settings)?.scenario(scenario))
+        })
+    };
+    // The thread's record is left as it was: a worker that ran this while waiting inside
+    // another scenario's evaluation (work stealing) must not disturb that one's record.
+    consulted::quietly(evaluate).unwrap_or_else(|problems| ScenarioReport {
+        problems,
+        ..ScenarioReport::new(scenario)
+    })
+}
+
+/// The variant a file names.
+fn variant_of(file: &File) -> Result<Variant, Vec<Problem>> {
+    file.variant
+        .node
+        .parse()
+        .map_err(|e: String| vec![Problem::new(e, file.variant.span.clone(), "this variant")])
 }
 
 struct Evaluator<'a, R: Rules> {
@@ -341,6 +372,19 @@ impl<'a, R: Rules> Evaluator<'a, R> {
             _rules: std::marker::PhantomData,
         };
         Ok((ev, problems))
+    }
+
+    /// The evaluator of a file whose header is usable; the header's problems otherwise. Nothing
+    /// runs with a broken header, but every name problem is worth a look.
+    fn usable(file: &'a File, src: &'a str, settings: &'a Settings) -> Result<Self, Vec<Problem>> {
+        let (ev, mut problems) = Evaluator::<R>::new(file, src, settings)?;
+        if problems.is_empty() {
+            return Ok(ev);
+        }
+        for scenario in &file.scenarios {
+            ev.check_names(scenario, &mut problems);
+        }
+        Err(problems)
     }
 
     /// Checks a scenario's names, then runs it if they are all known.

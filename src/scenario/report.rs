@@ -8,8 +8,9 @@ use std::ops::ControlFlow;
 
 use serde::Serialize;
 
+use super::ast::File;
 use super::diagnostic::{render_with, LineIndex, Problem};
-use super::evaluate::{evaluate_each, Event, ScenarioReport, Settings, Status};
+use super::evaluate::{evaluate_scenario, selected, ScenarioReport, Settings, Status};
 use super::parse::{count_scenarios, parse_file_partial};
 
 /// A scenario file's text, with what is needed to point into it.
@@ -186,6 +187,17 @@ pub enum Progress<'a> {
     Done(&'a ScenarioReport),
 }
 
+/// What [`FileCheck::plan`] gives.
+pub struct Planned {
+    /// The file's check so far: its problems, no scenario report yet.
+    pub check: FileCheck,
+    /// The parsed file, if it parsed at all.
+    pub file: Option<File>,
+    /// The scenarios of `file` to evaluate, by index, in order: none when its header is not
+    /// usable.
+    pub selected: Vec<usize>,
+}
+
 /// One checked file: its scenarios' reports, and the problems that made all of it unusable
 /// (a syntax error, an unknown variant, an unreadable file).
 #[derive(Clone, Debug)]
@@ -217,35 +229,59 @@ impl FileCheck {
         settings: &Settings,
         mut each: impl FnMut(&Source, Progress<'_>) -> ControlFlow<()>,
     ) -> FileCheck {
-        let mut scenarios = Vec::new();
+        let Planned {
+            mut check,
+            file,
+            selected,
+        } = FileCheck::plan(source, settings);
+        let Some(file) = file else { return check };
+        for s in selected.iter().filter_map(|&i| file.scenarios.get(i)) {
+            let line = check.source.line(s.span.start);
+            if each(&check.source, Progress::Start(&s.title.node, line)).is_break() {
+                break;
+            }
+            let r = evaluate_scenario(&file, &check.source.src, settings, s);
+            let flow = each(&check.source, Progress::Done(&r));
+            check.scenarios.push(r);
+            if flow.is_break() {
+                break;
+            }
+        }
+        check
+    }
+
+    /// A file parsed and its header checked, before any scenario runs: the check with the
+    /// file's problems and no report yet, and what is left to evaluate (each scenario on its
+    /// own with [`evaluate_scenario`], in the order of `selected`, possibly on other threads).
+    pub fn plan(source: Source, settings: &Settings) -> Planned {
         // The scenarios that parsed run even when others of the file did not.
         let (file, mut problems) = parse_file_partial(&source.src);
         let Some(file) = file else {
-            return FileCheck::unusable_all(source, problems);
+            return Planned {
+                check: FileCheck::unusable_all(source, problems),
+                file: None,
+                selected: Vec::new(),
+            };
         };
-        let result = evaluate_each(&file, &source.src, settings, |event| match event {
-            Event::Start(s) => {
-                let line = source.line(s.span.start);
-                each(&source, Progress::Start(&s.title.node, line))
-            }
-            Event::Done(r) => {
-                let flow = each(&source, Progress::Done(&r));
-                scenarios.push(r);
-                flow
-            }
-        });
-        let unrun = match result {
-            Ok(()) => count_scenarios(&source.src).saturating_sub(file.scenarios.len()),
+        let (selected, unrun) = match selected(&file, &source.src, settings) {
+            Ok(selected) => (
+                selected,
+                count_scenarios(&source.src).saturating_sub(file.scenarios.len()),
+            ),
             Err(header) => {
                 problems.extend(header);
-                count_scenarios(&source.src)
+                (Vec::new(), count_scenarios(&source.src))
             }
         };
-        FileCheck {
-            source,
-            problems,
-            scenarios,
-            unrun,
+        Planned {
+            check: FileCheck {
+                source,
+                problems,
+                scenarios: Vec::new(),
+                unrun,
+            },
+            file: Some(file),
+            selected,
         }
     }
 
