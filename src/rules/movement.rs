@@ -559,6 +559,26 @@ impl AttackTable {
             .find_map(|ray| Self::ray_attacker(ray, board, target, &mut admit, &mut passes))
     }
 
+    /// Whether a rider or hopper of this table stands anywhere on the rays leaving `target` in
+    /// direction `dir`, whatever stands between: where none does, no move that empties
+    /// squares there can open an attack on `target`.
+    pub fn rides_along(&self, board: &Board, target: Sq, dir: i32) -> bool {
+        use super::board::cell::{EMPTY, WALL};
+        self.rays.iter().filter(|r| r.dir == dir).any(|ray| {
+            let mut t = target.offset(dir);
+            loop {
+                let c = board.cell(t);
+                if c == WALL {
+                    return false;
+                }
+                if c != EMPTY && ray.codes[c as usize >> 6] >> (c & 63) & 1 != 0 {
+                    return true;
+                }
+                t = t.offset(dir);
+            }
+        })
+    }
+
     /// The first attack along one ray.
     #[inline(always)]
     fn ray_attacker(

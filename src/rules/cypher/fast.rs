@@ -18,11 +18,14 @@ struct Judge<'a> {
     scratch: Cypher,
     /// Whether the mover's King is in check before the turn.
     checked: bool,
-    /// The last Spy exit judged on its own, and whether it passed.
-    exit: Option<(u16, u16, bool)>,
+    /// The last Spy exit judged on its own: whether it passed, and whether the position it
+    /// leaves is quiet ([`Cypher::quiet`]) for the second action.
+    exit: Option<(u16, u16, bool, bool)>,
     /// Whether only the check test can refuse a move of a piece other than King and Spy
     /// ([`Cypher::quiet`]).
     quiet: bool,
+    /// [`Self::danger`] of the position.
+    danger: u64,
 }
 
 impl Judge<'_> {
@@ -33,6 +36,7 @@ impl Judge<'_> {
             checked: pos.king_in_check(pos.turn),
             exit: None,
             quiet: pos.quiet(),
+            danger: Self::danger(pos),
         }
     }
 
@@ -57,7 +61,7 @@ impl Judge<'_> {
         let us = pos.turn as usize;
         let (acted, opened, captured) = self.make(m, role);
         let s = &self.scratch;
-        let test = self.test(&opened, s.kings[us]);
+        let test = self.check_test(&opened, s.kings[us], self.quiet);
         let ok = if self.quiet && !matches!(role, KING | SPY) {
             debug_assert_eq!(
                 crate::rules::consulted::quietly(|| s.judge(pos.turn, acted, test)),
@@ -81,25 +85,40 @@ impl Judge<'_> {
         let pos = self.pos;
         let (from2, to2) = (m.from2 as i32, m.to2 as i32);
         let (acted, mut opened, captured) = self.make(m, SPY);
-        let first = match self.exit {
-            Some((f, t, ok)) if (f, t) == (m.from, m.to) => ok,
+        let (first, quiet) = match self.exit {
+            Some((f, t, ok, quiet)) if (f, t) == (m.from, m.to) => (ok, quiet),
             _ => {
                 let ok = self.scratch.judge_first(pos.turn, acted).is_ok();
-                self.exit = Some((m.from, m.to, ok));
-                ok
+                // What the second action is judged by depends on where the exit left the Spy.
+                let quiet = self.scratch.quiet();
+                self.exit = Some((m.from, m.to, ok, quiet));
+                (ok, quiet)
             }
         };
         let mut ok = first;
         if first {
-            let s = &mut self.scratch;
-            let c2 = s.at(from2);
-            debug_assert!(s.at(to2) == EMPTY && is_major(c2 >> 1) && zone_of(to2) == COURT);
-            s.board.set_cell(Sq(m.from2), EMPTY);
-            s.board.set_cell(Sq(m.to2), c2);
+            let c2 = self.scratch.at(from2);
+            debug_assert!(
+                self.scratch.at(to2) == EMPTY && is_major(c2 >> 1) && zone_of(to2) == COURT
+            );
+            self.scratch.board.set_cell(Sq(m.from2), EMPTY);
+            self.scratch.board.set_cell(Sq(m.to2), c2);
             opened.add(from2);
-            let test =
-                Self::check_test(self.checked, s.designed, &opened, s.kings[pos.turn.index()]);
-            ok = s.judge(pos.turn, Acted::default(), test).is_ok();
+            let test = self.check_test(&opened, self.scratch.kings[pos.turn.index()], quiet);
+            let s = &mut self.scratch;
+            ok = if quiet {
+                debug_assert_eq!(
+                    crate::rules::consulted::quietly(|| s.judge(pos.turn, Acted::default(), test)),
+                    if s.left_in_check(pos.turn, test, -1) {
+                        Err("own-king-in-check")
+                    } else {
+                        Ok(None)
+                    }
+                );
+                !s.left_in_check(pos.turn, test, -1)
+            } else {
+                s.judge(pos.turn, Acted::default(), test).is_ok()
+            };
             s.board.set_cell(Sq(m.to2), EMPTY);
             s.board.set_cell(Sq(m.from2), c2);
         }
@@ -109,21 +128,46 @@ impl Judge<'_> {
 
     /// How a turn that opened `opened` is tested for leaving the King on `king` in check: as
     /// `apply_turn` decides whether to test at all, but along the opened lines only where the
-    /// King was not in check and did not move.
+    /// King was not in check and did not move; in a `quiet` position (no flip can take a
+    /// piece away) only along those of them that an enemy rider stands on.
     #[inline(always)]
-    fn check_test(checked: bool, designed: bool, opened: &Opened, king: u16) -> CheckTest {
-        if checked || designed || opened.king_moved {
-            CheckTest::Full
-        } else if opened.lines_to(king as i32) {
-            CheckTest::Along(*opened)
+    fn check_test(&self, opened: &Opened, king: u16, quiet: bool) -> CheckTest {
+        if self.checked || self.scratch.designed || opened.king_moved {
+            return CheckTest::Full;
+        }
+        if !quiet {
+            return if opened.lines_to(king as i32) {
+                CheckTest::Along(*opened)
+            } else {
+                CheckTest::Skip
+            };
+        }
+        let mut lines = Opened::default();
+        for &x in &opened.squares[..opened.n] {
+            let d = line_step(king as i32, x);
+            if d != 0 && self.danger >> (d + 23) & 1 != 0 {
+                lines.add(x);
+            }
+        }
+        if lines.n > 0 {
+            CheckTest::Along(lines)
         } else {
             CheckTest::Skip
         }
     }
 
-    #[inline(always)]
-    fn test(&self, opened: &Opened, king: u16) -> CheckTest {
-        Self::check_test(self.checked, self.scratch.designed, opened, king)
+    /// The directions from the mover's King, by bit `dir + 23`, on which an enemy rider
+    /// stands (see [`Self::check_test`]).
+    fn danger(pos: &Cypher) -> u64 {
+        let k = pos.kings[pos.turn.index()] as i32;
+        if k == 0 || zone_of(k) == COURT || pos.designed {
+            return 0;
+        }
+        let table = &attack_tables()[pos.turn.other().index()];
+        QUEEN_STEPS
+            .iter()
+            .filter(|&&d| table.rides_along(&pos.board, Sq(k as u16), d))
+            .fold(0, |mask, &d| mask | 1 << (d + 23))
     }
 
     /// Makes the primary move of `m` (a piece of `role`) on the scratch copy, as `apply_turn`
