@@ -24,7 +24,10 @@ fn arbiter(args: &[&str]) -> (String, String, i32) {
 fn svg(name: &str, args: &[&str]) -> String {
     let dir = std::env::temp_dir().join(format!("arbiter-show-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(format!("{name}.svg"));
+    // Tests run side by side and draw the same names: each drawing gets a file of its own.
+    static DRAWN: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = DRAWN.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let path = dir.join(format!("{name}-{n}.svg"));
     let path_text = path.to_string_lossy().into_owned();
     let mut all = args.to_vec();
     all.extend(["-o", &path_text]);

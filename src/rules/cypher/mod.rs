@@ -1625,7 +1625,7 @@ impl Cypher {
                     Landing::Empty { moves: true } => {
                         if stop_ok {
                             if !std::mem::replace(&mut seen[t as usize], true) {
-                                self.push_primary(f, t, role, focus, &majors, out);
+                                self.push_primary(f, t, role, focus, majors, out);
                             }
                         } else if V::REJECTED {
                             self.stop_in_court(f, t, role, focus, out);
@@ -1636,14 +1636,14 @@ impl Cypher {
                             match self.landing_fault(role, f, t, c2) {
                                 None if !stop_ok => self.stop_in_court(f, t, role, focus, out),
                                 None if std::mem::replace(&mut seen[t as usize], true) => {}
-                                fault => self.sift(f, t, role, fault, focus, &majors, out),
+                                fault => self.sift(f, t, role, fault, focus, majors, out),
                             }
                         } else if c2 & 1 != us
                             && stop_ok
                             && self.capture_rule(role, zf, c2, t).is_ok()
                             && !std::mem::replace(&mut seen[t as usize], true)
                         {
-                            self.push_primary(f, t, role, focus, &majors, out);
+                            self.push_primary(f, t, role, focus, majors, out);
                         }
                     }
                     Landing::Blocked { by } => {
@@ -2161,8 +2161,8 @@ impl Cypher {
         let [kw, kb] = self.kings.map(i32::from);
         let [sw, sb] = self.spies.map(i32::from);
         let court = |s: i32| zone_of(s) == COURT;
-        !(adjacent(kw, kb) || adjacent(kw, sb) || adjacent(kb, sw) || adjacent(sw, sb))
-            && !(adjacent(kw, sw) || adjacent(kb, sb))
+        let touch = [(kw, kb), (kw, sb), (kb, sw), (sw, sb), (kw, sw), (kb, sb)];
+        !touch.iter().any(|&(a, b)| adjacent(a, b))
             && !(court(kw) && court(sb))
             && !(court(kb) && court(sw))
     }
