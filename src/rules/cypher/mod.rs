@@ -2162,9 +2162,9 @@ impl Cypher {
         let [sw, sb] = self.spies.map(i32::from);
         let court = |s: i32| zone_of(s) == COURT;
         let touch = [(kw, kb), (kw, sb), (kb, sw), (sw, sb), (kw, sw), (kb, sb)];
-        !touch.iter().any(|&(a, b)| adjacent(a, b))
-            && !(court(kw) && court(sb))
-            && !(court(kb) && court(sw))
+        let touching = touch.iter().any(|&(a, b)| adjacent(a, b));
+        let court_line_possible = (court(kw) && court(sb)) || (court(kb) && court(sw));
+        !touching && !court_line_possible
     }
 
     /// A result the position shows by itself (flips), for set-up positions. The side that
