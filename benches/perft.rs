@@ -1,15 +1,18 @@
-//! Perft benchmarks for orthodox chess and ChessXpanse.
+//! Perft benchmarks for orthodox chess, Cypher Chess and ChessXpanse.
 //!
 //! `cargo bench --bench perft` runs criterion on perft 5 of the start position, perft 4 of
-//! Kiwipete and perft 3 of a crowded 7x7 ChessXpanse position (both sides' Gatekeeper, Mage
-//! and Archer among their pieces). `PERFT_DEEP=1 cargo bench --bench perft` instead times perft
-//! 6 of the start position, perft 5 of Kiwipete and perft 4 of the ChessXpanse position once
-//! each and prints nodes per second.
+//! Kiwipete, perft 4 of the Cypher Chess start and perft 3 of a crowded 7x7 ChessXpanse position
+//! (both sides' Gatekeeper, Mage and Archer among their pieces). `PERFT_DEEP=1 cargo bench
+//! --bench perft` instead times perft 6 of the start position, perft 5 of Kiwipete and of the
+//! Cypher start, and perft 4 of the ChessXpanse position once each and prints nodes per second;
+//! then Cypher perft 5 with the fast generator against the reference one that plays every
+//! candidate on a copy, alternately three times each, as a ratio of the two.
 
 use std::hint::black_box;
 use std::time::Instant;
 
 use arbiter::rules::chess::{Chess, START_FEN};
+use arbiter::rules::cypher::Cypher;
 use arbiter::rules::xpanse::Xpanse;
 use arbiter::rules::{perft, Geometry, Options, Rules};
 use criterion::{criterion_group, Criterion};
@@ -26,6 +29,11 @@ fn xpanse_crowded() -> Xpanse {
     Xpanse::from_fen(geometry, XPANSE_CROWDED, &options).expect("valid FEN")
 }
 
+fn cypher_start() -> Cypher {
+    let options = Options::defaults(Cypher::options());
+    Cypher::start(Cypher::geometry(), &options).expect("the Cypher start")
+}
+
 fn position(fen: &str) -> Chess {
     let options = Options::defaults(Chess::options());
     Chess::from_fen(Geometry::lettered(8, 8), fen, &options).expect("valid FEN")
@@ -38,6 +46,10 @@ fn bench_perft(c: &mut Criterion) {
     group.bench_function("start 5", |b| b.iter(|| perft(black_box(&start), 5)));
     let kiwipete = position(KIWIPETE);
     group.bench_function("kiwipete 4", |b| b.iter(|| perft(black_box(&kiwipete), 4)));
+    let cypher = cypher_start();
+    group.bench_function("cypher start 4", |b| {
+        b.iter(|| perft(black_box(&cypher), 4))
+    });
     let crowded = xpanse_crowded();
     group.bench_function("xpanse crowded 7x7 3", |b| {
         b.iter(|| perft(black_box(&crowded), 3))
@@ -62,6 +74,15 @@ fn deep() {
             nodes as f64 / secs / 1e6
         );
     }
+    let cypher = cypher_start();
+    let t = Instant::now();
+    let nodes = perft(&cypher, 5);
+    let secs = t.elapsed().as_secs_f64();
+    assert_eq!(nodes, 38_967_548, "cypher start perft 5");
+    println!(
+        "cypher start perft 5: {nodes} nodes in {secs:.3}s = {:.1} million nodes/s",
+        nodes as f64 / secs / 1e6
+    );
     let crowded = xpanse_crowded();
     let t = Instant::now();
     let nodes = perft(&crowded, 4);
@@ -70,6 +91,21 @@ fn deep() {
     println!(
         "xpanse crowded 7x7 perft 4: {nodes} nodes in {secs:.3}s = {:.1} million nodes/s",
         nodes as f64 / secs / 1e6
+    );
+    // Paired runs, so that the ratio holds on a busy machine where one time alone would not.
+    let (mut fast, mut reference) = (0.0, 0.0);
+    for _ in 0..3 {
+        let t = Instant::now();
+        let n = perft(&cypher, 5);
+        fast += t.elapsed().as_secs_f64();
+        let t = Instant::now();
+        let m = cypher.perft_reference(5);
+        reference += t.elapsed().as_secs_f64();
+        assert_eq!(n, m, "cypher start perft 5, fast and reference");
+    }
+    println!(
+        "cypher start perft 5, three runs each: fast generator {fast:.3}s, reference {reference:.3}s: {:.1} times faster",
+        reference / fast
     );
 }
 

@@ -1716,6 +1716,29 @@ impl Cypher {
                 .any(|o| o.kind == K_NORMAL && o.from == m.from && o.to == m.to)
     }
 
+    /// Perft with the reference generator listing every ply: the oracle the fast generator's
+    /// counts are tested against, and the baseline `cargo bench --bench perft` compares it with.
+    pub fn perft_reference(&self, depth: u32) -> u64 {
+        let mut moves = Vec::new();
+        if depth == 0 {
+            return 1;
+        }
+        if self.result.is_none() {
+            self.generate_reference(&mut moves);
+        }
+        if depth == 1 {
+            return moves.len() as u64;
+        }
+        moves
+            .into_iter()
+            .map(|m| {
+                let mut next = self.clone();
+                next.play(m);
+                next.perft_reference(depth - 1)
+            })
+            .sum()
+    }
+
     /// Generates every legal turn into `out`: the reference generator, which plays every
     /// candidate on a copy (`fast.rs` has the one searches use, tested against this one).
     fn generate_reference(&self, out: &mut Vec<Move>) {
