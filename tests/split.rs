@@ -391,17 +391,7 @@ fn one_and_two_threads_answer_alike() {
     for (position, side, turns) in wins {
         let mut a = vec!["win", position[0], side, turns];
         a.extend_from_slice(&position[1..]);
-        let answers: Vec<_> = ["1", "2"]
-            .iter()
-            .map(|t| {
-                let mut with = vec!["--threads", t];
-                with.extend(&a);
-                let run = arbiter(&with, "");
-                assert!(run.code <= 1, "{with:?}: {}", run.err);
-                (run.code, run.out)
-            })
-            .collect();
-        assert_eq!(answers[0], answers[1], "{a:?}");
+        same_on_one_and_two_threads(&a);
     }
     for (position, depth) in POSITIONS {
         let searches = [
@@ -414,21 +404,27 @@ fn one_and_two_threads_answer_alike() {
             ),
         ];
         for a in searches {
-            let answers: Vec<_> = ["1", "2"]
-                .iter()
-                .map(|t| {
-                    let mut with = vec!["--threads", t];
-                    with.extend(&a);
-                    let run = arbiter(&with, "");
-                    (run.code, run.out)
-                })
-                .collect();
-            assert_eq!(answers[0], answers[1], "{a:?}");
+            same_on_one_and_two_threads(&a);
         }
     }
     // The divided counts too.
     let divide = |t: &str| arbiter(&["--threads", t, "perft", "chess", "3", "--divide"], "").out;
     assert_eq!(divide("1"), divide("2"));
+}
+
+/// Runs the command with `--threads 1` and `--threads 2`: both answer (exit 0 or 1), the same.
+fn same_on_one_and_two_threads(a: &[&str]) {
+    let answers: Vec<_> = ["1", "2"]
+        .iter()
+        .map(|t| {
+            let mut with = vec!["--threads", t];
+            with.extend(a);
+            let run = arbiter(&with, "");
+            assert!(run.code <= 1, "{with:?}: {}", run.err);
+            (run.code, run.out)
+        })
+        .collect();
+    assert_eq!(answers[0], answers[1], "{a:?}");
 }
 
 #[test]

@@ -71,9 +71,7 @@ pub fn run(command: Command, limits: Limits) -> Outcome {
             size,
             divide,
             options,
-            split,
-            job,
-            merge,
+            spread,
         } => super::searches::perft(
             super::searches::Request {
                 variant,
@@ -83,9 +81,7 @@ pub fn run(command: Command, limits: Limits) -> Outcome {
                 size,
                 options,
                 divide,
-                split,
-                job,
-                merge,
+                spread,
             },
             limits,
         ),
@@ -96,9 +92,7 @@ pub fn run(command: Command, limits: Limits) -> Outcome {
             fen,
             size,
             options,
-            split,
-            job,
-            merge,
+            spread,
         } => super::searches::invariant(
             super::searches::Request {
                 variant,
@@ -108,9 +102,7 @@ pub fn run(command: Command, limits: Limits) -> Outcome {
                 size,
                 options,
                 divide: false,
-                split,
-                job,
-                merge,
+                spread,
             },
             limits,
         ),

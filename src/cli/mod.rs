@@ -45,6 +45,21 @@ pub struct Cli {
     pub threads: Option<usize>,
 }
 
+/// How `perft` and `invariant` spread a search past one machine.
+#[derive(clap::Args, Debug)]
+pub struct Spread {
+    /// Write the search as jobs, one JSON line per position this many turns from the root.
+    #[arg(long, value_name = "D")]
+    pub split: Option<u64>,
+    /// Run the job lines of this file (`-` or nothing: standard input), one result line each.
+    #[arg(long, value_name = "FILE", num_args = 0..=1, default_missing_value = "-")]
+    pub job: Option<PathBuf>,
+    /// Merge the result lines of these files (`-` or nothing: standard input) into the answer
+    /// (perft: their sum), checking that every job of one split is there exactly once.
+    #[arg(long, value_name = "FILE", num_args = 0..)]
+    pub merge: Option<Vec<PathBuf>>,
+}
+
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Evaluate scenario files; one line per scenario, then `N passed, M failed`.
@@ -109,16 +124,8 @@ pub enum Command {
         /// Set an option (`name=value`, repeatable).
         #[arg(long = "option", value_name = "NAME=VALUE")]
         options: Vec<String>,
-        /// Write the search as jobs, one JSON line per position this many turns from the root.
-        #[arg(long, value_name = "D")]
-        split: Option<u64>,
-        /// Run the job lines of this file (`-` or nothing: standard input), one result line each.
-        #[arg(long, value_name = "FILE", num_args = 0..=1, default_missing_value = "-")]
-        job: Option<PathBuf>,
-        /// Sum the result lines of these files (`-` or nothing: standard input), checking that
-        /// every job of one split is there exactly once.
-        #[arg(long, value_name = "FILE", num_args = 0..)]
-        merge: Option<Vec<PathBuf>>,
+        #[command(flatten)]
+        spread: Spread,
     },
     /// Search for a position within a depth where an invariant breaks.
     ///
@@ -141,16 +148,8 @@ pub enum Command {
         /// Set an option (`name=value`, repeatable).
         #[arg(long = "option", value_name = "NAME=VALUE")]
         options: Vec<String>,
-        /// Write the search as jobs, one JSON line per position this many turns from the root.
-        #[arg(long, value_name = "D")]
-        split: Option<u64>,
-        /// Run the job lines of this file (`-` or nothing: standard input), one result line each.
-        #[arg(long, value_name = "FILE", num_args = 0..=1, default_missing_value = "-")]
-        job: Option<PathBuf>,
-        /// Answer from the result lines of these files (`-` or nothing: standard input),
-        /// checking that every job of one split is there exactly once.
-        #[arg(long, value_name = "FILE", num_args = 0..)]
-        merge: Option<Vec<PathBuf>>,
+        #[command(flatten)]
+        spread: Spread,
     },
     /// Say whether a colour can force a win within a number of its own turns.
     ///

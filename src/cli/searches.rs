@@ -32,9 +32,7 @@ pub struct Request {
     pub size: Option<String>,
     pub options: Vec<String>,
     pub divide: bool,
-    pub split: Option<u64>,
-    pub job: Option<PathBuf>,
-    pub merge: Option<Vec<PathBuf>>,
+    pub spread: super::Spread,
 }
 
 /// Which search a split belongs to.
@@ -70,9 +68,13 @@ fn dispatch(kind: Kind, r: Request, limits: Limits) -> Outcome {
     } else {
         "VARIANT, NAME and DEPTH"
     };
-    if r.job.is_some() || r.merge.is_some() {
-        let flag = if r.job.is_some() { "--job" } else { "--merge" };
-        if r.job.is_some() && r.merge.is_some() {
+    if r.spread.job.is_some() || r.spread.merge.is_some() {
+        let flag = if r.spread.job.is_some() {
+            "--job"
+        } else {
+            "--merge"
+        };
+        if r.spread.job.is_some() && r.spread.merge.is_some() {
             return Err(Failure::Input(
                 "--job runs jobs and --merge sums their results; give one of them".into(),
             ));
@@ -83,7 +85,7 @@ fn dispatch(kind: Kind, r: Request, limits: Limits) -> Outcome {
             (r.size.is_some(), "--size"),
             (!r.options.is_empty(), "--option"),
             (r.divide, "--divide"),
-            (r.split.is_some(), "--split"),
+            (r.spread.split.is_some(), "--split"),
         ];
         if given {
             return Err(Failure::Input(format!(
@@ -95,7 +97,7 @@ fn dispatch(kind: Kind, r: Request, limits: Limits) -> Outcome {
                 "{command} {flag} reads the variant, position and options from its lines; leave out {name}"
             )));
         }
-        return match (r.job, r.merge) {
+        return match (r.spread.job, r.spread.merge) {
             (Some(file), _) => run_jobs(kind, &file, limits),
             (_, Some(files)) => merge(kind, &files),
             _ => Ok(2),
@@ -115,7 +117,7 @@ fn dispatch(kind: Kind, r: Request, limits: Limits) -> Outcome {
             "{command} needs {positional} (`{usage}`), or --job or --merge"
         )));
     }
-    if r.divide && r.split.is_some() {
+    if r.divide && r.spread.split.is_some() {
         return Err(Failure::Input(
             "--divide prints counts and --split prints jobs; give one of them".into(),
         ));
@@ -132,7 +134,7 @@ fn dispatch(kind: Kind, r: Request, limits: Limits) -> Outcome {
             Some(name) => Some(invariant_name::<R>(name)?),
             None => None,
         };
-        match r.split {
+        match r.spread.split {
             Some(plies) => split::<R>(kind, &root, name, depth, plies, limits),
             None => match name {
                 Some(name) => invariant_command::<R>(&root, name, depth, limits),

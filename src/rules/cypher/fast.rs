@@ -8,7 +8,7 @@
 //! makes the move on it, asks the same [`Cypher::judge`] the reference asks (with the same
 //! flags, so it consults the same options), and undoes it. Every other candidate is rare and
 //! goes the reference's way. The last ply of a search is counted the same way, without a
-//! move list. The property tests in `tests.rs` hold the two generators together.
+//! move list. The property tests in `fast_agreement.rs` hold the two generators together.
 
 use super::*;
 
@@ -63,15 +63,9 @@ impl Judge<'_> {
         let s = &self.scratch;
         let test = self.check_test(&opened, s.kings[us], self.quiet);
         let ok = if self.quiet && !matches!(role, KING | SPY) {
-            debug_assert_eq!(
-                crate::rules::consulted::quietly(|| s.judge(pos.turn, acted, test)),
-                if s.left_in_check(pos.turn, test, -1) {
-                    Err("own-king-in-check")
-                } else {
-                    Ok(None)
-                }
-            );
-            !s.left_in_check(pos.turn, test, -1)
+            let in_check = s.left_in_check(pos.turn, test, -1);
+            confirm_quiet(s, pos.turn, acted, test, in_check);
+            !in_check
         } else {
             s.judge(pos.turn, acted, test).is_ok()
         };
@@ -107,15 +101,9 @@ impl Judge<'_> {
             let test = self.check_test(&opened, self.scratch.kings[pos.turn.index()], quiet);
             let s = &mut self.scratch;
             ok = if quiet {
-                debug_assert_eq!(
-                    crate::rules::consulted::quietly(|| s.judge(pos.turn, Acted::default(), test)),
-                    if s.left_in_check(pos.turn, test, -1) {
-                        Err("own-king-in-check")
-                    } else {
-                        Ok(None)
-                    }
-                );
-                !s.left_in_check(pos.turn, test, -1)
+                let in_check = s.left_in_check(pos.turn, test, -1);
+                confirm_quiet(s, pos.turn, Acted::default(), test, in_check);
+                !in_check
             } else {
                 s.judge(pos.turn, Acted::default(), test).is_ok()
             };
@@ -224,6 +212,20 @@ impl Judge<'_> {
     fn played(&self, m: Move) -> bool {
         self.pos.clone().apply_turn(m, Some(self.checked)).is_ok()
     }
+}
+
+/// Debug builds confirm that in a quiet position the check test alone (`in_check`) is what
+/// the whole judge says of the action `acted`.
+#[inline(always)]
+fn confirm_quiet(s: &Cypher, mover: Color, acted: Acted, test: CheckTest, in_check: bool) {
+    debug_assert_eq!(
+        crate::rules::consulted::quietly(|| s.judge(mover, acted, test)),
+        if in_check {
+            Err("own-king-in-check")
+        } else {
+            Ok(None)
+        }
+    );
 }
 
 /// A sink that counts the legal candidates as the generator sends them.
