@@ -59,39 +59,24 @@ fn bench_perft(c: &mut Criterion) {
 
 criterion_group!(benches, bench_perft);
 
+/// Times one perft and prints its rate, checking the count.
+fn timed<R: Rules>(name: &str, pos: &R, depth: u32, expected: u64) {
+    let t = Instant::now();
+    let nodes = perft(pos, depth);
+    let secs = t.elapsed().as_secs_f64();
+    assert_eq!(nodes, expected, "{name} perft {depth}");
+    println!(
+        "{name} perft {depth}: {nodes} nodes in {secs:.3}s = {:.1} million nodes/s",
+        nodes as f64 / secs / 1e6
+    );
+}
+
 fn deep() {
-    for (name, fen, depth, expected) in [
-        ("start", START_FEN, 6, 119_060_324u64),
-        ("kiwipete", KIWIPETE, 5, 193_690_690),
-    ] {
-        let pos = position(fen);
-        let t = Instant::now();
-        let nodes = perft(&pos, depth);
-        let secs = t.elapsed().as_secs_f64();
-        assert_eq!(nodes, expected, "{name} perft {depth}");
-        println!(
-            "{name} perft {depth}: {nodes} nodes in {secs:.3}s = {:.1} million nodes/s",
-            nodes as f64 / secs / 1e6
-        );
-    }
+    timed("start", &position(START_FEN), 6, 119_060_324);
+    timed("kiwipete", &position(KIWIPETE), 5, 193_690_690);
     let cypher = cypher_start();
-    let t = Instant::now();
-    let nodes = perft(&cypher, 5);
-    let secs = t.elapsed().as_secs_f64();
-    assert_eq!(nodes, 38_967_548, "cypher start perft 5");
-    println!(
-        "cypher start perft 5: {nodes} nodes in {secs:.3}s = {:.1} million nodes/s",
-        nodes as f64 / secs / 1e6
-    );
-    let crowded = xpanse_crowded();
-    let t = Instant::now();
-    let nodes = perft(&crowded, 4);
-    let secs = t.elapsed().as_secs_f64();
-    assert_eq!(nodes, 6_195_275, "xpanse crowded perft 4");
-    println!(
-        "xpanse crowded 7x7 perft 4: {nodes} nodes in {secs:.3}s = {:.1} million nodes/s",
-        nodes as f64 / secs / 1e6
-    );
+    timed("cypher start", &cypher, 5, 38_967_548);
+    timed("xpanse crowded 7x7", &xpanse_crowded(), 4, 6_195_275);
     // Paired runs, so that the ratio holds on a busy machine where one time alone would not.
     let (mut fast, mut reference) = (0.0, 0.0);
     for _ in 0..3 {

@@ -45,6 +45,20 @@ pub struct Cli {
     pub threads: Option<usize>,
 }
 
+/// The position a search starts from, as the command line gives it (and a job line repeats it).
+#[derive(clap::Args, Debug)]
+pub struct Root {
+    /// Start from this FEN instead of the initial position.
+    #[arg(long)]
+    pub fen: Option<String>,
+    /// Board size `<files>x<ranks>` for variants that take one.
+    #[arg(long)]
+    pub size: Option<String>,
+    /// Set an option (`name=value`, repeatable).
+    #[arg(long = "option", value_name = "NAME=VALUE")]
+    pub options: Vec<String>,
+}
+
 /// How `perft` and `invariant` spread a search past one machine.
 #[derive(clap::Args, Debug)]
 pub struct Spread {
@@ -112,18 +126,11 @@ pub enum Command {
         variant: Option<String>,
         /// The depth in turns; not with --job or --merge.
         depth: Option<u64>,
-        /// Start from this FEN instead of the initial position.
-        #[arg(long)]
-        fen: Option<String>,
-        /// Board size `<files>x<ranks>` for variants that take one.
-        #[arg(long)]
-        size: Option<String>,
+        #[command(flatten)]
+        root: Root,
         /// Show the count below each legal turn of the root.
         #[arg(long)]
         divide: bool,
-        /// Set an option (`name=value`, repeatable).
-        #[arg(long = "option", value_name = "NAME=VALUE")]
-        options: Vec<String>,
         #[command(flatten)]
         spread: Spread,
     },
@@ -139,15 +146,8 @@ pub enum Command {
         name: Option<String>,
         /// The depth in turns; not with --job or --merge.
         depth: Option<u64>,
-        /// Start from this FEN instead of the initial position.
-        #[arg(long)]
-        fen: Option<String>,
-        /// Board size `<files>x<ranks>` for variants that take one.
-        #[arg(long)]
-        size: Option<String>,
-        /// Set an option (`name=value`, repeatable).
-        #[arg(long = "option", value_name = "NAME=VALUE")]
-        options: Vec<String>,
+        #[command(flatten)]
+        root: Root,
         #[command(flatten)]
         spread: Spread,
     },
@@ -163,15 +163,8 @@ pub enum Command {
         side: String,
         /// How many of its own turns it may take.
         turns: u64,
-        /// Start from this FEN instead of the initial position.
-        #[arg(long)]
-        fen: Option<String>,
-        /// Board size `<files>x<ranks>` for variants that take one.
-        #[arg(long)]
-        size: Option<String>,
-        /// Set an option (`name=value`, repeatable).
-        #[arg(long = "option", value_name = "NAME=VALUE")]
-        options: Vec<String>,
+        #[command(flatten)]
+        root: Root,
     },
     /// List the legal turns in canonical notation, sorted.
     Moves {

@@ -16,6 +16,7 @@ use serde::{Deserialize, Serialize};
 
 use super::commands::{options_with, position, stop_exit, INTERRUPTED_EXIT};
 use super::output::Failure;
+use super::Root;
 use crate::rules::search::{self, Shared, Stop};
 use crate::rules::{parallel, perft_within, Color, Game, Limits, Options, Rules, Variant};
 use crate::{errln, outln, with_variant};
@@ -28,9 +29,7 @@ pub struct Request {
     /// The invariant's name (`invariant` only).
     pub invariant: Option<String>,
     pub depth: Option<u64>,
-    pub fen: Option<String>,
-    pub size: Option<String>,
-    pub options: Vec<String>,
+    pub root: Root,
     pub divide: bool,
     pub spread: super::Spread,
 }
@@ -81,9 +80,9 @@ fn dispatch(kind: Kind, r: Request, limits: Limits) -> Outcome {
         }
         let given = r.variant.is_some() || r.invariant.is_some() || r.depth.is_some();
         let extra = [
-            (r.fen.is_some(), "--fen"),
-            (r.size.is_some(), "--size"),
-            (!r.options.is_empty(), "--option"),
+            (r.root.fen.is_some(), "--fen"),
+            (r.root.size.is_some(), "--size"),
+            (!r.root.options.is_empty(), "--option"),
             (r.divide, "--divide"),
             (r.spread.split.is_some(), "--split"),
         ];
@@ -124,11 +123,7 @@ fn dispatch(kind: Kind, r: Request, limits: Limits) -> Outcome {
     }
     let depth = search::check_depth(depth).map_err(|stop| Failure::Input(stop.to_string()))?;
     let variant: Variant = variant.parse()?;
-    let root = Root {
-        fen: r.fen,
-        size: r.size,
-        pins: r.options,
-    };
+    let root = r.root;
     with_variant!(variant, R => {
         let name = match &r.invariant {
             Some(name) => Some(invariant_name::<R>(name)?),
@@ -161,17 +156,10 @@ fn invariant_name<R: Rules>(name: &str) -> Result<&'static str, Failure> {
         })
 }
 
-/// The root position as the command line gives it (and as a job line repeats it).
-struct Root {
-    fen: Option<String>,
-    size: Option<String>,
-    pins: Vec<String>,
-}
-
 impl Root {
     fn game<R: Rules>(&self) -> Result<Game<R>, Failure> {
-        let (pos, _) = position::<R>(self.fen.clone(), self.size.clone(), &self.pins)?;
-        Ok(Game::new(pos, options_with::<R>(&self.pins)?))
+        let (pos, _) = position::<R>(self.fen.clone(), self.size.clone(), &self.options)?;
+        Ok(Game::new(pos, options_with::<R>(&self.options)?))
     }
 }
 
@@ -303,21 +291,13 @@ fn invariant_report(name: &str, depth: u32, found: Option<&(Vec<String>, String)
 
 /// `arbiter win <VARIANT> <white|black> <TURNS>`: exit status 0 when the colour can force a
 /// win within that many of its turns, 1 when it cannot.
-pub fn win(
-    variant: &str,
-    color: &str,
-    turns: u64,
-    root: (Option<String>, Option<String>, Vec<String>),
-    limits: Limits,
-) -> Outcome {
+pub fn win(variant: &str, color: &str, turns: u64, root: Root, limits: Limits) -> Outcome {
     let variant: Variant = variant.parse()?;
     let color: Color = color.parse()?;
     let turns = u32::try_from(turns)
         .ok()
         .filter(|t| search::check_depth(u64::from(*t) * 2).is_ok())
         .ok_or_else(|| Failure::Input(search::too_deep(turns.saturating_mul(2))))?;
-    let (fen, size, pins) = root;
-    let root = Root { fen, size, pins };
     with_variant!(variant, R => win_command::<R>(&root, color, turns, limits))
 }
 
@@ -710,7 +690,7 @@ where
     let root = Root {
         fen: (job.root != "start").then(|| job.root.clone()),
         size: job.size.clone(),
-        pins: job
+        options: job
             .options
             .iter()
             .map(|(k, v)| format!("{k}={v}"))
