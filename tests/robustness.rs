@@ -167,13 +167,40 @@ fn huge_depths_in_scenarios_are_errors_of_their_scenario_only() {
 
 #[test]
 fn perft_beyond_the_budget_stops_and_says_how_to_raise_it() {
-    let o = arbiter(&["perft", "chess", "12", "--max-nodes", "100000"]);
-    assert_eq!(o.status.code(), Some(1));
-    let err = stderr(&o);
-    assert!(err.contains("perft 12: no answer"), "{err}");
-    assert!(err.contains("stopped after 1000"), "{err}");
-    assert!(err.contains("the budget is 100000 nodes"), "{err}");
-    assert!(err.contains("--max-nodes"), "{err}");
+    for threads in ["1", "2"] {
+        let o = arbiter(&[
+            "--threads",
+            threads,
+            "perft",
+            "chess",
+            "12",
+            "--max-nodes",
+            "100000",
+        ]);
+        assert_eq!(o.status.code(), Some(1));
+        let err = stderr(&o);
+        assert!(err.contains("perft 12: no answer"), "{err}");
+        assert!(err.contains("the budget is 100000 nodes"), "{err}");
+        assert!(err.contains("--max-nodes"), "{err}");
+        // It stops just past the budget: one move list past it on one thread; on several,
+        // each worker may first finish the share it counts before publishing (at most
+        // 16,384 nodes, and less near the limit).
+        let spent: u64 = err
+            .split("stopped after ")
+            .nth(1)
+            .and_then(|rest| rest.split(' ').next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("no node count: {err}"));
+        let slack = if threads == "1" {
+            100
+        } else {
+            2 * 16_384 + 100
+        };
+        assert!(
+            (100_001..=100_000 + slack).contains(&spent),
+            "{threads} threads: {err}"
+        );
+    }
 }
 
 #[test]
