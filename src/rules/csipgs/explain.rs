@@ -756,7 +756,7 @@ pub(super) fn refused(pos: &Csipgs, pattern: &TurnPattern) -> Vec<Step> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use std::collections::BTreeSet;
 
     use super::*;
@@ -773,7 +773,7 @@ mod tests {
     }
 
     /// Positions of seeded random playouts with purchases, drops and design changes.
-    fn positions(games: usize, seed: u64) -> Vec<Csipgs> {
+    pub(in crate::rules::csipgs) fn positions(games: usize, seed: u64) -> Vec<Csipgs> {
         let mut rng = Rng(seed);
         let mut out = Vec::new();
         for game in 0..games {

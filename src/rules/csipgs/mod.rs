@@ -26,6 +26,9 @@
 
 mod catalogue;
 mod explain;
+mod fast;
+#[cfg(test)]
+mod fast_agreement;
 pub mod price;
 mod refuse;
 #[cfg(test)]
@@ -33,6 +36,7 @@ mod tests;
 
 use std::fmt;
 use std::hash::Hasher;
+use std::sync::OnceLock;
 
 use super::board::{cell::EMPTY, Board, Geometry, Sq, Square};
 use super::chess::{attack_tables_with_designs, first_time, piece_movement, quoted, takes};
@@ -143,8 +147,21 @@ impl Slot {
         }
     }
 
-    /// The price of a piece of this design in zorkmids (the King's is royal).
+    /// The price of a piece of this design in zorkmids (the King's is royal). A design never
+    /// changes once interned, so each is priced once per run: move generation asks for the
+    /// price of every buyable design at every node.
     pub fn price(self) -> Result<u64, String> {
+        const ROLES: usize = Role::Design as usize;
+        static PRICES: [OnceLock<Result<u64, String>>; ROLES + design::MAX_DESIGNS] =
+            [const { OnceLock::new() }; ROLES + design::MAX_DESIGNS];
+        let i = match self {
+            Slot::Role(r) => r as usize,
+            Slot::Design(d) => ROLES + usize::from(d.index()),
+        };
+        PRICES[i].get_or_init(|| self.price_uncached()).clone()
+    }
+
+    fn price_uncached(self) -> Result<u64, String> {
         let design = crate::betza::Design::parse(&self.betza()).map_err(|e| e.to_string())?;
         price::price(&design, self == Slot::Role(Role::King))
             .map(|p| p.zorkmids)
@@ -313,22 +330,35 @@ impl Csipgs {
     }
 
     /// The slots whose pieces can be bought, each design once.
-    fn buyable_slots(&self, color: Color) -> Vec<u8> {
+    fn buyable_slots(&self, color: Color) -> impl Iterator<Item = u8> + '_ {
         let designs = &self.designs[color.index()];
-        (0..6u8)
-            .filter(|&i| !designs[..i as usize].contains(&designs[i as usize]))
-            .collect()
+        (0..6u8).filter(|&i| !designs[..i as usize].contains(&designs[i as usize]))
     }
 
     /// Sends every candidate turn (without design changes) to `out`, legal or with the rule
-    /// that rejects it.
+    /// that rejects it. A move list (a sink that wants no refusals) gets its King-safety test
+    /// from [`fast::Safety`]; refusals, which name the attacker, from [`Self::consider`].
     pub(crate) fn explore<V: Verdicts<Move>>(&self, out: &mut V) {
+        self.candidates(out, !V::REJECTED)
+    }
+
+    /// [`Self::explore`], testing King safety the fast way or the reference's.
+    fn candidates<V: Verdicts<Move>>(&self, out: &mut V, fast: bool) {
         let us = self.turn;
         let own: Vec<(Square, Piece)> = self
             .board
             .pieces()
             .filter(|(_, p)| p.color() == us)
             .collect();
+        // As `kings` and `piece_count` find them, from the one look at the board.
+        let king = Piece::new(us, Role::King);
+        let kings: Vec<Sq> = own
+            .iter()
+            .filter(|(_, p)| *p == king)
+            .map(|(s, _)| Sq::of(*s))
+            .collect();
+        let count = own.len() + self.reserve[us.index()].len();
+        let mut safety = fast.then(|| fast::Safety::new(self, &kings));
         for (from, piece) in own {
             let f = Sq::of(from);
             let mut reached = 0u64;
@@ -357,7 +387,14 @@ impl Csipgs {
                             }
                         }
                         Landing::Empty { moves: true } | Landing::Piece { captures: true, .. } => {
-                            self.consider(m, out)
+                            match &mut safety {
+                                Some(safety) => {
+                                    if safety.step(piece, f, t) {
+                                        out.legal(m)
+                                    }
+                                }
+                                None => self.consider(m, out),
+                            }
                         }
                         _ => {
                             if V::REJECTED {
@@ -369,10 +406,8 @@ impl Csipgs {
             );
         }
         // Drops next to a King (3), not one in check (5).
-        let mut kinds = self.reserve[us.index()].clone();
-        kinds.dedup();
-        if !kinds.is_empty() {
-            let kings = self.kings(us);
+        let reserve = &self.reserve[us.index()];
+        if !reserve.is_empty() {
             let mut targets: Vec<(u16, Option<Square>)> = Vec::new();
             for k in &kings {
                 let checked = self.attacked(*k, us.other());
@@ -393,12 +428,23 @@ impl Csipgs {
                 }
             }
             targets.sort_unstable();
+            // The reserve is in canonical order: each kind once.
+            let kinds = reserve
+                .iter()
+                .enumerate()
+                .filter(|&(i, k)| i == 0 || reserve[i - 1] != *k)
+                .map(|(_, k)| *k);
             for kind in kinds {
                 for &(to, checked) in &targets {
                     let m = Move::plain(Act::Drop { kind, to });
-                    match checked {
-                        None => self.consider(m, out),
-                        Some(a) => {
+                    match (checked, &mut safety) {
+                        (None, Some(safety)) => {
+                            if safety.drop(kind.piece(us), Sq(to)) {
+                                out.legal(m)
+                            }
+                        }
+                        (None, None) => self.consider(m, out),
+                        (Some(a), _) => {
                             out.rejected(m, Rejection::at("drop-king-in-check", Stage::Target, a))
                         }
                     }
@@ -406,8 +452,9 @@ impl Csipgs {
             }
         }
         // Purchases (4).
-        let checked = self.in_check_any(us);
-        let count = self.piece_count(us);
+        let checked = kings
+            .iter()
+            .any(|k| self.attacked(*k, us.other()).is_some());
         let money = u64::from(self.treasury[us.index()]) + 1;
         for slot in self.buyable_slots(us) {
             let m = Move::plain(Act::Buy { slot });

@@ -1,0 +1,95 @@
+//! The fast King-safety test ([`super::fast`]) against the reference that plays every
+//! candidate on a copy ([`Csipgs::consider`]): the same legal turns in the same order, on the
+//! positions of random playouts with purchases, drops and design changes and on every
+//! position one turn after them, under every value of every option.
+
+use super::explain::tests::positions;
+use super::*;
+use crate::rules::refusal::Explored;
+use crate::rules::testing::report;
+
+/// Every combination of the options' values.
+fn combinations() -> Vec<Options> {
+    let mut all = vec![Options::defaults(OPTIONS)];
+    for def in OPTIONS {
+        all = all
+            .into_iter()
+            .flat_map(|o| {
+                def.values.iter().map(move |v| {
+                    let mut o = o.clone();
+                    o.set(OPTIONS, "csipgs", def.name, v).expect("a value");
+                    o
+                })
+            })
+            .collect();
+    }
+    all
+}
+
+fn listed(p: &Csipgs, fast: bool) -> Vec<Move> {
+    let mut out = Vec::new();
+    p.candidates(&mut out, fast);
+    out
+}
+
+#[test]
+fn fast_and_reference_king_safety_give_the_same_turns() {
+    let roots = positions(400, 0x005A_FEC5);
+    let mut failures = Vec::new();
+    let (mut checked, mut several, mut in_check, mut pinned, mut refused) = (0, 0, 0, 0, 0);
+    for options in combinations() {
+        for root in &roots {
+            let root = Csipgs::from_fen(Csipgs::geometry(), &root.fen(), &options)
+                .expect("a position's own FEN");
+            let mut next: Vec<Csipgs> = listed(&root, false)
+                .into_iter()
+                .map(|m| {
+                    let mut q = root.clone();
+                    q.play(m);
+                    q
+                })
+                .collect();
+            next.push(root);
+            for p in next {
+                // The move list, the reference's, and the legal part of the explorer that
+                // refusals come from.
+                let (fast, reference) = (listed(&p, true), listed(&p, false));
+                let mut explored = Explored::default();
+                p.explore(&mut explored);
+                checked += 1;
+                if fast != reference || fast != explored.legal {
+                    failures.push(format!(
+                        "{}: fast {fast:?}\n  reference {reference:?}\n  explored {:?}",
+                        p.fen(),
+                        explored.legal
+                    ));
+                }
+                refused += explored
+                    .rejected
+                    .iter()
+                    .filter(|(_, why)| why.rule == "own-king-in-check")
+                    .count();
+                let kings = p.kings(p.turn);
+                several += usize::from(kings.len() > 1);
+                if let [k] = kings[..] {
+                    let table = &attack_tables_with_designs()[p.turn.other().index()];
+                    if p.in_check_any(p.turn) {
+                        in_check += 1;
+                    } else if table.screens(&p.board, k).is_some_and(|s| !s.is_empty()) {
+                        pinned += 1;
+                    }
+                }
+            }
+        }
+    }
+    report(&failures, checked, 20_000, "csipgs positions agree");
+    eprintln!(
+        "{several} with several Kings, {in_check} in check, {pinned} with a screen, \
+         {refused} turns refused for exposing the King"
+    );
+    assert!(
+        several > 500 && in_check > 500 && pinned > 500 && refused > 2_000,
+        "{several} with several Kings, {in_check} in check, {pinned} with a screen, \
+         {refused} turns refused for exposing the King"
+    );
+}
