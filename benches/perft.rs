@@ -1,10 +1,11 @@
-//! Perft benchmarks for orthodox chess, Cypher Chess and ChessXpanse.
+//! Perft benchmarks for orthodox chess, Cypher Chess, csipgs chess and ChessXpanse.
 //!
 //! `cargo bench --bench perft` runs criterion on perft 5 of the start position, perft 4 of
-//! Kiwipete, perft 4 of the Cypher Chess start and perft 3 of a crowded 7x7 ChessXpanse position
-//! (both sides' Gatekeeper, Mage and Archer among their pieces). `PERFT_DEEP=1 cargo bench
-//! --bench perft` instead times perft 6 of the start position, perft 5 of Kiwipete and of the
-//! Cypher start, and perft 4 of the ChessXpanse position once each and prints nodes per second;
+//! Kiwipete, perft 4 of the Cypher Chess start, perft 4 of a full csipgs board and perft 3 of a
+//! crowded 7x7 ChessXpanse position (both sides' Gatekeeper, Mage and Archer among their
+//! pieces). `PERFT_DEEP=1 cargo bench --bench perft` instead times perft 6 of the start
+//! position, perft 5 of Kiwipete and of the Cypher start, perft 6 of the csipgs board and
+//! perft 4 of the ChessXpanse position once each and prints nodes per second;
 //! then Cypher perft 5 with the fast generator against the reference one that plays every
 //! candidate on a copy, alternately three times each, as a ratio of the two.
 
@@ -12,6 +13,7 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use arbiter::rules::chess::{Chess, START_FEN};
+use arbiter::rules::csipgs::Csipgs;
 use arbiter::rules::cypher::Cypher;
 use arbiter::rules::xpanse::Xpanse;
 use arbiter::rules::{perft, Geometry, Options, Rules};
@@ -27,6 +29,16 @@ fn xpanse_crowded() -> Xpanse {
     let options = Options::defaults(Xpanse::options());
     let geometry = Xpanse::geometry_for(Some((7, 7))).expect("a ChessXpanse board");
     Xpanse::from_fen(geometry, XPANSE_CROWDED, &options).expect("valid FEN")
+}
+
+/// A full csipgs board: the chess army with two `WD` designs for the Knights, three zorkmids
+/// each, so that purchases are candidates too.
+const CSIPGS_FULL: &str =
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/R(WD)BQKB(WD)R w 3/3 -/- R,N,B,Q,K,fmWfcF/R,N,B,Q,K,fmWfcF";
+
+fn csipgs_full() -> Csipgs {
+    let options = Options::defaults(Csipgs::options());
+    Csipgs::from_fen(Geometry::lettered(8, 8), CSIPGS_FULL, &options).expect("valid FEN")
 }
 
 fn cypher_start() -> Cypher {
@@ -50,6 +62,8 @@ fn bench_perft(c: &mut Criterion) {
     group.bench_function("cypher start 4", |b| {
         b.iter(|| perft(black_box(&cypher), 4))
     });
+    let csipgs = csipgs_full();
+    group.bench_function("csipgs full 4", |b| b.iter(|| perft(black_box(&csipgs), 4)));
     let crowded = xpanse_crowded();
     group.bench_function("xpanse crowded 7x7 3", |b| {
         b.iter(|| perft(black_box(&crowded), 3))
@@ -76,6 +90,7 @@ fn deep() {
     timed("kiwipete", &position(KIWIPETE), 5, 193_690_690);
     let cypher = cypher_start();
     timed("cypher start", &cypher, 5, 38_967_548);
+    timed("csipgs full board", &csipgs_full(), 6, 7_357_898);
     timed("xpanse crowded 7x7", &xpanse_crowded(), 4, 6_195_275);
     // Paired runs, so that the ratio holds on a busy machine where one time alone would not.
     let (mut fast, mut reference) = (0.0, 0.0);
