@@ -5,9 +5,9 @@
 //! the mover's only King is attacked. For a move list (a sink that wants no refusals) only the
 //! board matters to that question: [`Safety`] keeps one scratch board per position, passes
 //! without a test what provably cannot expose the King (as chess does with invented pieces,
-//! through [`crate::rules::movement::AttackTable::screens`]), and otherwise makes the step or drop on the scratch
-//! board, asks the same attack table, and takes it back. `fast_agreement.rs` holds the two
-//! together on random playouts.
+//! through [`crate::rules::movement::AttackTable::screens`]), and otherwise makes the step or
+//! drop on the scratch board, asks the same attack table, and takes it back.
+//! `fast_agreement.rs` holds the two together on random playouts.
 
 use super::*;
 
@@ -25,22 +25,13 @@ pub(super) struct Safety<'a> {
 }
 
 impl Safety<'_> {
-    /// `kings` are the mover's, as [`Csipgs::kings`] lists them.
-    pub(super) fn new<'a>(pos: &Csipgs, kings: &'a [Sq]) -> Safety<'a> {
+    /// `kings` are the mover's, as [`Csipgs::kings`] lists them; `checked`, whether one of
+    /// them is attacked.
+    pub(super) fn new<'a>(pos: &Csipgs, kings: &'a [Sq], checked: bool) -> Safety<'a> {
         let us = pos.turn;
         let tables = attack_tables_with_designs();
         let screens = match *kings {
-            [k] => {
-                let table = &tables[us.other().index()];
-                let checked = table
-                    .attacker(&pos.board, k, |_| true, |_, _| false)
-                    .is_some();
-                if checked {
-                    None
-                } else {
-                    table.screens(&pos.board, k)
-                }
-            }
+            [k] if !checked => tables[us.other().index()].screens(&pos.board, k),
             _ => None,
         };
         Safety {

@@ -358,7 +358,13 @@ impl Csipgs {
             .map(|(s, _)| Sq::of(*s))
             .collect();
         let count = own.len() + self.reserve[us.index()].len();
-        let mut safety = fast.then(|| fast::Safety::new(self, &kings));
+        // Each King's attacker, found once for drops, purchases and the move list's test.
+        let attackers: Vec<Option<Square>> = kings
+            .iter()
+            .map(|k| self.attacked(*k, us.other()))
+            .collect();
+        let checked = attackers.iter().any(Option::is_some);
+        let mut safety = fast.then(|| fast::Safety::new(self, &kings, checked));
         for (from, piece) in own {
             let f = Sq::of(from);
             let mut reached = 0u64;
@@ -409,8 +415,7 @@ impl Csipgs {
         let reserve = &self.reserve[us.index()];
         if !reserve.is_empty() {
             let mut targets: Vec<(u16, Option<Square>)> = Vec::new();
-            for k in &kings {
-                let checked = self.attacked(*k, us.other());
+            for (k, &checked) in kings.iter().zip(&attackers) {
                 for step in super::movement::KING_STEPS {
                     let t = k.offset(offset(step, Color::White));
                     if self.board.cell(t) != EMPTY {
@@ -452,9 +457,6 @@ impl Csipgs {
             }
         }
         // Purchases (4).
-        let checked = kings
-            .iter()
-            .any(|k| self.attacked(*k, us.other()).is_some());
         let money = u64::from(self.treasury[us.index()]) + 1;
         for slot in self.buyable_slots(us) {
             let m = Move::plain(Act::Buy { slot });

@@ -1719,10 +1719,10 @@ impl Cypher {
     /// Perft with the reference generator listing every ply: the oracle the fast generator's
     /// counts are tested against, and the baseline `cargo bench --bench perft` compares it with.
     pub fn perft_reference(&self, depth: u32) -> u64 {
-        let mut moves = Vec::new();
         if depth == 0 {
             return 1;
         }
+        let mut moves = Vec::new();
         if self.result.is_none() {
             self.generate_reference(&mut moves);
         }
