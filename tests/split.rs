@@ -317,6 +317,11 @@ fn misuse_is_an_input_error() {
             &["perft", "--job", "/no/such/file"],
             "cannot read /no/such/file",
         ),
+        (&["--threads", "0", "perft", "chess", "1"], "at least 1"),
+        (
+            &["--threads", "100000000000", "perft", "chess", "1"],
+            "at most 1024",
+        ),
     ];
     for (args, says) in cases {
         let run = arbiter(args, "");

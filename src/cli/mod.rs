@@ -40,7 +40,8 @@ pub struct Cli {
     #[arg(long, global = true, value_enum, default_value_t = colour::When::Auto)]
     pub color: colour::When,
     /// Worker threads for searches (perft, invariant searches, forced wins) and for `check`'s
-    /// scenarios; default: one per core. Results and output are the same for every count.
+    /// scenarios; default: one per core, at most 1024. Results and output are the same for
+    /// every count.
     #[arg(long, global = true, value_name = "N")]
     pub threads: Option<usize>,
 }
