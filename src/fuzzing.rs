@@ -1,5 +1,5 @@
 //! The bodies of the fuzz targets (`fuzz/`), shared with the regression test
-//! `tests/fuzz_regressions.rs` so that a saved input runs through exactly the code the fuzzer
+//! `tests/it/fuzz_regressions.rs` so that a saved input runs through exactly the code the fuzzer
 //! ran. Each target takes raw bytes and must never panic, whatever they are; the checks that do
 //! panic here are properties the library promises (a FEN it writes parses back, the canonical
 //! text of a legal turn resolves to that turn, every refusal names a catalogued rule).

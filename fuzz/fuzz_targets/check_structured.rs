@@ -1,5 +1,5 @@
 //! Fuzz target `check_structured`: the body is `arbiter::fuzzing::check_structured`, shared with
-//! `tests/fuzz_regressions.rs`.
+//! `tests/it/fuzz_regressions.rs`.
 #![no_main]
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| arbiter::fuzzing::check_structured(data));

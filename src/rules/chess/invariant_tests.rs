@@ -1,7 +1,7 @@
 //! Every invariant of chess can fail: for each one a position or a move that breaks it (built
 //! past the validating constructor, or played with `apply` past the legal move generator), and
 //! a test that the table of those cases covers the catalogue. That none fails in legal play is
-//! tested on random playouts (tests/properties.rs) and by an invariant search (tests.rs).
+//! tested on random playouts (tests/it/properties.rs) and by an invariant search (tests.rs).
 
 use super::*;
 

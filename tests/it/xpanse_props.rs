@@ -13,7 +13,7 @@
 // Playouts stop before a position whose paths are too many to list
 // (`common::playout_while` with `listable`).
 #[allow(dead_code)]
-mod common;
+use crate::common;
 
 use arbiter::fuzzing::{xpanse_paths_within, XPANSE_PATH_LEGS};
 use arbiter::rules::game::Resolved;

@@ -2,7 +2,7 @@
 //! move counting, notation round trips (`buy P`, `(WD)@e5`), FEN and setup round trips with
 //! treasuries, reserves and designs, and every invariant.
 
-mod common;
+use crate::common;
 
 use arbiter::rules::csipgs::Csipgs;
 use arbiter::rules::{Geometry, Options, Rules};

@@ -51,7 +51,7 @@ fn crowded_magic_piece_move_lists() {
         let name = format!("xpanse_crowded_{:02}_{}x{}", i + 1, size.0, size.1);
         let out = turn_list(*size, fen);
         insta::with_settings!({
-            snapshot_path => "../snapshots",
+            snapshot_path => "../../snapshots",
             prepend_module_to_snapshot => false,
             omit_expression => true,
         }, {

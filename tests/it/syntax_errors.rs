@@ -6,7 +6,7 @@ use arbiter::scenario::parse::parse_file;
 
 #[test]
 fn broken_inputs() {
-    insta::glob!("broken/*.scn", |path| {
+    insta::glob!("../broken", "*.scn", |path| {
         let src = std::fs::read_to_string(path).expect("broken inputs are UTF-8");
         let name = path
             .file_name()
@@ -24,7 +24,7 @@ fn broken_inputs() {
             "{name}: ANSI escape codes in the report"
         );
         insta::with_settings!({
-            snapshot_path => "../snapshots",
+            snapshot_path => "../../snapshots",
             prepend_module_to_snapshot => false,
             omit_expression => true,
         }, {

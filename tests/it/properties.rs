@@ -1,7 +1,7 @@
 //! Property tests over random legal playouts: move counting, notation round trips, FEN round
 //! trips and every invariant.
 
-mod common;
+use crate::common;
 
 use arbiter::rules::chess::Chess;
 use arbiter::rules::{Geometry, Options, Rules, Square};

@@ -34,16 +34,18 @@ fn args_of(path: &Path) -> Vec<String> {
 
 fn snapshot(name: &str, text: String) {
     insta::with_settings!({
-        snapshot_path => "../snapshots",
+        snapshot_path => "../../snapshots",
+        // The file names these snapshots had when this was a test crate of its own.
+        prepend_module_to_snapshot => false,
         omit_expression => true,
     }, {
-        insta::assert_snapshot!(name, text);
+        insta::assert_snapshot!(format!("explain__{name}"), text);
     });
 }
 
 #[test]
 fn explanations() {
-    insta::glob!("explain", "*.args", |path| {
+    insta::glob!("../explain", "*.args", |path| {
         let mut args = vec!["explain".to_string()];
         args.extend(args_of(path));
         let (text, err, code) = arbiter("tests/explain", &args);
@@ -84,7 +86,7 @@ fn explanations() {
 
 #[test]
 fn disputes() {
-    insta::glob!("disputes", "*.scn", |path| {
+    insta::glob!("../disputes", "*.scn", |path| {
         let name = path.file_name().unwrap().to_string_lossy().to_string();
         let (text, err, code) = arbiter("tests/disputes", &["dispute".into(), name.clone()]);
         assert!(err.is_empty(), "{name}: {err}");

@@ -314,10 +314,12 @@ fn exit_statuses_are_those_of_text() {
 
 fn snapshot(name: &str, text: String) {
     insta::with_settings!({
-        snapshot_path => "../snapshots",
+        snapshot_path => "../../snapshots",
+        // The file names these snapshots had when this was a test crate of its own.
+        prepend_module_to_snapshot => false,
         omit_expression => true,
     }, {
-        insta::assert_snapshot!(name, text);
+        insta::assert_snapshot!(format!("ci_formats__{name}"), text);
     });
 }
 

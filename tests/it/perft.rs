@@ -102,10 +102,10 @@ fn run<R: Rules>(text: &str, min: u64, max: u64) -> (u64, f64) {
     (total, secs)
 }
 
-const CHESS: &str = include_str!("data/perft-chess.txt");
-const CYPHER: &str = include_str!("data/perft-cypher.txt");
+const CHESS: &str = include_str!("../data/perft-chess.txt");
+const CYPHER: &str = include_str!("../data/perft-cypher.txt");
 /// Chess with invented pieces: moves come from the slow generator of the movement model.
-const CHESS_INVENTED: &str = include_str!("data/perft-chess-invented.txt");
+const CHESS_INVENTED: &str = include_str!("../data/perft-chess-invented.txt");
 /// The invented pieces' counts checked in every run: the slow generator is about a tenth of
 /// the orthodox one's speed.
 const INVENTED_FAST_LIMIT: u64 = 1_000_000;

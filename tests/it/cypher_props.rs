@@ -1,7 +1,7 @@
 //! Property tests for Cypher Chess over random legal playouts from the start: invariants after
 //! every turn, move counting, notation round trips and FEN round trips.
 
-mod common;
+use crate::common;
 
 use arbiter::rules::cypher::Cypher;
 use arbiter::rules::{Geometry, Options, Rules};

@@ -27,10 +27,10 @@ fn report(path: &Path) -> (String, i32) {
 
 #[test]
 fn bundled_scenarios() {
-    insta::glob!("../scenarios", "**/*.scn", |path| {
+    insta::glob!("../../scenarios", "**/*.scn", |path| {
         let (out, code) = report(path);
         insta::with_settings!({
-            snapshot_path => "../snapshots",
+            snapshot_path => "../../snapshots",
             prepend_module_to_snapshot => false,
             omit_expression => true,
         }, {
@@ -42,10 +42,10 @@ fn bundled_scenarios() {
 
 #[test]
 fn failing_scenarios() {
-    insta::glob!("failing", "*.scn", |path| {
+    insta::glob!("../failing", "*.scn", |path| {
         let (out, code) = report(path);
         insta::with_settings!({
-            snapshot_path => "../snapshots",
+            snapshot_path => "../../snapshots",
             prepend_module_to_snapshot => false,
             omit_expression => true,
         }, {
