@@ -465,8 +465,8 @@ fn cost(designs: &[String], royal: bool, format: Format) -> Outcome {
                         "family": a.family,
                         "base": a.base.to_string(),
                         "powers": a.powers.iter().map(|w| serde_json::json!({
-                            "directions": w.directions.as_ref().map(|t| t.name),
-                            "factor": w.directions.as_ref().map(|t| t.factor.to_string()),
+                            "directions": (!w.directions.is_empty()).then(|| w.directions.iter().map(|t| t.name).collect::<Vec<_>>().join(" x ")),
+                            "factor": (!w.directions.is_empty()).then(|| w.directions.iter().map(|t| t.factor.to_string()).collect::<Vec<_>>().join(" x ")),
                             "price": w.price.to_string(),
                         })).collect::<Vec<_>>(),
                         "modality": a.modality.as_ref().map(|t| t.name),

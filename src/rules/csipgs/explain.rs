@@ -320,31 +320,31 @@ fn drop_checks(pos: &Csipgs, kind: Slot, to: Square) -> Vec<Check> {
                 listed(&names)
             ),
         ));
-        // Next to one King not in check is enough (5); the explorer names the first King's
-        // attacker.
-        out.push(
-            match beside.iter().find(|k| pos.attacked(**k, them).is_none()) {
-                Some(k) => Check::pass(
-                    TARGET + 1,
-                    "drop-king-in-check",
-                    format!(
-                        "the {us} king on {} beside {t} is not in check",
-                        sq_name(k.square())
-                    ),
-                ),
-                None => {
-                    let a = pos.attacked(beside[0], them).unwrap_or(to);
-                    Check::fail(
-                        TARGET + 1,
-                        sentence(
-                            pos,
-                            m,
-                            Rejection::at("drop-king-in-check", Stage::Target, a),
-                        ),
+        // No King beside the square may be in check (5, and 7 with several); the explorer
+        // names the first checked King's attacker.
+        out.push(match beside.iter().find_map(|k| pos.attacked(*k, them)) {
+            None => Check::pass(
+                TARGET + 1,
+                "drop-king-in-check",
+                format!(
+                    "no {us} king beside {t} is in check ({})",
+                    listed(
+                        &beside
+                            .iter()
+                            .map(|k| sq_name(k.square()))
+                            .collect::<Vec<_>>()
                     )
-                }
-            },
-        );
+                ),
+            ),
+            Some(a) => Check::fail(
+                TARGET + 1,
+                sentence(
+                    pos,
+                    m,
+                    Rejection::at("drop-king-in-check", Stage::Target, a),
+                ),
+            ),
+        });
     }
     if pos.board.get(to).is_none() {
         let mut after = pos.clone();

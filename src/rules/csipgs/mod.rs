@@ -339,11 +339,28 @@ impl Csipgs {
     /// that rejects it. A move list (a sink that wants no refusals) gets its King-safety test
     /// from [`fast::Safety`]; refusals, which name the attacker, from [`Self::consider`].
     pub(crate) fn explore<V: Verdicts<Move>>(&self, out: &mut V) {
-        self.candidates(out, !V::REJECTED)
+        self.candidates(out, !V::REJECTED);
     }
 
-    /// [`Self::explore`], testing King safety the fast way or the reference's.
-    fn candidates<V: Verdicts<Move>>(&self, out: &mut V, fast: bool) {
+    /// The legal turns (without design changes), the fast way or the reference's: none once
+    /// the game is over, so that every search (perft, its split, `win`) stops where `moves`
+    /// and the result say the game has ended. The only end the candidates themselves do not
+    /// show is all-kings-mated: several Kings, every one attacked, and no turn saving one.
+    fn legal_into(&self, out: &mut Vec<Move>, fast: bool) {
+        let start = out.len();
+        let all_attacked = self.candidates(out, fast);
+        if all_attacked
+            && out.len() > start
+            && !self.saves_a_king(&out[start..])
+            && self.opts.all_mated.get()
+        {
+            out.truncate(start);
+        }
+    }
+
+    /// [`Self::explore`], testing King safety the fast way or the reference's. Returns whether
+    /// the mover has several Kings and every one of them is attacked.
+    fn candidates<V: Verdicts<Move>>(&self, out: &mut V, fast: bool) -> bool {
         let us = self.turn;
         let own: Vec<(Square, Piece)> = self
             .board
@@ -411,7 +428,7 @@ impl Csipgs {
                 },
             );
         }
-        // Drops next to a King (3), not one in check (5).
+        // Drops next to a King (3), and next to none in check (5; with several Kings too: 7).
         let reserve = &self.reserve[us.index()];
         if !reserve.is_empty() {
             let mut targets: Vec<(u16, Option<Square>)> = Vec::new();
@@ -422,10 +439,10 @@ impl Csipgs {
                         continue;
                     }
                     match targets.iter_mut().find(|(s, _)| *s == t.0) {
-                        // Next to a King not in check is enough.
+                        // The first King in check beside the square names the refusal.
                         Some(entry) => {
-                            if checked.is_none() {
-                                entry.1 = None;
+                            if entry.1.is_none() {
+                                entry.1 = checked;
                             }
                         }
                         None => targets.push((t.0, checked)),
@@ -475,6 +492,7 @@ impl Csipgs {
                 None => out.legal(m),
             }
         }
+        kings.len() > 1 && attackers.iter().all(Option::is_some)
     }
 
     /// A candidate the board allows: legal unless it leaves the mover's only King attacked
@@ -663,20 +681,10 @@ impl Csipgs {
         Ok(pos)
     }
 
-    /// The outcome when the side to move has several Kings and the all-mated reading holds.
-    fn all_kings_mated(&self) -> bool {
+    /// Whether one of `moves` leaves one of the mover's Kings unattacked.
+    fn saves_a_king(&self, moves: &[Move]) -> bool {
         let us = self.turn;
-        let kings = self.kings(us);
-        if kings.len() < 2
-            || kings
-                .iter()
-                .any(|k| self.attacked(*k, us.other()).is_none())
-        {
-            return false;
-        }
-        let mut moves = Vec::new();
-        self.explore(&mut moves);
-        !moves.into_iter().any(|m| {
+        moves.iter().any(|&m| {
             let mut next = self.clone();
             next.apply(m);
             next.kings(us)
@@ -939,7 +947,7 @@ impl Rules for Csipgs {
     }
 
     fn legal_moves(&self, out: &mut Vec<Move>) {
-        self.explore(out);
+        self.legal_into(out, true);
     }
 
     fn play(&mut self, m: Move) {
@@ -987,24 +995,27 @@ impl Rules for Csipgs {
 
     fn outcome(&self) -> Option<Outcome> {
         let mut moves = Vec::new();
-        self.explore(&mut moves);
+        self.legal_moves(&mut moves);
         self.outcome_with(!moves.is_empty())
     }
 
+    /// `has_legal_turn` as [`Rules::legal_moves`] lists them: none once all Kings are mated.
     fn outcome_with(&self, has_legal_turn: bool) -> Option<Outcome> {
+        if has_legal_turn {
+            return None;
+        }
         let them = self.turn.other();
-        if !has_legal_turn {
-            return Some(if self.in_check_any(self.turn) {
-                win(them, Reason::Checkmate, "checkmate")
-            } else {
-                win(them, Reason::Stalemate, "stalemate-loses")
-            });
+        if !self.in_check_any(self.turn) {
+            return Some(win(them, Reason::Stalemate, "stalemate-loses"));
         }
-        // The reading is asked only where it decides: every King attacked, none can be saved.
-        if self.all_kings_mated() && self.opts.all_mated.get() {
-            return Some(win(them, Reason::Checkmate, "all-kings-mated"));
-        }
-        None
+        // Candidates the move list dropped: every King attacked and none saved (7).
+        let mut candidates = Vec::new();
+        self.explore(&mut candidates);
+        Some(if candidates.is_empty() {
+            win(them, Reason::Checkmate, "checkmate")
+        } else {
+            win(them, Reason::Checkmate, "all-kings-mated")
+        })
     }
 
     fn explain_legal(&self, m: Move) -> Vec<crate::rules::explain::Step> {
