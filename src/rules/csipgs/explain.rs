@@ -99,6 +99,27 @@ fn safety(pos: &Csipgs, m: Move, after: &Csipgs, mover: Option<(Piece, Square)>)
     let us = pos.turn;
     let them = us.other();
     let kings = after.kings(us);
+    if kings.len() > 1 && pos.second_king_drop(m) {
+        let attacked = kings.iter().find_map(|k| after.attacked(*k, them));
+        return match attacked {
+            None => Check::pass(
+                FINAL,
+                "own-king-in-check",
+                format!("after the drop no {them} piece attacks either {us} king"),
+            ),
+            Some(a) if pos.opts.kings_before.get() => Check::fail(
+                FINAL,
+                sentence(pos, m, Rejection::at("own-king-in-check", Stage::Final, a)),
+            ),
+            Some(_) => Check::pass(
+                FINAL,
+                "several-kings",
+                format!(
+                    "{us} has two kings once the King is dropped (kings-counted = after-turn), so it may ignore check: the turn is not tested for it"
+                ),
+            ),
+        };
+    }
     let [k] = kings[..] else {
         return Check::pass(
             FINAL,

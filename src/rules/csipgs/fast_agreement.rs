@@ -99,3 +99,40 @@ fn fast_and_reference_king_safety_give_the_same_turns() {
          {refused} turns refused for exposing the King"
     );
 }
+
+/// The turns the random playouts rarely reach (buying a King costs 12): a second King dropped
+/// beside the only one, onto attacked squares and safe ones, and all Kings mated; under every
+/// combination of the options, with the counts that tell the readings apart.
+#[test]
+fn second_king_drops_and_mated_kings_agree_under_every_reading() {
+    let cases = [
+        // A rook attacks the d-file: K@d1 and K@d2 are the drops the readings disagree on.
+        "3r3k/8/8/8/8/8/8/4K3 w 0/0 K/- R,N,B,Q,K,fmWfcF/R,N,B,Q,K,fmWfcF",
+        // A knight's attack, and a reserve King beside a King pinned to nothing.
+        "7k/8/8/8/8/2n5/8/4K3 w 0/0 KN/- R,N,B,Q,K,fmWfcF/R,N,B,Q,K,fmWfcF",
+        // Every King mated.
+        "rrrr3k/8/8/8/8/8/8/K1K5 w 0/0 -/- R,N,B,Q,K,fmWfcF/R,N,B,Q,K,fmWfcF",
+    ];
+    let mut counts = Vec::new();
+    for options in combinations() {
+        for fen in cases {
+            let p = Csipgs::from_fen(Csipgs::geometry(), fen, &options).expect("a position");
+            let (fast, reference) = (listed(&p, true), listed(&p, false));
+            assert_eq!(fast, reference, "{fen} under {options:?}");
+            let mut explored = Explored::default();
+            p.explore(&mut explored);
+            if !fast.is_empty() {
+                assert_eq!(fast, explored.legal, "{fen} under {options:?}");
+            }
+            counts.push(fast.len());
+        }
+    }
+    // In the order of `combinations`: last-king with after-turn, then before-turn; all-mated
+    // with after-turn, then before-turn. Before the turn, K@d1 and K@d2 (then K@d1 and K@e2,
+    // attacked by the knight) are refused; under all-mated the mated position has no turn.
+    assert_eq!(
+        counts,
+        [8, 13, 8, 6, 11, 8, 8, 13, 0, 6, 11, 0],
+        "the counts per reading"
+    );
+}

@@ -271,6 +271,8 @@ impl Move {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Opts {
     all_mated: Reading<bool>,
+    /// Kings counted when the turn starts (`kings-counted = before-turn`).
+    kings_before: Reading<bool>,
 }
 
 /// A csipgs position.
@@ -496,18 +498,36 @@ impl Csipgs {
     }
 
     /// A candidate the board allows: legal unless it leaves the mover's only King attacked
-    /// (with several Kings, check may be ignored: 7).
+    /// (with several Kings, check may be ignored: 7; see [`Self::second_king_drop`]).
     fn consider<V: Verdicts<Move>>(&self, m: Move, out: &mut V) {
         let mut next = self.clone();
         next.apply(m);
         let kings = next.kings(self.turn);
-        if let [k] = kings[..] {
-            if let Some(a) = next.attacked(k, self.turn.other()) {
-                out.rejected(m, Rejection::at("own-king-in-check", Stage::Final, a));
-                return;
-            }
+        let tested = match kings[..] {
+            [k] => next.attacked(k, self.turn.other()),
+            _ if self.second_king_drop(m) => kings
+                .iter()
+                .find_map(|k| next.attacked(*k, self.turn.other()))
+                .filter(|_| self.opts.kings_before.get()),
+            _ => None,
+        };
+        match tested {
+            Some(a) => out.rejected(m, Rejection::at("own-king-in-check", Stage::Final, a)),
+            None => out.legal(m),
         }
-        out.legal(m);
+    }
+
+    /// Whether `m` drops a King beside the mover's only one: the one turn whose King safety
+    /// depends on when Kings are counted (`kings-counted`). Counted before the turn, the mover
+    /// has one King and may leave none attacked; counted after, it has two and may ignore check.
+    fn second_king_drop(&self, m: Move) -> bool {
+        matches!(
+            m.act,
+            Act::Drop {
+                kind: Slot::Role(Role::King),
+                ..
+            }
+        ) && self.kings(self.turn).len() == 1
     }
 
     fn apply(&mut self, m: Move) {
@@ -656,6 +676,7 @@ impl Csipgs {
             designs,
             opts: Opts {
                 all_mated: options.reading("several-kings", |v| v == "all-mated"),
+                kings_before: options.reading("kings-counted", |v| v == "before-turn"),
             },
         };
         for c in Color::ALL {

@@ -373,12 +373,21 @@ pub(super) fn sentence(pos: &Csipgs, m: Move, why: Rejection) -> Refusal {
         (_, "own-king-in-check") => {
             let mut after = pos.clone();
             after.apply(m);
-            let k = after
-                .kings(us)
-                .first()
+            let kings = after.kings(us);
+            let k = kings
+                .iter()
+                .find(|k| after.attacked(**k, us.other()).is_some())
+                .or(kings.first())
                 .map_or(String::new(), |k| sq_name(k.square()));
+            let counted = if kings.len() > 1 {
+                format!(
+                    " (with kings-counted = before-turn {us} has one King while it plays this turn, so it may not ignore check)"
+                )
+            } else {
+                String::new()
+            };
             format!(
-                "after this turn the {us} king on {k} would be attacked by {} on {at}",
+                "after this turn the {us} king on {k} would be attacked by {} on {at}{counted}",
                 after
                     .board
                     .get(why.at.unwrap_or(Square::new(0, 0)))
