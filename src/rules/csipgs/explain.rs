@@ -395,7 +395,9 @@ fn buy_checks(pos: &Csipgs, design: &str) -> Vec<Check> {
         }
         Err(r) => {
             out.push(Check::fail(MOVEMENT, r));
-            Slot::parse(design).ok().map(|s| (None, s))
+            Slot::parse_read(design, pos.opts.separate)
+                .ok()
+                .map(|s| (None, s))
         }
     };
     let tagged = |rule: &'static str| {
@@ -432,7 +434,7 @@ fn buy_checks(pos: &Csipgs, design: &str) -> Vec<Check> {
     });
     if let Some((_, s)) = slot {
         let have = u64::from(pos.treasury[us.index()]) + 1;
-        out.push(match s.price() {
+        out.push(match s.price(pos.opts.separate) {
             Ok(p) if p > have => Check::fail(
                 TARGET + 2,
                 Refusal::new(
@@ -466,7 +468,7 @@ fn redesign_checks(pos: &Csipgs, from: &str, to: &str) -> Vec<Check> {
     let us = pos.turn;
     let designs = &pos.designs[us.index()];
     let mut out = Vec::new();
-    let old = Slot::parse(from).ok();
+    let old = Slot::parse_read(from, pos.opts.separate).ok();
     let slot = designs
         .iter()
         .position(|s| Some(*s) == old || s.name() == from || s.design_name() == from);
@@ -506,7 +508,7 @@ fn redesign_checks(pos: &Csipgs, from: &str, to: &str) -> Vec<Check> {
             }
         }
     }
-    match Slot::parse(to) {
+    match Slot::parse_read(to, pos.opts.separate) {
         Err(e) => out.push(Check::fail(DESIGN + 2, Refusal::new("redesign-priced", e))),
         Ok(Slot::Role(Role::King)) => out.push(Check::fail(
             DESIGN + 3,
@@ -523,7 +525,7 @@ fn redesign_checks(pos: &Csipgs, from: &str, to: &str) -> Vec<Check> {
                     "neither the design replaced nor the new one is the King's",
                 ));
             }
-            out.push(match new.price() {
+            out.push(match new.price(pos.opts.separate) {
                 Ok(p) => Check::pass(
                     DESIGN + 4,
                     "redesign-priced",
@@ -606,7 +608,7 @@ fn effects(pos: &Csipgs, m: Move) -> Vec<Step> {
         )),
         Act::Buy { slot } => {
             let s = pos.designs[i][slot as usize];
-            let price = s.price().unwrap_or(0);
+            let price = s.price(pos.opts.separate).unwrap_or(0);
             out.push(Step::effect(
                 "buy-afford",
                 format!(

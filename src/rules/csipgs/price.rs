@@ -288,13 +288,69 @@ fn atom_price(atom: &Atom) -> Result<AtomPrice, PriceError> {
     })
 }
 
-/// The price of a design; `royal` for a King's design.
+/// How several direction letters on one atom are priced: the option `direction-letters`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Letters {
+    /// By the moves they select together, split into the table's powers: `fbB` is `B`, `ffW`
+    /// is `fW`, `fbD` is `fD + bD` (`move-set`).
+    MoveSet,
+    /// Each direction letter (or pair token, such as `fs` or `fh`) as written is a power of
+    /// its own, priced by the moves it selects, even where the letters repeat, overlap or
+    /// together cover the atom: `fbB` is `fB + bB`, `ffW` is `fW + fW` (`separate`).
+    Separate,
+}
+
+/// The price of a design; `royal` for a King's design. Direction letters are priced by the
+/// moves they select ([`Letters::MoveSet`]).
 pub fn price(design: &Design, royal: bool) -> Result<Price, PriceError> {
     let atoms = design
         .atoms()
         .iter()
         .map(atom_price)
         .collect::<Result<Vec<_>, _>>()?;
+    total(design.to_string(), design, atoms, royal)
+}
+
+/// The price of the design written `text` under a reading of its direction letters.
+pub fn price_text(text: &str, royal: bool, letters: Letters) -> Result<Price, String> {
+    let design = Design::parse(text).map_err(|e| format!("`{text}` is {e}"))?;
+    let priced = match letters {
+        Letters::MoveSet => price(&design, royal),
+        Letters::Separate => {
+            let written = crate::betza::written_powers(text).map_err(|e| e.to_string())?;
+            price_separate(text, &design, &written, royal)
+        }
+    };
+    priced.map_err(|e| e.to_string())
+}
+
+/// [`Letters::Separate`]: one line per written token, as often as it was written.
+fn price_separate(
+    text: &str,
+    design: &Design,
+    written: &[(Atom, Vec<(Atom, u8)>)],
+    royal: bool,
+) -> Result<Price, PriceError> {
+    let mut atoms = Vec::new();
+    for (atom, tokens) in written {
+        if tokens.is_empty() {
+            atoms.push(atom_price(atom)?);
+        }
+        for (token, n) in tokens {
+            let p = atom_price(token)?;
+            atoms.extend(std::iter::repeat_n(p, usize::from(*n)));
+        }
+    }
+    total(text.to_string(), design, atoms, royal)
+}
+
+/// The sum of the atoms' prices, times the whole-piece multipliers, rounded up.
+fn total(
+    text: String,
+    design: &Design,
+    atoms: Vec<AtomPrice>,
+    royal: bool,
+) -> Result<Price, PriceError> {
     let sum = Zorkmids(atoms.iter().map(|a| a.subtotal.0).sum());
     let mut multipliers = Vec::new();
     if colourbound(design) {
@@ -305,7 +361,7 @@ pub fn price(design: &Design, royal: bool) -> Result<Price, PriceError> {
     }
     let exact = multipliers.iter().fold(sum, |z, t| z.times(t.factor));
     Ok(Price {
-        design: design.to_string(),
+        design: text,
         atoms,
         sum,
         multipliers,
@@ -417,6 +473,37 @@ mod tests {
         assert_eq!(names, ["forward-only", "wide-only"]);
         // One wide leap alone still has no price.
         assert!(price(&"frN".parse().unwrap(), false).is_err());
+    }
+
+    /// `direction-letters`: letters that select different moves cost the same either way;
+    /// letters that repeat or together cover the atom do not.
+    #[test]
+    fn the_two_readings_of_direction_letters() {
+        let both = |text: &str| {
+            [Letters::MoveSet, Letters::Separate]
+                .map(|l| price_text(text, false, l).map(|p| (p.zorkmids, p.exact.to_string())))
+        };
+        let ok = |n: u64, exact: &str| Ok((n, exact.to_string()));
+        assert_eq!(both("ffW"), [ok(1, "0.75"), ok(2, "1.5")]);
+        assert_eq!(both("fffW"), [ok(1, "0.75"), ok(3, "2.25")]);
+        assert_eq!(both("fbB"), [ok(3, "2.97"), ok(4, "3.267")]);
+        assert_eq!(both("fbsW"), [ok(2, "1.5"), ok(2, "1.8")]);
+        // A group's prefix is written once for each atom in it.
+        assert_eq!(both("ff(WF)"), [ok(2, "1.8"), ok(4, "3.6")]);
+        for same in [
+            "fbD",
+            "vD",
+            "fsN",
+            "WbRbmHfB",
+            "Wfc(DNFA)scDsHbmH",
+            "RbcBbN",
+            "fcFfmW",
+        ] {
+            let [a, b] = both(same);
+            assert_eq!(a, b, "{same}");
+        }
+        // One side alone is no power of the table: `lrW` has a price only by its move set.
+        assert!(both("lrW")[0].is_ok() && both("lrW")[1].is_err());
     }
 
     #[test]

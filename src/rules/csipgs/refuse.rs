@@ -228,7 +228,8 @@ pub(super) fn step_refusal(
 /// why none does: the text is no design, or not one of the player's.
 pub(super) fn design_slot(pos: &Csipgs, text: &str) -> Result<(usize, Slot), Refusal> {
     let us = pos.turn;
-    let slot = Slot::parse(text).map_err(|e| Refusal::new("buy-design", e))?;
+    let slot =
+        Slot::parse_read(text, pos.opts.separate).map_err(|e| Refusal::new("buy-design", e))?;
     let designs = &pos.designs[us.index()];
     match designs.iter().position(|s| *s == slot) {
         Some(i) => Ok((i, slot)),
@@ -250,7 +251,10 @@ pub(super) fn design_slot(pos: &Csipgs, text: &str) -> Result<(usize, Slot), Ref
 /// cannot leave it); `None` when it has one.
 pub(super) fn reserve_refusal(pos: &Csipgs, kind: Slot) -> Option<Refusal> {
     let us = pos.turn;
-    if pos.reserve[us.index()].contains(&kind) {
+    if pos.reserve[us.index()]
+        .iter()
+        .any(|k| k.canonical() == kind.canonical())
+    {
         return None;
     }
     if let Some((s, _)) = pos
@@ -407,7 +411,7 @@ pub(super) fn sentence(pos: &Csipgs, m: Move, why: Rejection) -> Refusal {
         (Act::Buy { slot }, "buy-afford") => {
             let s = pos.designs[us.index()][slot as usize];
             let have = u64::from(pos.treasury[us.index()]) + 1;
-            match s.price() {
+            match s.price(pos.opts.separate) {
                 Ok(p) => format!(
                     "a {} costs {p} zorkmids and {us} has {have} after this turn's credit",
                     s.name()
