@@ -3,8 +3,10 @@
 //! next whole zorkmid. All arithmetic is exact, in hundred-thousandths of a zorkmid: every
 //! factor of the table has one decimal, and a price multiplies at most five of them.
 //!
-//! The table prices written modifiers; a design is priced by what it does (the canonical
-//! atoms of [`crate::betza`]), so that two spellings of one piece cost the same:
+//! The table prices written modifiers; by default (`direction-letters = move-set`) a design
+//! is priced by what it does (the canonical atoms of [`crate::betza`]), so that two spellings
+//! of one piece cost the same; under `separate` each direction letter written before an atom
+//! is a power of its own, priced as below ([`Letters`], [`price_text`]):
 //! - an atom in all its directions is the unmodified atom (`fbsW` is `W`, 1.5);
 //! - otherwise its directions are split into the table's powers and each is priced on its
 //!   own ("fbD = fD + bD"): forward, backward and sideways (both sides) for an orthogonal
@@ -328,7 +330,7 @@ pub fn price_text(text: &str, royal: bool, letters: Letters) -> Result<Price, St
 fn price_separate(
     text: &str,
     design: &Design,
-    written: &[(Atom, Vec<(Atom, u8)>)],
+    written: &[crate::betza::WrittenAtom],
     royal: bool,
 ) -> Result<Price, PriceError> {
     let mut atoms = Vec::new();
