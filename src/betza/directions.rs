@@ -115,12 +115,32 @@ fn selects(token: Token, shape: Shape, v: (i32, i32)) -> bool {
     }
 }
 
+/// How many times each token was written, by [`Token::index`]; a doubled letter (`ff`) counts
+/// as its letter twice. Only pricing reads it ([`super::written_powers`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Counts([u8; 56]);
+
+impl Default for Counts {
+    fn default() -> Counts {
+        Counts([0; 56])
+    }
+}
+
+impl Counts {
+    fn add(&mut self, token: Token, n: u8) {
+        let c = &mut self.0[token.index() as usize];
+        *c = c.saturating_add(n);
+    }
+}
+
 /// The modifiers before one atom, read as far as they go. `Copy`, so a group's prefix is
 /// read once and each atom of the group continues from a copy of it.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Prefix {
     /// The set of tokens read, by [`Token::index`].
     tokens: u64,
+    /// The tokens as written, with repetitions.
+    counts: Counts,
     /// A direction letter that may still pair with the next one, and its offset.
     pending: Option<(u8, usize)>,
     can_move: bool,
@@ -144,6 +164,11 @@ impl Prefix {
                     if is_pair(p, letter) {
                         self.pending = None;
                         self.tokens |= 1 << Token::Pair(p, letter).index();
+                        if p == letter {
+                            self.counts.add(Token::Single(p), 2);
+                        } else {
+                            self.counts.add(Token::Pair(p, letter), 1);
+                        }
                         return Ok(());
                     }
                     self.flush()?;
@@ -160,6 +185,7 @@ impl Prefix {
                 return Err(BetzaError::LoneHalf { at });
             }
             self.tokens |= 1 << Token::Single(p).index();
+            self.counts.add(Token::Single(p), 1);
         }
         Ok(())
     }
@@ -174,6 +200,7 @@ impl Prefix {
         };
         Ok(Finished {
             tokens: self.tokens,
+            counts: self.counts,
             modality,
         })
     }
@@ -183,6 +210,7 @@ impl Prefix {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Finished {
     tokens: u64,
+    counts: Counts,
     pub(crate) modality: Modality,
 }
 
@@ -191,6 +219,17 @@ impl Finished {
     /// all of them when there is no direction letter.
     pub(crate) fn mask(&self, leap: Leap) -> u8 {
         mask_of(self.tokens, leap)
+    }
+
+    /// Each direction token as written, with the vectors of `leap` it selects by itself and
+    /// how many times it was written; empty when there is no direction letter. Tokens that
+    /// select no vector of `leap` are left out.
+    pub(crate) fn written(&self, leap: Leap) -> Vec<(u8, u8)> {
+        (0..56u32)
+            .filter(|&t| self.counts.0[t as usize] > 0)
+            .map(|t| (mask_of(1 << t, leap), self.counts.0[t as usize]))
+            .filter(|&(mask, _)| mask != 0)
+            .collect()
     }
 }
 

@@ -439,6 +439,31 @@ impl Design {
     }
 }
 
+/// An atom and its direction tokens as written, each with how many times it was written.
+pub type WrittenAtom = (Atom, Vec<(Atom, u8)>);
+
+/// One atom of a design with the direction tokens written before it, each as an atom of its
+/// own (the same leap, range and modality, the token's vectors) and the number of times it
+/// was written: `fbB` gives `B` with `fB` and `bB`; `ffW` gives `fW` with `fW` twice (a
+/// doubled letter counts twice); `fsN` gives `fsN` with one token. An atom written without
+/// direction letters has none. For pricing readings that count letters, not move sets.
+pub fn written_powers(text: &str) -> Result<Vec<WrittenAtom>, BetzaError> {
+    let mut written = Vec::new();
+    let design = parse::parse_with(text, Some(&mut written))?;
+    Ok(design
+        .atoms
+        .iter()
+        .zip(written)
+        .map(|(a, tokens)| {
+            let powers = tokens
+                .into_iter()
+                .map(|(mask, n)| (Atom { mask, ..*a }, n))
+                .collect();
+            (*a, powers)
+        })
+        .collect())
+}
+
 impl FromStr for Design {
     type Err = BetzaError;
 

@@ -27,6 +27,15 @@ enum Last {
 }
 
 pub(crate) fn parse(text: &str) -> Result<Design, BetzaError> {
+    parse_with(text, None)
+}
+
+/// [`parse`], also listing for each atom its direction tokens as written (see
+/// [`super::written_powers`]).
+pub(crate) fn parse_with(
+    text: &str,
+    mut written: Option<&mut Vec<Vec<(u8, u8)>>>,
+) -> Result<Design, BetzaError> {
     let mut frames: Vec<Frame> = Vec::new();
     // The modifiers read so far for the next term, on top of those of the open groups.
     let mut prefix = Prefix::default();
@@ -79,7 +88,8 @@ pub(crate) fn parse(text: &str) -> Result<Design, BetzaError> {
                 i += 1;
             }
             _ if is_atom_letter(ch) => {
-                let (end, rangeable) = atom(text, i, ch, prefix, &mut atoms)?;
+                let (end, rangeable) =
+                    atom(text, i, ch, prefix, &mut atoms, written.as_deref_mut())?;
                 match frames.last_mut() {
                     Some(frame) => frame.terms += 1,
                     None => top_terms += 1,
@@ -150,6 +160,7 @@ fn atom(
     letter: char,
     prefix: Prefix,
     atoms: &mut Vec<Atom>,
+    written: Option<&mut Vec<Vec<(u8, u8)>>>,
 ) -> Result<(usize, bool), BetzaError> {
     let (leaps, base_rider): ([Option<Leap>; 2], bool) = match letter {
         'R' => ([Some(Leap::W), None], true),
@@ -197,6 +208,11 @@ fn atom(
         Range::Leaper
     };
     let finished = prefix.finish()?;
+    if let Some(written) = written {
+        for leap in leaps.into_iter().flatten() {
+            written.push(finished.written(leap));
+        }
+    }
     for leap in leaps.into_iter().flatten() {
         atoms.push(Atom {
             leap,

@@ -198,8 +198,9 @@ pub fn run(command: Command, limits: Limits) -> Outcome {
         Command::Cost {
             designs,
             royal,
+            direction_letters,
             format,
-        } => cost(&designs, royal, format),
+        } => cost(&designs, royal, direction_letters, format),
         Command::Dispute {
             file,
             scenario,
@@ -433,9 +434,18 @@ fn rules<R: Rules>(coverage: &[PathBuf]) -> Outcome {
 
 /// Prices each design; a design that cannot be read or priced is an error at its character,
 /// and the others are still priced.
-fn cost(designs: &[String], royal: bool, format: Format) -> Outcome {
+fn cost(
+    designs: &[String],
+    royal: bool,
+    letters: super::DirectionLetters,
+    format: Format,
+) -> Outcome {
     use crate::betza::Design;
-    use crate::rules::csipgs::price::price;
+    use crate::rules::csipgs::price::{price_text, Letters};
+    let letters = match letters {
+        super::DirectionLetters::MoveSet => Letters::MoveSet,
+        super::DirectionLetters::Separate => Letters::Separate,
+    };
     let mut failed = false;
     let mut json = Vec::new();
     for text in designs {
@@ -453,7 +463,9 @@ fn cost(designs: &[String], royal: bool, format: Format) -> Outcome {
                     " ".repeat(text[..at.min(text.len())].chars().count())
                 )
             })
-            .and_then(|d| price(&d, royal).map_err(|e| format!("`{text}` has no price: {e}")));
+            .and_then(|_| {
+                price_text(bare, royal, letters).map_err(|e| format!("`{text}` has no price: {e}"))
+            });
         match priced {
             Ok(p) => match format {
                 Format::Text => outln!("{p}")?,
@@ -465,8 +477,8 @@ fn cost(designs: &[String], royal: bool, format: Format) -> Outcome {
                         "family": a.family,
                         "base": a.base.to_string(),
                         "powers": a.powers.iter().map(|w| serde_json::json!({
-                            "directions": w.directions.as_ref().map(|t| t.name),
-                            "factor": w.directions.as_ref().map(|t| t.factor.to_string()),
+                            "directions": (!w.directions.is_empty()).then(|| w.directions.iter().map(|t| t.name).collect::<Vec<_>>().join(" x ")),
+                            "factor": (!w.directions.is_empty()).then(|| w.directions.iter().map(|t| t.factor.to_string()).collect::<Vec<_>>().join(" x ")),
                             "price": w.price.to_string(),
                         })).collect::<Vec<_>>(),
                         "modality": a.modality.as_ref().map(|t| t.name),

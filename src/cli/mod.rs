@@ -276,6 +276,11 @@ pub enum Command {
         /// Price them as a King's design (royal, times 4).
         #[arg(long)]
         royal: bool,
+        /// The reading of several direction letters on one atom (csipgs option
+        /// `direction-letters`): by the moves they select (`fbB` is `B`) or each as a power
+        /// of its own (`fbB` is `fB + bB`).
+        #[arg(long, value_enum, default_value_t = DirectionLetters::MoveSet, value_name = "READING")]
+        direction_letters: DirectionLetters,
         /// Output for people (`text`) or tools (`json`).
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
@@ -310,6 +315,13 @@ pub enum Command {
         #[arg(long)]
         stdin: bool,
     },
+}
+
+/// The values of csipgs' option `direction-letters`, for `arbiter cost`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum DirectionLetters {
+    MoveSet,
+    Separate,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

@@ -57,6 +57,36 @@ impl std::error::Error for DesignError {}
 static SLOTS: [OnceLock<Entry>; MAX_DESIGNS] = [const { OnceLock::new() }; MAX_DESIGNS];
 /// The canonical texts interned so far, in id order; taken only to intern.
 static NAMES: Mutex<Vec<String>> = Mutex::new(Vec::new());
+/// The id of a design kept as it is written (`text`, without its parentheses), apart from the
+/// canonical one that moves the same: for a variant whose reading prices a design by its
+/// letters (csipgs' `direction-letters = separate`). Where `text` is canonical this is
+/// [`intern`]. A written text that is not canonical is never the canonical text of another
+/// design (that text would parse to the other design), so the two kinds never collide, and
+/// [`intern`] never returns a kept spelling.
+pub fn intern_spelled(text: &str) -> Result<DesignId, DesignError> {
+    let design = betza::Design::parse(text).map_err(DesignError::Syntax)?;
+    if design.to_string() == text {
+        return intern(text);
+    }
+    let mut names = NAMES.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(i) = names.iter().position(|n| *n == text) {
+        return Ok(DesignId(i as u8));
+    }
+    if names.len() >= MAX_DESIGNS {
+        return Err(DesignError::TooMany);
+    }
+    let id = names.len();
+    let movement = movement_of(&design);
+    let _ = SLOTS[id].set(Entry {
+        text: text.to_string(),
+        design,
+        movement,
+    });
+    names.push(text.to_string());
+    COUNT.store(names.len(), Ordering::Release);
+    Ok(DesignId(id as u8))
+}
+
 /// How many designs are interned, readable without the lock.
 static COUNT: AtomicUsize = AtomicUsize::new(0);
 

@@ -494,6 +494,13 @@ pub trait Rules: Clone + Sized {
     fn cost(_design: &str) -> Result<u64, String> {
         Err(format!("{} has no piece designs to price", Self::NAME))
     }
+
+    /// [`Rules::cost`] under the readings of `options` (where a reading changes prices). A
+    /// design [`Rules::cost`] prices is priced under every reading.
+    fn cost_with(design: &str, options: &Options) -> Result<u64, String> {
+        let _ = options;
+        Self::cost(design)
+    }
 }
 
 /// An error when a generator produced more turns than [`Rules::MAX_TURNS`] (its list was cut

@@ -1158,7 +1158,7 @@ impl<'a, R: Rules> Evaluator<'a, R> {
                 }
             }
             Assertion::Cost(design, n) => {
-                let found = R::cost(&design.node)
+                let found = R::cost_with(&design.node, game.options())
                     .map_err(|e| Problem::new(e, design.span.clone(), "this design"))?;
                 if found == *n {
                     Ok(Verdict::Holds)

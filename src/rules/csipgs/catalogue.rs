@@ -78,12 +78,26 @@ pub static RULES: &[RuleDef] = &[
         .quote("The game follows all the rules and conventions of standard chess, with the following differences:"),
 ];
 
-pub static OPTIONS: &[OptionDef] = &[OptionDef {
-    name: "several-kings",
-    values: &["last-king", "all-mated"],
-    default: "last-king",
-    reason: "rule 7 lets a player with two or more kings ignore check and says nothing more; read literally, a check then has no consequence, a King may be captured, and the ordinary rules return when one King is left (last-king). all-mated reads \"ignore check\" as ignoring a check of some but not all Kings, so that mating every King at once still wins",
-}];
+pub static OPTIONS: &[OptionDef] = &[
+    OptionDef {
+        name: "several-kings",
+        values: &["last-king", "all-mated"],
+        default: "last-king",
+        reason: "rule 7 lets a player with two or more kings ignore check and says nothing more; read literally, a check then has no consequence, a King may be captured, and the ordinary rules return when one King is left (last-king). all-mated reads \"ignore check\" as ignoring a check of some but not all Kings, so that mating every King at once still wins",
+    },
+    OptionDef {
+        name: "kings-counted",
+        values: &["after-turn", "before-turn"],
+        default: "after-turn",
+        reason: "rule 7 (\"a player with two or more kings may ignore check\") does not say when the Kings are counted, which matters only when a player with one King drops a second: counted on the position the turn leaves, the player then has two and may ignore check, so the new King may be dropped onto an attacked square (after-turn, the reading of every other turn's King safety); counted when the turn starts, the player has one King while playing it, may not ignore check, and no King may be left attacked, the dropped one included (before-turn)",
+    },
+    OptionDef {
+        name: "direction-letters",
+        values: &["move-set", "separate"],
+        default: "move-set",
+        reason: "csipgs-costs.md prices \"several direction letters on one atom (fbD) ... as separate powers: fD + bD\", which settles letters that select different moves but not letters that repeat or together cover the atom: read by the moves they select, ffW is fW and fbB is B, so that two spellings of one piece cost the same (move-set); read letter by letter, each written letter (or pair such as fs) is a power of its own, ffW = fW + fW and fbB = fB + bB (separate), and a spelling that prices otherwise than its canonical form is then a design of its own, kept as written",
+    },
+];
 
 pub static STATE_KEYS: &[KeyDef] = &[
     KeyDef {

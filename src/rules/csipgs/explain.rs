@@ -99,6 +99,27 @@ fn safety(pos: &Csipgs, m: Move, after: &Csipgs, mover: Option<(Piece, Square)>)
     let us = pos.turn;
     let them = us.other();
     let kings = after.kings(us);
+    if kings.len() > 1 && pos.second_king_drop(m) {
+        let attacked = kings.iter().find_map(|k| after.attacked(*k, them));
+        return match attacked {
+            None => Check::pass(
+                FINAL,
+                "own-king-in-check",
+                format!("after the drop no {them} piece attacks either {us} king"),
+            ),
+            Some(a) if pos.opts.kings_before.get() => Check::fail(
+                FINAL,
+                sentence(pos, m, Rejection::at("own-king-in-check", Stage::Final, a)),
+            ),
+            Some(_) => Check::pass(
+                FINAL,
+                "several-kings",
+                format!(
+                    "{us} has two kings once the King is dropped (kings-counted = after-turn), so it may ignore check: the turn is not tested for it"
+                ),
+            ),
+        };
+    }
     let [k] = kings[..] else {
         return Check::pass(
             FINAL,
@@ -320,31 +341,31 @@ fn drop_checks(pos: &Csipgs, kind: Slot, to: Square) -> Vec<Check> {
                 listed(&names)
             ),
         ));
-        // Next to one King not in check is enough (5); the explorer names the first King's
-        // attacker.
-        out.push(
-            match beside.iter().find(|k| pos.attacked(**k, them).is_none()) {
-                Some(k) => Check::pass(
-                    TARGET + 1,
-                    "drop-king-in-check",
-                    format!(
-                        "the {us} king on {} beside {t} is not in check",
-                        sq_name(k.square())
-                    ),
-                ),
-                None => {
-                    let a = pos.attacked(beside[0], them).unwrap_or(to);
-                    Check::fail(
-                        TARGET + 1,
-                        sentence(
-                            pos,
-                            m,
-                            Rejection::at("drop-king-in-check", Stage::Target, a),
-                        ),
+        // No King beside the square may be in check (5, and 7 with several); the explorer
+        // names the first checked King's attacker.
+        out.push(match beside.iter().find_map(|k| pos.attacked(*k, them)) {
+            None => Check::pass(
+                TARGET + 1,
+                "drop-king-in-check",
+                format!(
+                    "no {us} king beside {t} is in check ({})",
+                    listed(
+                        &beside
+                            .iter()
+                            .map(|k| sq_name(k.square()))
+                            .collect::<Vec<_>>()
                     )
-                }
-            },
-        );
+                ),
+            ),
+            Some(a) => Check::fail(
+                TARGET + 1,
+                sentence(
+                    pos,
+                    m,
+                    Rejection::at("drop-king-in-check", Stage::Target, a),
+                ),
+            ),
+        });
     }
     if pos.board.get(to).is_none() {
         let mut after = pos.clone();
@@ -374,7 +395,9 @@ fn buy_checks(pos: &Csipgs, design: &str) -> Vec<Check> {
         }
         Err(r) => {
             out.push(Check::fail(MOVEMENT, r));
-            Slot::parse(design).ok().map(|s| (None, s))
+            Slot::parse_read(design, pos.opts.separate)
+                .ok()
+                .map(|s| (None, s))
         }
     };
     let tagged = |rule: &'static str| {
@@ -411,7 +434,7 @@ fn buy_checks(pos: &Csipgs, design: &str) -> Vec<Check> {
     });
     if let Some((_, s)) = slot {
         let have = u64::from(pos.treasury[us.index()]) + 1;
-        out.push(match s.price() {
+        out.push(match s.price(pos.opts.separate) {
             Ok(p) if p > have => Check::fail(
                 TARGET + 2,
                 Refusal::new(
@@ -445,7 +468,7 @@ fn redesign_checks(pos: &Csipgs, from: &str, to: &str) -> Vec<Check> {
     let us = pos.turn;
     let designs = &pos.designs[us.index()];
     let mut out = Vec::new();
-    let old = Slot::parse(from).ok();
+    let old = Slot::parse_read(from, pos.opts.separate).ok();
     let slot = designs
         .iter()
         .position(|s| Some(*s) == old || s.name() == from || s.design_name() == from);
@@ -485,7 +508,7 @@ fn redesign_checks(pos: &Csipgs, from: &str, to: &str) -> Vec<Check> {
             }
         }
     }
-    match Slot::parse(to) {
+    match Slot::parse_read(to, pos.opts.separate) {
         Err(e) => out.push(Check::fail(DESIGN + 2, Refusal::new("redesign-priced", e))),
         Ok(Slot::Role(Role::King)) => out.push(Check::fail(
             DESIGN + 3,
@@ -502,7 +525,7 @@ fn redesign_checks(pos: &Csipgs, from: &str, to: &str) -> Vec<Check> {
                     "neither the design replaced nor the new one is the King's",
                 ));
             }
-            out.push(match new.price() {
+            out.push(match new.price(pos.opts.separate) {
                 Ok(p) => Check::pass(
                     DESIGN + 4,
                     "redesign-priced",
@@ -585,7 +608,7 @@ fn effects(pos: &Csipgs, m: Move) -> Vec<Step> {
         )),
         Act::Buy { slot } => {
             let s = pos.designs[i][slot as usize];
-            let price = s.price().unwrap_or(0);
+            let price = s.price(pos.opts.separate).unwrap_or(0);
             out.push(Step::effect(
                 "buy-afford",
                 format!(

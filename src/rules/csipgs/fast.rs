@@ -22,6 +22,8 @@ pub(super) struct Safety<'a> {
     /// (`None` when it is in check, or an enemy piece hops: then every step is tested).
     screens: Option<Vec<Sq>>,
     scratch: Board,
+    /// Kings counted when the turn starts (`kings-counted = before-turn`).
+    kings_before: Reading<bool>,
 }
 
 impl Safety<'_> {
@@ -40,6 +42,7 @@ impl Safety<'_> {
             tables,
             screens,
             scratch: pos.board.clone(),
+            kings_before: pos.opts.kings_before,
         }
     }
 
@@ -65,12 +68,20 @@ impl Safety<'_> {
     }
 
     /// Whether dropping `piece` on the empty square `to` leaves the mover's only King, if it
-    /// has one after the drop, unattacked.
+    /// has one after the drop, unattacked; a King dropped beside the only one as
+    /// [`Csipgs::consider`] judges it.
     pub(super) fn drop(&mut self, piece: Piece, to: Sq) -> bool {
         let king = piece == self.king;
         let k = match (self.kings, king) {
             ([k], false) => *k,
             ([], true) => to,
+            ([k], true) => {
+                let k = *k;
+                self.scratch.set(to, Some(piece));
+                let safe = self.unattacked(k) && self.unattacked(to);
+                self.scratch.set(to, None);
+                return safe || !self.kings_before.get();
+            }
             _ => return true,
         };
         // A drop only adds a piece: with no hopper it can only block.

@@ -52,6 +52,7 @@ use super::variants::VariantInfo;
 use super::{
     InvariantDef, KeyDef, OptionDef, Options, Outcome, Reason, Refusal, RuleDef, Rules, Setup,
 };
+use price::Letters;
 
 pub use catalogue::{INVARIANTS, OPTIONS, RULES, STATE_KEYS};
 
@@ -131,9 +132,45 @@ impl Slot {
         Ok(Slot::of_design(id))
     }
 
+    /// [`Slot::parse`] under the reading of direction letters: with `direction-letters =
+    /// separate`, a spelling whose letters price otherwise than its canonical text's (`ffW`,
+    /// `fbB`) is a design of its own, kept as written, so that it keeps its price; it moves as
+    /// its canonical twin, and its pieces on the board are the twin's. The reading is asked
+    /// only for such a spelling.
+    pub(crate) fn parse_read(text: &str, separate: Reading<bool>) -> Result<Slot, String> {
+        let bare = text
+            .strip_prefix('(')
+            .and_then(|t| t.strip_suffix(')'))
+            .unwrap_or(text);
+        let slot = Slot::parse(bare)?;
+        if matches!(bare, "K" | "P") || slot.betza() == bare {
+            return Ok(slot);
+        }
+        let by_letters = |t: &str| price::price_text(t, false, Letters::Separate).map(|p| p.exact);
+        if by_letters(bare) == by_letters(&slot.betza()) || !separate.get() {
+            return Ok(slot);
+        }
+        let id = design::intern_spelled(bare).map_err(|e| format!("`{bare}` is {e}"))?;
+        TWINS[usize::from(id.index())].get_or_init(|| slot);
+        Ok(Slot::Design(id))
+    }
+
+    /// The design that moves as this one: itself, or for a spelling kept as written its
+    /// canonical twin.
+    pub fn canonical(self) -> Slot {
+        match self {
+            Slot::Design(d) => TWINS[usize::from(d.index())].get().copied().unwrap_or(self),
+            s => s,
+        }
+    }
+
     /// An invented design, or the standard one it equals. A `K` design that is not the King's
-    /// slot moves as a King but is not royal, so it stays a design.
+    /// slot moves as a King but is not royal, so it stays a design; so does a spelling kept as
+    /// written.
     pub fn of_design(id: DesignId) -> Slot {
+        if TWINS[usize::from(id.index())].get().is_some() {
+            return Slot::Design(id);
+        }
         standard(&id.entry().design).map_or(Slot::Design(id), Slot::Role)
     }
 
@@ -147,30 +184,39 @@ impl Slot {
         }
     }
 
-    /// The price of a piece of this design in zorkmids (the King's is royal). A design never
-    /// changes once interned, so each is priced once per run: move generation asks for the
-    /// price of every buyable design at every node.
-    pub fn price(self) -> Result<u64, String> {
+    /// The price of a piece of this design in zorkmids (the King's is royal), under the
+    /// reading of direction letters; the reading is asked only where the two prices differ. A
+    /// design never changes once interned, so each is priced once per run and reading: move
+    /// generation asks for the price of every buyable design at every node.
+    pub fn price(self, separate: Reading<bool>) -> Result<u64, String> {
         const ROLES: usize = Role::Design as usize;
-        static PRICES: [OnceLock<Result<u64, String>>; ROLES + design::MAX_DESIGNS] =
-            [const { OnceLock::new() }; ROLES + design::MAX_DESIGNS];
+        const N: usize = ROLES + design::MAX_DESIGNS;
+        type Cache = [OnceLock<Result<u64, String>>; N];
+        static PRICES: [Cache; 2] = [
+            [const { OnceLock::new() }; N],
+            [const { OnceLock::new() }; N],
+        ];
         let i = match self {
             Slot::Role(r) => r as usize,
             Slot::Design(d) => ROLES + usize::from(d.index()),
         };
-        PRICES[i].get_or_init(|| self.price_uncached()).clone()
+        let [by_moves, by_letters] = [Letters::MoveSet, Letters::Separate]
+            .map(|l| PRICES[l as usize][i].get_or_init(|| self.price_uncached(l)));
+        if by_moves == by_letters || !separate.get() {
+            by_moves.clone()
+        } else {
+            by_letters.clone()
+        }
     }
 
-    fn price_uncached(self) -> Result<u64, String> {
-        let design = crate::betza::Design::parse(&self.betza()).map_err(|e| e.to_string())?;
-        price::price(&design, self == Slot::Role(Role::King))
+    fn price_uncached(self, letters: Letters) -> Result<u64, String> {
+        price::price_text(&self.betza(), self == Slot::Role(Role::King), letters)
             .map(|p| p.zorkmids)
-            .map_err(|e| e.to_string())
     }
 
     /// A piece of this design for `color`.
     pub fn piece(self, color: Color) -> Piece {
-        match self {
+        match self.canonical() {
             Slot::Role(r) => Piece::new(color, r),
             Slot::Design(d) => Piece::designed(color, d),
         }
@@ -218,6 +264,10 @@ impl Slot {
         }
     }
 }
+
+/// For each design kept as written ([`Slot::parse_read`]), the canonical design it moves as.
+static TWINS: [OnceLock<Slot>; design::MAX_DESIGNS] =
+    [const { OnceLock::new() }; design::MAX_DESIGNS];
 
 /// The standard design a design is, if any (not `K`: a design that moves as a King is not
 /// royal). Atoms are compared as sets, so that `fcFfmW` is the pawn `fmWfcF`.
@@ -271,6 +321,20 @@ impl Move {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Opts {
     all_mated: Reading<bool>,
+    /// Kings counted when the turn starts (`kings-counted = before-turn`).
+    kings_before: Reading<bool>,
+    /// Direction letters priced one by one (`direction-letters = separate`).
+    separate: Reading<bool>,
+}
+
+impl Opts {
+    fn read(options: &Options) -> Opts {
+        Opts {
+            all_mated: options.reading("several-kings", |v| v == "all-mated"),
+            kings_before: options.reading("kings-counted", |v| v == "before-turn"),
+            separate: options.reading("direction-letters", |v| v == "separate"),
+        }
+    }
 }
 
 /// A csipgs position.
@@ -339,11 +403,28 @@ impl Csipgs {
     /// that rejects it. A move list (a sink that wants no refusals) gets its King-safety test
     /// from [`fast::Safety`]; refusals, which name the attacker, from [`Self::consider`].
     pub(crate) fn explore<V: Verdicts<Move>>(&self, out: &mut V) {
-        self.candidates(out, !V::REJECTED)
+        self.candidates(out, !V::REJECTED);
     }
 
-    /// [`Self::explore`], testing King safety the fast way or the reference's.
-    fn candidates<V: Verdicts<Move>>(&self, out: &mut V, fast: bool) {
+    /// The legal turns (without design changes), the fast way or the reference's: none once
+    /// the game is over, so that every search (perft, its split, `win`) stops where `moves`
+    /// and the result say the game has ended. The only end the candidates themselves do not
+    /// show is all-kings-mated: several Kings, every one attacked, and no turn saving one.
+    fn legal_into(&self, out: &mut Vec<Move>, fast: bool) {
+        let start = out.len();
+        let all_attacked = self.candidates(out, fast);
+        if all_attacked
+            && out.len() > start
+            && !self.saves_a_king(&out[start..])
+            && self.opts.all_mated.get()
+        {
+            out.truncate(start);
+        }
+    }
+
+    /// [`Self::explore`], testing King safety the fast way or the reference's. Returns whether
+    /// the mover has several Kings and every one of them is attacked.
+    fn candidates<V: Verdicts<Move>>(&self, out: &mut V, fast: bool) -> bool {
         let us = self.turn;
         let own: Vec<(Square, Piece)> = self
             .board
@@ -411,7 +492,7 @@ impl Csipgs {
                 },
             );
         }
-        // Drops next to a King (3), not one in check (5).
+        // Drops next to a King (3), and next to none in check (5; with several Kings too: 7).
         let reserve = &self.reserve[us.index()];
         if !reserve.is_empty() {
             let mut targets: Vec<(u16, Option<Square>)> = Vec::new();
@@ -422,10 +503,10 @@ impl Csipgs {
                         continue;
                     }
                     match targets.iter_mut().find(|(s, _)| *s == t.0) {
-                        // Next to a King not in check is enough.
+                        // The first King in check beside the square names the refusal.
                         Some(entry) => {
-                            if checked.is_none() {
-                                entry.1 = None;
+                            if entry.1.is_none() {
+                                entry.1 = checked;
                             }
                         }
                         None => targets.push((t.0, checked)),
@@ -460,7 +541,7 @@ impl Csipgs {
         let money = u64::from(self.treasury[us.index()]) + 1;
         for slot in self.buyable_slots(us) {
             let m = Move::plain(Act::Buy { slot });
-            let price = self.designs[us.index()][slot as usize].price();
+            let price = self.designs[us.index()][slot as usize].price(self.opts.separate);
             let why = if checked {
                 Some("buy-in-check")
             } else if count >= MAX_PIECES {
@@ -475,21 +556,40 @@ impl Csipgs {
                 None => out.legal(m),
             }
         }
+        kings.len() > 1 && attackers.iter().all(Option::is_some)
     }
 
     /// A candidate the board allows: legal unless it leaves the mover's only King attacked
-    /// (with several Kings, check may be ignored: 7).
+    /// (with several Kings, check may be ignored: 7; see [`Self::second_king_drop`]).
     fn consider<V: Verdicts<Move>>(&self, m: Move, out: &mut V) {
         let mut next = self.clone();
         next.apply(m);
         let kings = next.kings(self.turn);
-        if let [k] = kings[..] {
-            if let Some(a) = next.attacked(k, self.turn.other()) {
-                out.rejected(m, Rejection::at("own-king-in-check", Stage::Final, a));
-                return;
-            }
+        let tested = match kings[..] {
+            [k] => next.attacked(k, self.turn.other()),
+            _ if self.second_king_drop(m) => kings
+                .iter()
+                .find_map(|k| next.attacked(*k, self.turn.other()))
+                .filter(|_| self.opts.kings_before.get()),
+            _ => None,
+        };
+        match tested {
+            Some(a) => out.rejected(m, Rejection::at("own-king-in-check", Stage::Final, a)),
+            None => out.legal(m),
         }
-        out.legal(m);
+    }
+
+    /// Whether `m` drops a King beside the mover's only one: the one turn whose King safety
+    /// depends on when Kings are counted (`kings-counted`). Counted before the turn, the mover
+    /// has one King and may leave none attacked; counted after, it has two and may ignore check.
+    fn second_king_drop(&self, m: Move) -> bool {
+        matches!(
+            m.act,
+            Act::Drop {
+                kind: Slot::Role(Role::King),
+                ..
+            }
+        ) && self.kings(self.turn).len() == 1
     }
 
     fn apply(&mut self, m: Move) {
@@ -510,7 +610,7 @@ impl Csipgs {
             }
             Act::Buy { slot } => {
                 let kind = self.designs[i][slot as usize];
-                let price = kind.price().unwrap_or(u64::MAX);
+                let price = kind.price(self.opts.separate).unwrap_or(u64::MAX);
                 self.treasury[i] =
                     self.treasury[i].saturating_sub(price.min(u64::from(u32::MAX)) as u32);
                 self.reserve[i].push(kind);
@@ -528,7 +628,7 @@ impl Csipgs {
     fn redesign(&self, from: &str, to: &str) -> Result<(u8, Slot), Refusal> {
         let us = self.turn;
         let designs = &self.designs[us.index()];
-        let old = Slot::parse(from).ok();
+        let old = Slot::parse_read(from, self.opts.separate).ok();
         let slot = designs
             .iter()
             .position(|s| Some(*s) == old || s.name() == from || s.design_name() == from)
@@ -548,14 +648,15 @@ impl Csipgs {
                 "the King's design is kept: the royal pieces are the Kings",
             ));
         }
-        let new = Slot::parse(to).map_err(|e| Refusal::new("redesign-priced", e))?;
+        let new = Slot::parse_read(to, self.opts.separate)
+            .map_err(|e| Refusal::new("redesign-priced", e))?;
         if new == Slot::Role(Role::King) {
             return Err(Refusal::new(
                 "king-design-fixed",
                 "a second King's design would make another royal design; write the design `WF` for a non-royal piece that moves as a King",
             ));
         }
-        new.price()
+        new.price(self.opts.separate)
             .map_err(|e| Refusal::new("redesign-priced", format!("`{to}` has no price: {e}")))?;
         Ok((slot as u8, new))
     }
@@ -619,7 +720,7 @@ impl Csipgs {
                 )));
             }
             for s in designs[c.index()] {
-                s.price().map_err(|e| {
+                s.price(Opts::read(options).separate).map_err(|e| {
                     SetupError::key(format!("{c}'s design {} has no price: {e}", s.name()))
                 })?;
             }
@@ -636,9 +737,7 @@ impl Csipgs {
             treasury,
             reserve,
             designs,
-            opts: Opts {
-                all_mated: options.reading("several-kings", |v| v == "all-mated"),
-            },
+            opts: Opts::read(options),
         };
         for c in Color::ALL {
             if pos.piece_count(c) > MAX_PIECES {
@@ -663,20 +762,10 @@ impl Csipgs {
         Ok(pos)
     }
 
-    /// The outcome when the side to move has several Kings and the all-mated reading holds.
-    fn all_kings_mated(&self) -> bool {
+    /// Whether one of `moves` leaves one of the mover's Kings unattacked.
+    fn saves_a_king(&self, moves: &[Move]) -> bool {
         let us = self.turn;
-        let kings = self.kings(us);
-        if kings.len() < 2
-            || kings
-                .iter()
-                .any(|k| self.attacked(*k, us.other()).is_none())
-        {
-            return false;
-        }
-        let mut moves = Vec::new();
-        self.explore(&mut moves);
-        !moves.into_iter().any(|m| {
+        moves.iter().any(|&m| {
             let mut next = self.clone();
             next.apply(m);
             next.kings(us)
@@ -698,7 +787,7 @@ fn parse_treasury(text: &str) -> Result<u32, String> {
     super::chess::parse_counter(text, "treasury", 0..=MAX_TREASURY)
 }
 
-fn parse_reserve(text: &str) -> Result<Vec<Slot>, String> {
+fn parse_reserve(text: &str, separate: Reading<bool>) -> Result<Vec<Slot>, String> {
     let mut out = Vec::new();
     if text != "-" {
         let mut rest = text.trim();
@@ -727,7 +816,7 @@ fn parse_reserve(text: &str) -> Result<Vec<Slot>, String> {
                 "K" | "Q" | "R" | "B" | "N" | "P" => {
                     Slot::Role(Role::from_letter(token.chars().next().unwrap_or('?')).unwrap_or(Role::Pawn))
                 }
-                t if t.starts_with('(') => Slot::parse(t)?,
+                t if t.starts_with('(') => Slot::parse_read(t, separate)?,
                 t => {
                     return Err(format!(
                         "{} is not a reserve piece: write K Q R B N P or a design in parentheses, `(WD)`",
@@ -742,7 +831,7 @@ fn parse_reserve(text: &str) -> Result<Vec<Slot>, String> {
     Ok(out)
 }
 
-fn parse_designs(text: &str, sep: char) -> Result<[Slot; 6], String> {
+fn parse_designs(text: &str, sep: char, separate: Reading<bool>) -> Result<[Slot; 6], String> {
     let parts: Vec<&str> = text
         .split(sep)
         .map(str::trim)
@@ -757,7 +846,7 @@ fn parse_designs(text: &str, sep: char) -> Result<[Slot; 6], String> {
     }
     let mut out = STANDARD;
     for (i, p) in parts.iter().enumerate() {
-        out[i] = Slot::parse(p)?;
+        out[i] = Slot::parse_read(p, separate)?;
     }
     Ok(out)
 }
@@ -803,16 +892,18 @@ impl Rules for Csipgs {
         let mut treasury = [0u32; 2];
         let mut reserve = [Vec::new(), Vec::new()];
         let mut designs = [STANDARD; 2];
+        let separate = Opts::read(options).separate;
         for ((key, color), value) in &setup.keys {
             match (key.as_str(), color) {
                 ("treasury", Some(c)) => {
                     treasury[c.index()] = parse_treasury(value).map_err(SetupError::key)?
                 }
                 ("reserve", Some(c)) => {
-                    reserve[c.index()] = parse_reserve(value).map_err(SetupError::key)?
+                    reserve[c.index()] = parse_reserve(value, separate).map_err(SetupError::key)?
                 }
                 ("designs", Some(c)) => {
-                    designs[c.index()] = parse_designs(value, ' ').map_err(SetupError::key)?
+                    designs[c.index()] =
+                        parse_designs(value, ' ', separate).map_err(SetupError::key)?
                 }
                 ("treasury" | "reserve" | "designs", None) => {
                     return Err(SetupError::key(format!(
@@ -897,6 +988,7 @@ impl Rules for Csipgs {
         let (mut treasury, mut reserve, mut designs) =
             ([0u32; 2], [Vec::new(), Vec::new()], [STANDARD; 2]);
         if fields.len() == 5 {
+            let separate = Opts::read(options).separate;
             let (w, b) = pair(fields[2], "treasuries")?;
             treasury = [
                 parse_treasury(&w).map_err(SetupError::fen)?,
@@ -904,13 +996,13 @@ impl Rules for Csipgs {
             ];
             let (w, b) = pair(fields[3], "reserves")?;
             reserve = [
-                parse_reserve(&w).map_err(SetupError::fen)?,
-                parse_reserve(&b).map_err(SetupError::fen)?,
+                parse_reserve(&w, separate).map_err(SetupError::fen)?,
+                parse_reserve(&b, separate).map_err(SetupError::fen)?,
             ];
             let (w, b) = pair(fields[4], "designs")?;
             designs = [
-                parse_designs(&w, ',').map_err(SetupError::fen)?,
-                parse_designs(&b, ',').map_err(SetupError::fen)?,
+                parse_designs(&w, ',', separate).map_err(SetupError::fen)?,
+                parse_designs(&b, ',', separate).map_err(SetupError::fen)?,
             ];
         }
         Self::build(board, turn, treasury, reserve, designs, options)
@@ -939,7 +1031,7 @@ impl Rules for Csipgs {
     }
 
     fn legal_moves(&self, out: &mut Vec<Move>) {
-        self.explore(out);
+        self.legal_into(out, true);
     }
 
     fn play(&mut self, m: Move) {
@@ -987,24 +1079,27 @@ impl Rules for Csipgs {
 
     fn outcome(&self) -> Option<Outcome> {
         let mut moves = Vec::new();
-        self.explore(&mut moves);
+        self.legal_moves(&mut moves);
         self.outcome_with(!moves.is_empty())
     }
 
+    /// `has_legal_turn` as [`Rules::legal_moves`] lists them: none once all Kings are mated.
     fn outcome_with(&self, has_legal_turn: bool) -> Option<Outcome> {
+        if has_legal_turn {
+            return None;
+        }
         let them = self.turn.other();
-        if !has_legal_turn {
-            return Some(if self.in_check_any(self.turn) {
-                win(them, Reason::Checkmate, "checkmate")
-            } else {
-                win(them, Reason::Stalemate, "stalemate-loses")
-            });
+        if !self.in_check_any(self.turn) {
+            return Some(win(them, Reason::Stalemate, "stalemate-loses"));
         }
-        // The reading is asked only where it decides: every King attacked, none can be saved.
-        if self.all_kings_mated() && self.opts.all_mated.get() {
-            return Some(win(them, Reason::Checkmate, "all-kings-mated"));
-        }
-        None
+        // Candidates the move list dropped: every King attacked and none saved (7).
+        let mut candidates = Vec::new();
+        self.explore(&mut candidates);
+        Some(if candidates.is_empty() {
+            win(them, Reason::Checkmate, "checkmate")
+        } else {
+            win(them, Reason::Checkmate, "all-kings-mated")
+        })
     }
 
     fn explain_legal(&self, m: Move) -> Vec<crate::rules::explain::Step> {
@@ -1036,7 +1131,8 @@ impl Rules for Csipgs {
         // A purchase names its design as written; compare canonical names.
         let first = match first {
             ActionPattern::Buy { design } => ActionPattern::Buy {
-                design: Slot::parse(design).map_or_else(|_| design.clone(), Slot::name),
+                design: Slot::parse_read(design, self.opts.separate)
+                    .map_or_else(|_| design.clone(), Slot::name),
             },
             a => a.clone(),
         };
@@ -1130,7 +1226,12 @@ impl Rules for Csipgs {
     /// As turns name designs: `K` is the King's design (royal), `WF` a piece that moves as
     /// one; every other design by its text.
     fn cost(design: &str) -> Result<u64, String> {
-        Slot::parse(design)?.price()
+        Self::cost_with(design, &Options::defaults(OPTIONS))
+    }
+
+    fn cost_with(design: &str, options: &Options) -> Result<u64, String> {
+        let separate = Opts::read(options).separate;
+        Slot::parse_read(design, separate)?.price(separate)
     }
 }
 
@@ -1170,7 +1271,8 @@ fn invariant(pos: &Csipgs, name: &str) -> Result<(), String> {
                     return Err(format!("{c}'s designs are {text}"));
                 }
                 for n in names {
-                    if let Err(e) = Slot::parse(n).and_then(Slot::price) {
+                    let separate = pos.opts.separate;
+                    if let Err(e) = Slot::parse_read(n, separate).and_then(|s| s.price(separate)) {
                         return Err(format!("{c}'s design {n} has no price: {e}"));
                     }
                 }

@@ -3,14 +3,18 @@
 //! next whole zorkmid. All arithmetic is exact, in hundred-thousandths of a zorkmid: every
 //! factor of the table has one decimal, and a price multiplies at most five of them.
 //!
-//! The table prices written modifiers; a design is priced by what it does (the canonical
-//! atoms of [`crate::betza`]), so that two spellings of one piece cost the same:
+//! The table prices written modifiers; by default (`direction-letters = move-set`) a design
+//! is priced by what it does (the canonical atoms of [`crate::betza`]), so that two spellings
+//! of one piece cost the same; under `separate` each direction letter written before an atom
+//! is a power of its own, priced as below ([`Letters`], [`price_text`]):
 //! - an atom in all its directions is the unmodified atom (`fbsW` is `W`, 1.5);
 //! - otherwise its directions are split into the table's powers and each is priced on its
 //!   own ("fbD = fD + bD"): forward, backward and sideways (both sides) for an orthogonal
 //!   atom; the forward pair and the backward pair for a diagonal one; for a knight or camel,
 //!   the four wide or the four narrow leaps as a whole (0.5), else its forward leaps (the two
-//!   narrow ones or all four, which the sources price alike) and its backward leaps;
+//!   narrow ones or all four, which the sources price alike: 0.7) and its backward leaps
+//!   (0.4); the two wide leaps of one side (`fsN`, `bsN`) carry both the side's factor and
+//!   wide-only, which multiply (3 x 0.7 x 0.5 = 1.05);
 //! - a set of directions the table has no price for (one side only, one diagonal) is an
 //!   error that says so, as is an atom without a base price (the zebra, a ranged rider).
 //!
@@ -76,11 +80,12 @@ pub struct Term {
     pub factor: Factor,
 }
 
-/// One power of an atom: its directions (if limited) and their factor.
+/// One power of an atom: its directions (if limited) and their factors.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Power {
-    /// `None` for all the atom's directions.
-    pub directions: Option<Term>,
+    /// Empty for all the atom's directions; two factors for a wide or narrow pair of a
+    /// knight's or camel's leaps on one side (`fsN`: forward-only x wide-only).
+    pub directions: Vec<Term>,
     pub price: Zorkmids,
 }
 
@@ -173,10 +178,11 @@ fn base(atom: &Atom) -> Option<(&'static str, Zorkmids)> {
     })
 }
 
-/// The atom's directions as the table's powers: `[None]` for all directions.
-fn direction_terms(atom: &Atom, text: &str) -> Result<Vec<Option<Term>>, PriceError> {
+/// The atom's directions as the table's powers, each with its factors: `[[]]` for all
+/// directions.
+fn direction_terms(atom: &Atom, text: &str) -> Result<Vec<Vec<Term>>, PriceError> {
     if atom.is_all_directions() {
-        return Ok(vec![None]);
+        return Ok(vec![Vec::new()]);
     }
     let v = atom.steps();
     let (a, b) = atom.coords();
@@ -190,13 +196,13 @@ fn direction_terms(atom: &Atom, text: &str) -> Result<Vec<Option<Term>>, PriceEr
     match atom.leap().shape() {
         Shape::Orthogonal => {
             if has(0, b) {
-                out.push(Some(FORWARD_ORTHOGONAL));
+                out.push(vec![FORWARD_ORTHOGONAL]);
             }
             if has(0, -b) {
-                out.push(Some(BACKWARD_ORTHOGONAL));
+                out.push(vec![BACKWARD_ORTHOGONAL]);
             }
             match (has(b, 0), has(-b, 0)) {
-                (true, true) => out.push(Some(SIDEWAYS)),
+                (true, true) => out.push(vec![SIDEWAYS]),
                 (false, false) => {}
                 _ => return Err(no("it moves to one side only")),
             }
@@ -204,7 +210,7 @@ fn direction_terms(atom: &Atom, text: &str) -> Result<Vec<Option<Term>>, PriceEr
         Shape::Diagonal => {
             for (y, t) in [(b, FORWARD_OTHER), (-b, BACKWARD_OTHER)] {
                 match (has(b, y), has(-b, y)) {
-                    (true, true) => out.push(Some(t)),
+                    (true, true) => out.push(vec![t]),
                     (false, false) => {}
                     _ => return Err(no("it moves along one diagonal of a pair only")),
                 }
@@ -215,21 +221,26 @@ fn direction_terms(atom: &Atom, text: &str) -> Result<Vec<Option<Term>>, PriceEr
             let narrow = [(a, b), (-a, b), (a, -b), (-a, -b)];
             let only = |set: &[(i32, i32); 4]| v.len() == 4 && set.iter().all(|&(x, y)| has(x, y));
             if only(&wide) {
-                return Ok(vec![Some(WIDE)]);
+                return Ok(vec![vec![WIDE]]);
             }
             if only(&narrow) {
-                return Ok(vec![Some(NARROW)]);
+                return Ok(vec![vec![NARROW]]);
             }
             for (sign, t) in [(1, FORWARD_OTHER), (-1, BACKWARD_OTHER)] {
                 let half: Vec<_> = v.iter().filter(|(_, y)| y.signum() == sign).collect();
-                let narrow_pair = half.len() == 2 && half.iter().all(|(x, _)| x.abs() == a);
+                let pair = |x: i32| half.len() == 2 && half.iter().all(|(hx, _)| hx.abs() == x);
                 match half.len() {
                     0 => {}
-                    4 => out.push(Some(t)),
-                    _ if narrow_pair => out.push(Some(t)),
+                    // The two narrow leaps are the sources' `fN`, priced as all four (see
+                    // csipgs-costs.md's notation notes).
+                    4 => out.push(vec![t]),
+                    _ if pair(a) => out.push(vec![t]),
+                    // The two wide ones (`fsN`, `bsN`) are both restricted: the table's
+                    // modifiers on one atom multiply.
+                    _ if pair(b) => out.push(vec![t, WIDE]),
                     _ => {
                         return Err(no(
-                            "its leaps on one side are neither the two narrow ones nor all four",
+                            "its leaps on one side are neither the two narrow ones, the two wide ones nor all four",
                         ))
                     }
                 }
@@ -260,7 +271,7 @@ fn atom_price(atom: &Atom) -> Result<AtomPrice, PriceError> {
     let mut subtotal = Zorkmids::default();
     for directions in direction_terms(atom, &text)? {
         let mut price = base;
-        if let Some(t) = &directions {
+        for t in &directions {
             price = price.times(t.factor);
         }
         if let Some(t) = &modality {
@@ -279,13 +290,69 @@ fn atom_price(atom: &Atom) -> Result<AtomPrice, PriceError> {
     })
 }
 
-/// The price of a design; `royal` for a King's design.
+/// How several direction letters on one atom are priced: the option `direction-letters`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Letters {
+    /// By the moves they select together, split into the table's powers: `fbB` is `B`, `ffW`
+    /// is `fW`, `fbD` is `fD + bD` (`move-set`).
+    MoveSet,
+    /// Each direction letter (or pair token, such as `fs` or `fh`) as written is a power of
+    /// its own, priced by the moves it selects, even where the letters repeat, overlap or
+    /// together cover the atom: `fbB` is `fB + bB`, `ffW` is `fW + fW` (`separate`).
+    Separate,
+}
+
+/// The price of a design; `royal` for a King's design. Direction letters are priced by the
+/// moves they select ([`Letters::MoveSet`]).
 pub fn price(design: &Design, royal: bool) -> Result<Price, PriceError> {
     let atoms = design
         .atoms()
         .iter()
         .map(atom_price)
         .collect::<Result<Vec<_>, _>>()?;
+    total(design.to_string(), design, atoms, royal)
+}
+
+/// The price of the design written `text` under a reading of its direction letters.
+pub fn price_text(text: &str, royal: bool, letters: Letters) -> Result<Price, String> {
+    let design = Design::parse(text).map_err(|e| format!("`{text}` is {e}"))?;
+    let priced = match letters {
+        Letters::MoveSet => price(&design, royal),
+        Letters::Separate => {
+            let written = crate::betza::written_powers(text).map_err(|e| e.to_string())?;
+            price_separate(text, &design, &written, royal)
+        }
+    };
+    priced.map_err(|e| e.to_string())
+}
+
+/// [`Letters::Separate`]: one line per written token, as often as it was written.
+fn price_separate(
+    text: &str,
+    design: &Design,
+    written: &[crate::betza::WrittenAtom],
+    royal: bool,
+) -> Result<Price, PriceError> {
+    let mut atoms = Vec::new();
+    for (atom, tokens) in written {
+        if tokens.is_empty() {
+            atoms.push(atom_price(atom)?);
+        }
+        for (token, n) in tokens {
+            let p = atom_price(token)?;
+            atoms.extend(std::iter::repeat_n(p, usize::from(*n)));
+        }
+    }
+    total(text.to_string(), design, atoms, royal)
+}
+
+/// The sum of the atoms' prices, times the whole-piece multipliers, rounded up.
+fn total(
+    text: String,
+    design: &Design,
+    atoms: Vec<AtomPrice>,
+    royal: bool,
+) -> Result<Price, PriceError> {
     let sum = Zorkmids(atoms.iter().map(|a| a.subtotal.0).sum());
     let mut multipliers = Vec::new();
     if colourbound(design) {
@@ -296,7 +363,7 @@ pub fn price(design: &Design, royal: bool) -> Result<Price, PriceError> {
     }
     let exact = multipliers.iter().fold(sum, |z, t| z.times(t.factor));
     Ok(Price {
-        design: design.to_string(),
+        design: text,
         atoms,
         sum,
         multipliers,
@@ -312,7 +379,7 @@ impl fmt::Display for Price {
         for a in &self.atoms {
             for p in &a.powers {
                 let mut line = format!("  {:<8} {} {}", a.text, a.family, a.base);
-                if let Some(t) = &p.directions {
+                for t in &p.directions {
                     line += &format!(" x {} {}", t.name, t.factor);
                 }
                 if let Some(t) = &a.modality {
@@ -387,6 +454,60 @@ mod tests {
         assert_eq!(zorkmids("vN", false).1, "1.5");
     }
 
+    /// The wide pair of one side carries both that side's factor and wide-only, which
+    /// multiply (csipgs-costs.md: "Modifiers on one atom (multiply that atom's price)").
+    #[test]
+    fn the_wide_pair_of_one_side_multiplies_both_modifiers() {
+        assert_eq!(zorkmids("fsN", false), (2, "1.05".into()));
+        assert_eq!(zorkmids("bsN", false), (1, "0.6".into()));
+        // With a modality: 3 x 0.7 x 0.5 x 0.6.
+        assert_eq!(zorkmids("fsmN", false), (1, "0.63".into()));
+        // Camel, colourbound: 3.3 x 0.4 x 0.5 x 0.6 x 0.9, five decimals, still exact.
+        assert_eq!(zorkmids("bscL", false), (1, "0.3564".into()));
+        // Each side on its own: the wide forward pair and the narrow backward one.
+        assert_eq!(zorkmids("fsNbN", false).1, "2.25");
+        let p = price(&"fsN".parse().unwrap(), false).unwrap();
+        let names: Vec<_> = p.atoms[0].powers[0]
+            .directions
+            .iter()
+            .map(|t| t.name)
+            .collect();
+        assert_eq!(names, ["forward-only", "wide-only"]);
+        // One wide leap alone still has no price.
+        assert!(price(&"frN".parse().unwrap(), false).is_err());
+    }
+
+    /// `direction-letters`: letters that select different moves cost the same either way;
+    /// letters that repeat or together cover the atom do not.
+    #[test]
+    fn the_two_readings_of_direction_letters() {
+        let both = |text: &str| {
+            [Letters::MoveSet, Letters::Separate]
+                .map(|l| price_text(text, false, l).map(|p| (p.zorkmids, p.exact.to_string())))
+        };
+        let ok = |n: u64, exact: &str| Ok((n, exact.to_string()));
+        assert_eq!(both("ffW"), [ok(1, "0.75"), ok(2, "1.5")]);
+        assert_eq!(both("fffW"), [ok(1, "0.75"), ok(3, "2.25")]);
+        assert_eq!(both("fbB"), [ok(3, "2.97"), ok(4, "3.267")]);
+        assert_eq!(both("fbsW"), [ok(2, "1.5"), ok(2, "1.8")]);
+        // A group's prefix is written once for each atom in it.
+        assert_eq!(both("ff(WF)"), [ok(2, "1.8"), ok(4, "3.6")]);
+        for same in [
+            "fbD",
+            "vD",
+            "fsN",
+            "WbRbmHfB",
+            "Wfc(DNFA)scDsHbmH",
+            "RbcBbN",
+            "fcFfmW",
+        ] {
+            let [a, b] = both(same);
+            assert_eq!(a, b, "{same}");
+        }
+        // One side alone is no power of the table: `lrW` has a price only by its move set.
+        assert!(both("lrW")[0].is_ok() && both("lrW")[1].is_err());
+    }
+
     #[test]
     fn floating_point_would_round_these_wrongly() {
         // 3.3 x 0.7 is 2.3099999999999996 in floating point; here it is exact.
@@ -421,7 +542,15 @@ mod tests {
             ("DD", "no base price"),
             ("lW", "one side only"),
             ("frF", "one diagonal"),
-            ("fsN", "neither the two narrow ones nor all four"),
+            // One wide leap and one narrow one on a side: no modifier of the table.
+            (
+                "frN",
+                "neither the two narrow ones, the two wide ones nor all four",
+            ),
+            (
+                "frrfN",
+                "neither the two narrow ones, the two wide ones nor all four",
+            ),
         ] {
             let e = price(&d.parse().unwrap(), false).unwrap_err().to_string();
             assert!(e.contains(part), "{d}: {e}");

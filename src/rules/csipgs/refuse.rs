@@ -228,7 +228,8 @@ pub(super) fn step_refusal(
 /// why none does: the text is no design, or not one of the player's.
 pub(super) fn design_slot(pos: &Csipgs, text: &str) -> Result<(usize, Slot), Refusal> {
     let us = pos.turn;
-    let slot = Slot::parse(text).map_err(|e| Refusal::new("buy-design", e))?;
+    let slot =
+        Slot::parse_read(text, pos.opts.separate).map_err(|e| Refusal::new("buy-design", e))?;
     let designs = &pos.designs[us.index()];
     match designs.iter().position(|s| *s == slot) {
         Some(i) => Ok((i, slot)),
@@ -250,7 +251,10 @@ pub(super) fn design_slot(pos: &Csipgs, text: &str) -> Result<(usize, Slot), Ref
 /// cannot leave it); `None` when it has one.
 pub(super) fn reserve_refusal(pos: &Csipgs, kind: Slot) -> Option<Refusal> {
     let us = pos.turn;
-    if pos.reserve[us.index()].contains(&kind) {
+    if pos.reserve[us.index()]
+        .iter()
+        .any(|k| k.canonical() == kind.canonical())
+    {
         return None;
     }
     if let Some((s, _)) = pos
@@ -373,12 +377,21 @@ pub(super) fn sentence(pos: &Csipgs, m: Move, why: Rejection) -> Refusal {
         (_, "own-king-in-check") => {
             let mut after = pos.clone();
             after.apply(m);
-            let k = after
-                .kings(us)
-                .first()
+            let kings = after.kings(us);
+            let k = kings
+                .iter()
+                .find(|k| after.attacked(**k, us.other()).is_some())
+                .or(kings.first())
                 .map_or(String::new(), |k| sq_name(k.square()));
+            let counted = if kings.len() > 1 {
+                format!(
+                    " (with kings-counted = before-turn {us} has one King while it plays this turn, so it may not ignore check)"
+                )
+            } else {
+                String::new()
+            };
             format!(
-                "after this turn the {us} king on {k} would be attacked by {} on {at}",
+                "after this turn the {us} king on {k} would be attacked by {} on {at}{counted}",
                 after
                     .board
                     .get(why.at.unwrap_or(Square::new(0, 0)))
@@ -398,7 +411,7 @@ pub(super) fn sentence(pos: &Csipgs, m: Move, why: Rejection) -> Refusal {
         (Act::Buy { slot }, "buy-afford") => {
             let s = pos.designs[us.index()][slot as usize];
             let have = u64::from(pos.treasury[us.index()]) + 1;
-            match s.price() {
+            match s.price(pos.opts.separate) {
                 Ok(p) => format!(
                     "a {} costs {p} zorkmids and {us} has {have} after this turn's credit",
                     s.name()

@@ -200,3 +200,43 @@ fn a_short_move_is_refused_by_its_furthest_candidate_whatever_the_board_order() 
         assert_eq!(p.refusal(&t).rule, "capture-mark", "{fen}");
     }
 }
+
+/// `direction-letters = separate` keeps a spelling whose letters price otherwise than its
+/// canonical text as a design of its own (moving as its twin); `move-set` reads it as the
+/// canonical design. The reading is consulted only for such a spelling.
+#[test]
+fn spellings_are_kept_only_where_the_letters_reading_prices_them_otherwise() {
+    use crate::rules::consulted;
+    let mut options = Options::defaults(OPTIONS);
+    let by_moves = Opts::read(&options).separate;
+    options
+        .set(OPTIONS, "csipgs", "direction-letters", "separate")
+        .expect("a value");
+    let by_letters = Opts::read(&options).separate;
+    consulted::reset();
+    assert_eq!(Slot::parse_read("fbD", by_letters), Slot::parse("fbD"));
+    assert_eq!(Slot::parse_read("(WD)", by_letters), Slot::parse("WD"));
+    assert!(
+        consulted::take().is_empty(),
+        "no reading asked for fbD or WD"
+    );
+    assert_eq!(
+        Slot::parse_read("fbB", by_moves),
+        Ok(Slot::Role(Role::Bishop))
+    );
+    let kept = Slot::parse_read("fbB", by_letters).expect("a design");
+    assert_eq!(kept.name(), "fbB");
+    assert_eq!(kept.canonical(), Slot::Role(Role::Bishop));
+    assert_eq!(
+        kept.piece(Color::White),
+        Piece::new(Color::White, Role::Bishop)
+    );
+    assert_eq!(kept.price(by_letters), Ok(4));
+    assert_eq!(Slot::Role(Role::Bishop).price(by_letters), Ok(3));
+    let fw = Slot::parse_read("ffW", by_letters).expect("a design");
+    assert_eq!(
+        (fw.name(), fw.price(by_letters)),
+        ("ffW".to_string(), Ok(2))
+    );
+    assert_eq!(fw.canonical(), Slot::parse("fW").expect("a design"));
+}
