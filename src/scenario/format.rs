@@ -18,7 +18,8 @@
 //! the gaps between the tokens of the parse tree: a comment alone on its line keeps its place
 //! among the statements, indented as the statement it comes before; a comment at the end of a
 //! line stays at the end of the line of the token it follows, at its column when the line
-//! leaves room (so aligned comments stay aligned), and ends that line. Turns and strings are
+//! leaves room and holds what its source line held (so aligned comments stay aligned; after a
+//! line split up, one space), and ends that line. Turns and strings are
 //! written exactly as they were: they are single tokens, and their text is part of the syntax
 //! tree.
 //!
