@@ -730,7 +730,7 @@ fn on_a_full_disk_fmt_bless_and_o_leave_every_file_as_it_was() {
         assert_eq!(o.status.code(), Some(2), "{what}: {}", stdout(&o));
         let err = stderr(&o);
         assert!(
-            err.contains("the disk is full")
+            err.contains("No space left on device")
                 && (err.contains("left as it was") || err.contains("nothing was written")),
             "{what}: {err}"
         );

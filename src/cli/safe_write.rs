@@ -266,22 +266,13 @@ fn resolve_links(path: &Path) -> io::Result<PathBuf> {
 }
 
 fn cannot(path: &Path, e: &io::Error, existed: bool) -> String {
-    let disk_full = e.raw_os_error() == platform::ENOSPC;
-    let why = if disk_full {
-        format!("{e} (the disk is full)")
-    } else {
-        e.to_string()
-    };
     if existed {
         format!(
-            "cannot write {}: {why}; the file is left as it was",
+            "cannot write {}: {e}; the file is left as it was",
             path.display()
         )
     } else {
-        format!(
-            "cannot write {}: {why}; nothing was written",
-            path.display()
-        )
+        format!("cannot write {}: {e}; nothing was written", path.display())
     }
 }
 
@@ -291,8 +282,6 @@ mod platform {
     use std::io;
     use std::os::unix::fs::{FileTypeExt, MetadataExt, OpenOptionsExt, PermissionsExt};
     use std::path::Path;
-
-    pub const ENOSPC: Option<i32> = Some(libc::ENOSPC);
 
     pub fn links(meta: &Metadata) -> u64 {
         meta.nlink()
@@ -332,8 +321,6 @@ mod platform {
     use std::fs::{File, Metadata, OpenOptions};
     use std::io;
     use std::path::Path;
-
-    pub const ENOSPC: Option<i32> = None;
 
     pub fn links(_: &Metadata) -> u64 {
         1
