@@ -4,48 +4,80 @@
 //! `UPDATE_EXPECT` and insta's review do. The diff is shown first; nothing else of a file
 //! changes (a file in `arbiter fmt`'s layout is kept in it), and a file that could not be used
 //! is left alone.
+//!
+//! A file named more than once (`f.scn:5 f.scn:10`) gets all its edits in one write; every file
+//! is replaced whole through [`super::safe_write`].
 
-use super::output::Failure;
+use std::collections::BTreeMap;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+use super::output::{err, Failure};
+use super::safe_write::{write_file, Force};
 use crate::outln;
 use crate::scenario::report::FileCheck;
 
-/// Writes the blessed assertions into their files; the number written and the number of
-/// failures that could not be blessed (a wrong result, an illegal turn, a search that ran
-/// out).
-pub fn bless(checks: &[FileCheck]) -> Result<(usize, usize), Failure> {
-    let (mut written, mut left) = (0, 0);
-    for check in checks {
-        if !check.problems.is_empty() {
+/// What `--bless` did.
+#[derive(Debug, Default)]
+pub struct Blessed {
+    /// Expectations written.
+    pub written: usize,
+    /// Failures that could not be blessed (a wrong result, an illegal turn, a search that ran
+    /// out).
+    pub left: usize,
+    /// Files that could not be written (each reported on standard error; left as they were).
+    pub unwritten: usize,
+}
+
+/// Writes the blessed assertions into their files.
+pub fn bless(checks: &[FileCheck], force: Force) -> Result<Blessed, Failure> {
+    let mut done = Blessed::default();
+    for group in by_file(checks) {
+        if group.iter().any(|c| !c.problems.is_empty()) {
             continue;
         }
-        let mut edits: Vec<(std::ops::Range<usize>, &str)> = Vec::new();
-        for report in &check.scenarios {
-            for f in &report.failures {
-                match &f.blessed {
-                    Some(b) => edits.push((f.span.clone(), b)),
-                    None => left += 1,
+        let first = group[0];
+        if group.iter().any(|c| c.source.src != first.source.src) {
+            err(format_args!(
+                "error: {} changed while it was checked; it is not blessed\n",
+                first.source.path
+            ));
+            done.unwritten += 1;
+            continue;
+        }
+        // By span: a scenario selected twice fails twice, and is blessed once.
+        let mut edits: BTreeMap<(usize, usize), &str> = BTreeMap::new();
+        let mut left: BTreeMap<(usize, usize), ()> = BTreeMap::new();
+        for check in &group {
+            for report in &check.scenarios {
+                for f in &report.failures {
+                    let key = (f.span.start, f.span.end);
+                    match &f.blessed {
+                        Some(b) => {
+                            edits.insert(key, b);
+                        }
+                        None => {
+                            left.insert(key, ());
+                        }
+                    }
                 }
             }
         }
+        done.left += left.len();
         if edits.is_empty() {
             continue;
         }
-        let src = &check.source.src;
-        outln!("--- {}", check.source.path)?;
-        for (span, new) in &edits {
-            let (line, _) = check.source.line_col(span.start);
+        let src = &first.source.src;
+        outln!("--- {}", first.source.path)?;
+        for (&(start, end), new) in &edits {
+            let (line, _) = first.source.line_col(start);
             outln!("@@ line {line}")?;
-            for old in src[span.clone()].lines() {
+            for old in src[start..end].lines() {
                 outln!("-{}", old.trim_end())?;
             }
             outln!("+{new}")?;
         }
-        // From the end, so that the spans before stay where they are.
-        let mut text = src.clone();
-        edits.sort_by_key(|(span, _)| std::cmp::Reverse(span.start));
-        for (span, new) in &edits {
-            text.replace_range(span.clone(), new);
-        }
+        let mut text = splice(src, edits.iter().map(|(&(s, e), new)| (s..e, *new)));
         // A file kept in the canonical layout stays in it (a long move list is wrapped).
         let formatted = |t: &str| crate::scenario::format::format(t).ok();
         if formatted(src).as_deref() == Some(src.as_str()) {
@@ -53,9 +85,61 @@ pub fn bless(checks: &[FileCheck]) -> Result<(usize, usize), Failure> {
                 text = f;
             }
         }
-        std::fs::write(&check.source.path, text)
-            .map_err(|e| Failure::Input(format!("cannot write {}: {e}", check.source.path)))?;
-        written += edits.len();
+        match write_file(Path::new(&first.source.path), text.as_bytes(), force) {
+            Ok(()) => done.written += edits.len(),
+            Err(e) => {
+                err(format_args!("error: {e}\n"));
+                done.unwritten += 1;
+            }
+        }
     }
-    Ok((written, left))
+    Ok(done)
+}
+
+/// The checks grouped by the file they read, in the order the files first come: the same file
+/// under two spellings (`f.scn`, `./f.scn`) is one group.
+fn by_file(checks: &[FileCheck]) -> Vec<Vec<&FileCheck>> {
+    let mut groups: Vec<Vec<&FileCheck>> = Vec::new();
+    let mut index: BTreeMap<PathBuf, usize> = BTreeMap::new();
+    for check in checks {
+        let path = Path::new(&check.source.path);
+        let key = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+        match index.get(&key) {
+            Some(&i) => groups[i].push(check),
+            None => {
+                index.insert(key, groups.len());
+                groups.push(vec![check]);
+            }
+        }
+    }
+    groups
+}
+
+/// The text with each span (in order, not overlapping) replaced, in one pass.
+fn splice<'a>(src: &str, edits: impl Iterator<Item = (Range<usize>, &'a str)>) -> String {
+    let mut out = String::with_capacity(src.len());
+    let mut at = 0;
+    for (span, new) in edits {
+        if span.start < at {
+            // Overlapping spans cannot come from one parse; keep the first.
+            continue;
+        }
+        out.push_str(&src[at..span.start]);
+        out.push_str(new);
+        at = span.end;
+    }
+    out.push_str(&src[at..]);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::splice;
+
+    #[test]
+    fn edits_are_spliced_in_order() {
+        let src = "a 1 b 2 c";
+        let out = splice(src, [(2..3, "10"), (6..7, "20")].into_iter());
+        assert_eq!(out, "a 10 b 20 c");
+    }
 }

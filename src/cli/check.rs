@@ -16,6 +16,7 @@ use std::time::{Duration, Instant};
 
 use super::commands::{interrupted, INTERRUPTED_EXIT};
 use super::output::{err, Failure};
+use super::safe_write::{refuse_overwriting_input, Force, SafeFile};
 use super::CheckFormat;
 use crate::scenario::ast::File;
 use crate::scenario::coverage::scenario_files;
@@ -34,10 +35,15 @@ fn check_inputs(paths: &[PathBuf]) -> (Vec<(PathBuf, Option<usize>)>, Vec<String
     for p in paths {
         let (p, line) = super::location::split(p);
         match scenario_files(std::slice::from_ref(&p)) {
-            Ok(found) if found.is_empty() => {
-                missing.push(format!("no scenario files (*.scn) under {}", p.display()))
+            Ok(found) => {
+                for note in &found.skipped {
+                    errln!("note: {note}");
+                }
+                if found.files.is_empty() {
+                    missing.push(format!("no scenario files (*.scn) under {}", p.display()))
+                }
+                files.extend(found.files.into_iter().map(|f| (f, line)));
             }
-            Ok(found) => files.extend(found.into_iter().map(|f| (f, line))),
             Err(e) => missing.push(e),
         }
     }
@@ -46,13 +52,15 @@ fn check_inputs(paths: &[PathBuf]) -> (Vec<(PathBuf, Option<usize>)>, Vec<String
     (files, missing)
 }
 
+/// Runs `check`; with `-o FILE`, the report goes to that file (written safely, and never over
+/// an input unless forced) and its summary line to standard output.
 pub(super) fn check(
     paths: Vec<PathBuf>,
-    (format, page_file): (CheckFormat, Option<PathBuf>),
+    (format, report_file): (CheckFormat, Option<PathBuf>),
     fail_fast: bool,
     slow_after: Duration,
     settings: &Settings,
-    bless: bool,
+    (bless, force): (bool, Force),
 ) -> Outcome {
     let paths = if paths.is_empty() {
         vec![PathBuf::from("scenarios")]
@@ -60,6 +68,45 @@ pub(super) fn check(
         paths
     };
     let (files, missing) = check_inputs(&paths);
+    let Some(report_file) = report_file else {
+        return check_files(
+            &files,
+            missing,
+            format,
+            fail_fast,
+            slow_after,
+            settings,
+            (bless, force),
+        )
+        .map(|(code, _)| code);
+    };
+    refuse_overwriting_input(&report_file, files.iter().map(|(f, _)| f.as_path()), force)?;
+    super::output::redirect(SafeFile::create(&report_file, force)?);
+    let ran = check_files(
+        &files,
+        missing,
+        format,
+        fail_fast,
+        slow_after,
+        settings,
+        (bless, force),
+    );
+    super::output::end_redirect(ran.is_ok())?;
+    let (code, summary) = ran?;
+    outln!("{summary}")?;
+    Ok(code)
+}
+
+/// Checks the files and writes the report; the exit status and the summary line.
+fn check_files(
+    files: &[(PathBuf, Option<usize>)],
+    missing: Vec<String>,
+    format: CheckFormat,
+    fail_fast: bool,
+    slow_after: Duration,
+    settings: &Settings,
+    (bless, force): (bool, Force),
+) -> Result<(i32, String), Failure> {
     let text = format == CheckFormat::Text;
     let mut totals = Totals {
         unusable: !missing.is_empty(),
@@ -80,7 +127,7 @@ pub(super) fn check(
         checks,
         stopped,
         selected,
-    } = run.files(&files, &mut totals)?;
+    } = run.files(files, &mut totals)?;
     if let (Some(f), 0) = (&settings.filter, selected) {
         if !totals.unusable && !stopped {
             errln!("error: no scenario title contains `{f}`");
@@ -93,13 +140,16 @@ pub(super) fn check(
         totals.exit_code()
     };
     if bless && code == 1 {
-        let (written, left) = super::bless::bless(&checks)?;
+        let done = super::bless::bless(&checks, force)?;
+        let (written, left) = (done.written, done.left);
         outln!(
             "blessed {written} expectation{}; {left} failure{} left as they are",
             if written == 1 { "" } else { "s" },
             if left == 1 { "" } else { "s" }
         )?;
-        if left == 0 {
+        if done.unwritten > 0 {
+            code = 2;
+        } else if left == 0 {
             code = 0;
         }
     }
@@ -121,15 +171,7 @@ pub(super) fn check(
                 settings,
             };
             let page = crate::scenario::html_report::html(&checks, &run);
-            match &page_file {
-                Some(path) => {
-                    std::fs::write(path, page).map_err(|e| {
-                        Failure::Input(format!("cannot write {}: {e}", path.display()))
-                    })?;
-                    outln!("{}", totals.line())?;
-                }
-                None => super::output::out(format_args!("{page}"))?,
-            }
+            super::output::out(format_args!("{page}"))?;
         }
         CheckFormat::Text => {
             if interrupted() {
@@ -154,7 +196,7 @@ pub(super) fn check(
             outln!("{text}")?;
         }
     }
-    Ok(code)
+    Ok((code, totals.line()))
 }
 
 /// How one `check` run goes through its files.

@@ -32,6 +32,11 @@ pub fn setup(when: When) {
     crate::scenario::diagnostic::set_colour(decide(std::io::stderr().is_terminal()));
 }
 
+/// No colour on standard output from now on: its report goes to a file.
+pub fn plain() {
+    STDOUT.store(false, Ordering::Relaxed);
+}
+
 fn on() -> bool {
     STDOUT.load(Ordering::Relaxed)
 }

@@ -45,12 +45,8 @@ pub fn run(command: Command, limits: Limits) -> Outcome {
             bless,
             timeout,
             slow_after,
+            force,
         } => {
-            if output.is_some() && format != CheckFormat::Html {
-                return Err(Failure::Input(
-                    "-o/--output writes the HTML report; give it with --format html".into(),
-                ));
-            }
             if bless && format != CheckFormat::Text {
                 return Err(Failure::Input(
                     "--bless goes with the text report; leave out --format".into(),
@@ -62,7 +58,15 @@ pub fn run(command: Command, limits: Limits) -> Outcome {
                 settings.overrides.push(super::location::parse_option(pin)?);
             }
             let format = (format, output);
-            super::check::check(paths, format, fail_fast, slow_after, &settings, bless)
+            let force = super::safe_write::Force(force);
+            super::check::check(
+                paths,
+                format,
+                fail_fast,
+                slow_after,
+                &settings,
+                (bless, force),
+            )
         }
         Command::Perft {
             variant,
@@ -182,6 +186,7 @@ pub fn run(command: Command, limits: Limits) -> Outcome {
             turn,
             moves_from,
             output,
+            force,
         } => super::show::show(
             super::show::Request {
                 target: &target,
@@ -192,6 +197,7 @@ pub fn run(command: Command, limits: Limits) -> Outcome {
                 turn: turn.as_deref(),
                 moves_from: moves_from.as_deref(),
                 output: output.as_deref(),
+                force: super::safe_write::Force(force),
             },
             &Settings::new(limits, None),
         ),
@@ -218,7 +224,8 @@ pub fn run(command: Command, limits: Limits) -> Outcome {
             paths,
             check,
             stdin,
-        } => super::fmt::fmt(paths, check, stdin),
+            force,
+        } => super::fmt::fmt(paths, check, stdin, super::safe_write::Force(force)),
     }
 }
 

@@ -5,12 +5,17 @@
 //! `--check` when some file is not formatted, 2 when some input cannot be used (a file that
 //! does not parse is named with its line and column and left untouched; the other files are
 //! still formatted).
+//!
+//! A file is replaced whole through [`super::safe_write`] (a temporary file renamed over it),
+//! so that a full disk or a kill never leaves it half-written, and never with a text larger
+//! than arbiter reads back.
 
 use std::io::Read;
 use std::path::PathBuf;
 
 use super::output::{err, Failure};
-use crate::scenario::coverage::scenario_files;
+use super::safe_write::{write_file, Force};
+use crate::scenario::coverage::{scenario_files, MAX_FILE_BYTES};
 use crate::scenario::format::format;
 use crate::scenario::report::Source;
 use crate::{errln, outln};
@@ -20,7 +25,7 @@ const STDIN: &str = "<stdin>";
 
 /// Formats the files under `paths` (default `scenarios/`), or standard input to standard
 /// output when a path is `-` or `stdin` is set.
-pub fn fmt(paths: Vec<PathBuf>, check: bool, stdin: bool) -> Result<i32, Failure> {
+pub fn fmt(paths: Vec<PathBuf>, check: bool, stdin: bool, force: Force) -> Result<i32, Failure> {
     if stdin || paths.iter().any(|p| p.as_os_str() == "-") {
         if paths.iter().any(|p| p.as_os_str() != "-") {
             return Err(Failure::Input(
@@ -39,11 +44,16 @@ pub fn fmt(paths: Vec<PathBuf>, check: bool, stdin: bool) -> Result<i32, Failure
     let mut files = Vec::new();
     for p in &paths {
         match scenario_files(std::slice::from_ref(p)) {
-            Ok(found) if found.is_empty() => {
-                errln!("error: no scenario files (*.scn) under {}", p.display());
-                unusable = true;
+            Ok(found) => {
+                for note in &found.skipped {
+                    errln!("note: {note}");
+                }
+                if found.files.is_empty() {
+                    errln!("error: no scenario files (*.scn) under {}", p.display());
+                    unusable = true;
+                }
+                files.extend(found.files);
             }
-            Ok(found) => files.extend(found),
             Err(e) => {
                 errln!("error: {e}");
                 unusable = true;
@@ -70,10 +80,20 @@ pub fn fmt(paths: Vec<PathBuf>, check: bool, stdin: bool) -> Result<i32, Failure
                 unusable = true;
             }
             Ok(out) if out == source.src => {}
+            Ok(out) if out.len() as u64 > MAX_FILE_BYTES => {
+                errln!(
+                    "error: {} formatted would be {} bytes, more than the {} MiB arbiter reads; \
+                     it is left as it was",
+                    f.display(),
+                    out.len(),
+                    MAX_FILE_BYTES >> 20
+                );
+                unusable = true;
+            }
             Ok(out) => {
                 if !check {
-                    if let Err(e) = std::fs::write(f, out) {
-                        errln!("error: cannot write {}: {e}", f.display());
+                    if let Err(e) = write_file(f, out.as_bytes(), force) {
+                        errln!("error: {e}");
                         unusable = true;
                         continue;
                     }

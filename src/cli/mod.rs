@@ -11,6 +11,7 @@ mod fmt;
 mod location;
 pub mod output;
 mod progress;
+pub mod safe_write;
 mod searches;
 mod show;
 mod threads;
@@ -94,10 +95,16 @@ pub enum Command {
         /// (a page to open in a browser; see `-o`).
         #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
         format: CheckFormat,
-        /// Write the `--format html` report to this file (the summary line still goes to
-        /// standard output); without it the page goes to standard output.
+        /// Write the report, in any `--format`, to this file (the summary line still goes to
+        /// standard output), replacing it safely: a temporary file renamed over it. An input
+        /// file is refused unless `--force`.
         #[arg(short = 'o', long, value_name = "FILE")]
         output: Option<PathBuf>,
+        /// Write where arbiter would refuse to: `-o` naming an input file, and a file with
+        /// several hard links (`--bless`, `-o`), which then gets a new file under this name
+        /// while its other names keep the old text.
+        #[arg(long)]
+        force: bool,
         /// Stop after the first scenario that does not pass.
         #[arg(long)]
         fail_fast: bool,
@@ -264,9 +271,15 @@ pub enum Command {
         /// Mark the destinations of the piece on this square.
         #[arg(long, value_name = "SQUARE")]
         moves_from: Option<String>,
-        /// Write an SVG image to this file instead of the text diagram.
+        /// Write an SVG image to this file instead of the text diagram, replacing it safely
+        /// (a temporary file renamed over it); the scenario file drawn is refused unless
+        /// `--force`.
         #[arg(short = 'o', long = "output", value_name = "FILE")]
         output: Option<PathBuf>,
+        /// Write where arbiter would refuse to: `-o` naming the scenario file, or a file with
+        /// several hard links (this name then gets a new file; the others keep the old one).
+        #[arg(long)]
+        force: bool,
     },
     /// Price csipgs piece designs (Betza's funny notation), with the arithmetic atom by atom.
     Cost {
@@ -303,7 +316,8 @@ pub enum Command {
         #[arg(long, value_name = "TIME", value_parser = parse_duration)]
         timeout: Option<Duration>,
     },
-    /// Rewrite scenario files in their canonical layout, printing the files changed.
+    /// Rewrite scenario files in their canonical layout, printing the files changed. Each file
+    /// is replaced safely: a temporary file in its folder, flushed to disk, renamed over it.
     Fmt {
         /// Files and folders (searched for `*.scn`); default `scenarios/`. `-` formats standard
         /// input to standard output.
@@ -314,6 +328,10 @@ pub enum Command {
         /// Format standard input to standard output (as `-` does).
         #[arg(long)]
         stdin: bool,
+        /// Also rewrite a file with several hard links: this name gets the new text as a new
+        /// file, its other names keep the old one (without it such a file is left as it is).
+        #[arg(long)]
+        force: bool,
     },
 }
 

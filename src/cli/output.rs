@@ -4,10 +4,14 @@
 //! (`> /dev/full`). Commands write through [`out`] instead, which turns a failed write into a
 //! [`Failure`] that ends the command: a closed pipe quietly, as other command-line tools do,
 //! and any other write error with one line on standard error. Standard error itself is written
-//! with [`err`], which ignores failures: there is nowhere left to report them.
+//! with [`err`], which ignores failures: there is nowhere left to report them. A report that
+//! goes to a file (`check -o`) is sent there by [`redirect`], written safely.
 
 use std::fmt;
 use std::io::{self, Write};
+use std::sync::Mutex;
+
+use super::safe_write::SafeFile;
 
 /// Why a command ended without its normal exit status.
 #[derive(Debug)]
@@ -53,8 +57,35 @@ impl Failure {
     }
 }
 
-/// Writes to standard output.
+/// Where the report goes instead of standard output (`check -o FILE`), while it is written.
+static REPORT_FILE: Mutex<Option<SafeFile>> = Mutex::new(None);
+
+fn report_file() -> std::sync::MutexGuard<'static, Option<SafeFile>> {
+    REPORT_FILE.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Sends what [`out`] writes to `file` until [`end_redirect`]. The report goes uncoloured.
+pub fn redirect(file: SafeFile) {
+    super::colour::plain();
+    *report_file() = Some(file);
+}
+
+/// Ends a [`redirect`]: with `keep`, the file is put in place of the old one; without, it is
+/// dropped and the old one is left as it was.
+pub fn end_redirect(keep: bool) -> Result<(), Failure> {
+    match report_file().take() {
+        Some(file) if keep => file.commit().map_err(Failure::Input),
+        _ => Ok(()),
+    }
+}
+
+/// Writes to standard output, or to the report file of a [`redirect`].
 pub fn out(args: fmt::Arguments<'_>) -> Result<(), Failure> {
+    if let Some(file) = report_file().as_mut() {
+        return file
+            .write_fmt(args)
+            .map_err(|e| Failure::Input(file.failed(&e)));
+    }
     let mut stdout = io::stdout().lock();
     stdout
         .write_fmt(args)

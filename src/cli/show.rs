@@ -10,6 +10,7 @@ use std::path::Path;
 
 use super::location;
 use super::output::Failure;
+use super::safe_write::{refuse_overwriting_input, write_file, Force};
 use crate::picture::{self, Picture};
 use crate::rules::game::{PlayError, Resolved};
 use crate::rules::{Options, Rules, Variant};
@@ -31,6 +32,8 @@ pub struct Request<'a> {
     pub moves_from: Option<&'a str>,
     /// An SVG file to write; text on standard output without it.
     pub output: Option<&'a Path>,
+    /// Write the SVG file even over the scenario file drawn, or over a file with hard links.
+    pub force: Force,
 }
 
 pub fn show(request: Request<'_>, settings: &Settings) -> Result<i32, Failure> {
@@ -39,6 +42,9 @@ pub fn show(request: Request<'_>, settings: &Settings) -> Result<i32, Failure> {
         settings.overrides.push(location::parse_option(pin)?);
     }
     let (path, line) = location::split(Path::new(request.target));
+    if let (Some(out), Some(_)) = (request.output, line) {
+        refuse_overwriting_input(out, [path.as_path()], request.force)?;
+    }
     let (source, file, index, until) = match line {
         Some(line) => {
             if request.fen.is_some() || request.board.is_some() || request.size.is_some() {
@@ -54,7 +60,11 @@ pub fn show(request: Request<'_>, settings: &Settings) -> Result<i32, Failure> {
     let picture = with_variant!(variant, R => picture_of::<R>(&source, &file, index, until, &request, &settings))?;
     match request.output {
         Some(out) => {
-            write_svg(out, &picture::svg::render(&picture))?;
+            write_file(
+                out,
+                picture::svg::render(&picture).as_bytes(),
+                request.force,
+            )?;
             Ok(0)
         }
         None => {
@@ -62,11 +72,6 @@ pub fn show(request: Request<'_>, settings: &Settings) -> Result<i32, Failure> {
             Ok(0)
         }
     }
-}
-
-fn write_svg(path: &Path, svg: &str) -> Result<(), Failure> {
-    std::fs::write(path, svg)
-        .map_err(|e| Failure::Input(format!("cannot write {}: {e}", path.display())))
 }
 
 /// A scenario line: its file, the scenario, and how many of its statements come before.

@@ -11,13 +11,26 @@ use crate::rules::Rules;
 /// The largest scenario file read: a bound for paths such as `/dev/zero` that never end.
 pub const MAX_FILE_BYTES: u64 = 64 << 20;
 
-/// Reads a file of at most [`MAX_FILE_BYTES`].
+/// Reads a regular file of at most [`MAX_FILE_BYTES`]. Anything else (a named pipe, a device)
+/// is refused rather than read: a pipe with no writer would block for ever, a device may never
+/// end.
 pub fn read_bounded(path: &Path) -> std::io::Result<Vec<u8>> {
     use std::io::Read;
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    // Opening a pipe that has no writer blocks; without blocking, the kind is checked first.
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NONBLOCK);
+    let file = options.open(path)?;
+    let kind = file.metadata()?.file_type();
+    if !kind.is_file() {
+        return Err(std::io::Error::other(format!(
+            "it is {}, not a regular file",
+            not_regular(&kind)
+        )));
+    }
     let mut bytes = Vec::new();
-    std::fs::File::open(path)?
-        .take(MAX_FILE_BYTES + 1)
-        .read_to_end(&mut bytes)?;
+    file.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes)?;
     if bytes.len() as u64 > MAX_FILE_BYTES {
         return Err(std::io::Error::other(format!(
             "it is larger than {} MiB, more than any scenario file needs",
@@ -27,14 +40,43 @@ pub fn read_bounded(path: &Path) -> std::io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
+/// What a file that is not a regular file is, for messages: "a named pipe".
+pub fn not_regular(kind: &std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if kind.is_fifo() {
+            return "a named pipe (FIFO)";
+        }
+        if kind.is_char_device() || kind.is_block_device() {
+            return "a device";
+        }
+        if kind.is_socket() {
+            return "a socket";
+        }
+    }
+    if kind.is_dir() {
+        "a folder"
+    } else {
+        "not a file"
+    }
+}
+
+/// The `*.scn` files under some paths, and the `*.scn` entries of their folders that were
+/// passed over because they are not regular files (named pipes, devices), each with why.
+#[derive(Debug, Default)]
+pub struct Found {
+    pub files: Vec<PathBuf>,
+    pub skipped: Vec<String>,
+}
+
 /// Every `*.scn` file under the paths, sorted, so output order never depends on the file system.
-/// A folder reached twice (through a symbolic link) is read once, so link cycles end.
-pub fn scenario_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
-    fn walk(
-        dir: &Path,
-        seen: &mut BTreeSet<PathBuf>,
-        out: &mut Vec<PathBuf>,
-    ) -> Result<(), String> {
+/// A folder reached twice (through a symbolic link) is read once, so link cycles end. In a
+/// folder, only regular files are taken (what else is named `*.scn` is listed in
+/// [`Found::skipped`]); a path named on its own is taken as it is, and reading it says what is
+/// wrong with it.
+pub fn scenario_files(paths: &[PathBuf]) -> Result<Found, String> {
+    fn walk(dir: &Path, seen: &mut BTreeSet<PathBuf>, found: &mut Found) -> Result<(), String> {
         let cannot = |e: std::io::Error| format!("cannot read {}: {e}", dir.display());
         if !seen.insert(std::fs::canonicalize(dir).map_err(cannot)?) {
             return Ok(());
@@ -47,28 +89,37 @@ pub fn scenario_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
         }
         entries.sort();
         for path in entries {
-            if path.is_dir() {
-                walk(&path, seen, out)?;
+            // Through symbolic links; a broken one is taken, and reading it says so.
+            let meta = std::fs::metadata(&path);
+            if meta.as_ref().is_ok_and(|m| m.is_dir()) {
+                walk(&path, seen, found)?;
             } else if path.extension().is_some_and(|e| e == "scn") {
-                out.push(path);
+                match meta {
+                    Ok(m) if !m.is_file() => found.skipped.push(format!(
+                        "skipped {}: it is {}, not a regular file",
+                        path.display(),
+                        not_regular(&m.file_type())
+                    )),
+                    _ => found.files.push(path),
+                }
             }
         }
         Ok(())
     }
-    let mut files = Vec::new();
+    let mut found = Found::default();
     let mut seen = BTreeSet::new();
     for p in paths {
         if p.is_dir() {
-            walk(p, &mut seen, &mut files)?;
+            walk(p, &mut seen, &mut found)?;
         } else if p.exists() {
-            files.push(p.clone());
+            found.files.push(p.clone());
         } else {
             return Err(format!("{} does not exist", p.display()));
         }
     }
-    files.sort();
-    files.dedup();
-    Ok(files)
+    found.files.sort();
+    found.files.dedup();
+    Ok(found)
 }
 
 /// What `arbiter rules --coverage` found under its paths.
@@ -89,7 +140,9 @@ pub struct Coverage {
 pub fn rule_coverage<R: Rules>(paths: &[PathBuf]) -> Result<Coverage, String> {
     let mut coverage = Coverage::default();
     let mut other_variants: BTreeMap<String, usize> = BTreeMap::new();
-    for f in scenario_files(paths)? {
+    let found = scenario_files(paths)?;
+    coverage.notes.extend(found.skipped);
+    for f in found.files {
         let read = read_bounded(&f).and_then(|b| {
             String::from_utf8(b).map_err(|_| std::io::Error::other("it is not UTF-8 text"))
         });

@@ -18,7 +18,8 @@
 //! the gaps between the tokens of the parse tree: a comment alone on its line keeps its place
 //! among the statements, indented as the statement it comes before; a comment at the end of a
 //! line stays at the end of the line of the token it follows, at its column when the line
-//! leaves room (so aligned comments stay aligned), and ends that line. Turns and strings are
+//! leaves room and holds what its source line held (so aligned comments stay aligned; after a
+//! line split up, one space), and ends that line. Turns and strings are
 //! written exactly as they were: they are single tokens, and their text is part of the syntax
 //! tree.
 //!
@@ -29,7 +30,7 @@ use pest::iterators::Pair;
 use pest::Parser;
 
 use super::diagnostic::Problem;
-use super::parse::{parse_file, Rule, ScenarioParser};
+use super::parse::{parse_file, parse_in_pieces, Piece, Rule, ScenarioParser};
 
 /// The column `play` lines and `moves` lists are filled to.
 pub const WIDTH: usize = 100;
@@ -42,33 +43,49 @@ const BOARD_SIDE: usize = 4;
 const CONTINUATION: usize = 4;
 
 /// The file in canonical layout, or the problems that keep it from parsing.
+///
+/// The file is parsed and laid out piece by piece ([`parse_in_pieces`]), so that memory stays
+/// a small multiple of the file's size; a file that does not parse in pieces is parsed whole,
+/// for its problems.
 pub fn format(src: &str) -> Result<String, Vec<Problem>> {
+    let mut w = Writer::new(src);
+    let mut header_done = false;
+    let mut before = Meaning::default();
+    let pieces = parse_in_pieces(src, |offset, pair, built| {
+        before.add(&built);
+        w.base = offset;
+        w.items(pair, &mut header_done);
+    });
+    if pieces.is_none() {
+        return format_whole(src);
+    }
+    w.base = 0;
+    w.gap(src.len(), 0);
+    w.flush();
+    let out = w.out;
+    // The layout moves only whitespace and comments; check that, so that a mistake here can
+    // never rewrite a file into one that means something else.
+    let mut after = Meaning::default();
+    match parse_in_pieces(&out, |_, _, built| after.add(&built)) {
+        Some(()) if after == before => Ok(out),
+        _ => Err(vec![internal(
+            "the formatted file would not mean what the file means; it is left as it is",
+        )]),
+    }
+}
+
+/// [`format`] on the parse tree of the whole file.
+fn format_whole(src: &str) -> Result<String, Vec<Problem>> {
     let before = parse_file(src)?;
     let file = ScenarioParser::parse(Rule::file, src)
         .map_err(|_| vec![internal("the file parsed once but not twice")])?
         .next()
         .ok_or_else(|| vec![internal("empty parse")])?;
     let mut w = Writer::new(src);
-    let mut header_done = false;
-    for pair in file.into_inner() {
-        match pair.as_rule() {
-            Rule::file_start => w.pos = pair.as_span().end(),
-            Rule::variant_line | Rule::option_setting => w.statement(pair, 0, false),
-            Rule::scenario => {
-                if !header_done {
-                    header_done = true;
-                    w.force_blank = true;
-                }
-                w.scenario(pair);
-            }
-            _ => {}
-        }
-    }
+    w.items(file, &mut false);
     w.gap(src.len(), 0);
     w.flush();
     let out = w.out;
-    // The layout moves only whitespace and comments; check that, so that a mistake here can
-    // never rewrite a file into one that means something else.
     match parse_file(&out) {
         Ok(after)
             if without_spans(&format!("{after:?}")) == without_spans(&format!("{before:?}")) =>
@@ -78,6 +95,39 @@ pub fn format(src: &str) -> Result<String, Vec<Problem>> {
         _ => Err(vec![internal(
             "the formatted file would not mean what the file means; it is left as it is",
         )]),
+    }
+}
+
+/// What a file means, as a digest of its syntax tree without positions: the header and each
+/// scenario in turn, however the file is cut into pieces. Two independent 64-bit hashes, so that
+/// two different trees agree by chance with odds of about 2^-128.
+#[derive(Default, PartialEq, Eq)]
+struct Meaning {
+    hashes: [u64; 2],
+    parts: usize,
+}
+
+impl Meaning {
+    fn add(&mut self, piece: &Piece) {
+        match piece {
+            Piece::Header(file) => self.part(&format!("{file:?}")),
+            Piece::Scenarios(scenarios) => {
+                for s in scenarios {
+                    self.part(&format!("{s:?}"));
+                }
+            }
+        }
+    }
+
+    fn part(&mut self, debug: &str) {
+        use std::hash::{Hash, Hasher};
+        let text = without_spans(debug);
+        for (seed, h) in self.hashes.iter_mut().enumerate() {
+            let mut hasher = std::collections::hash_map::DefaultHasher::new();
+            (seed, *h, &text).hash(&mut hasher);
+            *h = hasher.finish();
+        }
+        self.parts += 1;
     }
 }
 
@@ -138,6 +188,10 @@ struct Writer<'a> {
     block_start: bool,
     /// The next line comes after a blank one, whatever the source has.
     force_blank: bool,
+    /// The source offset of what the current line starts with.
+    line_start: usize,
+    /// Where in `src` the piece being laid out starts: its parse tree counts from there.
+    base: usize,
 }
 
 impl<'a> Writer<'a> {
@@ -150,6 +204,26 @@ impl<'a> Writer<'a> {
             continuation: CONTINUATION,
             block_start: false,
             force_blank: false,
+            line_start: 0,
+            base: 0,
+        }
+    }
+
+    /// The items of a parse tree of the file, its header or scenarios.
+    fn items(&mut self, tree: Pair<'a, Rule>, header_done: &mut bool) {
+        for pair in tree.into_inner() {
+            match pair.as_rule() {
+                Rule::file_start => self.pos = self.base + pair.as_span().end(),
+                Rule::variant_line | Rule::option_setting => self.statement(pair, 0, false),
+                Rule::scenario => {
+                    if !*header_done {
+                        *header_done = true;
+                        self.force_blank = true;
+                    }
+                    self.scenario(pair);
+                }
+                _ => {}
+            }
         }
     }
 
@@ -239,16 +313,18 @@ impl<'a> Writer<'a> {
     /// Writes the comments before `token`, then the token itself.
     fn token(&mut self, token: &Pair<'a, Rule>, place: Place) {
         let span = token.as_span();
+        let (start, end) = (self.base + span.start(), self.base + span.end());
         let comments = match place {
             Place::Line { comments, .. } => comments,
             _ => self.continuation,
         };
-        self.gap(span.start(), comments);
+        self.gap(start, comments);
         let text = token.as_str();
         match place {
             Place::Line { indent, blank, .. } => {
-                let blank = blank && self.blank_before(span.start());
+                let blank = blank && self.blank_before(start);
                 self.start_line(indent, blank);
+                self.line_start = start;
                 self.push(text);
             }
             Place::Same | Place::Glue | Place::Fill(_) => {
@@ -269,12 +345,13 @@ impl<'a> Writer<'a> {
                     _ => {
                         // A comment ended the line, or it is full: continue on the next.
                         self.start_line(self.continuation, false);
+                        self.line_start = start;
                         self.push(text);
                     }
                 }
             }
         }
-        self.pos = span.end();
+        self.pos = end;
     }
 
     /// Writes the comments between the last thing written and `end`.
@@ -284,11 +361,16 @@ impl<'a> Writer<'a> {
             let breaks = line_breaks(&self.src[self.pos..start]);
             match &mut self.line {
                 Some(l) if breaks == 0 => {
-                    // At the end of its line: at its column if the line leaves room for it.
-                    let column = self.src[..start]
-                        .rsplit(['\n', '\r'])
-                        .next()
-                        .map_or(0, |before| before.chars().count());
+                    // At the end of its line: at its column if the line leaves room for it and
+                    // holds what its source line held (a line split up keeps one space, or a
+                    // one-line scenario would pad its closing `}` out to the comment's column).
+                    let before = self.src[..start].rsplit(['\n', '\r']).next().unwrap_or("");
+                    let content = start - before.len() + (before.len() - before.trim_start().len());
+                    let column = if content == self.line_start {
+                        before.chars().count()
+                    } else {
+                        0
+                    };
                     let pad = column.saturating_sub(width(l)).max(1);
                     l.push_str(&" ".repeat(pad));
                     l.push_str(text);
@@ -392,6 +474,18 @@ mod tests {
             without_spans("A { span: 3..14, b: Spanned { node: 1, span: 0..2 } }"),
             "A { , b: Spanned { node: 1,  } }"
         );
+    }
+
+    #[test]
+    fn a_comment_after_a_line_split_up_keeps_one_space() {
+        let src = "variant chess\nscenario \"s\" { board { white: Ke1 black: Ke8 } expect moves count 5 } # c\n";
+        let out = format(src).unwrap();
+        assert!(out.ends_with("  expect moves count 5\n} # c\n"), "{out}");
+        // Aligned comments on lines that stay whole stay aligned.
+        let src = "variant chess\n\nscenario \"s\" {\n  start      # one\n  expect moves count 20 # two\n  expect check       # three\n}\n";
+        let out = format(src).unwrap();
+        assert!(out.contains("  start      # one\n"), "{out}");
+        assert!(out.contains("  expect check       # three\n"), "{out}");
     }
 
     #[test]

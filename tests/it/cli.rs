@@ -497,3 +497,143 @@ fn a_line_number_past_any_file_is_an_error() {
     assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
     assert!(stdout(&o).starts_with("0 passed"), "{}", stdout(&o));
 }
+
+/// A fresh folder of the test's own.
+fn fresh_folder(test: &str) -> std::path::PathBuf {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(test);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn bless_keeps_the_comment_after_every_form_it_rewrites() {
+    // Every expectation --bless rewrites, wrong, with a comment after it and a statement on the
+    // next line: the statement's span must end at its last token, or the comment is lost and the
+    // next line glued on.
+    let forms: &[(&str, &str, &str, &str)] = &[
+        ("chess", "start", "perft 1 = 21", "perft 1 = 20"),
+        ("chess", "start", "moves count 19", "moves count 20"),
+        (
+            "chess",
+            "start",
+            "moves from g1 count 3",
+            "moves from g1 count 2",
+        ),
+        (
+            "chess",
+            "start",
+            "moves from g1 = { f3 }",
+            "moves from g1 = { f3 h3 }",
+        ),
+        (
+            "chess",
+            "fen \"k7/8/8/8/8/8/P7/K7 w - - 0 1\"",
+            "moves = { Ka1-b1 }",
+            "moves = { ",
+        ),
+        ("chess", "start", "halfmove-clock = 4", "halfmove-clock = 0"),
+        ("chess", "start", "castling = KQ", "castling = KQkq"),
+        ("chess", "start", "en-passant = e3", "en-passant = -"),
+        (
+            "csipgs",
+            "start",
+            "reserve white = (WD)",
+            "reserve white = -",
+        ),
+        (
+            "csipgs",
+            "start",
+            "reserve black = (WD) (WD)",
+            "reserve black = -",
+        ),
+        (
+            "csipgs",
+            "start",
+            "treasury white = 5",
+            "treasury white = 0",
+        ),
+        (
+            "csipgs",
+            "start",
+            "designs white = \"N N B Q K fmWfcF\"",
+            "designs white = \"R N B Q K fmWfcF\"",
+        ),
+        (
+            "cypher",
+            "start",
+            "infiltration-used white = yes",
+            "infiltration-used white = no",
+        ),
+        ("cypher", "start", "retake = e4", "retake = -"),
+        (
+            "cypher",
+            "start",
+            "prisoners black = 3",
+            "prisoners black = 0",
+        ),
+    ];
+    let dir = fresh_folder("bless-every-form");
+    for (i, (variant, setup, wrong, right)) in forms.iter().enumerate() {
+        let file = dir.join(format!("form{i}.scn"));
+        let before = format!(
+            "variant {variant}\n\nscenario \"form {i}\" {{\n  {setup}\n  expect {wrong}    # kept {i}\n  expect no check\n}}\n"
+        );
+        std::fs::write(&file, &before).unwrap();
+        let path = file.to_str().unwrap();
+        let o = arbiter(&["check", path]);
+        assert_eq!(o.status.code(), Some(1), "{wrong}: {}", stdout(&o));
+        let o = arbiter(&["check", path, "--bless"]);
+        assert!(
+            stdout(&o).contains("blessed 1 expectation; 0 failures"),
+            "{wrong}: {}",
+            stdout(&o)
+        );
+        let after = std::fs::read_to_string(&file).unwrap();
+        let line = after.lines().nth(4).unwrap_or("");
+        assert!(
+            line.starts_with(&format!("  expect {right}"))
+                && line.ends_with(&format!(" # kept {i}")),
+            "{wrong}:\n{after}"
+        );
+        assert_eq!(
+            after.lines().nth(5),
+            Some("  expect no check"),
+            "{wrong}:\n{after}"
+        );
+        let o = arbiter(&["check", path]);
+        assert_eq!(o.status.code(), Some(0), "{wrong}:\n{after}{}", stdout(&o));
+        assert_eq!(stdout(&o).lines().last(), Some("1 passed, 0 failed"));
+    }
+}
+
+#[test]
+fn bless_of_one_file_named_twice_writes_both_edits_once() {
+    let dir = fresh_folder("bless-dup-path");
+    let file = dir.join("dup.scn");
+    std::fs::write(
+        &file,
+        "variant chess\n\nscenario \"one\" {\n  start\n  expect moves count 19\n}\n\nscenario \"two\" {\n  start\n  expect perft 2 = 1\n}\n",
+    )
+    .unwrap();
+    let path = file.to_str().unwrap();
+    let dotted = dir.join(".").join("dup.scn");
+    // Two lines of one file, under two spellings, and one scenario named twice.
+    let o = arbiter(&[
+        "check",
+        &format!("{path}:5"),
+        &format!("{}:10", dotted.display()),
+        &format!("{path}:4"),
+        "--bless",
+    ]);
+    assert!(
+        stdout(&o).contains("blessed 2 expectations; 0 failures"),
+        "{}",
+        stdout(&o)
+    );
+    let after = std::fs::read_to_string(&file).unwrap();
+    assert!(after.contains("  expect moves count 20\n"), "{after}");
+    assert!(after.contains("  expect perft 2 = 400\n"), "{after}");
+    let o = arbiter(&["check", path]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+}

@@ -389,3 +389,66 @@ fn fmt_reads_standard_input() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("<stdin>:2:"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The peak resident memory of a child in KiB, as Linux reports it while it runs (`None`
+/// where /proc does not say).
+fn peak_kib(child: &mut std::process::Child) -> Option<u64> {
+    let status = format!("/proc/{}/status", child.id());
+    let mut peak = None;
+    while child.try_wait().expect("child status").is_none() {
+        let hwm = std::fs::read_to_string(&status).ok().and_then(|s| {
+            s.lines()
+                .find_map(|l| l.strip_prefix("VmHWM:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        });
+        if hwm.is_some() {
+            peak = peak.max(hwm);
+        }
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    peak
+}
+
+#[test]
+fn a_large_file_is_not_doubled_and_memory_stays_a_small_multiple_of_it() {
+    // One-line scenarios with a comment after each: the closing brace once got padded out to
+    // the comment's old column (34 MB in, 70 MB out), and the parse tree of the whole file
+    // took about 70 bytes of memory per byte of input.
+    let dir = scratch("large");
+    let mut text = String::from("variant chess\n");
+    for i in 0..60_000 {
+        text.push_str(&format!(
+            "scenario \"s{i}\" {{ board {{ white: Ke1 black: Ke8 }} expect moves count 5 }} # c{i}\n"
+        ));
+    }
+    let file = dir.join("big.scn");
+    std::fs::write(&file, &text).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(["fmt", "big.scn"])
+        .current_dir(&dir)
+        .stdout(Stdio::null())
+        .spawn()
+        .expect("arbiter runs");
+    let peak = peak_kib(&mut child);
+    assert!(child.wait().unwrap().success());
+    let out = std::fs::read_to_string(&file).unwrap();
+    // The canonical layout puts each scenario on seven indented lines: a fifth more, not twice.
+    assert!(
+        out.len() * 4 < text.len() * 5,
+        "{} bytes in, {} out",
+        text.len(),
+        out.len()
+    );
+    assert!(out.contains("\n} # c7\n"), "{}", &out[..400]);
+    if let Some(kib) = peak {
+        let input_kib = text.len() as u64 / 1024;
+        assert!(
+            kib < 12 * input_kib,
+            "{kib} KiB at the peak for {input_kib} KiB of input"
+        );
+    } else {
+        eprintln!("note: memory not measured: /proc/PID/status has no VmHWM here");
+    }
+    let o = arbiter(&["fmt", "--check", "big.scn"], &dir, None);
+    assert_eq!(o.status.code(), Some(0));
+}

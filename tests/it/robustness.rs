@@ -550,15 +550,29 @@ fn binary_input_names_the_offending_byte_and_its_place() {
 }
 
 #[test]
-fn a_path_that_never_ends_is_refused_by_size() {
-    if !std::path::Path::new("/dev/zero").exists() {
-        eprintln!("skipped: this system has no /dev/zero");
-        return;
+fn a_path_that_never_ends_is_refused_and_a_huge_file_by_size() {
+    if std::path::Path::new("/dev/zero").exists() {
+        let o = arbiter(&["check", "/dev/zero"]);
+        assert_eq!(o.status.code(), Some(2));
+        assert!(
+            stderr(&o).contains("it is a device, not a regular file"),
+            "{}",
+            stderr(&o)
+        );
+        assert_eq!(last_line(&o), "0 passed, 0 failed");
     }
-    let o = arbiter(&["check", "/dev/zero"]);
+    // A sparse file: 65 MiB long, next to nothing on disk.
+    let file = scenario_file("huge", "");
+    std::fs::File::options()
+        .write(true)
+        .open(&file)
+        .unwrap()
+        .set_len(65 << 20)
+        .unwrap();
+    let o = arbiter(&["check", file.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("larger than 64 MiB"), "{}", stderr(&o));
-    assert_eq!(last_line(&o), "0 passed, 0 failed");
+    let _ = std::fs::remove_file(&file);
 }
 
 #[cfg(unix)]
@@ -594,4 +608,337 @@ fn a_syntax_error_in_one_scenario_leaves_the_others_to_run() {
     assert!(out.contains("parts of it cannot be used"), "{out}");
     assert!(err.contains("partial.scn:8:22"), "{err}");
     assert_eq!(last_line(&o), "2 passed, 1 failed");
+}
+
+// ---- writing users' files (issue 20) ---------------------------------------------------------
+
+/// A folder of the test's own, emptied.
+fn fresh_folder(test: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join("robustness")
+        .join(test);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The names in a folder, sorted.
+fn names(dir: &std::path::Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
+}
+
+/// `n` one-line scenarios, each with a comment: far from the canonical layout.
+fn one_liners(n: usize, count: usize) -> String {
+    let mut s = String::from("variant chess\n");
+    for i in 0..n {
+        s.push_str(&format!(
+            "scenario \"s{i}\" {{ board {{ white: Ke1 black: Ke8 }} expect moves count {count} }} # c{i}\n"
+        ));
+    }
+    s
+}
+
+fn is_root() -> bool {
+    Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
+}
+
+/// A 64 KiB tmpfs mounted for the test, unmounted when dropped.
+struct Tmpfs(PathBuf);
+
+impl Tmpfs {
+    fn mount(test: &str) -> Option<Tmpfs> {
+        if !is_root() {
+            eprintln!("note: {test} skipped: it mounts a tmpfs, which needs root");
+            return None;
+        }
+        let dir = fresh_folder(test);
+        let mounted = Command::new("mount")
+            .args(["-t", "tmpfs", "-o", "size=64k", "tmpfs"])
+            .arg(&dir)
+            .status()
+            .is_ok_and(|s| s.success());
+        if !mounted {
+            eprintln!("note: {test} skipped: mounting a tmpfs failed");
+            return None;
+        }
+        Some(Tmpfs(dir))
+    }
+}
+
+impl Drop for Tmpfs {
+    fn drop(&mut self) {
+        let _ = Command::new("umount").arg(&self.0).status();
+    }
+}
+
+/// Fills the file system of `dir` up to the last byte.
+fn fill(dir: &std::path::Path) {
+    use std::io::Write;
+    let mut f = std::fs::File::create(dir.join("filler")).unwrap();
+    let block = vec![0u8; 1024];
+    while f.write_all(&block).is_ok() {}
+    let mut byte = [0u8; 1];
+    while f.write_all(&byte).is_ok() {
+        byte[0] = 0;
+    }
+    let _ = f.sync_all();
+}
+
+#[test]
+fn on_a_full_disk_fmt_bless_and_o_leave_every_file_as_it_was() {
+    let Some(disk) = Tmpfs::mount("full_disk") else {
+        return;
+    };
+    let dir = disk.0.clone();
+    // 6 is wrong (a lone King on e1 has 5 moves): blessable, and not in the canonical layout.
+    let mut text = String::from("variant chess\n");
+    let mut i = 0;
+    loop {
+        let line = format!(
+            "scenario \"s{i}\" {{ board {{ white: Ke1 black: Ke8 }} expect moves count 6 }}\n"
+        );
+        if text.len() + line.len() > 3900 {
+            break;
+        }
+        text.push_str(&line);
+        i += 1;
+    }
+    let file = dir.join("grow.scn");
+    std::fs::write(&file, &text).unwrap();
+    fill(&dir);
+    let path = file.to_str().unwrap();
+    for args in [
+        vec!["fmt", path],
+        vec!["check", path, "--bless"],
+        vec!["check", path, "--format", "json", "-o"],
+    ] {
+        let mut args = args;
+        let report = dir.join("report.json");
+        if args.last() == Some(&"-o") {
+            args.push(report.to_str().unwrap());
+        }
+        let o = arbiter(&args);
+        let what = args.join(" ");
+        assert_eq!(o.status.code(), Some(2), "{what}: {}", stdout(&o));
+        let err = stderr(&o);
+        assert!(
+            err.contains("No space left on device")
+                && (err.contains("left as it was") || err.contains("nothing was written")),
+            "{what}: {err}"
+        );
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), text, "{what}");
+        assert_eq!(names(&dir), ["filler", "grow.scn"], "{what}");
+    }
+}
+
+#[test]
+fn a_kill_while_fmt_writes_never_leaves_a_partial_file() {
+    let dir = fresh_folder("sigkill");
+    let text = one_liners(60_000, 5);
+    let formatted = arbiter::scenario::format::format(&text).unwrap();
+    let file = dir.join("big.scn");
+    std::fs::write(&file, &text).unwrap();
+    let sizes = [text.len() as u64, formatted.len() as u64];
+    let mut child = command(&["fmt", file.to_str().unwrap()])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    let mut killed = false;
+    // Whatever moment it is caught at, the file is the old text or the new one, never a part.
+    while child.try_wait().unwrap().is_none() {
+        let size = std::fs::metadata(&file).unwrap().len();
+        assert!(sizes.contains(&size), "big.scn has {size} bytes mid-write");
+        if names(&dir).iter().any(|n| n.ends_with(".tmp")) {
+            let _ = child.kill();
+            killed = true;
+        }
+        assert!(started.elapsed() < Duration::from_secs(120), "fmt hangs");
+    }
+    let _ = child.wait();
+    let after = std::fs::read_to_string(&file).unwrap();
+    assert!(after == text || after == formatted, "a mix of old and new");
+    if !killed {
+        assert_eq!(after, formatted);
+    }
+}
+
+#[test]
+fn a_fifo_or_device_named_scn_is_skipped_in_a_folder_and_refused_by_name() {
+    let dir = fresh_folder("fifo");
+    let fifo = dir.join("p.scn");
+    let made = Command::new("mkfifo").arg(&fifo).status();
+    assert!(made.is_ok_and(|s| s.success()), "mkfifo");
+    std::fs::write(
+        dir.join("a.scn"),
+        "variant chess\nscenario \"t\" {\n  start\n}\n",
+    )
+    .unwrap();
+    let d = dir.to_str().unwrap();
+    for args in [vec!["check", d], vec!["fmt", d]] {
+        let o = arbiter(&args);
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains("skipped") && stderr(&o).contains("p.scn: it is a named pipe"),
+            "{args:?}: {}",
+            stderr(&o)
+        );
+    }
+    let f = fifo.to_str().unwrap();
+    for args in [vec!["check", f], vec!["fmt", f], vec!["check", "/dev/zero"]] {
+        let o = arbiter(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(
+            stderr(&o).contains("not a regular file") || stdout(&o).contains("not a regular file"),
+            "{args:?}: {}{}",
+            stdout(&o),
+            stderr(&o)
+        );
+    }
+}
+
+#[test]
+fn fmt_writes_through_a_symbolic_link_and_keeps_mode_and_owner() {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    let dir = fresh_folder("keep");
+    let file = dir.join("real.scn");
+    std::fs::write(&file, one_liners(2, 5)).unwrap();
+    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o640)).unwrap();
+    let root = is_root();
+    if root {
+        std::os::unix::fs::chown(&file, Some(1234), Some(5678)).unwrap();
+    }
+    let link = dir.join("link.scn");
+    std::os::unix::fs::symlink("real.scn", &link).unwrap();
+    let o = arbiter(&["fmt", link.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(std::fs::symlink_metadata(&link)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    let meta = std::fs::metadata(&file).unwrap();
+    assert_eq!(meta.mode() & 0o7777, 0o640);
+    if root {
+        assert_eq!((meta.uid(), meta.gid()), (1234, 5678));
+    }
+    assert!(std::fs::read_to_string(&file)
+        .unwrap()
+        .contains("\n  board {\n"));
+    assert_eq!(names(&dir), ["link.scn", "real.scn"]);
+}
+
+#[test]
+fn a_file_with_hard_links_is_left_alone_unless_forced() {
+    let dir = fresh_folder("hard_links");
+    let file = dir.join("a.scn");
+    let text = one_liners(2, 5);
+    std::fs::write(&file, &text).unwrap();
+    std::fs::hard_link(&file, dir.join("b.scn")).unwrap();
+    let o = arbiter(&["fmt", file.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("2 hard links") && stderr(&o).contains("--force"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), text);
+    let o = arbiter(&["fmt", file.to_str().unwrap(), "--force"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_ne!(std::fs::read_to_string(&file).unwrap(), text);
+    assert_eq!(std::fs::read_to_string(dir.join("b.scn")).unwrap(), text);
+}
+
+#[test]
+fn o_naming_an_input_is_refused_unless_forced() {
+    let dir = fresh_folder("o_input");
+    let text = "variant chess\n\nscenario \"t\" {\n  start\n  expect moves count 19\n}\n";
+    for name in ["a.scn", "b.scn"] {
+        std::fs::write(dir.join(name), text).unwrap();
+    }
+    std::fs::hard_link(dir.join("b.scn"), dir.join("b-link.scn")).unwrap();
+    let a = dir.join("a.scn");
+    let a_dot = dir.join(".").join("a.scn");
+    let b = dir.join("b.scn");
+    let b_link = dir.join("b-link.scn");
+    let s = |p: &PathBuf| p.to_str().unwrap().to_string();
+    let runs: Vec<Vec<String>> = vec![
+        vec![
+            "show".into(),
+            format!("{}:5", s(&a)),
+            "-o".into(),
+            s(&a_dot),
+        ],
+        vec![
+            "check".into(),
+            s(&b),
+            "--format".into(),
+            "html".into(),
+            "-o".into(),
+            s(&b_link),
+        ],
+        vec!["check".into(), s(&dir), "-o".into(), s(&a)],
+    ];
+    for args in &runs {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let o = arbiter(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&o).contains("names the input"), "{}", stderr(&o));
+        assert_eq!(std::fs::read_to_string(&a).unwrap(), text);
+        assert_eq!(std::fs::read_to_string(&b).unwrap(), text);
+    }
+    let o = arbiter(&["show", &format!("{}:5", s(&a)), "-o", &s(&a), "--force"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(std::fs::read_to_string(&a).unwrap().starts_with("<svg"));
+}
+
+#[test]
+fn o_writes_every_check_format_as_standard_output_would_get_it() {
+    let dir = fresh_folder("o_formats");
+    let file = dir.join("f.scn");
+    std::fs::write(
+        &file,
+        "variant chess\n\nscenario \"ok\" {\n  start\n  expect moves count 20\n}\n\nscenario \"bad\" {\n  start\n  expect moves count 19\n}\n",
+    )
+    .unwrap();
+    let f = file.to_str().unwrap();
+    for format in ["text", "json", "junit", "github", "html"] {
+        let plain = arbiter(&["check", f, "--format", format]);
+        let report = dir.join(format!("report.{format}"));
+        let o = arbiter(&[
+            "check",
+            f,
+            "--format",
+            format,
+            "-o",
+            report.to_str().unwrap(),
+        ]);
+        assert_eq!(o.status.code(), plain.status.code(), "{format}");
+        assert_eq!(stdout(&o), "1 passed, 1 failed\n", "{format}");
+        let written = std::fs::read(&report).unwrap();
+        assert_eq!(
+            String::from_utf8_lossy(&written),
+            stdout(&plain),
+            "{format}"
+        );
+    }
+    assert_eq!(
+        names(&dir),
+        [
+            "f.scn",
+            "report.github",
+            "report.html",
+            "report.json",
+            "report.junit",
+            "report.text"
+        ]
+    );
 }

@@ -20,7 +20,7 @@ pub use self::grammar::{Rule, ScenarioParser};
 use self::messages::syntax_problem;
 pub use self::recover::count_scenarios;
 use self::recover::{recover, scenario_lines};
-use super::ast::{File, TurnText};
+use super::ast::{File, Scenario, TurnText};
 use super::diagnostic::Problem;
 
 /// The largest board side `<files>x<ranks>` may name.
@@ -73,6 +73,59 @@ pub fn parse_file_partial(src: &str) -> (Option<File>, Vec<Problem>) {
         file
     });
     (file, problems)
+}
+
+/// What one piece of a file builds to (see [`parse_in_pieces`]).
+pub enum Piece {
+    /// The variant line and file options: a file without scenarios.
+    Header(File),
+    /// The scenarios from one `scenario` line up to the next (one, or more on one line).
+    Scenarios(Vec<Scenario>),
+}
+
+/// Parses a file piece by piece: its header, then the text from each line that starts with
+/// `scenario` to the next, as error recovery does. pest's parse tree costs tens of bytes per
+/// byte of input; this way it is held for one piece at a time, not for the whole file. `each`
+/// gets each piece's offset in `src`, its parse tree (`header` or `scenario_tail`, positions
+/// relative to the piece) and what it builds to. `None` when some piece does not parse or
+/// build cleanly: [`parse_file`] then says what is wrong.
+pub(crate) fn parse_in_pieces<'a>(
+    src: &'a str,
+    mut each: impl FnMut(usize, pest::iterators::Pair<'a, Rule>, Piece),
+) -> Option<()> {
+    let lines: Vec<usize> = scenario_lines(src).collect();
+    let header_end = *lines.first()?;
+    let header = &src[..header_end];
+    let pair = ScenarioParser::parse(Rule::header, header).ok()?.next()?;
+    // What follows the header's last token before the first scenario: only blanks and
+    // comments, as in the whole file.
+    let mut rest = header[pair.as_span().end()..].chars();
+    while let Some(c) = rest.next() {
+        match c {
+            ' ' | '\t' | '\r' | '\n' => {}
+            '#' => while rest.next().is_some_and(|c| c != '\n' && c != '\r') {},
+            _ => return None,
+        }
+    }
+    let mut builder = Builder::new(0);
+    let file = builder.header(pair.clone()).ok()?;
+    if !builder.problems.is_empty() {
+        return None;
+    }
+    each(0, pair, Piece::Header(file));
+    for (i, &start) in lines.iter().enumerate() {
+        let end = lines.get(i + 1).copied().unwrap_or(src.len());
+        let pair = ScenarioParser::parse(Rule::scenario_tail, &src[start..end])
+            .ok()?
+            .next()?;
+        let mut builder = Builder::new(start);
+        let scenarios = builder.scenario_tail(pair.clone()).ok()?;
+        if !builder.problems.is_empty() {
+            return None;
+        }
+        each(start, pair, Piece::Scenarios(scenarios));
+    }
+    Some(())
 }
 
 /// Parses one turn, as written on the command line or in a scenario (`Nbd7`, `O-O`,

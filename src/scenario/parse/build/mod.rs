@@ -18,6 +18,27 @@ use crate::scenario::diagnostic::Problem;
 
 pub(crate) type Res<T> = Result<T, Problem>;
 
+/// Where a node's last token ends: past its last inner node, only the literals of its rule
+/// count, not the whitespace and comments skipped after them. A node without inner nodes is
+/// a token (or an atomic rule, which skips nothing) and ends where it ends.
+fn content_end(pair: &Pair<Rule>) -> usize {
+    let span = pair.as_span();
+    let Some(last) = pair.clone().into_inner().last() else {
+        return span.end();
+    };
+    let mut end = content_end(&last);
+    let tail = &pair.as_str()[end - span.start()..];
+    let mut chars = tail.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        match c {
+            ' ' | '\t' | '\r' | '\n' => {}
+            '#' => while chars.next_if(|&(_, c)| c != '\n').is_some() {},
+            _ => end = span.end() - tail.len() + i + c.len_utf8(),
+        }
+    }
+    end
+}
+
 /// Builds syntax-tree nodes from pest pairs of `src[offset..]`, collecting semantic problems.
 pub(crate) struct Builder {
     offset: usize,
@@ -32,9 +53,11 @@ impl Builder {
         }
     }
 
+    /// A node's span, from its first token to its last: pest lets a rule that ends in a
+    /// repetition (`design+`) run on over the whitespace and comments after it, which `--bless`
+    /// would then overwrite.
     pub(crate) fn span(&self, pair: &Pair<Rule>) -> Span {
-        let s = pair.as_span();
-        s.start() + self.offset..s.end() + self.offset
+        pair.as_span().start() + self.offset..content_end(pair) + self.offset
     }
 
     pub(crate) fn spanned_text(&self, pair: &Pair<Rule>) -> Spanned<String> {
