@@ -16,8 +16,8 @@ use serde::{Deserialize, Serialize};
 
 use super::commands::{options_with, position, stop_exit, INTERRUPTED_EXIT};
 use super::output::Failure;
-use super::Root;
-use crate::rules::search::{self, Shared, Stop};
+use super::{Budgets, Root};
+use crate::rules::search::{self, SearchKind, Shared, Stop};
 use crate::rules::{parallel, perft_within, Color, Game, Limits, Options, Rules, Variant};
 use crate::{errln, outln, with_variant};
 
@@ -48,19 +48,26 @@ impl Kind {
             Kind::Invariant => "invariant",
         }
     }
+
+    fn search(self) -> SearchKind {
+        match self {
+            Kind::Perft => SearchKind::Perft,
+            Kind::Invariant => SearchKind::Invariant,
+        }
+    }
 }
 
 /// `arbiter perft ...`.
-pub fn perft(request: Request, limits: Limits) -> Outcome {
+pub fn perft(request: Request, limits: Budgets) -> Outcome {
     dispatch(Kind::Perft, request, limits)
 }
 
 /// `arbiter invariant ...`.
-pub fn invariant(request: Request, limits: Limits) -> Outcome {
+pub fn invariant(request: Request, limits: Budgets) -> Outcome {
     dispatch(Kind::Invariant, request, limits)
 }
 
-fn dispatch(kind: Kind, r: Request, limits: Limits) -> Outcome {
+fn dispatch(kind: Kind, r: Request, budgets: Budgets) -> Outcome {
     let command = kind.name();
     let positional = if kind == Kind::Perft {
         "VARIANT and DEPTH"
@@ -97,7 +104,7 @@ fn dispatch(kind: Kind, r: Request, limits: Limits) -> Outcome {
             )));
         }
         return match (r.spread.job, r.spread.merge) {
-            (Some(file), _) => run_jobs(kind, &file, limits),
+            (Some(file), _) => run_jobs(kind, &file, budgets),
             (_, Some(files)) => merge(kind, &files),
             _ => Ok(2),
         };
@@ -123,6 +130,7 @@ fn dispatch(kind: Kind, r: Request, limits: Limits) -> Outcome {
     }
     let depth = search::check_depth(depth).map_err(|stop| Failure::Input(stop.to_string()))?;
     let variant: Variant = variant.parse()?;
+    let limits = budgets.search(kind.search(), variant);
     let root = r.root;
     with_variant!(variant, R => {
         let name = match &r.invariant {
@@ -291,8 +299,9 @@ fn invariant_report(name: &str, depth: u32, found: Option<&(Vec<String>, String)
 
 /// `arbiter win <VARIANT> <white|black> <TURNS>`: exit status 0 when the colour can force a
 /// win within that many of its turns, 1 when it cannot.
-pub fn win(variant: &str, color: &str, turns: u64, root: Root, limits: Limits) -> Outcome {
+pub fn win(variant: &str, color: &str, turns: u64, root: Root, budgets: Budgets) -> Outcome {
     let variant: Variant = variant.parse()?;
+    let limits = budgets.search(SearchKind::Win, variant);
     let color: Color = color.parse()?;
     let turns = u32::try_from(turns)
         .ok()
@@ -601,7 +610,7 @@ fn parse_line<T: for<'de> Deserialize<'de>>(
 }
 
 /// `--job`: runs each job line read, writing one result line per job as it finishes.
-fn run_jobs(kind: Kind, path: &Path, limits: Limits) -> Outcome {
+fn run_jobs(kind: Kind, path: &Path, budgets: Budgets) -> Outcome {
     let mut status = 0;
     for (at, line) in lines(path)? {
         let line = line.map_err(|e| Failure::Input(format!("{at}: cannot read: {e}")))?;
@@ -624,6 +633,7 @@ fn run_jobs(kind: Kind, path: &Path, limits: Limits) -> Outcome {
             .variant
             .parse()
             .map_err(|e: String| Failure::Input(format!("{at}: {e}")))?;
+        let limits = budgets.search(kind.search(), variant);
         let result = with_variant!(variant, R => run_job::<R>(&at, &job, limits))?;
         match result {
             Ok(line) => outln!("{}", json(&line))?,
