@@ -370,6 +370,9 @@ struct JobLine {
     nodes: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     violation: Option<Violation>,
+    /// [`digest`] of the line's other fields: `--job` refuses a line edited since `--split`
+    /// wrote it, and the result names its job by it.
+    digest: String,
 }
 
 /// Where an invariant broke: the turns from the root and what broke.
@@ -398,6 +401,44 @@ struct ResultLine {
     holds: Option<bool>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     violation: Option<Violation>,
+    /// The digest of the job line that gave this result.
+    job_digest: String,
+    /// [`digest`] of the line's other fields: `--merge` refuses a line edited since `--job`
+    /// wrote it.
+    digest: String,
+}
+
+/// A line's digest: 64-bit FNV-1a of its canonical JSON, which is the line without its
+/// `digest` field, keys sorted, no spaces (`jq -cjS 'del(.digest)'` writes the same bytes),
+/// followed by the byte 0x1f. Against lines edited or mixed up by a batch system, not against
+/// forgery: anyone can compute it.
+fn digest<T: Serialize>(line: &T) -> String {
+    let mut value = serde_json::to_value(line).unwrap_or_default();
+    if let Some(fields) = value.as_object_mut() {
+        fields.remove("digest");
+    }
+    let mut print = Fingerprint::new();
+    print.add(&value.to_string());
+    print.hex()
+}
+
+/// Takes a line's `digest` and checks it against the other fields.
+fn check_digest<T: Serialize>(
+    at: &str,
+    what: &str,
+    again: &str,
+    line: &mut T,
+    field: impl Fn(&mut T) -> &mut String,
+) -> Result<String, Failure> {
+    let claimed = std::mem::take(field(line));
+    let found = digest(line);
+    if claimed != found {
+        return Err(Failure::Input(format!(
+            "{at}: {what} is not as arbiter wrote it: its digest is {claimed}, its fields give {found} (an edited line, or one from another arbiter version); {again}"
+        )));
+    }
+    *field(line) = claimed.clone();
+    Ok(claimed)
 }
 
 /// FNV-1a, 64 bits: a fingerprint that every build computes alike (std's hasher promises no
@@ -487,6 +528,7 @@ fn split<R: Rules>(
         done: false,
         nodes: None,
         violation: None,
+        digest: String::new(),
     };
     let mut print = Fingerprint::new();
     for field in [&template.search, &template.variant, &template.root] {
@@ -510,6 +552,8 @@ fn split<R: Rules>(
         errln!("{} split: no answer: the search {stop}", kind.name());
         return Ok(stop_exit(&stop));
     }
+    // The job count too, so that results cannot be merged as a split of fewer jobs.
+    print.add(&jobs.max(1).to_string());
     // No position at the split ply (the game ends sooner everywhere): one job that already
     // knows its answer, so that a merge still has a line to count.
     if jobs == 0 {
@@ -522,6 +566,7 @@ fn split<R: Rules>(
             Kind::Perft => template.nodes = Some(0),
             Kind::Invariant => template.violation = None,
         }
+        template.digest = digest(&template);
         outln!("{}", json(&template))?;
         return Ok(0);
     }
@@ -548,6 +593,8 @@ fn split<R: Rules>(
             broken,
         });
         template.turns = turns;
+        template.digest = String::new();
+        template.digest = digest(&template);
         next += 1;
         outln!("{}", json(&template)).map_err(SplitError::Out)
     });
@@ -617,11 +664,18 @@ fn run_jobs(kind: Kind, path: &Path, budgets: Budgets) -> Outcome {
         if line.trim().is_empty() {
             continue;
         }
-        let job: JobLine = parse_line(
+        let mut job: JobLine = parse_line(
             &at,
             &line,
             "job",
             "--job runs the lines --split writes; --merge reads its results",
+        )?;
+        check_digest(
+            &at,
+            "the job line",
+            "split the search again",
+            &mut job,
+            |j| &mut j.digest,
         )?;
         if job.search != kind.name() {
             return Err(Failure::Input(format!(
@@ -678,6 +732,8 @@ where
         nodes: None,
         holds: None,
         violation: None,
+        job_digest: job.digest.clone(),
+        digest: String::new(),
     };
     let invariant = match (&job.invariant, job.search.as_str()) {
         (Some(name), "invariant") => Some(invariant_name::<R>(name).map_err(|e| match e {
@@ -695,7 +751,7 @@ where
             }
             None => result.nodes = Some(job.nodes.unwrap_or(0)),
         }
-        return Ok(Ok(result));
+        return Ok(Ok(sealed(result)));
     }
     let root = Root {
         fen: (job.root != "start").then(|| job.root.clone()),
@@ -729,7 +785,7 @@ where
             };
             Ok(nodes.map(|n| {
                 result.nodes = Some(n);
-                result
+                sealed(result)
             }))
         }
         Some(name) => Ok(
@@ -739,10 +795,17 @@ where
                     turns: job.turns.iter().cloned().chain(below).collect(),
                     broken,
                 });
-                result
+                sealed(result)
             }),
         ),
     }
+}
+
+/// A result line with its digest.
+fn sealed(mut result: ResultLine) -> ResultLine {
+    result.digest = String::new();
+    result.digest = digest(&result);
+    result
 }
 
 // ---- merge -----------------------------------------------------------------------------------
@@ -791,12 +854,15 @@ fn merge(kind: Kind, paths: &[PathBuf]) -> Outcome {
             if line.trim().is_empty() {
                 continue;
             }
-            let r: ResultLine = parse_line(
+            let mut r: ResultLine = parse_line(
                 &at,
                 &line,
                 "result",
                 "run the jobs with --job first and merge what they write",
             )?;
+            check_digest(&at, "the result line", "run its job again", &mut r, |r| {
+                &mut r.digest
+            })?;
             if r.search != kind.name() {
                 return Err(Failure::Input(format!(
                     "{at}: a result of a {} search; merge it with `arbiter {} --merge`",
@@ -808,6 +874,22 @@ fn merge(kind: Kind, paths: &[PathBuf]) -> Outcome {
                     return Err(Failure::Input(format!(
                         "results of different splits: {where_first} has fingerprint {} ({} jobs), {at} has {} ({} jobs); merge the results of one split",
                         f.fingerprint, f.jobs, r.fingerprint, r.jobs
+                    )));
+                }
+                // One fingerprint, one search: lines that disagree were not written by one
+                // split's jobs.
+                let differs = [
+                    ("depth", f.depth.to_string(), r.depth.to_string()),
+                    (
+                        "invariant",
+                        f.invariant.clone().unwrap_or_default(),
+                        r.invariant.clone().unwrap_or_default(),
+                    ),
+                ];
+                if let Some((field, a, b)) = differs.iter().find(|(_, a, b)| a != b) {
+                    return Err(Failure::Input(format!(
+                        "{at}: its {field} `{b}` disagrees with its split's `{a}` ({where_first}, fingerprint {}); merge the results of one split",
+                        f.fingerprint
                     )));
                 }
             }
