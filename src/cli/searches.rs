@@ -322,19 +322,91 @@ where
     } else {
         parallel::can_force_win(&game, color, turns, &Shared::new(limits))
     };
-    drop(progress);
     match found {
         Ok(true) => {
+            let line = game.winning_line(color, turns, &mut limits.budget());
+            drop(progress);
             outln!("{color} can force a win within {turns} of its turns")?;
+            match line {
+                Ok(Some((line, outcome))) => {
+                    let texts = parallel::texts(game.position(), &line);
+                    match texts.is_empty() {
+                        true => outln!("the game is over: {outcome}")?,
+                        false => outln!("winning line: {}, then {outcome}", texts.join(" "))?,
+                    }
+                }
+                Ok(None) => {}
+                Err(stop) => errln!("the winning line: not worked out: the search {stop}"),
+            }
             Ok(0)
         }
         Ok(false) => {
+            let refuted = game.refutations(color, turns, &mut limits.budget());
+            drop(progress);
             outln!("{color} cannot force a win within {turns} of its turns")?;
+            match refuted {
+                Ok(pairs) => print_refutations(game.position(), color, turns, &pairs)?,
+                Err(stop) => errln!("the refutations: not worked out: the search {stop}"),
+            }
             Ok(1)
         }
         Err(stop) => {
+            drop(progress);
             errln!("win: no answer: the search {stop}");
             Ok(stop_exit(&stop))
+        }
+    }
+}
+
+/// How many of the attacker's turns `win` shows with their refutations.
+const TRIES_SHOWN: usize = 8;
+
+/// Prints each try of the attacker (or the defender's one reply) and what refutes it.
+fn print_refutations<R: Rules>(
+    root: &R,
+    color: Color,
+    turns: u32,
+    pairs: &[(Option<R::Move>, Option<R::Move>)],
+) -> Result<(), Failure> {
+    let g = *root.board().geometry();
+    let text = |pos: &R, m: R::Move| pos.describe(m).text(&g);
+    match pairs {
+        [(None, Some(reply))] => outln!(
+            "refuted by {}: after it, {color} has no forced win within {turns} of its turns",
+            text(root, *reply)
+        ),
+        _ if pairs.is_empty() => Ok(()),
+        _ if turns == 1 => outln!(
+            "none of its {} turn{} wins at once",
+            pairs.len(),
+            if pairs.len() == 1 { "" } else { "s" }
+        ),
+        _ => {
+            outln!(
+                "each try of {color} and the first reply that refutes it (no forced win within the {} turn{} left):",
+                turns - 1,
+                if turns == 2 { "" } else { "s" }
+            )?;
+            for (m, reply) in pairs.iter().take(TRIES_SHOWN) {
+                let Some(m) = *m else { continue };
+                let mut next = root.clone();
+                next.play(m);
+                match reply {
+                    Some(r) => outln!("  {} {}", text(root, m), text(&next, *r))?,
+                    None => {
+                        let mut moves = Vec::new();
+                        next.legal_moves(&mut moves);
+                        match next.outcome_with(!moves.is_empty()) {
+                            Some(o) => outln!("  {} (then {o})", text(root, m))?,
+                            None => outln!("  {} ({color} to move again)", text(root, m))?,
+                        }
+                    }
+                }
+            }
+            if pairs.len() > TRIES_SHOWN {
+                outln!("  and {} more", pairs.len() - TRIES_SHOWN)?;
+            }
+            Ok(())
         }
     }
 }
