@@ -366,7 +366,7 @@ fn print_refutations<R: Rules>(
     root: &R,
     color: Color,
     turns: u32,
-    pairs: &[(Option<R::Move>, Option<R::Move>)],
+    pairs: &[crate::rules::game::Refutation<R::Move>],
 ) -> Result<(), Failure> {
     let g = *root.board().geometry();
     let text = |pos: &R, m: R::Move| pos.describe(m).text(&g);

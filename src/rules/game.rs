@@ -266,7 +266,7 @@ impl<R: Rules> Game<R> {
         color: Color,
         turns: u32,
         budget: &mut Budget,
-    ) -> Result<Option<(Vec<R::Move>, Outcome)>, Stop> {
+    ) -> Result<Option<Line<R::Move>>, Stop> {
         search::check_depth(u64::from(turns) * 2)?;
         let mut pos = self.position.clone();
         if let Some(o) = self.outcome() {
@@ -328,13 +328,12 @@ impl<R: Rules> Game<R> {
     /// to move, its first such reply alone (and no attacker turn). Empty when the game is
     /// over, and when a win can be forced. These are the replies the search itself meets
     /// first, so they cost about what it cost.
-    #[allow(clippy::type_complexity)]
     pub fn refutations(
         &self,
         color: Color,
         turns: u32,
         budget: &mut Budget,
-    ) -> Result<Vec<(Option<R::Move>, Option<R::Move>)>, Stop> {
+    ) -> Result<Vec<Refutation<R::Move>>, Stop> {
         search::check_depth(u64::from(turns) * 2)?;
         let pos = &self.position;
         let mut moves = Vec::new();
@@ -517,6 +516,13 @@ pub(crate) fn force_win<R: Rules, S: Spend>(
     }
     Ok(!attacker)
 }
+
+/// A forced win's turns and how the game ends.
+pub type Line<M> = (Vec<M>, Outcome);
+
+/// A try of the attacker (none when the defender moves first) and the reply that refutes it
+/// (none when the try ends the game or the attacker moves again).
+pub type Refutation<M> = (Option<M>, Option<M>);
 
 /// The fewest of its turns, at most `turns`, within which `color` can force a win from `pos`.
 fn fewest_turns<R: Rules>(
