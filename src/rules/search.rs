@@ -554,6 +554,54 @@ mod tests {
     }
 
     #[test]
+    fn the_run_budget_is_shared_by_every_search_of_the_run() {
+        let run = RunBudget::leak(100);
+        let limits = Limits {
+            run: Some(run),
+            ..Limits::unlimited()
+        };
+        // A search's count reaches the run when it ends, below any look at the clock.
+        let mut first = limits.budget();
+        first.spend(60).unwrap();
+        drop(first);
+        assert_eq!(run.spent(), 60);
+        // The next one looks where the run's budget runs out, not a clock period later.
+        let mut second = limits.budget();
+        second.spend(40).unwrap();
+        assert_eq!(
+            second.spend(1),
+            Err(Stop::RunNodes {
+                limit: 100,
+                spent: 41
+            })
+        );
+        drop(second);
+        // A search started after the budget is spent stops at its first node.
+        let mut third = limits.budget();
+        assert_eq!(
+            third.spend(1),
+            Err(Stop::RunNodes {
+                limit: 100,
+                spent: 1
+            })
+        );
+        assert!(Stop::RunNodes {
+            limit: 100,
+            spent: 1
+        }
+        .to_string()
+        .contains("--max-run-nodes"));
+        // Another run's budget is another budget.
+        assert_ne!(
+            limits,
+            Limits {
+                run: Some(RunBudget::leak(100)),
+                ..limits
+            }
+        );
+    }
+
+    #[test]
     fn never_wraps() {
         let mut b = Budget::unlimited();
         b.spend(u64::MAX).unwrap();
