@@ -8,6 +8,10 @@
 //! perft 4 of the ChessXpanse position once each and prints nodes per second;
 //! then Cypher perft 5 with the fast generator against the reference one that plays every
 //! candidate on a copy, alternately three times each, as a ratio of the two.
+//! `PERFT_THREADS=1,2,4 cargo bench --bench perft` instead runs the parallel perft (chess 6,
+//! Cypher 5) on pools of those sizes and prints, per thread count, wall time and the CPU time
+//! of the whole process (user + system, all threads) against one thread's: a shared cost per
+//! node shows as CPU that grows with the threads.
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -109,7 +113,72 @@ fn deep() {
     );
 }
 
+/// CPU seconds (user + system) the process has spent so far, all threads together, from
+/// `/proc/self/stat` (clock ticks of 1/100 s on Linux).
+fn cpu_seconds() -> f64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").expect("/proc/self/stat (Linux)");
+    // The fields after the command name, which is in parentheses and may hold spaces.
+    let rest = &stat[stat.rfind(')').expect("a command name") + 2..];
+    let fields: Vec<&str> = rest.split(' ').collect();
+    // utime and stime are fields 14 and 15 of the line, 12 and 13 after the name.
+    let ticks: u64 = fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap();
+    ticks as f64 / 100.0
+}
+
+/// The parallel perft of `pos` on a pool of each size, three runs each; wall and CPU time.
+fn scaling<R>(name: &str, pos: &R, depth: u32, expected: u64, threads: &[usize])
+where
+    R: Rules + Send + Sync,
+    R::Move: Send + Sync,
+{
+    use arbiter::rules::parallel;
+    use arbiter::rules::search::{Limits, Shared};
+    let mut one = None;
+    for &n in threads {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build()
+            .expect("a thread pool");
+        let (mut walls, mut cpus) = (Vec::new(), Vec::new());
+        for _ in 0..3 {
+            let (t, c) = (Instant::now(), cpu_seconds());
+            let nodes =
+                pool.install(|| parallel::perft(pos, depth, &Shared::new(Limits::unlimited())));
+            cpus.push(cpu_seconds() - c);
+            walls.push(t.elapsed().as_secs_f64());
+            assert_eq!(nodes, Ok(expected), "{name} perft {depth} on {n} threads");
+        }
+        let min = |v: &[f64]| v.iter().copied().fold(f64::INFINITY, f64::min);
+        let max = |v: &[f64]| v.iter().copied().fold(0.0, f64::max);
+        let base = *one.get_or_insert(min(&cpus));
+        println!(
+            "{name} perft {depth}, {n} thread{}: wall {:.2} to {:.2} s, CPU {:.2} to {:.2} s ({:.2} to {:.2} times one thread's best)",
+            if n == 1 { "" } else { "s" },
+            min(&walls),
+            max(&walls),
+            min(&cpus),
+            max(&cpus),
+            min(&cpus) / base,
+            max(&cpus) / base,
+        );
+    }
+}
+
 fn main() {
+    if let Some(list) = std::env::var_os("PERFT_THREADS") {
+        let threads: Vec<usize> = list
+            .to_string_lossy()
+            .split(',')
+            .map(|n| {
+                n.trim()
+                    .parse()
+                    .expect("PERFT_THREADS: thread counts, as 1,2,4")
+            })
+            .collect();
+        scaling("start", &position(START_FEN), 6, 119_060_324, &threads);
+        scaling("cypher start", &cypher_start(), 5, 38_967_548, &threads);
+        return;
+    }
     if std::env::var_os("PERFT_DEEP").is_some() {
         deep();
         return;

@@ -156,7 +156,7 @@ pub fn settings() -> Settings {
     Settings {
         limits: Limits {
             max_nodes: MAX_NODES,
-            deadline: None,
+            ..Limits::unlimited()
         },
         ..Settings::default()
     }

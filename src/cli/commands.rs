@@ -7,7 +7,7 @@ use std::sync::atomic::Ordering;
 use super::output::Failure;
 use super::{CatalogueFormat, CheckFormat, Command, Format};
 use crate::rules::search::{Stop, INTERRUPTED};
-use crate::rules::{Game, Geometry, Limits, Options, Rules, Variant};
+use crate::rules::{Game, Geometry, Options, Rules, Variant};
 use crate::scenario::coverage::rule_coverage;
 use crate::scenario::evaluate::Settings;
 use crate::{errln, outln, with_variant};
@@ -33,7 +33,7 @@ pub(super) fn interrupted() -> bool {
     INTERRUPTED.load(Ordering::Relaxed)
 }
 
-pub fn run(command: Command, limits: Limits) -> Outcome {
+pub fn run(command: Command, limits: super::Budgets) -> Outcome {
     match command {
         Command::Check {
             paths,
@@ -52,7 +52,7 @@ pub fn run(command: Command, limits: Limits) -> Outcome {
                     "--bless goes with the text report; leave out --format".into(),
                 ));
             }
-            let mut settings = Settings::new(limits, timeout);
+            let mut settings = Settings::new(limits.scenario(), timeout);
             settings.filter = filter;
             for pin in &options {
                 settings.overrides.push(super::location::parse_option(pin)?);
@@ -159,7 +159,7 @@ pub fn run(command: Command, limits: Limits) -> Outcome {
                 options: &options,
                 format,
             },
-            &Settings::new(limits, None),
+            &Settings::new(limits.scenario(), None),
         ),
         Command::Completions { shell } => {
             let mut cmd = <super::Cli as clap::CommandFactory>::command();
@@ -199,7 +199,7 @@ pub fn run(command: Command, limits: Limits) -> Outcome {
                 output: output.as_deref(),
                 force: super::safe_write::Force(force),
             },
-            &Settings::new(limits, None),
+            &Settings::new(limits.scenario(), None),
         ),
         Command::Cost {
             designs,
@@ -218,7 +218,7 @@ pub fn run(command: Command, limits: Limits) -> Outcome {
             scenario.as_deref(),
             &options,
             format,
-            &Settings::new(limits, timeout),
+            &Settings::new(limits.scenario(), timeout),
         ),
         Command::Fmt {
             paths,
@@ -272,7 +272,10 @@ pub(super) fn stop_exit(stop: &Stop) -> i32 {
     match stop {
         Stop::Interrupted { .. } => INTERRUPTED_EXIT,
         Stop::TooDeep { .. } => 2,
-        Stop::Nodes { .. } | Stop::Timeout { .. } | Stop::TooManyTurns { .. } => 1,
+        Stop::Nodes { .. }
+        | Stop::RunNodes { .. }
+        | Stop::Timeout { .. }
+        | Stop::TooManyTurns { .. } => 1,
     }
 }
 

@@ -16,7 +16,7 @@ use super::output::{err, Failure};
 use super::Format;
 use crate::outln;
 use crate::rules::{Outcome, Variant};
-use crate::scenario::ast::{File, Scenario, StatementKind};
+use crate::scenario::ast::{Assertion, File, Scenario, StatementKind};
 use crate::scenario::evaluate::{evaluate_with, ScenarioReport, Settings, Status};
 use crate::scenario::parse::parse_file;
 use crate::scenario::report::Source;
@@ -189,6 +189,7 @@ fn one(
         .map(|(n, _)| *n)
         .filter(|n| !pins.contains(*n))
         .collect();
+    announce(scenario, title, count(&open, defs), settings);
     let mut rows: BTreeMap<Reading, ScenarioReport> = BTreeMap::new();
     let too_many = loop {
         let n = count(&open, defs);
@@ -344,6 +345,39 @@ fn one(
 }
 
 /// How many readings `open` makes.
+/// Says on standard error, before the table runs, how many searches it runs: each reading
+/// repeats every search of the scenario (`expect perft`, `invariant`, `win in`), and the run's
+/// budget bounds them all.
+fn announce(scenario: &Scenario, title: &str, readings: usize, settings: &Settings) {
+    let searches = scenario
+        .statements
+        .iter()
+        .filter(|s| {
+            matches!(
+                &s.kind,
+                StatementKind::Expect(
+                    Assertion::Perft(..) | Assertion::WinIn(..) | Assertion::Invariant(..)
+                )
+            )
+        })
+        .count();
+    if searches == 0 || readings <= 1 || readings > MAX_READINGS {
+        return;
+    }
+    let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "es" });
+    let run = settings
+        .limits
+        .run
+        .map(|r| format!(", all of them within {} nodes (--max-run-nodes)", r.limit()))
+        .unwrap_or_default();
+    crate::errln!(
+        "dispute \"{title}\": {readings} readings x {} = {} (more if the readings consult further options), each within {} nodes (--max-nodes){run}",
+        plural(searches, "search"),
+        plural(readings.saturating_mul(searches), "search"),
+        settings.limits.max_nodes
+    );
+}
+
 fn count(open: &BTreeSet<&'static str>, defs: &'static [crate::rules::OptionDef]) -> usize {
     open.iter()
         .filter_map(|n| defs.iter().find(|d| d.name == *n))

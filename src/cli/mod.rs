@@ -34,9 +34,16 @@ pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
     /// The most nodes (positions reached or counted) one search may spend: one perft, one
-    /// `expect perft`, `expect invariant` or `expect win in`.
-    #[arg(long, global = true, value_name = "N", default_value_t = crate::rules::search::DEFAULT_MAX_NODES)]
-    pub max_nodes: u64,
+    /// `expect perft`, `expect invariant` or `expect win in`. Default: 100000000 for each
+    /// expectation of a scenario; for `perft`, `invariant` and `win` on the command line, about
+    /// a minute of one core's work for that search and variant (from 30 million for a
+    /// ChessXpanse invariant search to 6000 million for chess perft; see docs/distributed.md).
+    #[arg(long, global = true, value_name = "N")]
+    pub max_nodes: Option<u64>,
+    /// The most nodes all the searches of one `check` or `dispute` run may spend together;
+    /// the searches after that fail with a message naming this flag.
+    #[arg(long, global = true, value_name = "N", default_value_t = crate::rules::search::DEFAULT_MAX_RUN_NODES)]
+    pub max_run_nodes: u64,
     /// Colour: on a terminal unless NO_COLOR is set (`auto`), `always` or `never`.
     #[arg(long, global = true, value_enum, default_value_t = colour::When::Auto)]
     pub color: colour::When,
@@ -369,6 +376,42 @@ pub enum CatalogueFormat {
     Markdown,
 }
 
+/// The node budgets the command line gives: `--max-nodes` if given, `--max-run-nodes`.
+#[derive(Clone, Copy, Debug)]
+pub struct Budgets {
+    pub max_nodes: Option<u64>,
+    pub max_run_nodes: u64,
+}
+
+impl Budgets {
+    /// The limits of each search of a scenario run (`check`, `dispute`, `explain`), all of them
+    /// spending from one run budget.
+    pub fn scenario(self) -> crate::rules::Limits {
+        crate::rules::Limits {
+            max_nodes: self
+                .max_nodes
+                .unwrap_or(crate::rules::search::DEFAULT_MAX_NODES),
+            deadline: None,
+            run: Some(crate::rules::search::RunBudget::leak(self.max_run_nodes)),
+        }
+    }
+
+    /// The limits of a command-line search of this kind and variant.
+    pub fn search(
+        self,
+        kind: crate::rules::search::SearchKind,
+        variant: crate::rules::Variant,
+    ) -> crate::rules::Limits {
+        crate::rules::Limits {
+            max_nodes: self
+                .max_nodes
+                .unwrap_or_else(|| crate::rules::search::command_max_nodes(kind, variant)),
+            deadline: None,
+            run: None,
+        }
+    }
+}
+
 /// A duration in seconds, minutes or hours: `90`, `90s`, `1.5m`, `2h`.
 fn parse_duration(text: &str) -> Result<Duration, String> {
     let (number, unit) = match text.find(|c: char| c.is_ascii_alphabetic()) {
@@ -401,9 +444,9 @@ pub fn main() -> i32 {
         eprintln!("error: {e}");
         return 2;
     }
-    let limits = crate::rules::Limits {
+    let limits = Budgets {
         max_nodes: cli.max_nodes,
-        deadline: None,
+        max_run_nodes: cli.max_run_nodes,
     };
     match commands::run(cli.command, limits) {
         Ok(code) => code,

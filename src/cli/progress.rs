@@ -1,6 +1,6 @@
-//! Progress on long work: a spinner on standard error with the nodes searched and their rate,
-//! while perft, a scenario's searches or a dispute run. Only on a terminal; nothing otherwise,
-//! and standard output is never touched.
+//! Progress on long work: a spinner on standard error with the nodes searched, their rate and
+//! that Ctrl-C stops the run, while perft, a scenario's searches or a dispute run. Only on a
+//! terminal; nothing otherwise, and standard output is never touched.
 
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -40,7 +40,7 @@ impl Progress {
                     let nodes = NODES.load(Ordering::Relaxed).saturating_sub(first);
                     let secs = start.elapsed().as_secs_f64().max(1e-3);
                     bar.set_message(format!(
-                        "{} nodes, {:.1} M nodes/s",
+                        "{} nodes, {:.1} M nodes/s (Ctrl-C stops)",
                         HumanCount(nodes),
                         nodes as f64 / secs / 1e6
                     ));

@@ -16,8 +16,8 @@ use serde::{Deserialize, Serialize};
 
 use super::commands::{options_with, position, stop_exit, INTERRUPTED_EXIT};
 use super::output::Failure;
-use super::Root;
-use crate::rules::search::{self, Shared, Stop};
+use super::{Budgets, Root};
+use crate::rules::search::{self, SearchKind, Shared, Stop};
 use crate::rules::{parallel, perft_within, Color, Game, Limits, Options, Rules, Variant};
 use crate::{errln, outln, with_variant};
 
@@ -48,19 +48,26 @@ impl Kind {
             Kind::Invariant => "invariant",
         }
     }
+
+    fn search(self) -> SearchKind {
+        match self {
+            Kind::Perft => SearchKind::Perft,
+            Kind::Invariant => SearchKind::Invariant,
+        }
+    }
 }
 
 /// `arbiter perft ...`.
-pub fn perft(request: Request, limits: Limits) -> Outcome {
+pub fn perft(request: Request, limits: Budgets) -> Outcome {
     dispatch(Kind::Perft, request, limits)
 }
 
 /// `arbiter invariant ...`.
-pub fn invariant(request: Request, limits: Limits) -> Outcome {
+pub fn invariant(request: Request, limits: Budgets) -> Outcome {
     dispatch(Kind::Invariant, request, limits)
 }
 
-fn dispatch(kind: Kind, r: Request, limits: Limits) -> Outcome {
+fn dispatch(kind: Kind, r: Request, budgets: Budgets) -> Outcome {
     let command = kind.name();
     let positional = if kind == Kind::Perft {
         "VARIANT and DEPTH"
@@ -97,7 +104,7 @@ fn dispatch(kind: Kind, r: Request, limits: Limits) -> Outcome {
             )));
         }
         return match (r.spread.job, r.spread.merge) {
-            (Some(file), _) => run_jobs(kind, &file, limits),
+            (Some(file), _) => run_jobs(kind, &file, budgets),
             (_, Some(files)) => merge(kind, &files),
             _ => Ok(2),
         };
@@ -123,6 +130,7 @@ fn dispatch(kind: Kind, r: Request, limits: Limits) -> Outcome {
     }
     let depth = search::check_depth(depth).map_err(|stop| Failure::Input(stop.to_string()))?;
     let variant: Variant = variant.parse()?;
+    let limits = budgets.search(kind.search(), variant);
     let root = r.root;
     with_variant!(variant, R => {
         let name = match &r.invariant {
@@ -291,8 +299,9 @@ fn invariant_report(name: &str, depth: u32, found: Option<&(Vec<String>, String)
 
 /// `arbiter win <VARIANT> <white|black> <TURNS>`: exit status 0 when the colour can force a
 /// win within that many of its turns, 1 when it cannot.
-pub fn win(variant: &str, color: &str, turns: u64, root: Root, limits: Limits) -> Outcome {
+pub fn win(variant: &str, color: &str, turns: u64, root: Root, budgets: Budgets) -> Outcome {
     let variant: Variant = variant.parse()?;
+    let limits = budgets.search(SearchKind::Win, variant);
     let color: Color = color.parse()?;
     let turns = u32::try_from(turns)
         .ok()
@@ -313,19 +322,91 @@ where
     } else {
         parallel::can_force_win(&game, color, turns, &Shared::new(limits))
     };
-    drop(progress);
     match found {
         Ok(true) => {
+            let line = game.winning_line(color, turns, &mut limits.budget());
+            drop(progress);
             outln!("{color} can force a win within {turns} of its turns")?;
+            match line {
+                Ok(Some((line, outcome))) => {
+                    let texts = parallel::texts(game.position(), &line);
+                    match texts.is_empty() {
+                        true => outln!("the game is over: {outcome}")?,
+                        false => outln!("winning line: {}, then {outcome}", texts.join(" "))?,
+                    }
+                }
+                Ok(None) => {}
+                Err(stop) => errln!("the winning line: not worked out: the search {stop}"),
+            }
             Ok(0)
         }
         Ok(false) => {
+            let refuted = game.refutations(color, turns, &mut limits.budget());
+            drop(progress);
             outln!("{color} cannot force a win within {turns} of its turns")?;
+            match refuted {
+                Ok(pairs) => print_refutations(game.position(), color, turns, &pairs)?,
+                Err(stop) => errln!("the refutations: not worked out: the search {stop}"),
+            }
             Ok(1)
         }
         Err(stop) => {
+            drop(progress);
             errln!("win: no answer: the search {stop}");
             Ok(stop_exit(&stop))
+        }
+    }
+}
+
+/// How many of the attacker's turns `win` shows with their refutations.
+const TRIES_SHOWN: usize = 8;
+
+/// Prints each try of the attacker (or the defender's one reply) and what refutes it.
+fn print_refutations<R: Rules>(
+    root: &R,
+    color: Color,
+    turns: u32,
+    pairs: &[crate::rules::game::Refutation<R::Move>],
+) -> Result<(), Failure> {
+    let g = *root.board().geometry();
+    let text = |pos: &R, m: R::Move| pos.describe(m).text(&g);
+    match pairs {
+        [(None, Some(reply))] => outln!(
+            "refuted by {}: after it, {color} has no forced win within {turns} of its turns",
+            text(root, *reply)
+        ),
+        _ if pairs.is_empty() => Ok(()),
+        _ if turns == 1 => outln!(
+            "none of its {} turn{} wins at once",
+            pairs.len(),
+            if pairs.len() == 1 { "" } else { "s" }
+        ),
+        _ => {
+            outln!(
+                "each try of {color} and the first reply that refutes it (no forced win within the {} turn{} left):",
+                turns - 1,
+                if turns == 2 { "" } else { "s" }
+            )?;
+            for (m, reply) in pairs.iter().take(TRIES_SHOWN) {
+                let Some(m) = *m else { continue };
+                let mut next = root.clone();
+                next.play(m);
+                match reply {
+                    Some(r) => outln!("  {} {}", text(root, m), text(&next, *r))?,
+                    None => {
+                        let mut moves = Vec::new();
+                        next.legal_moves(&mut moves);
+                        match next.outcome_with(!moves.is_empty()) {
+                            Some(o) => outln!("  {} (then {o})", text(root, m))?,
+                            None => outln!("  {} ({color} to move again)", text(root, m))?,
+                        }
+                    }
+                }
+            }
+            if pairs.len() > TRIES_SHOWN {
+                outln!("  and {} more", pairs.len() - TRIES_SHOWN)?;
+            }
+            Ok(())
         }
     }
 }
@@ -361,6 +442,9 @@ struct JobLine {
     nodes: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     violation: Option<Violation>,
+    /// [`digest`] of the line's other fields: `--job` refuses a line edited since `--split`
+    /// wrote it, and the result names its job by it.
+    digest: String,
 }
 
 /// Where an invariant broke: the turns from the root and what broke.
@@ -389,6 +473,44 @@ struct ResultLine {
     holds: Option<bool>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     violation: Option<Violation>,
+    /// The digest of the job line that gave this result.
+    job_digest: String,
+    /// [`digest`] of the line's other fields: `--merge` refuses a line edited since `--job`
+    /// wrote it.
+    digest: String,
+}
+
+/// A line's digest: 64-bit FNV-1a of its canonical JSON, which is the line without its
+/// `digest` field, keys sorted, no spaces (`jq -cjS 'del(.digest)'` writes the same bytes),
+/// followed by the byte 0x1f. Against lines edited or mixed up by a batch system, not against
+/// forgery: anyone can compute it.
+fn digest<T: Serialize>(line: &T) -> String {
+    let mut value = serde_json::to_value(line).unwrap_or_default();
+    if let Some(fields) = value.as_object_mut() {
+        fields.remove("digest");
+    }
+    let mut print = Fingerprint::new();
+    print.add(&value.to_string());
+    print.hex()
+}
+
+/// Takes a line's `digest` and checks it against the other fields.
+fn check_digest<T: Serialize>(
+    at: &str,
+    what: &str,
+    again: &str,
+    line: &mut T,
+    field: impl Fn(&mut T) -> &mut String,
+) -> Result<String, Failure> {
+    let claimed = std::mem::take(field(line));
+    let found = digest(line);
+    if claimed != found {
+        return Err(Failure::Input(format!(
+            "{at}: {what} is not as arbiter wrote it: its digest is {claimed}, its fields give {found} (an edited line, or one from another arbiter version); {again}"
+        )));
+    }
+    *field(line) = claimed.clone();
+    Ok(claimed)
 }
 
 /// FNV-1a, 64 bits: a fingerprint that every build computes alike (std's hasher promises no
@@ -478,6 +600,7 @@ fn split<R: Rules>(
         done: false,
         nodes: None,
         violation: None,
+        digest: String::new(),
     };
     let mut print = Fingerprint::new();
     for field in [&template.search, &template.variant, &template.root] {
@@ -501,6 +624,8 @@ fn split<R: Rules>(
         errln!("{} split: no answer: the search {stop}", kind.name());
         return Ok(stop_exit(&stop));
     }
+    // The job count too, so that results cannot be merged as a split of fewer jobs.
+    print.add(&jobs.max(1).to_string());
     // No position at the split ply (the game ends sooner everywhere): one job that already
     // knows its answer, so that a merge still has a line to count.
     if jobs == 0 {
@@ -513,6 +638,7 @@ fn split<R: Rules>(
             Kind::Perft => template.nodes = Some(0),
             Kind::Invariant => template.violation = None,
         }
+        template.digest = digest(&template);
         outln!("{}", json(&template))?;
         return Ok(0);
     }
@@ -539,6 +665,8 @@ fn split<R: Rules>(
             broken,
         });
         template.turns = turns;
+        template.digest = String::new();
+        template.digest = digest(&template);
         next += 1;
         outln!("{}", json(&template)).map_err(SplitError::Out)
     });
@@ -601,18 +729,25 @@ fn parse_line<T: for<'de> Deserialize<'de>>(
 }
 
 /// `--job`: runs each job line read, writing one result line per job as it finishes.
-fn run_jobs(kind: Kind, path: &Path, limits: Limits) -> Outcome {
+fn run_jobs(kind: Kind, path: &Path, budgets: Budgets) -> Outcome {
     let mut status = 0;
     for (at, line) in lines(path)? {
         let line = line.map_err(|e| Failure::Input(format!("{at}: cannot read: {e}")))?;
         if line.trim().is_empty() {
             continue;
         }
-        let job: JobLine = parse_line(
+        let mut job: JobLine = parse_line(
             &at,
             &line,
             "job",
             "--job runs the lines --split writes; --merge reads its results",
+        )?;
+        check_digest(
+            &at,
+            "the job line",
+            "split the search again",
+            &mut job,
+            |j| &mut j.digest,
         )?;
         if job.search != kind.name() {
             return Err(Failure::Input(format!(
@@ -624,6 +759,7 @@ fn run_jobs(kind: Kind, path: &Path, limits: Limits) -> Outcome {
             .variant
             .parse()
             .map_err(|e: String| Failure::Input(format!("{at}: {e}")))?;
+        let limits = budgets.search(kind.search(), variant);
         let result = with_variant!(variant, R => run_job::<R>(&at, &job, limits))?;
         match result {
             Ok(line) => outln!("{}", json(&line))?,
@@ -668,6 +804,8 @@ where
         nodes: None,
         holds: None,
         violation: None,
+        job_digest: job.digest.clone(),
+        digest: String::new(),
     };
     let invariant = match (&job.invariant, job.search.as_str()) {
         (Some(name), "invariant") => Some(invariant_name::<R>(name).map_err(|e| match e {
@@ -685,7 +823,7 @@ where
             }
             None => result.nodes = Some(job.nodes.unwrap_or(0)),
         }
-        return Ok(Ok(result));
+        return Ok(Ok(sealed(result)));
     }
     let root = Root {
         fen: (job.root != "start").then(|| job.root.clone()),
@@ -719,7 +857,7 @@ where
             };
             Ok(nodes.map(|n| {
                 result.nodes = Some(n);
-                result
+                sealed(result)
             }))
         }
         Some(name) => Ok(
@@ -729,10 +867,17 @@ where
                     turns: job.turns.iter().cloned().chain(below).collect(),
                     broken,
                 });
-                result
+                sealed(result)
             }),
         ),
     }
+}
+
+/// A result line with its digest.
+fn sealed(mut result: ResultLine) -> ResultLine {
+    result.digest = String::new();
+    result.digest = digest(&result);
+    result
 }
 
 // ---- merge -----------------------------------------------------------------------------------
@@ -781,12 +926,15 @@ fn merge(kind: Kind, paths: &[PathBuf]) -> Outcome {
             if line.trim().is_empty() {
                 continue;
             }
-            let r: ResultLine = parse_line(
+            let mut r: ResultLine = parse_line(
                 &at,
                 &line,
                 "result",
                 "run the jobs with --job first and merge what they write",
             )?;
+            check_digest(&at, "the result line", "run its job again", &mut r, |r| {
+                &mut r.digest
+            })?;
             if r.search != kind.name() {
                 return Err(Failure::Input(format!(
                     "{at}: a result of a {} search; merge it with `arbiter {} --merge`",
@@ -798,6 +946,22 @@ fn merge(kind: Kind, paths: &[PathBuf]) -> Outcome {
                     return Err(Failure::Input(format!(
                         "results of different splits: {where_first} has fingerprint {} ({} jobs), {at} has {} ({} jobs); merge the results of one split",
                         f.fingerprint, f.jobs, r.fingerprint, r.jobs
+                    )));
+                }
+                // One fingerprint, one search: lines that disagree were not written by one
+                // split's jobs.
+                let differs = [
+                    ("depth", f.depth.to_string(), r.depth.to_string()),
+                    (
+                        "invariant",
+                        f.invariant.clone().unwrap_or_default(),
+                        r.invariant.clone().unwrap_or_default(),
+                    ),
+                ];
+                if let Some((field, a, b)) = differs.iter().find(|(_, a, b)| a != b) {
+                    return Err(Failure::Input(format!(
+                        "{at}: its {field} `{b}` disagrees with its split's `{a}` ({where_first}, fingerprint {}); merge the results of one split",
+                        f.fingerprint
                     )));
                 }
             }

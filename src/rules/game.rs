@@ -255,6 +255,131 @@ impl<R: Rules> Game<R> {
         Ok(false)
     }
 
+    /// The line a forced win takes, once [`Self::can_force_win`] has said there is one: the
+    /// attacker plays the turn that wins soonest (the first in the generator's order among
+    /// equals) and the defender the reply that holds out longest (likewise), until the game
+    /// ends; the turns, and how it ended. `None` if `color` cannot force a win within
+    /// `turns`. Each choice is a win search below it, so the line costs a few times the
+    /// search that found the win.
+    pub fn winning_line(
+        &self,
+        color: Color,
+        turns: u32,
+        budget: &mut Budget,
+    ) -> Result<Option<Line<R::Move>>, Stop> {
+        search::check_depth(u64::from(turns) * 2)?;
+        let mut pos = self.position.clone();
+        if let Some(o) = self.outcome() {
+            return Ok((o.winner == Some(color)).then(|| (Vec::new(), o)));
+        }
+        let Some(mut left) = fewest_turns(&pos, color, turns, budget)? else {
+            return Ok(None);
+        };
+        let mut line = Vec::new();
+        loop {
+            let mut moves = Vec::new();
+            pos.legal_moves(&mut moves);
+            if let Some(o) = pos.outcome_with(!moves.is_empty()) {
+                return Ok(Some((line, o)));
+            }
+            let mut best: Option<(R::Move, u32)> = None;
+            for &m in &moves {
+                let mut next = pos.clone();
+                next.play(m);
+                let attacker = pos.turn() == color;
+                // `within`: the fewest attacker turns from `pos` through `m`.
+                let within = if attacker {
+                    // Only a win sooner than the best so far can replace it.
+                    let cap = match best {
+                        None => left.checked_sub(1),
+                        Some((_, b)) => b.checked_sub(2),
+                    };
+                    match cap {
+                        Some(cap) => fewest_turns(&next, color, cap, budget)?.map(|w| w + 1),
+                        None => None,
+                    }
+                } else {
+                    fewest_turns(&next, color, left, budget)?
+                };
+                let better = match (within, best) {
+                    (Some(w), None) => Some(w),
+                    (Some(w), Some((_, b))) if attacker && w < b => Some(w),
+                    (Some(w), Some((_, b))) if !attacker && w > b => Some(w),
+                    _ => None,
+                };
+                if let Some(w) = better {
+                    best = Some((m, w));
+                }
+            }
+            // A forced win leaves the attacker a winning turn and the defender only losing
+            // replies; anything else is a search that disagrees with itself.
+            let Some((m, w)) = best else {
+                return Ok(None);
+            };
+            left = if pos.turn() == color { w - 1 } else { w };
+            line.push(m);
+            pos.play(m);
+        }
+    }
+
+    /// Why `color` cannot force a win within `turns`: with the attacker to move, each of its
+    /// turns in the generator's order and the defender's first reply after which no win is
+    /// forced within the turns left (`None` when that turn ends the game); with the defender
+    /// to move, its first such reply alone (and no attacker turn). Empty when the game is
+    /// over, and when a win can be forced. These are the replies the search itself meets
+    /// first, so they cost about what it cost.
+    pub fn refutations(
+        &self,
+        color: Color,
+        turns: u32,
+        budget: &mut Budget,
+    ) -> Result<Vec<Refutation<R::Move>>, Stop> {
+        search::check_depth(u64::from(turns) * 2)?;
+        let pos = &self.position;
+        let mut moves = Vec::new();
+        pos.legal_moves(&mut moves);
+        if self.outcome().is_some() || pos.outcome_with(!moves.is_empty()).is_some() {
+            return Ok(Vec::new());
+        }
+        // The defender's first reply from `at` after which no win is forced within `left`.
+        let refute = |at: &R, left: u32, budget: &mut Budget| -> Result<Option<R::Move>, Stop> {
+            let mut replies = Vec::new();
+            at.legal_moves(&mut replies);
+            for r in replies {
+                let mut next = at.clone();
+                next.play(r);
+                if !force_win(&next, color, left, budget)? {
+                    return Ok(Some(r));
+                }
+            }
+            Ok(None)
+        };
+        if pos.turn() != color {
+            return Ok(match refute(pos, turns, budget)? {
+                Some(r) => vec![(None, Some(r))],
+                None => Vec::new(),
+            });
+        }
+        let Some(left) = turns.checked_sub(1) else {
+            return Ok(Vec::new());
+        };
+        let mut out = Vec::new();
+        for m in moves {
+            let mut next = pos.clone();
+            next.play(m);
+            if force_win(&next, color, left, budget)? {
+                return Ok(Vec::new());
+            }
+            let reply = if next.turn() == color {
+                None
+            } else {
+                refute(&next, left, budget)?
+            };
+            out.push((Some(m), reply));
+        }
+        Ok(out)
+    }
+
     /// Looks for a position within `depth` turns where the invariant fails; returns the turns
     /// that reach it and what broke. Turns are tried in the generator's order.
     pub fn invariant_violation(
@@ -390,6 +515,28 @@ pub(crate) fn force_win<R: Rules, S: Spend>(
         }
     }
     Ok(!attacker)
+}
+
+/// A forced win's turns and how the game ends.
+pub type Line<M> = (Vec<M>, Outcome);
+
+/// A try of the attacker (none when the defender moves first) and the reply that refutes it
+/// (none when the try ends the game or the attacker moves again).
+pub type Refutation<M> = (Option<M>, Option<M>);
+
+/// The fewest of its turns, at most `turns`, within which `color` can force a win from `pos`.
+fn fewest_turns<R: Rules>(
+    pos: &R,
+    color: Color,
+    turns: u32,
+    budget: &mut Budget,
+) -> Result<Option<u32>, Stop> {
+    for within in 0..=turns {
+        if force_win(pos, color, within, budget)? {
+            return Ok(Some(within));
+        }
+    }
+    Ok(None)
 }
 
 /// Depth-first search for a position where the invariant breaks; `path` ends as the moves

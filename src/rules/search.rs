@@ -14,11 +14,54 @@ use std::time::{Duration, Instant};
 /// stay well inside a thread's stack.
 pub const MAX_DEPTH: u32 = 1000;
 
-/// The node budget of one expectation or command when none is given. A node is a position the
-/// move generator produces (perft's counted last ply included), so a node costs about the
-/// same in every search; this many take about a minute of the slowest search on a 2-core
-/// machine and are ample for every bundled scenario.
+/// The node budget of one expectation of a scenario (`check`, `dispute`, `explain`) when
+/// `--max-nodes` is not given. A node is a position the move generator produces (perft's
+/// counted last ply included); this many take from about a second (chess perft) to three
+/// minutes (a ChessXpanse invariant search) on one core, and are ample for every bundled
+/// scenario. A command-line search has its own default, [`command_max_nodes`].
 pub const DEFAULT_MAX_NODES: u64 = 100_000_000;
+
+/// The node budget of a whole `check` or `dispute` run, every search of it together, when
+/// `--max-run-nodes` is not given: `arbiter check scenarios` spends 15 million nodes (measured
+/// 2026-11-26), so the bundled scenarios stay far inside it, while a run of twenty
+/// `expect perft 6` lines (2,400 million nodes) or a dispute of 64 readings of deep searches
+/// stops after some seconds to a few minutes instead of running for hours.
+pub const DEFAULT_MAX_RUN_NODES: u64 = 1_000_000_000;
+
+/// The kinds of search a command line runs, each with its own cost per node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SearchKind {
+    Perft,
+    Invariant,
+    Win,
+}
+
+/// The node budget of a command-line search (`perft`, `invariant`, `win`, and a `--job`) when
+/// `--max-nodes` is not given: about a minute of one core's work, from the rates measured on a
+/// release build of the 2-core machine arbiter is developed on (`arbiter --threads 1 perft ...`
+/// and the like stopped by a 20 million node budget, in CPU seconds): perft counts its last
+/// ply in bulk and runs at 110 (chess), 38 (Cypher), 20 (csipgs) and 10 (ChessXpanse) million
+/// nodes a second; the forced-win search at 54, 20, 12 and 10; the invariant search, which
+/// plays and checks every node, at 2.6, 1.7, 1.7 and 0.5. An explicit perft of an ordinary
+/// depth (chess 6 or 7, Cypher 5) then just runs.
+pub fn command_max_nodes(kind: SearchKind, variant: super::Variant) -> u64 {
+    use super::Variant::*;
+    const M: u64 = 1_000_000;
+    match (kind, variant) {
+        (SearchKind::Perft, Chess) => 6_000 * M,
+        (SearchKind::Perft, Cypher) => 2_000 * M,
+        (SearchKind::Perft, Csipgs) => 1_000 * M,
+        (SearchKind::Perft, Xpanse) => 600 * M,
+        (SearchKind::Win, Chess) => 3_000 * M,
+        (SearchKind::Win, Cypher) => 1_000 * M,
+        (SearchKind::Win, Csipgs) => 700 * M,
+        (SearchKind::Win, Xpanse) => 600 * M,
+        (SearchKind::Invariant, Chess) => 150 * M,
+        (SearchKind::Invariant, Cypher) => 100 * M,
+        (SearchKind::Invariant, Csipgs) => 100 * M,
+        (SearchKind::Invariant, Xpanse) => 30 * M,
+    }
+}
 
 /// Set by the command line's Ctrl-C handler; every running search stops at its next check.
 pub static INTERRUPTED: AtomicBool = AtomicBool::new(false);
@@ -39,6 +82,8 @@ pub enum Stop {
     Timeout { after: Duration, spent: u64 },
     /// The user interrupted the run.
     Interrupted { spent: u64 },
+    /// The run's budget, shared by all its searches, ran out; `spent` is this search's.
+    RunNodes { limit: u64, spent: u64 },
     /// The requested depth is beyond [`MAX_DEPTH`].
     TooDeep { depth: u64 },
     /// A position on the way has more legal turns than one position may have
@@ -52,6 +97,10 @@ impl fmt::Display for Stop {
             Stop::Nodes { limit, spent } => write!(
                 f,
                 "stopped after {spent} nodes: the budget is {limit} nodes (raise it with --max-nodes)"
+            ),
+            Stop::RunNodes { limit, spent } => write!(
+                f,
+                "stopped after {spent} nodes: the run has spent its budget of {limit} nodes across all its searches (raise it with --max-run-nodes)"
             ),
             Stop::Timeout { after, spent } => write!(
                 f,
@@ -81,6 +130,56 @@ pub fn check_depth(depth: u64) -> Result<u32, Stop> {
     }
 }
 
+/// The nodes every search of one run (`check`, `dispute`) may spend together.
+#[derive(Debug)]
+pub struct RunBudget {
+    limit: u64,
+    spent: AtomicU64,
+}
+
+impl RunBudget {
+    /// A run budget for the whole process: it lives as long as the run.
+    pub fn leak(limit: u64) -> &'static RunBudget {
+        Box::leak(Box::new(RunBudget {
+            limit,
+            spent: AtomicU64::new(0),
+        }))
+    }
+
+    pub fn limit(&self) -> u64 {
+        self.limit
+    }
+
+    /// The nodes the run's searches have spent so far (each search adds its count at every
+    /// look at the clock and when it ends).
+    pub fn spent(&self) -> u64 {
+        self.spent.load(Ordering::Relaxed)
+    }
+
+    fn left(&self) -> u64 {
+        self.limit.saturating_sub(self.spent())
+    }
+
+    /// Adds `n` nodes; the run's total.
+    fn add(&self, n: u64) -> u64 {
+        self.spent
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |s| {
+                Some(s.saturating_add(n))
+            })
+            .unwrap_or(u64::MAX)
+            .saturating_add(n)
+    }
+}
+
+/// One run's budget is one object: limits are equal when they share it.
+impl PartialEq for RunBudget {
+    fn eq(&self, other: &RunBudget) -> bool {
+        std::ptr::eq(self, other)
+    }
+}
+
+impl Eq for RunBudget {}
+
 /// The limits a run gives each search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
@@ -88,6 +187,8 @@ pub struct Limits {
     pub max_nodes: u64,
     /// When the searches of this piece of work must stop.
     pub deadline: Option<(Instant, Duration)>,
+    /// What the searches of the whole run may spend together (`--max-run-nodes`).
+    pub run: Option<&'static RunBudget>,
 }
 
 impl Default for Limits {
@@ -95,6 +196,7 @@ impl Default for Limits {
         Limits {
             max_nodes: DEFAULT_MAX_NODES,
             deadline: None,
+            run: None,
         }
     }
 }
@@ -104,7 +206,13 @@ impl Limits {
         Limits {
             max_nodes: u64::MAX,
             deadline: None,
+            run: None,
         }
+    }
+
+    /// The same limits with another node budget per search.
+    pub fn with_max_nodes(self, max_nodes: u64) -> Limits {
+        Limits { max_nodes, ..self }
     }
 
     /// The same limits with a deadline `timeout` from now.
@@ -117,19 +225,24 @@ impl Limits {
 
     /// A fresh budget for one search.
     pub fn budget(&self) -> Budget {
-        Budget {
+        let mut budget = Budget {
             limits: *self,
             spent: 0,
+            published: 0,
             next_look: CLOCK_EVERY,
-        }
+        };
+        budget.next_look = budget.next_look();
+        budget
     }
 }
 
 /// The nodes one search has spent, against its [`Limits`].
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Budget {
     limits: Limits,
     spent: u64,
+    /// What of `spent` the process's and the run's totals have been told.
+    published: u64,
     next_look: u64,
 }
 
@@ -153,14 +266,39 @@ impl Budget {
             });
         }
         if self.spent >= self.next_look {
-            NODES.fetch_add(
-                self.spent - (self.next_look - CLOCK_EVERY).min(self.spent),
-                Ordering::Relaxed,
-            );
-            self.next_look = self.spent.saturating_add(CLOCK_EVERY);
+            let run = self.publish();
+            self.next_look = self.next_look();
+            if let (Some(budget), Some(total)) = (self.limits.run, run) {
+                if total > budget.limit {
+                    return Err(Stop::RunNodes {
+                        limit: budget.limit,
+                        spent: self.spent,
+                    });
+                }
+            }
             self.look()?;
         }
         Ok(())
+    }
+
+    /// Adds what was spent since the last publication to the process's total and to the
+    /// run's; the run's new total.
+    fn publish(&mut self) -> Option<u64> {
+        let n = self.spent - self.published;
+        self.published = self.spent;
+        NODES.fetch_add(n, Ordering::Relaxed);
+        self.limits.run.map(|run| run.add(n))
+    }
+
+    /// The next count at which to look: a clock period on, or sooner where the run's budget
+    /// would run out, so that a run stops close to its limit (on the first node of a search
+    /// started after it was spent).
+    fn next_look(&self) -> u64 {
+        let step = match self.limits.run {
+            Some(run) => CLOCK_EVERY.min(run.left().saturating_add(1)),
+            None => CLOCK_EVERY,
+        };
+        self.spent.saturating_add(step)
     }
 
     /// Looks at the clock and at the interrupt flag.
@@ -177,6 +315,15 @@ impl Budget {
             }
         }
         Ok(())
+    }
+}
+
+/// The nodes spent since the last look count for the process and the run too.
+impl Drop for Budget {
+    fn drop(&mut self) {
+        if self.spent > self.published {
+            self.publish();
+        }
     }
 }
 
@@ -382,7 +529,7 @@ mod tests {
     fn spends_until_the_limit() {
         let mut b = Limits {
             max_nodes: 10,
-            deadline: None,
+            ..Limits::unlimited()
         }
         .budget();
         assert!(b.spend(10).is_ok());
@@ -404,6 +551,54 @@ mod tests {
         }
         // Other tests' searches may add to the count at the same time.
         assert!(NODES.load(Ordering::Relaxed) - before >= 3 * CLOCK_EVERY);
+    }
+
+    #[test]
+    fn the_run_budget_is_shared_by_every_search_of_the_run() {
+        let run = RunBudget::leak(100);
+        let limits = Limits {
+            run: Some(run),
+            ..Limits::unlimited()
+        };
+        // A search's count reaches the run when it ends, below any look at the clock.
+        let mut first = limits.budget();
+        first.spend(60).unwrap();
+        drop(first);
+        assert_eq!(run.spent(), 60);
+        // The next one looks where the run's budget runs out, not a clock period later.
+        let mut second = limits.budget();
+        second.spend(40).unwrap();
+        assert_eq!(
+            second.spend(1),
+            Err(Stop::RunNodes {
+                limit: 100,
+                spent: 41
+            })
+        );
+        drop(second);
+        // A search started after the budget is spent stops at its first node.
+        let mut third = limits.budget();
+        assert_eq!(
+            third.spend(1),
+            Err(Stop::RunNodes {
+                limit: 100,
+                spent: 1
+            })
+        );
+        assert!(Stop::RunNodes {
+            limit: 100,
+            spent: 1
+        }
+        .to_string()
+        .contains("--max-run-nodes"));
+        // Another run's budget is another budget.
+        assert_ne!(
+            limits,
+            Limits {
+                run: Some(RunBudget::leak(100)),
+                ..limits
+            }
+        );
     }
 
     #[test]
@@ -434,7 +629,7 @@ mod tests {
     fn limit(max_nodes: u64) -> Limits {
         Limits {
             max_nodes,
-            deadline: None,
+            ..Limits::unlimited()
         }
     }
 

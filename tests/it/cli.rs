@@ -636,4 +636,51 @@ fn bless_of_one_file_named_twice_writes_both_edits_once() {
     assert!(after.contains("  expect perft 2 = 400\n"), "{after}");
     let o = arbiter(&["check", path]);
     assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+
+/// `arbiter win` shows the winning line, or what refutes each try.
+#[test]
+fn win_shows_the_line_or_the_refutations() {
+    let fen = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1";
+    let o = arbiter(&["win", "chess", "white", "2", "--fen", fen]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        "white can force a win within 2 of its turns\n\
+         winning line: Ra1-a8, then white wins by checkmate (rule checkmate)\n"
+    );
+    // Black to move escapes; the one reply that does is named.
+    let fen = "6k1/5ppp/8/8/8/8/8/R5K1 b - - 0 1";
+    let o = arbiter(&["win", "chess", "white", "1", "--fen", fen]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        "white cannot force a win within 1 of its turns\n\
+         refuted by Kg8-f8: after it, white has no forced win within 1 of its turns\n"
+    );
+    // White to move: each try with its refutation, the first eight.
+    let o = arbiter(&[
+        "win",
+        "chess",
+        "white",
+        "2",
+        "--fen",
+        "7k/8/8/8/8/8/8/R5K1 w - - 0 1",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("each try of white and the first reply that refutes it (no forced win within the 1 turn left):\n  Kg1-g2 Kh8-h7\n"), "{out}");
+    assert!(out.ends_with("  and 9 more\n"), "{out}");
+    let o = arbiter(&[
+        "win",
+        "chess",
+        "white",
+        "1",
+        "--fen",
+        "7k/8/8/8/8/8/8/R5K1 w - - 0 1",
+    ]);
+    assert!(
+        stdout(&o).ends_with("none of its 17 turns wins at once\n"),
+        "{}",
+        stdout(&o)
+    );
 }

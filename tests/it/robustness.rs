@@ -205,16 +205,105 @@ fn perft_beyond_the_budget_stops_and_says_how_to_raise_it() {
 
 #[test]
 fn the_default_budget_ends_a_search_of_hours() {
-    // perft 12 of chess has 62 quadrillion paths; the default budget stops it in seconds.
-    let o = arbiter(&["perft", "chess", "12"]);
-    assert_eq!(o.status.code(), Some(1));
+    // perft 12 of chess has 62 quadrillion paths; the default budget of an expectation stops
+    // it in seconds.
+    let file = scenario_file(
+        "default-budget",
+        "variant chess\n\nscenario \"deep\" {\n  start\n  expect perft 12 = 1\n}\n",
+    );
+    let o = arbiter(&["check", file.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
     assert!(
-        stderr(&o).contains(&format!(
+        stdout(&o).contains(&format!(
             "the budget is {} nodes",
             arbiter::rules::search::DEFAULT_MAX_NODES
         )),
         "{}",
+        stdout(&o)
+    );
+}
+
+/// A command-line search's default budget is its kind's and variant's, about a minute of
+/// work: more than the 100 million nodes of an expectation for chess perft, whose depth 6
+/// (119 million nodes) an engine author runs first.
+#[test]
+fn a_command_line_perft_of_an_ordinary_depth_just_runs() {
+    use arbiter::rules::search::{command_max_nodes, SearchKind, DEFAULT_MAX_NODES};
+    use arbiter::rules::Variant;
+    let o = arbiter(&["perft", "chess", "6"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "perft 6 = 119060324\n");
+    for variant in Variant::ALL {
+        let perft = command_max_nodes(SearchKind::Perft, variant);
+        assert!(perft > DEFAULT_MAX_NODES, "{variant:?}");
+        // Per node, a win search costs more than perft and an invariant search most.
+        assert!(
+            command_max_nodes(SearchKind::Win, variant) <= perft,
+            "{variant:?}"
+        );
+        assert!(
+            command_max_nodes(SearchKind::Invariant, variant)
+                < command_max_nodes(SearchKind::Win, variant),
+            "{variant:?}"
+        );
+    }
+    // The budget a stop names is that default.
+    let o = arbiter(&[
+        "invariant",
+        "xpanse",
+        "passes-at-most-two",
+        "40",
+        "--size",
+        "5x5",
+        "--fen",
+        "g1amk/1p3/1M1Nr/2P2/G1K1A w",
+        "--max-nodes",
+        "1000",
+    ]);
+    assert!(
+        stderr(&o).contains("the budget is 1000 nodes"),
+        "{}",
         stderr(&o)
+    );
+}
+
+/// issue 20 item 13: one budget for all the searches of a run, named when it runs out.
+#[test]
+fn the_run_budget_bounds_all_searches_of_a_check() {
+    // Each `perft 3` spends 9,322 nodes: the first fits in 15,000, the second runs out, the
+    // third starts with nothing left.
+    let file = scenario_file(
+        "run-budget",
+        "variant chess\n\n\
+         scenario \"one\" {\n  start\n  expect perft 3 = 8902\n}\n\n\
+         scenario \"two\" {\n  start\n  expect perft 3 = 8902\n}\n\n\
+         scenario \"three\" {\n  start\n  expect perft 3 = 8902\n}\n",
+    );
+    let path = file.to_str().unwrap();
+    let o = arbiter(&["--threads", "1", "check", path, "--max-run-nodes", "15000"]);
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert_eq!(out.lines().last(), Some("1 passed, 2 failed"), "{out}");
+    assert_eq!(
+        out.matches("the run has spent its budget of 15000 nodes across all its searches (raise it with --max-run-nodes)")
+            .count(),
+        2,
+        "{out}"
+    );
+    // The default leaves the same run alone.
+    let o = arbiter(&["check", path]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    // dispute says how many searches its table runs, and stops at the run budget too.
+    let file = scenario_file(
+        "run-budget-dispute",
+        "variant cypher\n\nscenario \"start\" {\n  start\n  expect perft 2 = 729\n}\n",
+    );
+    let o = arbiter(&["dispute", file.to_str().unwrap()]);
+    let err = stderr(&o);
+    assert!(
+        err.contains("readings x 1 search = ")
+            && err.contains("1000000000 nodes (--max-run-nodes)"),
+        "{err}"
     );
 }
 

@@ -200,6 +200,26 @@ fn invariant_split_and_merge_equals_the_direct_search() {
     }
 }
 
+/// A line's digest as arbiter computes it (docs/distributed.md): 64-bit FNV-1a of the line
+/// without `digest`, keys sorted, no spaces, then the byte 0x1f.
+fn digest(line: &serde_json::Value) -> String {
+    let mut v = line.clone();
+    v.as_object_mut().unwrap().remove("digest");
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in v.to_string().bytes().chain([0x1f]) {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("{h:016x}")
+}
+
+/// An edited line with its digest made to match: what a batch system cannot produce by
+/// mixing files up, for tests of the checks behind the digest.
+fn resealed(mut v: serde_json::Value) -> String {
+    v["digest"] = digest(&v).into();
+    v.to_string()
+}
+
 /// Result lines of a small perft split (chess, depth 2, split 1: 20 jobs).
 fn results(search: &str, name: Option<&str>, plies: &str) -> Vec<String> {
     let mut split_args = args(search, &["chess"], name, "2");
@@ -220,7 +240,7 @@ fn merge_reports_the_violation_of_the_lowest_job() {
         v["holds"] = false.into();
         v["violation"] =
             serde_json::json!({"turns": turns.split(' ').collect::<Vec<_>>(), "broken": what});
-        v.to_string()
+        resealed(v)
     };
     lines[9] = broken(&lines[9], "e2-e4 e7-e5", "later");
     lines[4] = broken(&lines[4], "d2-d4 d7-d5", "first");
@@ -277,6 +297,113 @@ fn merge_refuses_incomplete_or_mixed_results() {
     let run = arbiter(&["invariant", "--merge"], &(lines.join("\n") + "\n"));
     assert_eq!(run.code, 2);
     assert!(run.err.contains("arbiter perft --merge"), "{}", run.err);
+}
+
+/// split-tamper.sh: job and result lines edited after they were written give exit status 2
+/// and name the line, instead of a wrong total.
+#[test]
+fn edited_lines_are_refused() {
+    let split = arbiter(&["perft", "chess", "3", "--split", "2"], "");
+    assert_eq!(split.code, 0, "{}", split.err);
+    let run = arbiter(&["perft", "--job"], &split.out);
+    assert_eq!(run.code, 0, "{}", run.err);
+    let results: Vec<&str> = run.out.lines().collect();
+    let merged = arbiter(&["perft", "--merge"], &run.out);
+    assert_eq!(merged.out, "perft 3 = 8902\n", "{}", merged.err);
+    // Every line's digest is the one the documentation says how to compute.
+    for line in split.out.lines().chain(run.out.lines()) {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert_eq!(v["digest"].as_str(), Some(digest(&v).as_str()), "{line}");
+    }
+    let first_job = split.out.lines().next().unwrap();
+    let edited_jobs = [
+        first_job.replace(
+            "\"depth\":3,\"split\":2,\"remaining\":1",
+            "\"depth\":4,\"split\":2,\"remaining\":2",
+        ),
+        first_job.replace(",\"digest\"", ",\"done\":true,\"nodes\":0,\"digest\""),
+    ];
+    for edited in &edited_jobs {
+        assert_ne!(edited, first_job);
+        let mut jobs: Vec<&str> = split.out.lines().collect();
+        jobs[0] = edited;
+        let run = arbiter(&["perft", "--job"], &(jobs.join("\n") + "\n"));
+        assert_eq!(run.code, 2, "{edited}: {}", run.out);
+        assert!(
+            run.err
+                .contains("standard input:1: the job line is not as arbiter wrote it"),
+            "{}",
+            run.err
+        );
+        assert!(run.out.is_empty(), "{}", run.out);
+    }
+    // The last result dropped and the job count lowered on every line.
+    let fewer: Vec<String> = results[..results.len() - 1]
+        .iter()
+        .map(|l| l.replace("\"jobs\":400", "\"jobs\":399"))
+        .collect();
+    let edited_results = [
+        fewer,
+        results
+            .iter()
+            .enumerate()
+            .map(|(i, l)| match i {
+                0 => l.replace("\"depth\":3", "\"depth\":9"),
+                _ => l.to_string(),
+            })
+            .collect(),
+    ];
+    for lines in &edited_results {
+        let run = arbiter(&["perft", "--merge"], &(lines.join("\n") + "\n"));
+        assert_eq!(run.code, 2, "{}", run.out);
+        assert!(
+            run.err
+                .contains("standard input:1: the result line is not as arbiter wrote it"),
+            "{}",
+            run.err
+        );
+    }
+    // Lines of one fingerprint that disagree on the depth (written by no split's jobs).
+    let mut lines: Vec<String> = results.iter().map(|l| l.to_string()).collect();
+    let mut v: serde_json::Value = serde_json::from_str(&lines[5]).unwrap();
+    v["depth"] = 9.into();
+    lines[5] = resealed(v);
+    let run = arbiter(&["perft", "--merge"], &(lines.join("\n") + "\n"));
+    assert_eq!(run.code, 2, "{}", run.out);
+    assert!(
+        run.err
+            .contains("standard input:6: its depth `9` disagrees with its split's `3`"),
+        "{}",
+        run.err
+    );
+    // Invariant results with mixed invariant names.
+    let split = arbiter(
+        &["invariant", "chess", "one-king-each", "2", "--split", "1"],
+        "",
+    );
+    let run = arbiter(&["invariant", "--job"], &split.out);
+    let mut lines: Vec<String> = run.out.lines().map(str::to_string).collect();
+    let renamed = lines[1].replace("one-king-each", "no-pawn-on-back-rank");
+    lines[1] = renamed.clone();
+    let merged = arbiter(&["invariant", "--merge"], &(lines.join("\n") + "\n"));
+    assert_eq!(merged.code, 2, "{}", merged.out);
+    assert!(
+        merged
+            .err
+            .contains("standard input:2: the result line is not as arbiter wrote it"),
+        "{}",
+        merged.err
+    );
+    lines[1] = resealed(serde_json::from_str(&renamed).unwrap());
+    let merged = arbiter(&["invariant", "--merge"], &(lines.join("\n") + "\n"));
+    assert_eq!(merged.code, 2, "{}", merged.out);
+    assert!(
+        merged.err.contains(
+            "standard input:2: its invariant `no-pawn-on-back-rank` disagrees with its split's `one-king-each`"
+        ),
+        "{}",
+        merged.err
+    );
 }
 
 #[test]
@@ -340,7 +467,7 @@ fn misuse_is_an_input_error() {
     let mut first: serde_json::Value =
         serde_json::from_str(split.out.lines().next().unwrap()).unwrap();
     first["turns"] = serde_json::json!(["a2-a5"]);
-    let run = arbiter(&["perft", "--job"], &first.to_string());
+    let run = arbiter(&["perft", "--job"], &resealed(first));
     assert_eq!(run.code, 2, "{}", run.err);
     assert!(
         run.err.contains("`a2-a5` is not a legal turn"),

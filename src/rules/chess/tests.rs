@@ -692,3 +692,72 @@ fn counter_ranges_are_the_catalogue_s() {
     .expect_err("beyond the range");
     assert!(e.message().contains("too large"), "{e}");
 }
+
+/// `arbiter win`'s line: the attacker's turns win within the turns asked, every defender reply
+/// along it still loses, and the line ends in the attacker's win; a refutation leaves no
+/// forced win.
+#[test]
+fn winning_lines_and_refutations_hold() {
+    use crate::rules::game::force_win;
+    use crate::rules::Budget;
+    let cases = [
+        ("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", Color::White, 1, true),
+        ("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", Color::White, 3, true),
+        ("7k/8/6K1/8/8/8/8/R7 b - - 0 1", Color::White, 2, true),
+        (
+            "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR w KQkq - 4 4",
+            Color::White,
+            1,
+            true,
+        ),
+        ("6k1/5ppp/8/8/8/8/8/R5K1 b - - 0 1", Color::White, 2, false),
+        ("7k/8/8/8/8/8/8/R5K1 w - - 0 1", Color::White, 2, false),
+        ("7k/8/8/8/8/8/8/R5K1 w - - 0 1", Color::White, 1, false),
+    ];
+    for (fen, color, turns, wins) in cases {
+        let game = Game::new(pos(fen), opts());
+        let mut budget = Budget::unlimited();
+        assert_eq!(
+            game.can_force_win(color, turns, &mut budget),
+            Ok(wins),
+            "{fen}"
+        );
+        let line = game.winning_line(color, turns, &mut budget).unwrap();
+        let refuted = game.refutations(color, turns, &mut budget).unwrap();
+        if !wins {
+            assert!(line.is_none(), "{fen}");
+            assert!(!refuted.is_empty(), "{fen}");
+            for (m, r) in refuted {
+                let mut p = game.position().clone();
+                let mut left = turns;
+                if let Some(m) = m {
+                    p.play(m);
+                    left -= 1;
+                }
+                p.play(r.expect("a reply"));
+                assert!(!force_win(&p, color, left, &mut budget).unwrap(), "{fen}");
+            }
+            continue;
+        }
+        assert!(refuted.is_empty(), "{fen}");
+        let (line, outcome) = line.expect("a line");
+        assert_eq!(outcome.winner, Some(color), "{fen}");
+        let mut p = game.position().clone();
+        let mut used = 0;
+        for m in &line {
+            used += u32::from(p.turn() == color);
+            p.play(*m);
+        }
+        assert!(used <= turns && !line.is_empty(), "{fen}: {used}");
+        let mut moves = Vec::new();
+        p.legal_moves(&mut moves);
+        assert_eq!(p.outcome_with(!moves.is_empty()), Some(outcome), "{fen}");
+    }
+    // The shortest win is the one shown: mate in one, although three turns are allowed.
+    let game = Game::new(pos(cases[1].0), opts());
+    let (line, _) = game
+        .winning_line(Color::White, 3, &mut Budget::unlimited())
+        .unwrap()
+        .unwrap();
+    assert_eq!(line.len(), 1);
+}
