@@ -34,9 +34,10 @@ fn check_inputs(paths: &[PathBuf]) -> (Vec<(PathBuf, Option<usize>)>, Vec<String
     for p in paths {
         let (p, line) = super::location::split(p);
         match scenario_files(std::slice::from_ref(&p)) {
-            Ok(found) if found.is_empty() => {
-                missing.push(format!("no scenario files (*.scn) under {}", p.display()))
-            }
+            Ok(found) if found.is_empty() => missing.push(format!(
+                "no scenario files (*.scn) under {}",
+                crate::text::path(&p)
+            )),
             Ok(found) => files.extend(found.into_iter().map(|f| (f, line))),
             Err(e) => missing.push(e),
         }
@@ -59,6 +60,9 @@ pub(super) fn check(
     } else {
         paths
     };
+    if format == CheckFormat::Github {
+        super::output::one_line_errors();
+    }
     let (files, missing) = check_inputs(&paths);
     let text = format == CheckFormat::Text;
     let mut totals = Totals {
@@ -83,7 +87,10 @@ pub(super) fn check(
     } = run.files(&files, &mut totals)?;
     if let (Some(f), 0) = (&settings.filter, selected) {
         if !totals.unusable && !stopped {
-            errln!("error: no scenario title contains `{f}`");
+            errln!(
+                "error: no scenario title contains `{}`",
+                crate::text::escape(f)
+            );
             totals.unusable = true;
         }
     }
@@ -124,7 +131,7 @@ pub(super) fn check(
             match &page_file {
                 Some(path) => {
                     std::fs::write(path, page).map_err(|e| {
-                        Failure::Input(format!("cannot write {}: {e}", path.display()))
+                        Failure::Input(format!("cannot write {}: {e}", crate::text::path(path)))
                     })?;
                     outln!("{}", totals.line())?;
                 }
@@ -135,7 +142,7 @@ pub(super) fn check(
             if interrupted() {
                 outln!("interrupted: the results above are those that finished")?;
             }
-            outln!("{}", super::colour::summary(&totals.line()))?;
+            super::output::painted_line(&super::colour::summary(&totals.line()))?;
         }
         CheckFormat::Json => {
             let files: Vec<_> = checks.iter().map(FileCheck::json).collect();
@@ -263,7 +270,11 @@ impl Run<'_> {
                     for &i in &selected {
                         if let Some(s) = shared.file.scenarios.get(i) {
                             let at = check.source.line_col(s.span.start).0;
-                            let label = format!("{}:{at}  {}", check.source.path, s.title.node);
+                            let label = format!(
+                                "{}:{at}  {}",
+                                crate::text::escape(&check.source.path),
+                                crate::text::escape(&s.title.node)
+                            );
                             labels.insert(next_seq, label);
                             spawn(next_seq, i, &shared, &tx, &cancel);
                             next_seq += 1;
@@ -351,10 +362,9 @@ impl Run<'_> {
         if self.text {
             let source = &at.check.source;
             super::progress::Progress::suspend(&self.spinner, || {
-                let written = outln!(
-                    "{}",
-                    super::colour::report(source.scenario_text(&report).trim_end())
-                );
+                let written = super::output::painted_line(&super::colour::report(
+                    source.scenario_text(&report).trim_end(),
+                ));
                 err(format_args!("{}", source.scenario_problems(&report)));
                 written
             })?;
@@ -386,7 +396,7 @@ impl Run<'_> {
             }
         }
         if self.text && !check.problems.is_empty() {
-            outln!("{}", super::colour::report(check.header_text().trim_end()))?;
+            super::output::painted_line(&super::colour::report(check.header_text().trim_end()))?;
             for p in &check.problems {
                 err(format_args!("{}", check.source.render(p)));
             }

@@ -298,12 +298,9 @@ fn print_text<R: Rules>(
     match &e.verdict {
         Verdict::Legal { turn, result } => {
             if turn.is_empty() || turn == written {
-                outln!("{}", super::colour::verdict(&format!("{written}: legal")))?;
+                super::output::painted_line(&super::colour::verdict(&format!("{written}: legal")))?;
             } else {
-                outln!(
-                    "{}",
-                    super::colour::verdict(&format!("{written}: legal, as {turn}"))
-                )?;
+                super::output::painted_line(&super::colour::verdict(&format!("{written}: legal, as {turn}")))?;
             }
             if let Some(o) = result {
                 outln!("result: {o}")?;
@@ -312,11 +309,8 @@ fn print_text<R: Rules>(
         Verdict::Illegal => {
             let first = e.forbidden_by();
             match first {
-                Some(s) => outln!(
-                    "{}",
-                    super::colour::verdict(&format!("{written}: illegal, forbidden by {}", s.rule))
-                )?,
-                None => outln!("{}", super::colour::verdict(&format!("{written}: illegal")))?,
+                Some(s) => super::output::painted_line(&super::colour::verdict(&format!("{written}: illegal, forbidden by {}", s.rule)))?,
+                None => super::output::painted_line(&super::colour::verdict(&format!("{written}: illegal")))?,
             }
             let also: Vec<&str> = e
                 .steps
@@ -343,7 +337,10 @@ fn print_text<R: Rules>(
         let mut seen = std::collections::BTreeSet::new();
         for (i, s) in e.steps.iter().enumerate() {
             let first = seen.insert(s.rule);
-            super::output::out(format_args!("{}", step_text::<R>(i + 1, s, first)))?;
+            super::output::out(format_args!(
+                "{}",
+                crate::text::escape_lines(&step_text::<R>(i + 1, s, first))
+            ))?;
         }
     }
     if !e.nearest.is_empty() {

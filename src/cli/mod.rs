@@ -364,7 +364,19 @@ fn parse_duration(text: &str) -> Result<Duration, String> {
 
 /// Runs the command line and returns the exit status.
 pub fn main() -> i32 {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        // Help and version go out as clap writes them; a usage error may quote what was
+        // typed, so it is shown escaped.
+        Err(e) if !e.use_stderr() => e.exit(),
+        Err(e) => {
+            output::err(format_args!(
+                "{}",
+                crate::text::escape_lines(&e.render().to_string())
+            ));
+            return e.exit_code();
+        }
+    };
     colour::setup(cli.color);
     commands::interrupt_on_ctrl_c();
     if let Err(e) = threads::setup(cli.threads) {

@@ -58,7 +58,10 @@ pub fn show(request: Request<'_>, settings: &Settings) -> Result<i32, Failure> {
             Ok(0)
         }
         None => {
-            super::output::out(format_args!("{}", picture::text::render(&picture)))?;
+            super::output::out(format_args!(
+                "{}",
+                crate::text::escape_lines(&picture::text::render(&picture))
+            ))?;
             Ok(0)
         }
     }
@@ -66,7 +69,7 @@ pub fn show(request: Request<'_>, settings: &Settings) -> Result<i32, Failure> {
 
 fn write_svg(path: &Path, svg: &str) -> Result<(), Failure> {
     std::fs::write(path, svg)
-        .map_err(|e| Failure::Input(format!("cannot write {}: {e}", path.display())))
+        .map_err(|e| Failure::Input(format!("cannot write {}: {e}", crate::text::path(path))))
 }
 
 /// A scenario line: its file, the scenario, and how many of its statements come before.
