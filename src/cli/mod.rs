@@ -4,6 +4,7 @@
 mod bless;
 mod check;
 mod colour;
+mod command_line;
 mod commands;
 mod dispute;
 mod explain;

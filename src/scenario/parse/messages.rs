@@ -403,6 +403,11 @@ fn describe(rule: Rule) -> Option<&'static str> {
         Rule::lbrace => "`{`",
         Rule::rbrace => "`}`",
         Rule::colon => "`:`",
+        Rule::semicolon => "`;`",
+        Rule::board_flag_part => {
+            "a board side (`white: Ke1 Qd1`), `black to move` or `set <key> = <value>`"
+        }
+        Rule::size_only => "a board size such as `5x6`",
         Rule::EOI => "the end of the file",
         _ => return keyword(rule),
     })
