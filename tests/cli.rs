@@ -497,3 +497,74 @@ fn a_line_number_past_any_file_is_an_error() {
     assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
     assert!(stdout(&o).starts_with("0 passed"), "{}", stdout(&o));
 }
+
+/// A scenario file of its own for a test, in the test target's folder.
+fn scenario_file(name: &str, text: &str) -> std::path::PathBuf {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cli");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join(name);
+    std::fs::write(&file, text).unwrap();
+    file
+}
+
+#[test]
+fn names_are_suggested_from_the_variants_own() {
+    let file = scenario_file(
+        "suggest.scn",
+        "variant chess\nscenario \"key\" {\n  start\n  expect castle = KQkq\n}\n\
+         scenario \"reason\" {\n  start\n  expect result white wins by fli\n}\n\
+         scenario \"piece\" {\n  start\n  expect e1 = white spie\n}\n",
+    );
+    let o = arbiter(&["check", file.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = flat(&stderr(&o));
+    assert!(err.contains("did you mean `castling`?"), "{err}");
+    // `flip` is Cypher's, `spy` Cypher's and ChessXpanse's: never offered in chess.
+    assert!(!err.contains("flip"), "{err}");
+    assert!(!err.contains("spy"), "{err}");
+    assert!(
+        err.contains("unknown reason `fli`; a chess game ends by checkmate"),
+        "{err}"
+    );
+    assert!(
+        err.contains("chess pieces are named by a letter (K Q R B N P)"),
+        "{err}"
+    );
+    let file = scenario_file(
+        "suggest-cypher.scn",
+        "variant cypher\nscenario \"piece\" {\n  start\n  expect d0 = white spie\n}\n",
+    );
+    let err = flat(&stderr(&arbiter(&["check", file.to_str().unwrap()])));
+    assert!(err.contains("did you mean `spy`?"), "{err}");
+}
+
+/// A diagnostic's message on one line, as miette wraps it.
+fn flat(text: &str) -> String {
+    text.replace("\n  │ ", " ")
+}
+
+#[test]
+fn other_tools_notations_get_a_hint() {
+    let o = arbiter(&["explain", "chess", "0-0"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        flat(&stderr(&o)).contains("castling is written with the letter O, not zeros: `O-O`"),
+        "{}",
+        stderr(&o)
+    );
+    let o = arbiter(&["explain", "chess", "nf3"]);
+    assert!(
+        flat(&stderr(&o))
+            .contains("pieces are written with capital letters for both colours: `Nf3`"),
+        "{}",
+        stderr(&o)
+    );
+    let o = arbiter(&["show", "chess", "--board", "white: Ke1; black: ke8"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        flat(&stderr(&o))
+            .contains("pieces are written with capital letters for both colours: `Ke8`"),
+        "{}",
+        stderr(&o)
+    );
+}
