@@ -55,6 +55,12 @@ pub fn escape_lines(text: &str) -> Cow<'_, str> {
     escape_except(text, &['\n', '\t'])
 }
 
+/// Whether `text` contains `part`, letters of any case alike (Unicode lower case: `É` finds
+/// `é`): how a title is picked by a word from it (`--filter`, `--scenario`).
+pub fn contains_any_case(text: &str, part: &str) -> bool {
+    text.to_lowercase().contains(&part.to_lowercase())
+}
+
 /// A path as people are shown it: [`escape`] of its display form.
 pub fn path(path: &std::path::Path) -> String {
     escape(&path.display().to_string()).into_owned()
@@ -92,6 +98,13 @@ mod tests {
             "\\u{1b}]0;T\\u{7}\\r\\n\\t\\u{0}\\u{9b}\\u{202e}x"
         );
         assert_eq!(escape_lines("a\u{1b}[2J\n\tb\r"), "a\\u{1b}[2J\n\tb\\r");
+    }
+
+    #[test]
+    fn finds_in_any_case() {
+        assert!(contains_any_case("Stalemate = Draw", "stalemate"));
+        assert!(contains_any_case("Échec et mat", "éCHEC"));
+        assert!(!contains_any_case("castling", "castle"));
     }
 
     #[test]

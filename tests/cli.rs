@@ -375,6 +375,9 @@ fn check_runs_one_scenario_by_line_or_by_title_with_options() {
     let out = stdout(&o);
     assert_eq!(o.status.code(), Some(0), "{out}");
     assert!(out.ends_with("3 passed, 0 failed\n"), "{out}");
+    // In any case.
+    let o = arbiter(&["check", "scenarios/cypher", "--filter", "STALEMATE"]);
+    assert!(stdout(&o).ends_with("3 passed, 0 failed\n"), "{}", stdout(&o));
     let o = arbiter(&["check", "scenarios", "--filter", "no such title"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("no scenario title contains `no such title`"));

@@ -73,7 +73,11 @@ pub fn dispute(
     let chosen: Vec<usize> = match line {
         Some(line) => vec![location::at_line(&file, &source, line)?.0],
         None => (0..file.scenarios.len())
-            .filter(|&i| only.is_none_or(|o| file.scenarios[i].title.node.contains(o)))
+            .filter(|&i| {
+                only.is_none_or(|o| {
+                    crate::text::contains_any_case(&file.scenarios[i].title.node, o)
+                })
+            })
             .collect(),
     };
     if chosen.is_empty() {

@@ -83,7 +83,7 @@ pub enum Command {
         /// Files and folders (searched for `*.scn`); default `scenarios/`. `file.scn:13` runs
         /// only the scenario that holds line 13.
         paths: Vec<PathBuf>,
-        /// Only scenarios whose title contains this text.
+        /// Only scenarios whose title contains this text, in any case.
         #[arg(long, value_name = "TEXT")]
         filter: Option<String>,
         /// Set an option for every scenario (`name=value`, repeatable), over the file's and
@@ -286,7 +286,7 @@ pub enum Command {
     Dispute {
         /// The scenario file, or one scenario of it by a line: `file.scn:14`.
         file: PathBuf,
-        /// Only scenarios whose title contains this text.
+        /// Only scenarios whose title contains this text, in any case.
         #[arg(long)]
         scenario: Option<String>,
         /// Pin an option (`name=value`, repeatable): it is not varied.

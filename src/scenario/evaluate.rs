@@ -36,7 +36,7 @@ pub struct Settings {
     pub limits: Limits,
     pub timeout: Option<Duration>,
     pub overrides: Vec<(String, String)>,
-    /// Only scenarios whose title contains this text (`--filter`).
+    /// Only scenarios whose title contains this text, in any case (`--filter`).
     pub filter: Option<String>,
     /// Only the scenario that holds this line of the file (`file.scn:13`).
     pub line: Option<usize>,
@@ -58,7 +58,7 @@ impl Settings {
         let line_of = |offset: usize| super::diagnostic::line_col(src, offset).0;
         self.filter
             .as_ref()
-            .is_none_or(|f| scenario.title.node.contains(f.as_str()))
+            .is_none_or(|f| crate::text::contains_any_case(&scenario.title.node, f))
             && self.line.is_none_or(|l| {
                 (line_of(scenario.span.start)..=line_of(scenario.span.end.saturating_sub(1)))
                     .contains(&l)
