@@ -377,7 +377,11 @@ fn check_runs_one_scenario_by_line_or_by_title_with_options() {
     assert!(out.ends_with("3 passed, 0 failed\n"), "{out}");
     // In any case.
     let o = arbiter(&["check", "scenarios/cypher", "--filter", "STALEMATE"]);
-    assert!(stdout(&o).ends_with("3 passed, 0 failed\n"), "{}", stdout(&o));
+    assert!(
+        stdout(&o).ends_with("3 passed, 0 failed\n"),
+        "{}",
+        stdout(&o)
+    );
     let o = arbiter(&["check", "scenarios", "--filter", "no such title"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("no scenario title contains `no such title`"));
@@ -415,6 +419,59 @@ fn completions_and_the_manual_come_from_the_command_definitions() {
             "{sub}"
         );
     }
+    // The pages the main page refers to can be made: one with all of a subcommand's flags.
+    let o = arbiter(&["man", "check"]);
+    assert_eq!(o.status.code(), Some(0));
+    let check = stdout(&o);
+    assert!(check.contains(".TH arbiter-check 1"), "{check}");
+    for flag in [
+        "filter",
+        "bless",
+        "fail\\-fast",
+        "slow\\-after",
+        "max\\-nodes",
+    ] {
+        assert!(check.contains(&format!("\\-\\-{flag}")), "{flag}: {check}");
+    }
+    let o = arbiter(&["man", "chek"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("did you mean `check`?"),
+        "{}",
+        stderr(&o)
+    );
+    // All of them into a folder, replacing what is there.
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("man-pages");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("arbiter-check.1"), "old").unwrap();
+    let o = arbiter(&["man", "--dir", dir.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let mut written: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    written.sort();
+    assert_eq!(stdout(&o).lines().count(), written.len(), "{written:?}");
+    for sub in page.match_indices("arbiter\\-").map(|(i, _)| {
+        let rest = &page[i + "arbiter\\-".len()..];
+        rest[..rest.find('(').unwrap_or(0)].to_string()
+    }) {
+        if !sub.is_empty() {
+            assert!(
+                written.contains(&format!("arbiter-{sub}.1")),
+                "{sub}: {written:?}"
+            );
+        }
+    }
+    assert!(written.contains(&"arbiter.1".to_string()));
+    assert!(!written.iter().any(|n| n.ends_with(".tmp")), "{written:?}");
+    assert_eq!(
+        std::fs::read_to_string(dir.join("arbiter-check.1")).unwrap(),
+        check
+    );
+    let o = arbiter(&["man", "--dir", "/nonexistent/folder"]);
+    assert_eq!(o.status.code(), Some(2));
 }
 
 #[test]

@@ -164,15 +164,7 @@ pub fn run(command: Command, limits: Limits) -> Outcome {
             super::output::out(format_args!("{}", String::from_utf8_lossy(&script)))?;
             Ok(0)
         }
-        Command::Man => {
-            let cmd = <super::Cli as clap::CommandFactory>::command();
-            let mut page = Vec::new();
-            clap_mangen::Man::new(cmd)
-                .render(&mut page)
-                .map_err(|e| Failure::Input(format!("cannot write the manual page: {e}")))?;
-            super::output::out(format_args!("{}", String::from_utf8_lossy(&page)))?;
-            Ok(0)
-        }
+        Command::Man { command, dir } => super::man::man(command.as_deref(), dir.as_deref()),
         Command::Show {
             target,
             fen,

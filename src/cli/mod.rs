@@ -10,6 +10,7 @@ mod dispute;
 mod explain;
 mod fmt;
 mod location;
+mod man;
 pub mod output;
 mod progress;
 mod searches;
@@ -234,8 +235,17 @@ pub enum Command {
         /// The shell.
         shell: clap_complete::Shell,
     },
-    /// Print the manual page (roff): `arbiter man > arbiter.1; man ./arbiter.1`.
-    Man,
+    /// Print a manual page (roff): `arbiter man > arbiter.1; man ./arbiter.1`, or a
+    /// subcommand's with all its flags (`arbiter man check`), or write every page into a folder
+    /// (`arbiter man --dir man1`).
+    Man {
+        /// The subcommand whose page to print (`check`); without it, the page of `arbiter`.
+        command: Option<String>,
+        /// Write every page (`arbiter.1`, `arbiter-check.1`, ...) into this folder, each
+        /// replaced whole or not at all, and print their paths.
+        #[arg(long, value_name = "FOLDER")]
+        dir: Option<PathBuf>,
+    },
     /// Draw a position: a text diagram, or an SVG file with `-o`. Zones are shaded, a turn is
     /// drawn as arrows through every leg (kills crossed out; a refused turn dashed, with the
     /// rule that refuses it), and `--moves-from` marks where one piece can go.
