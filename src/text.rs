@@ -68,10 +68,16 @@ pub fn path(path: &std::path::Path) -> String {
 
 /// `1 scenario`, `2 scenarios`: a count with its noun, which takes an `s` unless it is one.
 pub fn count<N: Counted>(n: N, noun: &str) -> String {
+    format!("{n} {}", plural(n, noun))
+}
+
+/// The noun for a count of `n`: itself for one, with an `s` otherwise (for a count laid out
+/// apart, as in a column).
+pub fn plural<N: Counted>(n: N, noun: &str) -> String {
     if n == N::from(1) {
-        format!("1 {noun}")
+        noun.to_string()
     } else {
-        format!("{n} {noun}s")
+        format!("{noun}s")
     }
 }
 
@@ -81,9 +87,9 @@ pub fn count_as<N: Counted>(n: N, one: &str, many: &str) -> String {
 }
 
 /// A number that can be counted with [`count`]: any unsigned integer.
-pub trait Counted: std::fmt::Display + PartialEq + From<u8> {}
+pub trait Counted: std::fmt::Display + PartialEq + From<u8> + Copy {}
 
-impl<N: std::fmt::Display + PartialEq + From<u8>> Counted for N {}
+impl<N: std::fmt::Display + PartialEq + From<u8> + Copy> Counted for N {}
 
 #[cfg(test)]
 mod tests {
@@ -114,5 +120,7 @@ mod tests {
         assert_eq!(count(2usize, "legal turn"), "2 legal turns");
         assert_eq!(count_as(1u8, "match", "matches"), "1 match");
         assert_eq!(count_as(3u8, "match", "matches"), "3 matches");
+        assert_eq!(plural(1u64, "reading"), "reading");
+        assert_eq!(plural(0u64, "reading"), "readings");
     }
 }

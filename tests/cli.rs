@@ -628,3 +628,50 @@ fn other_tools_notations_get_a_hint() {
         stderr(&o)
     );
 }
+
+#[test]
+fn counts_of_one_are_singular() {
+    // The white king has one turn, to a2: the black king covers b1 and b2, and the pawn on h2
+    // is blocked.
+    let file = scenario_file(
+        "plural.scn",
+        "variant chess\nscenario \"one\" {\n  fen \"8/8/8/8/8/7p/2k4P/K7 w - - 0 1\"\n  \
+         expect moves from a1 count 3\n  expect moves count 2\n}\n\
+         scenario \"start\" {\n  start\n  expect moves count 1\n}\n",
+    );
+    let o = arbiter(&["check", file.to_str().unwrap()]);
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(out.contains("expected: 3 legal turns from a1"), "{out}");
+    assert!(out.contains("found:    1 legal turn from a1\n"), "{out}");
+    assert!(out.contains("found:    1 legal turn\n"), "{out}");
+    assert!(out.contains("expected: 1 legal turn\n"), "{out}");
+    assert!(!out.contains(" 1 legal turns"), "{out}");
+    let o = arbiter(&["check", file.to_str().unwrap(), "--bless"]);
+    assert!(
+        stdout(&o).contains("blessed 3 expectations; 0 failures left as they are"),
+        "{}",
+        stdout(&o)
+    );
+    std::fs::write(
+        &file,
+        "variant chess\nscenario \"one\" {\n  start\n  expect moves count 1\n}\n",
+    )
+    .unwrap();
+    let o = arbiter(&["check", file.to_str().unwrap(), "--bless"]);
+    assert!(
+        stdout(&o).contains("blessed 1 expectation; 0 failures left"),
+        "{}",
+        stdout(&o)
+    );
+    let o = arbiter(&["rules", "chess", "--coverage", file.to_str().unwrap()]);
+    let out = stdout(&o);
+    assert!(out.contains("  0 scenarios"), "{out}");
+    assert!(!out.contains(" 1 scenarios"), "{out}");
+    let o = arbiter(&["cost", "fW"]);
+    assert!(
+        stdout(&o).contains("price 1 zorkmid (rounded up)"),
+        "{}",
+        stdout(&o)
+    );
+}

@@ -102,9 +102,9 @@ pub(super) fn check(
     if bless && code == 1 {
         let (written, left) = super::bless::bless(&checks)?;
         outln!(
-            "blessed {written} expectation{}; {left} failure{} left as they are",
-            if written == 1 { "" } else { "s" },
-            if left == 1 { "" } else { "s" }
+            "blessed {}; {} left as they are",
+            crate::text::count(written, "expectation"),
+            crate::text::count(left, "failure")
         )?;
         if left == 0 {
             code = 0;

@@ -346,9 +346,9 @@ fn rules<R: Rules>(coverage: &[PathBuf]) -> Outcome {
                     uncovered += 1;
                 }
                 outln!(
-                    "  {:width$}  {:>3} scenarios  {}: {}",
+                    "  {:width$}  {n:>3} {:9}  {}: {}",
                     r.id,
-                    n,
+                    crate::text::plural(n, "scenario"),
                     r.source,
                     r.summary
                 )?;
@@ -390,7 +390,11 @@ fn rules<R: Rules>(coverage: &[PathBuf]) -> Outcome {
                 if n == 0 {
                     unexercised += 1;
                 }
-                outln!("  {} = {v}  {n:>3} scenarios", o.name)?;
+                outln!(
+                    "  {} = {v}  {n:>3} {}",
+                    o.name,
+                    crate::text::plural(n, "scenario")
+                )?;
             }
         }
     }

@@ -230,8 +230,8 @@ fn one(
     if let Some(n) = too_many {
         let names: Vec<&str> = open.iter().copied().collect();
         let message = format!(
-            "{} open options consulted ({}) make {n} readings, more than {MAX_READINGS}; pin some with --option name=value",
-            names.len(),
+            "{} consulted ({}) make {n} readings, more than {MAX_READINGS}; pin some with --option name=value",
+            crate::text::count(names.len(), "open option"),
             names.join(", ")
         );
         if format == Format::Text {
@@ -285,11 +285,9 @@ fn one(
             // Options that decide nothing leave every row as it is: one row stands for all
             // their values (the JSON lists every reading).
             outln!(
-                "  {} reading{} of the {} open option{} consulted",
-                table.len(),
-                if table.len() == 1 { "" } else { "s" },
-                open.len(),
-                if open.len() == 1 { "" } else { "s" }
+                "  {} of the {} consulted",
+                crate::text::count(table.len(), "reading"),
+                crate::text::count(open.len(), "open option")
             )?;
             let shown: BTreeSet<&'static str> = decides.iter().copied().collect();
             let mut seen = BTreeSet::new();

@@ -1044,8 +1044,8 @@ impl<'a, R: Rules> Evaluator<'a, R> {
                     Ok(Verdict::Holds)
                 } else {
                     blessable(
-                        format!("{n} legal turns"),
-                        format!("{found} legal turns"),
+                        crate::text::count(*n, "legal turn"),
+                        crate::text::count(found, "legal turn"),
                         format!("moves count {found}"),
                     )
                 }
@@ -1061,8 +1061,16 @@ impl<'a, R: Rules> Evaluator<'a, R> {
                     Ok(Verdict::Holds)
                 } else {
                     blessable(
-                        format!("{n} legal turns from {}", sq.text()),
-                        format!("{found} legal turns from {}", sq.text()),
+                        format!(
+                            "{} from {}",
+                            crate::text::count(*n, "legal turn"),
+                            sq.text()
+                        ),
+                        format!(
+                            "{} from {}",
+                            crate::text::count(found, "legal turn"),
+                            sq.text()
+                        ),
                         format!("moves from {} count {found}", sq.text()),
                     )
                 }
