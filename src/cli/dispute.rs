@@ -84,15 +84,15 @@ pub fn dispute(
         let titles: Vec<String> = file
             .scenarios
             .iter()
-            .map(|s| format!("  \"{}\"", s.title.node))
+            .map(|s| format!("  \"{}\"", crate::text::escape(&s.title.node)))
             .collect();
         return Err(Failure::Input(match only {
             Some(o) => format!(
                 "no scenario of {} has `{o}` in its title; its scenarios:\n{}",
-                source.path,
+                source.shown_path(),
                 titles.join("\n")
             ),
-            None => format!("{} has no scenarios", source.path),
+            None => format!("{} has no scenarios", source.shown_path()),
         }));
     }
     let mut code = 0;
@@ -163,7 +163,7 @@ fn one(
     let title = &scenario.title.node;
     let header = format!(
         "scenario \"{title}\" ({}:{})",
-        source.path,
+        source.shown_path(),
         line_of(scenario.span.start)
     );
     let spinner = super::progress::Progress::start(format!("dispute \"{title}\""));

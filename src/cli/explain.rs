@@ -69,7 +69,7 @@ fn from_line(path: &Path, line: usize, turn: Option<&str>) -> Result<Located, Fa
     let Some(statement) = statement else {
         return Err(Failure::Input(format!(
             "line {line} of {} holds no statement of scenario \"{}\"; name the line of a `play`, `expect legal` or `expect illegal`",
-            source.path, scenario.title.node
+            source.shown_path(), scenario.title.node
         )));
     };
     let until = scenario
@@ -85,7 +85,7 @@ fn from_line(path: &Path, line: usize, turn: Option<&str>) -> Result<Located, Fa
         _ => {
             return Err(Failure::Input(format!(
                 "line {line} of {} is not a `play`, `expect legal` or `expect illegal`; give the turn to explain after the location (`{}:{line} Nf3`)",
-                source.path, source.path
+                source.shown_path(), source.shown_path()
             )))
         }
     };

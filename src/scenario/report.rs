@@ -73,13 +73,18 @@ impl Source {
         self.lines.line_col(&self.src, offset)
     }
 
+    /// The path as people are shown it, control characters escaped.
+    pub fn shown_path(&self) -> std::borrow::Cow<'_, str> {
+        escape(&self.path)
+    }
+
     fn line(&self, offset: usize) -> usize {
         self.line_col(offset).0
     }
 
     fn at(&self, offset: usize) -> String {
         let (line, col) = self.line_col(offset);
-        format!("{}:{line}:{col}", escape(&self.path))
+        format!("{}:{line}:{col}", self.shown_path())
     }
 
     /// A problem pointing at this source, rendered for people.
@@ -109,7 +114,7 @@ impl Source {
         };
         let mut out = format!(
             "{mark} {}:{}  {}{note}\n",
-            escape(&self.path),
+            self.shown_path(),
             self.line(r.span.start),
             escape(&r.title)
         );
@@ -345,13 +350,13 @@ impl FileCheck {
         if self.scenarios.is_empty() {
             format!(
                 "ERROR {}: unusable input, see the errors\n",
-                escape(&self.source.path)
+                self.source.shown_path()
             )
         } else {
             format!(
                 "ERROR {}: parts of it cannot be used, see the errors; the scenarios that could \
                  be read ran\n",
-                escape(&self.source.path)
+                self.source.shown_path()
             )
         }
     }
