@@ -93,9 +93,15 @@ pub(crate) fn syntax_problem(error: &PestError<Rule>, src: &str, offset: usize) 
 /// token around `pos` and the hint, when it is one of those.
 fn notation_hint(src: &str, pos: usize) -> Option<(std::ops::Range<usize>, String)> {
     let pos = pos.min(src.len());
+    if !src.is_char_boundary(pos) {
+        return None;
+    }
+    let stop = |c: char| c.is_whitespace() || "'\"{;:".contains(c);
     let start = src[..pos]
-        .rfind(|c: char| c.is_whitespace() || "'\"{;:".contains(c))
-        .map_or(0, |i| i + 1);
+        .char_indices()
+        .rev()
+        .find(|&(_, c)| stop(c))
+        .map_or(0, |(i, c)| i + c.len_utf8());
     let len = src[start..]
         .find(|c: char| c.is_whitespace() || "'\"};".contains(c))
         .unwrap_or(src.len() - start);
