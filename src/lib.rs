@@ -11,3 +11,4 @@ pub mod picture;
 pub mod rules;
 pub mod scenario;
 pub mod suggest;
+pub mod text;

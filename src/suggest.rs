@@ -2,7 +2,10 @@
 //!
 //! Closeness is the Damerau-Levenshtein (optimal string alignment) distance, so a swapped pair
 //! of letters (`lgeal`) counts as one edit. A name is suggested when it is within a third of
-//! the longer word's length (at least one edit), or when one name starts with the other.
+//! the longer word's length (at least one edit), when one name starts with the other, when both
+//! share a stem of four letters or more and differ only after it (`castle`, `castling`), or
+//! when a short word is two edits away after its first two letters (`spie`, `spy`). Callers
+//! offer the names of the variant at hand only, never another variant's.
 
 /// Edit distance between two strings, counted in characters; adjacent swaps cost one.
 pub fn distance(a: &str, b: &str) -> usize {
@@ -44,7 +47,17 @@ pub fn closest<'a>(unknown: &str, known: impl IntoIterator<Item = &'a str>) -> V
             let longer = unknown.chars().count().max(k.chars().count());
             let near = d <= (longer / 3).max(1);
             let prefix = unknown.len() >= 3 && (k.starts_with(unknown) || unknown.starts_with(k));
-            (d > 0 && (near || prefix)).then_some((d, i, k))
+            // The same stem, another ending (`castle`, `castling`), or a short word misspelt
+            // after a correct start (`spie`, `spy`).
+            let shared = unknown
+                .chars()
+                .zip(k.chars())
+                .take_while(|(a, b)| a == b)
+                .count();
+            let shorter = unknown.chars().count().min(k.chars().count());
+            let stem = shared >= 4 && shared + 2 >= shorter;
+            let start = d <= 2 && shared >= 2 && longer >= 4;
+            (d > 0 && (near || prefix || stem || start)).then_some((d, i, k))
         })
         .collect();
     scored.sort();
@@ -95,6 +108,12 @@ mod tests {
             "; did you mean `castling`?"
         );
         assert_eq!(did_you_mean("qqq", ["castling"]), "");
+        assert_eq!(
+            closest("castle", ["castling", "en-passant"]),
+            vec!["castling"]
+        );
+        assert_eq!(closest("spie", ["king", "spy", "pawn"]), vec!["spy"]);
+        assert!(closest("pawn", ["king", "spy", "rook"]).is_empty());
     }
 
     #[test]

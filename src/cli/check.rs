@@ -40,7 +40,7 @@ fn check_inputs(paths: &[PathBuf]) -> (Vec<(PathBuf, Option<usize>)>, Vec<String
                     errln!("note: {note}");
                 }
                 if found.files.is_empty() {
-                    missing.push(format!("no scenario files (*.scn) under {}", p.display()))
+                    missing.push(format!("no scenario files (*.scn) under {}", crate::text::path(&p)))
                 }
                 files.extend(found.files.into_iter().map(|f| (f, line)));
             }
@@ -67,6 +67,9 @@ pub(super) fn check(
     } else {
         paths
     };
+    if format == CheckFormat::Github {
+        super::output::one_line_errors();
+    }
     let (files, missing) = check_inputs(&paths);
     let Some(report_file) = report_file else {
         return check_files(
@@ -130,7 +133,10 @@ fn check_files(
     } = run.files(files, &mut totals)?;
     if let (Some(f), 0) = (&settings.filter, selected) {
         if !totals.unusable && !stopped {
-            errln!("error: no scenario title contains `{f}`");
+            errln!(
+                "error: no scenario title contains `{}`",
+                crate::text::escape(f)
+            );
             totals.unusable = true;
         }
     }
@@ -143,9 +149,9 @@ fn check_files(
         let done = super::bless::bless(&checks, force)?;
         let (written, left) = (done.written, done.left);
         outln!(
-            "blessed {written} expectation{}; {left} failure{} left as they are",
-            if written == 1 { "" } else { "s" },
-            if left == 1 { "" } else { "s" }
+            "blessed {}; {} left as they are",
+            crate::text::count(written, "expectation"),
+            crate::text::count(left, "failure")
         )?;
         if done.unwritten > 0 {
             code = 2;
@@ -177,7 +183,7 @@ fn check_files(
             if interrupted() {
                 outln!("interrupted: the results above are those that finished")?;
             }
-            outln!("{}", super::colour::summary(&totals.line()))?;
+            super::output::painted_line(&super::colour::summary(&totals.line()))?;
         }
         CheckFormat::Json => {
             let files: Vec<_> = checks.iter().map(FileCheck::json).collect();
@@ -305,7 +311,11 @@ impl Run<'_> {
                     for &i in &selected {
                         if let Some(s) = shared.file.scenarios.get(i) {
                             let at = check.source.line_col(s.span.start).0;
-                            let label = format!("{}:{at}  {}", check.source.path, s.title.node);
+                            let label = format!(
+                                "{}:{at}  {}",
+                                crate::text::escape(&check.source.path),
+                                crate::text::escape(&s.title.node)
+                            );
                             labels.insert(next_seq, label);
                             spawn(next_seq, i, &shared, &tx, &cancel);
                             next_seq += 1;
@@ -393,10 +403,9 @@ impl Run<'_> {
         if self.text {
             let source = &at.check.source;
             super::progress::Progress::suspend(&self.spinner, || {
-                let written = outln!(
-                    "{}",
-                    super::colour::report(source.scenario_text(&report).trim_end())
-                );
+                let written = super::output::painted_line(&super::colour::report(
+                    source.scenario_text(&report).trim_end(),
+                ));
                 err(format_args!("{}", source.scenario_problems(&report)));
                 written
             })?;
@@ -428,7 +437,7 @@ impl Run<'_> {
             }
         }
         if self.text && !check.problems.is_empty() {
-            outln!("{}", super::colour::report(check.header_text().trim_end()))?;
+            super::output::painted_line(&super::colour::report(check.header_text().trim_end()))?;
             for p in &check.problems {
                 err(format_args!("{}", check.source.render(p)));
             }

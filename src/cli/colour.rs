@@ -2,6 +2,9 @@
 //! line, the verdict of `explain`, and the diagnostics on standard error. Plain when the output
 //! is not a terminal or `NO_COLOR` is set (<https://no-color.org>), unless `--color always`;
 //! the library itself never colours, so snapshots and JSON stay plain.
+//!
+//! Each function escapes the control characters of its text ([`crate::text::escape_lines`])
+//! before it adds its own: what it returns is written as it is.
 
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -53,6 +56,7 @@ fn paint(code: &str, text: &str) -> String {
 
 /// A line of `check`'s report, its mark or label coloured.
 pub fn report_line(line: &str) -> String {
+    let line = &*crate::text::escape_lines(line);
     if !on() {
         return line.to_string();
     }
@@ -81,13 +85,14 @@ pub fn report_line(line: &str) -> String {
 /// A whole report, line by line.
 pub fn report(text: &str) -> String {
     if !on() {
-        return text.to_string();
+        return crate::text::escape_lines(text).into_owned();
     }
     text.lines().map(report_line).collect::<Vec<_>>().join("\n")
 }
 
 /// The summary line: `N passed` green, `M failed` red when there are failures.
 pub fn summary(line: &str) -> String {
+    let line = &*crate::text::escape_lines(line);
     if !on() {
         return line.to_string();
     }
@@ -109,6 +114,7 @@ pub fn summary(line: &str) -> String {
 
 /// `legal` green, `illegal` red, in `explain`'s verdict line.
 pub fn verdict(line: &str) -> String {
+    let line = &*crate::text::escape_lines(line);
     if !on() {
         return line.to_string();
     }

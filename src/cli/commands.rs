@@ -168,15 +168,7 @@ pub fn run(command: Command, limits: super::Budgets) -> Outcome {
             super::output::out(format_args!("{}", String::from_utf8_lossy(&script)))?;
             Ok(0)
         }
-        Command::Man => {
-            let cmd = <super::Cli as clap::CommandFactory>::command();
-            let mut page = Vec::new();
-            clap_mangen::Man::new(cmd)
-                .render(&mut page)
-                .map_err(|e| Failure::Input(format!("cannot write the manual page: {e}")))?;
-            super::output::out(format_args!("{}", String::from_utf8_lossy(&page)))?;
-            Ok(0)
-        }
+        Command::Man { command, dir } => super::man::man(command.as_deref(), dir.as_deref()),
         Command::Show {
             target,
             fen,
@@ -365,9 +357,9 @@ fn rules<R: Rules>(coverage: &[PathBuf]) -> Outcome {
                     uncovered += 1;
                 }
                 outln!(
-                    "  {:width$}  {:>3} scenarios  {}: {}",
+                    "  {:width$}  {n:>3} {:9}  {}: {}",
                     r.id,
-                    n,
+                    crate::text::plural(n, "scenario"),
                     r.source,
                     r.summary
                 )?;
@@ -409,7 +401,11 @@ fn rules<R: Rules>(coverage: &[PathBuf]) -> Outcome {
                 if n == 0 {
                     unexercised += 1;
                 }
-                outln!("  {} = {v}  {n:>3} scenarios", o.name)?;
+                outln!(
+                    "  {} = {v}  {n:>3} {}",
+                    o.name,
+                    crate::text::plural(n, "scenario")
+                )?;
             }
         }
     }

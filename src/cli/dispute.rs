@@ -73,22 +73,26 @@ pub fn dispute(
     let chosen: Vec<usize> = match line {
         Some(line) => vec![location::at_line(&file, &source, line)?.0],
         None => (0..file.scenarios.len())
-            .filter(|&i| only.is_none_or(|o| file.scenarios[i].title.node.contains(o)))
+            .filter(|&i| {
+                only.is_none_or(|o| {
+                    crate::text::contains_any_case(&file.scenarios[i].title.node, o)
+                })
+            })
             .collect(),
     };
     if chosen.is_empty() {
         let titles: Vec<String> = file
             .scenarios
             .iter()
-            .map(|s| format!("  \"{}\"", s.title.node))
+            .map(|s| format!("  \"{}\"", crate::text::escape(&s.title.node)))
             .collect();
         return Err(Failure::Input(match only {
             Some(o) => format!(
                 "no scenario of {} has `{o}` in its title; its scenarios:\n{}",
-                source.path,
+                source.shown_path(),
                 titles.join("\n")
             ),
-            None => format!("{} has no scenarios", source.path),
+            None => format!("{} has no scenarios", source.shown_path()),
         }));
     }
     let mut code = 0;
@@ -159,7 +163,7 @@ fn one(
     let title = &scenario.title.node;
     let header = format!(
         "scenario \"{title}\" ({}:{})",
-        source.path,
+        source.shown_path(),
         line_of(scenario.span.start)
     );
     let spinner = super::progress::Progress::start(format!("dispute \"{title}\""));
@@ -227,8 +231,8 @@ fn one(
     if let Some(n) = too_many {
         let names: Vec<&str> = open.iter().copied().collect();
         let message = format!(
-            "{} open options consulted ({}) make {n} readings, more than {MAX_READINGS}; pin some with --option name=value",
-            names.len(),
+            "{} consulted ({}) make {n} readings, more than {MAX_READINGS}; pin some with --option name=value",
+            crate::text::count(names.len(), "open option"),
             names.join(", ")
         );
         if format == Format::Text {
@@ -282,11 +286,9 @@ fn one(
             // Options that decide nothing leave every row as it is: one row stands for all
             // their values (the JSON lists every reading).
             outln!(
-                "  {} reading{} of the {} open option{} consulted",
-                table.len(),
-                if table.len() == 1 { "" } else { "s" },
-                open.len(),
-                if open.len() == 1 { "" } else { "s" }
+                "  {} of the {} consulted",
+                crate::text::count(table.len(), "reading"),
+                crate::text::count(open.len(), "open option")
             )?;
             let shown: BTreeSet<&'static str> = decides.iter().copied().collect();
             let mut seen = BTreeSet::new();

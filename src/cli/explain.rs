@@ -69,7 +69,7 @@ fn from_line(path: &Path, line: usize, turn: Option<&str>) -> Result<Located, Fa
     let Some(statement) = statement else {
         return Err(Failure::Input(format!(
             "line {line} of {} holds no statement of scenario \"{}\"; name the line of a `play`, `expect legal` or `expect illegal`",
-            source.path, scenario.title.node
+            source.shown_path(), scenario.title.node
         )));
     };
     let until = scenario
@@ -85,7 +85,7 @@ fn from_line(path: &Path, line: usize, turn: Option<&str>) -> Result<Located, Fa
         _ => {
             return Err(Failure::Input(format!(
                 "line {line} of {} is not a `play`, `expect legal` or `expect illegal`; give the turn to explain after the location (`{}:{line} Nf3`)",
-                source.path, source.path
+                source.shown_path(), source.shown_path()
             )))
         }
     };
@@ -97,67 +97,25 @@ fn turn_text(text: &str) -> Result<TurnText, Failure> {
         .map_err(|p| Failure::Rendered(crate::scenario::diagnostic::render(&p, "<turn>", text)))
 }
 
-/// A position from the command line, written as a scenario of one statement before the turn.
+/// A position from the command line, as a scenario of one statement before the turn.
 fn one_liner(request: &Request<'_>) -> Result<Located, Failure> {
     let variant: Variant = request.target.parse().map_err(Failure::Input)?;
-    let Some(text) = request.turn else {
+    if request.turn.is_none() {
         return Err(Failure::Input(format!(
             "name the turn to explain: `arbiter explain {} \"Nf3\"`, or a scenario line: `arbiter explain file.scn:14`",
             variant.name()
         )));
-    };
-    let turn = turn_text(text)?;
-    let position =
-        given_position(request.fen, request.board)?.unwrap_or_else(|| "  start\n".to_string());
-    let size = request.size.map(|s| format!(" {s}")).unwrap_or_default();
-    let src = format!(
-        "variant {}{size}\nscenario \"command line\" {{\n{position}  expect legal {}\n}}\n",
-        variant.name(),
-        turn.text
-    );
-    let source = Source::new("<command line>", src);
-    let file = parse_file(&source.src)
-        .map_err(|ps| Failure::Rendered(ps.iter().map(|p| source.render(p)).collect()))?;
-    let until = file.scenarios[0].statements.len().saturating_sub(1);
-    Ok((source, file, 0, until, vec![turn]))
-}
-
-/// The position `--fen` or `--board` gives, as scenario statements; `None` when neither does.
-pub(super) fn given_position(
-    fen: Option<&str>,
-    board: Option<&str>,
-) -> Result<Option<String>, Failure> {
-    Ok(match (fen, board) {
-        (Some(_), Some(_)) => {
-            return Err(Failure::Input(
-                "give the position by --fen or by --board, not both".into(),
-            ))
-        }
-        (Some(fen), None) => Some(format!(
-            "  fen \"{}\"\n",
-            fen.replace('\\', "\\\\").replace('"', "\\\"")
-        )),
-        (None, Some(board)) => Some(board_statements(board)),
-        (None, None) => None,
-    })
-}
-
-/// `white: Ke2 Qd2; black: Ke8; black to move` as scenario statements.
-fn board_statements(board: &str) -> String {
-    let mut placements = String::new();
-    let mut after = String::new();
-    for part in board
-        .split([';', '\n'])
-        .map(str::trim)
-        .filter(|p| !p.is_empty())
-    {
-        if part.ends_with("to move") || part.starts_with("set ") {
-            after.push_str(&format!("  {part}\n"));
-        } else {
-            placements.push_str(&format!("    {part}\n"));
-        }
     }
-    format!("  board {{\n{placements}  }}\n{after}")
+    let (source, file, turn) = super::command_line::scenario(&super::command_line::Given {
+        command: "explain",
+        variant: request.target,
+        turn: request.turn,
+        fen: request.fen,
+        board: request.board,
+        size: request.size,
+    })?;
+    let until = file.scenarios[0].statements.len().saturating_sub(1);
+    Ok((source, file, 0, until, turn.into_iter().collect()))
 }
 
 /// The explanation at a scenario statement, printed.
@@ -298,12 +256,9 @@ fn print_text<R: Rules>(
     match &e.verdict {
         Verdict::Legal { turn, result } => {
             if turn.is_empty() || turn == written {
-                outln!("{}", super::colour::verdict(&format!("{written}: legal")))?;
+                super::output::painted_line(&super::colour::verdict(&format!("{written}: legal")))?;
             } else {
-                outln!(
-                    "{}",
-                    super::colour::verdict(&format!("{written}: legal, as {turn}"))
-                )?;
+                super::output::painted_line(&super::colour::verdict(&format!("{written}: legal, as {turn}")))?;
             }
             if let Some(o) = result {
                 outln!("result: {o}")?;
@@ -312,11 +267,8 @@ fn print_text<R: Rules>(
         Verdict::Illegal => {
             let first = e.forbidden_by();
             match first {
-                Some(s) => outln!(
-                    "{}",
-                    super::colour::verdict(&format!("{written}: illegal, forbidden by {}", s.rule))
-                )?,
-                None => outln!("{}", super::colour::verdict(&format!("{written}: illegal")))?,
+                Some(s) => super::output::painted_line(&super::colour::verdict(&format!("{written}: illegal, forbidden by {}", s.rule)))?,
+                None => super::output::painted_line(&super::colour::verdict(&format!("{written}: illegal")))?,
             }
             let also: Vec<&str> = e
                 .steps
@@ -343,7 +295,10 @@ fn print_text<R: Rules>(
         let mut seen = std::collections::BTreeSet::new();
         for (i, s) in e.steps.iter().enumerate() {
             let first = seen.insert(s.rule);
-            super::output::out(format_args!("{}", step_text::<R>(i + 1, s, first)))?;
+            super::output::out(format_args!(
+                "{}",
+                crate::text::escape_lines(&step_text::<R>(i + 1, s, first))
+            ))?;
         }
     }
     if !e.nearest.is_empty() {

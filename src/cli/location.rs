@@ -67,11 +67,11 @@ pub fn at_line<'f>(
         })
         .collect();
     Err(if spans.is_empty() {
-        format!("{} has no scenarios", source.path)
+        format!("{} has no scenarios", source.shown_path())
     } else {
         format!(
             "line {line} of {} is in no scenario; the nearest:\n{}",
-            source.path,
+            source.shown_path(),
             spans.join("\n")
         )
     })

@@ -4,11 +4,13 @@
 mod bless;
 mod check;
 mod colour;
+mod command_line;
 mod commands;
 mod dispute;
 mod explain;
 mod fmt;
 mod location;
+mod man;
 pub mod output;
 mod progress;
 pub mod safe_write;
@@ -90,7 +92,7 @@ pub enum Command {
         /// Files and folders (searched for `*.scn`); default `scenarios/`. `file.scn:13` runs
         /// only the scenario that holds line 13.
         paths: Vec<PathBuf>,
-        /// Only scenarios whose title contains this text.
+        /// Only scenarios whose title contains this text, in any case.
         #[arg(long, value_name = "TEXT")]
         filter: Option<String>,
         /// Set an option for every scenario (`name=value`, repeatable), over the file's and
@@ -247,8 +249,17 @@ pub enum Command {
         /// The shell.
         shell: clap_complete::Shell,
     },
-    /// Print the manual page (roff): `arbiter man > arbiter.1; man ./arbiter.1`.
-    Man,
+    /// Print a manual page (roff): `arbiter man > arbiter.1; man ./arbiter.1`, or a
+    /// subcommand's with all its flags (`arbiter man check`), or write every page into a folder
+    /// (`arbiter man --dir man1`).
+    Man {
+        /// The subcommand whose page to print (`check`); without it, the page of `arbiter`.
+        command: Option<String>,
+        /// Write every page (`arbiter.1`, `arbiter-check.1`, ...) into this folder, each
+        /// replaced whole or not at all, and print their paths.
+        #[arg(long, value_name = "FOLDER")]
+        dir: Option<PathBuf>,
+    },
     /// Draw a position: a text diagram, or an SVG file with `-o`. Zones are shaded, a turn is
     /// drawn as arrows through every leg (kills crossed out; a refused turn dashed, with the
     /// rule that refuses it), and `--moves-from` marks where one piece can go.
@@ -310,7 +321,7 @@ pub enum Command {
     Dispute {
         /// The scenario file, or one scenario of it by a line: `file.scn:14`.
         file: PathBuf,
-        /// Only scenarios whose title contains this text.
+        /// Only scenarios whose title contains this text, in any case.
         #[arg(long)]
         scenario: Option<String>,
         /// Pin an option (`name=value`, repeatable): it is not varied.
@@ -437,7 +448,19 @@ fn parse_duration(text: &str) -> Result<Duration, String> {
 
 /// Runs the command line and returns the exit status.
 pub fn main() -> i32 {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        // Help and version go out as clap writes them; a usage error may quote what was
+        // typed, so it is shown escaped.
+        Err(e) if !e.use_stderr() => e.exit(),
+        Err(e) => {
+            output::err(format_args!(
+                "{}",
+                crate::text::escape_lines(&e.render().to_string())
+            ));
+            return e.exit_code();
+        }
+    };
     colour::setup(cli.color);
     commands::interrupt_on_ctrl_c();
     if let Err(e) = threads::setup(cli.threads) {

@@ -6,9 +6,17 @@
 //! and any other write error with one line on standard error. Standard error itself is written
 //! with [`err`], which ignores failures: there is nowhere left to report them. A report that
 //! goes to a file (`check -o`) is sent there by [`redirect`], written safely.
+//!
+//! [`outln!`] and [`errln!`] are for lines people read: they show control characters escaped
+//! ([`crate::text::escape_lines`]), so that a title or a file name cannot drive the terminal.
+//! [`out`] and [`err`] write as given, for machine formats (which escape by their own rules)
+//! and for text escaped before it was coloured. Under `--format github`, [`err`] also puts
+//! every message on one line ([`one_line_errors`]): the runner reads workflow commands from
+//! standard error too.
 
 use std::fmt;
 use std::io::{self, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 
 use super::safe_write::SafeFile;
@@ -41,7 +49,7 @@ impl Failure {
     pub fn finish(self) -> i32 {
         match self {
             Failure::Input(message) => {
-                err(format_args!("error: {message}\n"));
+                crate::errln!("error: {message}");
                 2
             }
             Failure::Rendered(text) => {
@@ -96,20 +104,64 @@ pub fn out(args: fmt::Arguments<'_>) -> Result<(), Failure> {
         })
 }
 
+static ONE_LINE: AtomicBool = AtomicBool::new(false);
+
+/// From now on, [`err`] writes each message on one line, every control character in it escaped
+/// but a last line break: no part of a message can start a line of its own.
+pub fn one_line_errors() {
+    ONE_LINE.store(true, Ordering::Relaxed);
+}
+
 /// Writes to standard error, ignoring failure.
 pub fn err(args: fmt::Arguments<'_>) {
+    if ONE_LINE.load(Ordering::Relaxed) {
+        let text = args.to_string();
+        let (body, end) = match text.strip_suffix('\n') {
+            Some(body) => (body, "\n"),
+            None => (text.as_str(), ""),
+        };
+        let body = crate::text::escape(body);
+        let _ = write!(io::stderr().lock(), "{body}{end}");
+        return;
+    }
     let _ = io::stderr().lock().write_fmt(args);
 }
 
-/// `println!` for standard output through [`out`]; evaluates to `Result<(), Failure>`.
+/// A line the colour module returned (escaped, then painted), written as it is.
+pub fn painted_line(line: &str) -> Result<(), Failure> {
+    out(format_args!("{line}\n"))
+}
+
+/// A line for people, control characters escaped.
+pub fn escaped_line(args: fmt::Arguments<'_>) -> String {
+    let mut line = match args.as_str() {
+        Some(s) => crate::text::escape_lines(s).into_owned(),
+        None => crate::text::escape_lines(&args.to_string()).into_owned(),
+    };
+    line.push('\n');
+    line
+}
+
+/// `println!` for standard output through [`out`], control characters escaped; evaluates to
+/// `Result<(), Failure>`.
 #[macro_export]
 macro_rules! outln {
     () => { $crate::cli::output::out(format_args!("\n")) };
-    ($($arg:tt)*) => { $crate::cli::output::out(format_args!("{}\n", format_args!($($arg)*))) };
+    ($($arg:tt)*) => {
+        $crate::cli::output::out(format_args!(
+            "{}",
+            $crate::cli::output::escaped_line(format_args!($($arg)*))
+        ))
+    };
 }
 
-/// `eprintln!` through [`err`].
+/// `eprintln!` through [`err`], control characters escaped.
 #[macro_export]
 macro_rules! errln {
-    ($($arg:tt)*) => { $crate::cli::output::err(format_args!("{}\n", format_args!($($arg)*))) };
+    ($($arg:tt)*) => {
+        $crate::cli::output::err(format_args!(
+            "{}",
+            $crate::cli::output::escaped_line(format_args!($($arg)*))
+        ))
+    };
 }

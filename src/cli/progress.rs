@@ -30,7 +30,7 @@ impl Progress {
             ProgressStyle::with_template("{spinner} {prefix} {msg}")
                 .unwrap_or_else(|_| ProgressStyle::default_spinner()),
         );
-        bar.set_prefix(label.into());
+        bar.set_prefix(crate::text::escape(&label.into()).into_owned());
         let done = Arc::new(AtomicBool::new(false));
         let ticker = {
             let (bar, done) = (bar.clone(), done.clone());
@@ -66,7 +66,8 @@ impl Progress {
 
     /// A new label for the same display (the scenario now running).
     pub fn label(&self, label: impl Into<String>) {
-        self.bar.set_prefix(label.into());
+        self.bar
+            .set_prefix(crate::text::escape(&label.into()).into_owned());
     }
 }
 

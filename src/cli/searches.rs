@@ -695,7 +695,7 @@ fn lines(path: &Path) -> Result<Lines, Failure> {
         ("standard input".into(), Box::new(std::io::stdin()))
     } else {
         let file = std::fs::File::open(path)
-            .map_err(|e| Failure::Input(format!("cannot read {}: {e}", path.display())))?;
+            .map_err(|e| Failure::Input(format!("cannot read {}: {e}", crate::text::path(path))))?;
         (path.display().to_string(), Box::new(file))
     };
     Ok(Box::new(BufReader::new(reader).lines().enumerate().map(

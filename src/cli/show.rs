@@ -68,7 +68,10 @@ pub fn show(request: Request<'_>, settings: &Settings) -> Result<i32, Failure> {
             Ok(0)
         }
         None => {
-            super::output::out(format_args!("{}", picture::text::render(&picture)))?;
+            super::output::out(format_args!(
+                "{}",
+                crate::text::escape_lines(&picture::text::render(&picture))
+            ))?;
             Ok(0)
         }
     }
@@ -98,23 +101,20 @@ fn from_line(path: &Path, line: usize) -> Result<Located, Failure> {
     Ok((source, file, index, until))
 }
 
-/// A position from the command line, written as a scenario of one statement.
+/// A position from the command line, as a scenario of one statement.
 fn one_liner(request: &Request<'_>) -> Result<Located, Failure> {
     let variant: Variant = request.target.parse().map_err(Failure::Input)?;
-    let position = match super::explain::given_position(request.fen, request.board)? {
-        Some(p) => p,
-        None => {
-            with_variant!(variant, R => has_start::<R>(request.size))?;
-            "  start\n".to_string()
-        }
-    };
-    let size = request.size.map(|s| format!(" {s}")).unwrap_or_default();
-    let src = format!(
-        "variant {}{size}\nscenario \"command line\" {{\n{position}}}\n",
-        variant.name()
-    );
-    let source = Source::new("<command line>", src);
-    let file = parse_file(&source.src).map_err(|ps| rendered(&source, &ps))?;
+    if request.fen.is_none() && request.board.is_none() {
+        with_variant!(variant, R => has_start::<R>(request.size))?;
+    }
+    let (source, file, _) = super::command_line::scenario(&super::command_line::Given {
+        command: "show",
+        variant: request.target,
+        turn: None,
+        fen: request.fen,
+        board: request.board,
+        size: request.size,
+    })?;
     let until = file.scenarios[0].statements.len();
     Ok((source, file, 0, until))
 }

@@ -339,9 +339,8 @@ pub fn nearest<R: Rules>(game: &Game<R>, pattern: &TurnPattern) -> Vec<Near> {
         }
         if turn.actions.len() != written_len {
             differs.push(format!(
-                "it has {} action{}",
-                turn.actions.len(),
-                if turn.actions.len() == 1 { "" } else { "s" }
+                "it has {}",
+                crate::text::count(turn.actions.len(), "action")
             ));
         }
         if differs.is_empty() {

@@ -77,7 +77,7 @@ pub struct Found {
 /// wrong with it.
 pub fn scenario_files(paths: &[PathBuf]) -> Result<Found, String> {
     fn walk(dir: &Path, seen: &mut BTreeSet<PathBuf>, found: &mut Found) -> Result<(), String> {
-        let cannot = |e: std::io::Error| format!("cannot read {}: {e}", dir.display());
+        let cannot = |e: std::io::Error| format!("cannot read {}: {e}", crate::text::path(dir));
         if !seen.insert(std::fs::canonicalize(dir).map_err(cannot)?) {
             return Ok(());
         }
@@ -114,7 +114,7 @@ pub fn scenario_files(paths: &[PathBuf]) -> Result<Found, String> {
         } else if p.exists() {
             found.files.push(p.clone());
         } else {
-            return Err(format!("{} does not exist", p.display()));
+            return Err(format!("{} does not exist", crate::text::path(p)));
         }
     }
     found.files.sort();
@@ -149,9 +149,10 @@ pub fn rule_coverage<R: Rules>(paths: &[PathBuf]) -> Result<Coverage, String> {
         let src = match read {
             Ok(src) => src,
             Err(e) => {
-                coverage
-                    .notes
-                    .push(format!("{} not counted: cannot read it: {e}", f.display()));
+                coverage.notes.push(format!(
+                    "{} not counted: cannot read it: {e}",
+                    crate::text::path(&f)
+                ));
                 continue;
             }
         };
@@ -159,9 +160,9 @@ pub fn rule_coverage<R: Rules>(paths: &[PathBuf]) -> Result<Coverage, String> {
             Ok(file) => file,
             Err(problems) => {
                 coverage.notes.push(format!(
-                    "{} not counted: it does not parse ({} problems; `arbiter check` shows them)",
-                    f.display(),
-                    problems.len()
+                    "{} not counted: it does not parse ({}; `arbiter check` shows them)",
+                    crate::text::path(&f),
+                    crate::text::count(problems.len(), "problem")
                 ));
                 continue;
             }
@@ -193,10 +194,10 @@ pub fn rule_coverage<R: Rules>(paths: &[PathBuf]) -> Result<Coverage, String> {
         }
     }
     for (variant, n) in other_variants {
-        let files = if n == 1 { "file" } else { "files" };
-        coverage
-            .notes
-            .push(format!("{n} {files} of variant {variant} not counted"));
+        coverage.notes.push(format!(
+            "{} of variant {variant} not counted",
+            crate::text::count(n, "file")
+        ));
     }
     Ok(coverage)
 }

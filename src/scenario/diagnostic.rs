@@ -6,6 +6,7 @@ use miette::{
 };
 
 use super::ast::Span;
+use crate::text::{escape, escape_lines};
 
 /// One thing wrong with the input: a message, where, a label at that place, maybe a hint.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -197,13 +198,16 @@ fn render_on_line(problem: &Problem, name: &str, src: &str, line: usize) -> Stri
     if spanned.match_indices('\n').nth(MAX_SPAN_LINES).is_some() {
         end = start + spanned.find('\n').unwrap_or(spanned.len());
     }
+    // Everything miette is given is escaped first: it may colour what it prints.
+    let name = &*escape(name);
     let excerpt = Excerpt::new(name, src, start..end, line);
     let col = excerpt.column + 1;
-    let mut diag = MietteDiagnostic::new(shorten_words(&problem.message)).with_label(
-        LabeledSpan::new_with_span(Some(shorten_words(&problem.label)), excerpt.label),
+    let shown = |text: &str| escape_lines(&shorten_words(text)).into_owned();
+    let mut diag = MietteDiagnostic::new(shown(&problem.message)).with_label(
+        LabeledSpan::new_with_span(Some(shown(&problem.label)), excerpt.label),
     );
     if let Some(h) = &problem.help {
-        diag = diag.with_help(shorten_words(h));
+        diag = diag.with_help(shown(h));
     }
     let report = miette::Report::new(diag).with_source_code(excerpt);
     let handler = GraphicalReportHandler::new_themed(theme())
@@ -211,7 +215,10 @@ fn render_on_line(problem: &Problem, name: &str, src: &str, line: usize) -> Stri
         .with_context_lines(1);
     let mut out = String::new();
     if handler.render_report(&mut out, report.as_ref()).is_err() {
-        out = format!("error: {} at {name}:{line}:{col}\n", problem.message);
+        out = format!(
+            "error: {} at {name}:{line}:{col}\n",
+            shown(&problem.message)
+        );
     }
     trimmed(&out)
 }
@@ -251,22 +258,25 @@ struct ShownLine {
     shown_start: usize,
     /// The part of the content shown, as byte offsets in the content, and the `…` before it.
     window: std::ops::Range<usize>,
+    /// The length of the window as shown, its control characters escaped.
+    shown_len: usize,
     prefix: &'static str,
 }
 
 impl ShownLine {
     /// Where an offset of the file in this line lands in the excerpt; offsets in a part that
     /// was cut land at the edge of what is shown.
-    fn map(&self, offset: usize) -> usize {
+    fn map(&self, src: &str, offset: usize) -> usize {
         let rel = offset - self.start;
         let content_len = self.content_end - self.start;
         if rel > content_len {
             // In the line ending, which is kept as it is.
-            let shown_len = self.prefix.len() + self.window.len() + self.suffix_len(content_len);
+            let shown_len = self.prefix.len() + self.shown_len + self.suffix_len(content_len);
             return self.shown_start + shown_len + (rel - content_len);
         }
-        let inside = rel.clamp(self.window.start, self.window.end) - self.window.start;
-        self.shown_start + self.prefix.len() + inside
+        let inside = rel.clamp(self.window.start, self.window.end);
+        let before = &src[self.start + self.window.start..self.start + inside];
+        self.shown_start + self.prefix.len() + escape_lines(before).len()
     }
 
     fn suffix_len(&self, content_len: usize) -> usize {
@@ -329,15 +339,17 @@ impl Excerpt {
                 .contains(&span.start)
                 .then(|| span.start - start);
             let (window, prefix, suffix) = cut(content, skip, focus);
+            let shown_window = escape_lines(&content[window.clone()]);
             let line = ShownLine {
                 start,
                 content_end: start + content.len(),
                 shown_start: text.len(),
-                window: window.clone(),
+                window,
+                shown_len: shown_window.len(),
                 prefix,
             };
             text.push_str(prefix);
-            text.push_str(&content[window]);
+            text.push_str(&shown_window);
             text.push_str(suffix);
             text.push_str(ending);
             shown.push(line);
@@ -348,7 +360,7 @@ impl Excerpt {
                 .iter()
                 .rev()
                 .find(|l| l.start <= offset)
-                .map_or(0, |l| l.map(offset))
+                .map_or(0, |l| l.map(src, offset))
         };
         let (a, b) = (map(span.start), map(span.end));
         Excerpt {

@@ -36,7 +36,7 @@ pub struct Settings {
     pub limits: Limits,
     pub timeout: Option<Duration>,
     pub overrides: Vec<(String, String)>,
-    /// Only scenarios whose title contains this text (`--filter`).
+    /// Only scenarios whose title contains this text, in any case (`--filter`).
     pub filter: Option<String>,
     /// Only the scenario that holds this line of the file (`file.scn:13`).
     pub line: Option<usize>,
@@ -58,7 +58,7 @@ impl Settings {
         let line_of = |offset: usize| super::diagnostic::line_col(src, offset).0;
         self.filter
             .as_ref()
-            .is_none_or(|f| scenario.title.node.contains(f.as_str()))
+            .is_none_or(|f| crate::text::contains_any_case(&scenario.title.node, f))
             && self.line.is_none_or(|l| {
                 (line_of(scenario.span.start)..=line_of(scenario.span.end.saturating_sub(1)))
                     .contains(&l)
@@ -555,28 +555,35 @@ impl<'a, R: Rules> Evaluator<'a, R> {
                 }
             }
             Assertion::MovesFromCount(sq, _) => push(self.square(sq).map(|_| ())),
-            Assertion::Result(_, Some(reason)) => push(
-                reason
-                    .node
-                    .parse::<Reason>()
-                    .map_err(|e| Problem::new(e, reason.span.clone(), "no such reason"))
-                    .and_then(|r| {
-                        if R::INFO.reasons.contains(&r) {
-                            return Ok(());
-                        }
-                        let names: Vec<_> = R::INFO.reasons.iter().map(|r| r.name()).collect();
-                        Err(Problem::new(
-                            format!(
-                                "a {} game never ends by {}; it ends by {}",
-                                R::NAME,
-                                r.name(),
-                                names.join(", ")
-                            ),
-                            reason.span.clone(),
-                            "not a reason of this variant",
-                        ))
-                    }),
-            ),
+            Assertion::Result(_, Some(reason)) => {
+                // Suggested from this variant's own reasons only: another variant's is no
+                // better a guess than an unknown word.
+                let names: Vec<_> = R::INFO.reasons.iter().map(|r| r.name()).collect();
+                let hint = did_you_mean(&reason.node, names.iter().copied());
+                push(match reason.node.parse::<Reason>() {
+                    Ok(r) if R::INFO.reasons.contains(&r) => Ok(()),
+                    Ok(r) => Err(Problem::new(
+                        format!(
+                            "a {} game never ends by {}; it ends by {}{hint}",
+                            R::NAME,
+                            r.name(),
+                            names.join(", ")
+                        ),
+                        reason.span.clone(),
+                        "not a reason of this variant",
+                    )),
+                    Err(_) => Err(Problem::new(
+                        format!(
+                            "unknown reason `{}`; a {} game ends by {}{hint}",
+                            reason.node,
+                            R::NAME,
+                            names.join(", ")
+                        ),
+                        reason.span.clone(),
+                        "no such reason",
+                    )),
+                })
+            }
             Assertion::Occupant(sq, piece) => {
                 push(self.square(sq).map(|_| ()));
                 if let Some((_, p)) = piece {
@@ -1037,8 +1044,8 @@ impl<'a, R: Rules> Evaluator<'a, R> {
                     Ok(Verdict::Holds)
                 } else {
                     blessable(
-                        format!("{n} legal turns"),
-                        format!("{found} legal turns"),
+                        crate::text::count(*n, "legal turn"),
+                        crate::text::count(found, "legal turn"),
                         format!("moves count {found}"),
                     )
                 }
@@ -1054,8 +1061,16 @@ impl<'a, R: Rules> Evaluator<'a, R> {
                     Ok(Verdict::Holds)
                 } else {
                     blessable(
-                        format!("{n} legal turns from {}", sq.text()),
-                        format!("{found} legal turns from {}", sq.text()),
+                        format!(
+                            "{} from {}",
+                            crate::text::count(*n, "legal turn"),
+                            sq.text()
+                        ),
+                        format!(
+                            "{} from {}",
+                            crate::text::count(found, "legal turn"),
+                            sq.text()
+                        ),
                         format!("moves from {} count {found}", sq.text()),
                     )
                 }
@@ -1342,12 +1357,13 @@ impl<R: Rules> Lowering<R> {
             _ => Role::from_word(text),
         };
         role.ok_or_else(|| {
-            let letters: Vec<String> = Role::ALL.iter().map(|r| r.letter().to_string()).collect();
-            let words = Role::ALL.iter().map(|r| r.word());
+            // The variant's own pieces, listed and suggested: another variant's are no help.
+            let words = R::INFO.pieces.iter().map(|r| r.word());
             Problem::new(
                 format!(
-                    "unknown piece `{text}`; pieces are named by a letter ({}) or a word ({}){}",
-                    letters.join(" "),
+                    "unknown piece `{text}`; {} pieces are named by a letter ({}) or a word ({}){}",
+                    R::NAME,
+                    R::INFO.letters(),
                     words.clone().collect::<Vec<_>>().join(", "),
                     did_you_mean(text, words)
                 ),
@@ -1379,9 +1395,26 @@ impl<R: Rules> Lowering<R> {
                         OriginSyntax::Exact(s) => Origin::Exact(self.square(s)?),
                         OriginSyntax::File(f) => {
                             Origin::File(self.geometry.file_of(f).ok_or_else(|| {
+                                // `nf3`: a piece letter written small, as a FEN writes Black's.
+                                let small = f
+                                    .to_uppercase()
+                                    .chars()
+                                    .next()
+                                    .and_then(Role::from_letter)
+                                    .filter(|r| R::INFO.pieces.contains(r));
+                                let hint = match small {
+                                    Some(_) if piece.is_none() && turn.text.is_char_boundary(1) => {
+                                        let mut text = turn.text.clone();
+                                        text[..1].make_ascii_uppercase();
+                                        format!(
+                                            "; pieces are written with capital letters for both colours: `{text}`"
+                                        )
+                                    }
+                                    _ => String::new(),
+                                };
                                 Problem::new(
                                     format!(
-                                        "`{f}` is not a file of the {} board ({})",
+                                        "`{f}` is not a file of the {} board ({}){hint}",
                                         R::NAME,
                                         self.geometry.describe()
                                     ),

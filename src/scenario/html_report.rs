@@ -131,8 +131,8 @@ fn file_section(out: &mut String, check: &FileCheck, settings: &Settings, diagra
         if check.unrun > 0 {
             let _ = writeln!(
                 out,
-                "<p class=\"note\">{} scenario(s) of this file could not run</p>",
-                check.unrun
+                "<p class=\"note\">{} of this file could not run</p>",
+                crate::text::count(check.unrun, "scenario")
             );
         }
         out.push_str("</div>\n");

@@ -12,6 +12,7 @@ use super::ast::File;
 use super::diagnostic::{render_with, LineIndex, Problem};
 use super::evaluate::{evaluate_scenario, selected, ScenarioReport, Settings, Status};
 use super::parse::{count_scenarios, parse_file_partial};
+use crate::text::escape;
 
 /// A scenario file's text, with what is needed to point into it.
 #[derive(Clone, Debug)]
@@ -38,7 +39,11 @@ impl Source {
         let bytes = match super::coverage::read_bounded(path) {
             Ok(b) => b,
             Err(e) => {
-                let problem = Problem::new(format!("cannot read {name}: {e}"), 0..0, "");
+                let problem = Problem::new(
+                    format!("cannot read {}: {e}", crate::text::escape(&name)),
+                    0..0,
+                    "",
+                );
                 return (Source::new(&name, String::new()), Some(problem));
             }
         };
@@ -68,25 +73,31 @@ impl Source {
         self.lines.line_col(&self.src, offset)
     }
 
+    /// The path as people are shown it, control characters escaped.
+    pub fn shown_path(&self) -> std::borrow::Cow<'_, str> {
+        escape(&self.path)
+    }
+
     fn line(&self, offset: usize) -> usize {
         self.line_col(offset).0
     }
 
     fn at(&self, offset: usize) -> String {
         let (line, col) = self.line_col(offset);
-        format!("{}:{line}:{col}", self.path)
+        format!("{}:{line}:{col}", self.shown_path())
     }
 
     /// A problem pointing at this source, rendered for people.
     pub fn render(&self, problem: &Problem) -> String {
         if self.src.is_empty() {
-            format!("error: {}\n", problem.message)
+            format!("error: {}\n", crate::text::escape_lines(&problem.message))
         } else {
             render_with(problem, &self.path, &self.src, &self.lines)
         }
     }
 
-    /// The report lines for one scenario; its problems go to [`Self::scenario_problems`].
+    /// The report lines for one scenario; its problems go to [`Self::scenario_problems`]. The
+    /// path, title and reason are escaped ([`escape`]): each stays on its line.
     pub fn scenario_text(&self, r: &ScenarioReport) -> String {
         let mark = match r.status() {
             Status::Passed => "ok   ",
@@ -95,7 +106,7 @@ impl Source {
             Status::Error => "ERROR",
         };
         let note = match (&r.pending, r.status()) {
-            (Some(why), Status::Failed) => format!("  (pending: {why})"),
+            (Some(why), Status::Failed) => format!("  (pending: {})", escape(why)),
             (Some(_), Status::Passed) => {
                 "  (marked pending, but it passes: remove `pending`)".into()
             }
@@ -103,9 +114,9 @@ impl Source {
         };
         let mut out = format!(
             "{mark} {}:{}  {}{note}\n",
-            self.path,
+            self.shown_path(),
             self.line(r.span.start),
-            r.title
+            escape(&r.title)
         );
         for f in &r.failures {
             out.push_str(&format!(
@@ -339,13 +350,13 @@ impl FileCheck {
         if self.scenarios.is_empty() {
             format!(
                 "ERROR {}: unusable input, see the errors\n",
-                self.source.path
+                self.source.shown_path()
             )
         } else {
             format!(
                 "ERROR {}: parts of it cannot be used, see the errors; the scenarios that could \
                  be read ran\n",
-                self.source.path
+                self.source.shown_path()
             )
         }
     }

@@ -375,6 +375,13 @@ fn check_runs_one_scenario_by_line_or_by_title_with_options() {
     let out = stdout(&o);
     assert_eq!(o.status.code(), Some(0), "{out}");
     assert!(out.ends_with("3 passed, 0 failed\n"), "{out}");
+    // In any case.
+    let o = arbiter(&["check", "scenarios/cypher", "--filter", "STALEMATE"]);
+    assert!(
+        stdout(&o).ends_with("3 passed, 0 failed\n"),
+        "{}",
+        stdout(&o)
+    );
     let o = arbiter(&["check", "scenarios", "--filter", "no such title"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("no scenario title contains `no such title`"));
@@ -412,6 +419,59 @@ fn completions_and_the_manual_come_from_the_command_definitions() {
             "{sub}"
         );
     }
+    // The pages the main page refers to can be made: one with all of a subcommand's flags.
+    let o = arbiter(&["man", "check"]);
+    assert_eq!(o.status.code(), Some(0));
+    let check = stdout(&o);
+    assert!(check.contains(".TH arbiter-check 1"), "{check}");
+    for flag in [
+        "filter",
+        "bless",
+        "fail\\-fast",
+        "slow\\-after",
+        "max\\-nodes",
+    ] {
+        assert!(check.contains(&format!("\\-\\-{flag}")), "{flag}: {check}");
+    }
+    let o = arbiter(&["man", "chek"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("did you mean `check`?"),
+        "{}",
+        stderr(&o)
+    );
+    // All of them into a folder, replacing what is there.
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("man-pages");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("arbiter-check.1"), "old").unwrap();
+    let o = arbiter(&["man", "--dir", dir.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let mut written: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    written.sort();
+    assert_eq!(stdout(&o).lines().count(), written.len(), "{written:?}");
+    for sub in page.match_indices("arbiter\\-").map(|(i, _)| {
+        let rest = &page[i + "arbiter\\-".len()..];
+        rest[..rest.find('(').unwrap_or(0)].to_string()
+    }) {
+        if !sub.is_empty() {
+            assert!(
+                written.contains(&format!("arbiter-{sub}.1")),
+                "{sub}: {written:?}"
+            );
+        }
+    }
+    assert!(written.contains(&"arbiter.1".to_string()));
+    assert!(!written.iter().any(|n| n.ends_with(".tmp")), "{written:?}");
+    assert_eq!(
+        std::fs::read_to_string(dir.join("arbiter-check.1")).unwrap(),
+        check
+    );
+    let o = arbiter(&["man", "--dir", "/nonexistent/folder"]);
+    assert_eq!(o.status.code(), Some(2));
 }
 
 #[test]
@@ -680,6 +740,120 @@ fn win_shows_the_line_or_the_refutations() {
     ]);
     assert!(
         stdout(&o).ends_with("none of its 17 turns wins at once\n"),
+
+/// A scenario file of its own for a test, in the test target's folder.
+fn scenario_file(name: &str, text: &str) -> std::path::PathBuf {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cli");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join(name);
+    std::fs::write(&file, text).unwrap();
+    file
+}
+
+#[test]
+fn names_are_suggested_from_the_variants_own() {
+    let file = scenario_file(
+        "suggest.scn",
+        "variant chess\nscenario \"key\" {\n  start\n  expect castle = KQkq\n}\n\
+         scenario \"reason\" {\n  start\n  expect result white wins by fli\n}\n\
+         scenario \"piece\" {\n  start\n  expect e1 = white spie\n}\n",
+    );
+    let o = arbiter(&["check", file.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = flat(&stderr(&o));
+    assert!(err.contains("did you mean `castling`?"), "{err}");
+    // `flip` is Cypher's, `spy` Cypher's and ChessXpanse's: never offered in chess.
+    assert!(!err.contains("flip"), "{err}");
+    assert!(!err.contains("spy"), "{err}");
+    assert!(
+        err.contains("unknown reason `fli`; a chess game ends by checkmate"),
+        "{err}"
+    );
+    assert!(
+        err.contains("chess pieces are named by a letter (K Q R B N P)"),
+        "{err}"
+    );
+    let file = scenario_file(
+        "suggest-cypher.scn",
+        "variant cypher\nscenario \"piece\" {\n  start\n  expect d0 = white spie\n}\n",
+    );
+    let err = flat(&stderr(&arbiter(&["check", file.to_str().unwrap()])));
+    assert!(err.contains("did you mean `spy`?"), "{err}");
+}
+
+/// A diagnostic's message on one line, as miette wraps it.
+fn flat(text: &str) -> String {
+    text.replace("\n  │ ", " ")
+}
+
+#[test]
+fn other_tools_notations_get_a_hint() {
+    let o = arbiter(&["explain", "chess", "0-0"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        flat(&stderr(&o)).contains("castling is written with the letter O, not zeros: `O-O`"),
+        "{}",
+        stderr(&o)
+    );
+    let o = arbiter(&["explain", "chess", "nf3"]);
+    assert!(
+        flat(&stderr(&o))
+            .contains("pieces are written with capital letters for both colours: `Nf3`"),
+        "{}",
+        stderr(&o)
+    );
+    let o = arbiter(&["show", "chess", "--board", "white: Ke1; black: ke8"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        flat(&stderr(&o))
+            .contains("pieces are written with capital letters for both colours: `Ke8`"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn counts_of_one_are_singular() {
+    // The white king has one turn, to a2: the black king covers b1 and b2, and the pawn on h2
+    // is blocked.
+    let file = scenario_file(
+        "plural.scn",
+        "variant chess\nscenario \"one\" {\n  fen \"8/8/8/8/8/7p/2k4P/K7 w - - 0 1\"\n  \
+         expect moves from a1 count 3\n  expect moves count 2\n}\n\
+         scenario \"start\" {\n  start\n  expect moves count 1\n}\n",
+    );
+    let o = arbiter(&["check", file.to_str().unwrap()]);
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(out.contains("expected: 3 legal turns from a1"), "{out}");
+    assert!(out.contains("found:    1 legal turn from a1\n"), "{out}");
+    assert!(out.contains("found:    1 legal turn\n"), "{out}");
+    assert!(out.contains("expected: 1 legal turn\n"), "{out}");
+    assert!(!out.contains(" 1 legal turns"), "{out}");
+    let o = arbiter(&["check", file.to_str().unwrap(), "--bless"]);
+    assert!(
+        stdout(&o).contains("blessed 3 expectations; 0 failures left as they are"),
+        "{}",
+        stdout(&o)
+    );
+    std::fs::write(
+        &file,
+        "variant chess\nscenario \"one\" {\n  start\n  expect moves count 1\n}\n",
+    )
+    .unwrap();
+    let o = arbiter(&["check", file.to_str().unwrap(), "--bless"]);
+    assert!(
+        stdout(&o).contains("blessed 1 expectation; 0 failures left"),
+        "{}",
+        stdout(&o)
+    );
+    let o = arbiter(&["rules", "chess", "--coverage", file.to_str().unwrap()]);
+    let out = stdout(&o);
+    assert!(out.contains("  0 scenarios"), "{out}");
+    assert!(!out.contains(" 1 scenarios"), "{out}");
+    let o = arbiter(&["cost", "fW"]);
+    assert!(
+        stdout(&o).contains("price 1 zorkmid (rounded up)"),
         "{}",
         stdout(&o)
     );

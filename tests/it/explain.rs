@@ -187,3 +187,111 @@ fn options_not_listed_do_not_change_the_verdict() {
     }
     assert!(compared > 100, "only {compared} readings compared");
 }
+
+fn strings(args: &[&str]) -> Vec<String> {
+    args.iter().map(|a| a.to_string()).collect()
+}
+
+#[test]
+fn board_text_is_parsed_on_its_own_rule_and_errors_point_into_the_flag() {
+    // board-splice.sh: a `}` in --board once closed the board, and the rest ran as statements
+    // (a perft 6, a second board).
+    let board = "white: Ke1 e2; black: Ke8 } start expect perft 6 = 1 play e2-e4 e7-e5 board { white: Ke1 black: Ke8";
+    let started = std::time::Instant::now();
+    let (out, err, code) = arbiter(
+        ".",
+        &strings(&["explain", "chess", "Ke1-e2", "--board", board]),
+    );
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(out.is_empty(), "{out}");
+    assert!(started.elapsed().as_secs() < 10, "a search ran");
+    assert!(err.contains("found `}`"), "{err}");
+    assert!(
+        err.contains("--board 'white: Ke1 e2; black: Ke8 }"),
+        "{err}"
+    );
+    // The caret stands under the `}` of the flag as the command line shows it.
+    let line = err.lines().find(|l| l.contains("--board '")).unwrap();
+    let caret = err.lines().find(|l| l.trim_end().ends_with('^')).unwrap();
+    let column = |text: &str, i: usize| text[..i].chars().count();
+    assert_eq!(
+        line.find(" } ").map(|i| column(line, i + 1)),
+        caret.find('^').map(|i| column(caret, i)),
+        "{err}"
+    );
+    // Separators: `;` or line breaks; the side to move and `set` lines after the sides.
+    for board in [
+        "white: Ke1 e2; black: Ke8; black to move",
+        "white: Ke1 e2\nblack: Ke8\nblack to move",
+        "white: Ke1 e2 black: Ke8 black to move;",
+    ] {
+        let (out, err, code) = arbiter(
+            ".",
+            &strings(&["explain", "chess", "Ke8-d8", "--board", board]),
+        );
+        assert_eq!(code, 0, "{board:?}: {out}{err}");
+        assert!(out.contains("Ke8-d8: legal"), "{out}");
+    }
+    // A bad square is shown in the flag, at its place.
+    let (_, err, code) = arbiter(
+        ".",
+        &strings(&["show", "chess", "--board", "white: Ke1 Zz3; black: Ke8"]),
+    );
+    assert_eq!(code, 2);
+    assert!(err.contains("<command line>:1:"), "{err}");
+    assert!(
+        err.contains("arbiter show chess --board 'white: Ke1 Zz3; black: Ke8'"),
+        "{err}"
+    );
+    assert!(!err.contains("scenario \"command line\""), "{err}");
+}
+
+#[test]
+fn a_board_without_its_size_says_which_size_to_add() {
+    let (_, err, code) = arbiter(
+        ".",
+        &strings(&[
+            "explain",
+            "xpanse",
+            "Ke1-e2",
+            "--board",
+            "white: Ke1; black: Ke5",
+        ]),
+    );
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("xpanse needs a board size: add `--size 5x5`"),
+        "{err}"
+    );
+    assert!(err.contains("--board 'white: Ke1; black: Ke5'"), "{err}");
+    assert!(err.contains("no --size for this board"), "{err}");
+    let (_, err, _) = arbiter(
+        ".",
+        &strings(&["show", "xpanse", "--board", "white: Ke1; black: Kf6"]),
+    );
+    assert!(err.contains("add `--size 6x6`"), "{err}");
+    // The size it names works.
+    let (out, err, code) = arbiter(
+        ".",
+        &strings(&[
+            "explain",
+            "xpanse",
+            "Ke1-e2",
+            "--board",
+            "white: Ke1; black: Ke5",
+            "--size",
+            "5x5",
+        ]),
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("Ke1-e2: legal"), "{out}");
+    let (_, err, code) = arbiter(
+        ".",
+        &strings(&["explain", "xpanse", "Ke1-e2", "--fen", "4k/5/5/5/4K w"]),
+    );
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("add `--size <files>x<ranks>`; sizes: 4x5"),
+        "{err}"
+    );
+}

@@ -1030,4 +1030,143 @@ fn o_writes_every_check_format_as_standard_output_would_get_it() {
             "report.text"
         ]
     );
+
+/// No control character of the input reaches the output raw, except the line breaks and
+/// tabs the output lays out with.
+fn assert_no_raw_controls(text: &str, what: &str) {
+    assert!(
+        !text
+            .chars()
+            .any(|c| c.is_control() && c != '\n' && c != '\t'),
+        "`{what}` printed a control character raw:\n{text:?}"
+    );
+}
+
+#[test]
+fn titles_reasons_file_names_and_source_lines_are_shown_escaped() {
+    // text-terminal-escapes.sh: a title that sets the terminal's title and clears it, a
+    // pending reason and a file name that overwrite the line, a turn with an escape in it.
+    let title = "\u{1b}]0;TERMTITLE\u{7}\u{1b}[2J\u{1b}[31mhidden\u{1b}[0m";
+    let file = scenario_file(
+        "escapes",
+        &format!(
+            "variant chess\nscenario \"{title}\" {{\n  start\n  expect moves count 19\n}}\n\
+             scenario \"p\" {{\n  pending \"a\u{1b}[2Kb\"\n  start\n  expect moves count 19\n}}\n"
+        ),
+    );
+    let dir = file.parent().unwrap().to_path_buf();
+    let odd = dir.join("x\r\u{1b}[2Kok    looks-fine.scn");
+    std::fs::write(
+        &odd,
+        "variant chess\nscenario \"t\" {\n  start\n  play e4\u{1b}[2J\n}\n",
+    )
+    .unwrap();
+    let d = dir.to_str().unwrap();
+    for args in [
+        vec!["check", d],
+        vec!["check", d, "--color", "always"],
+        vec!["check", d, "--filter", "\u{1b}[2J"],
+        vec!["dispute", file.to_str().unwrap()],
+        vec!["explain", odd.to_str().unwrap()],
+        vec!["show", &format!("{}:4", odd.to_str().unwrap())],
+    ] {
+        let o = arbiter(&args);
+        let what = args.join(" ");
+        let colourless = stdout(&o).replace("\u{1b}[", "");
+        let colourless_err = stderr(&o).replace("\u{1b}[", "");
+        if args.contains(&"always") {
+            // Only arbiter's own colours: each ESC starts one of its SGR codes.
+            let out = stdout(&o);
+            for (i, _) in out.match_indices('\u{1b}') {
+                let code = &out[i..out[i..].find('m').map_or(out.len(), |j| i + j + 1)];
+                assert!(
+                    [
+                        "\u{1b}[32m",
+                        "\u{1b}[1;31m",
+                        "\u{1b}[33m",
+                        "\u{1b}[2m",
+                        "\u{1b}[0m"
+                    ]
+                    .contains(&code),
+                    "`{what}` printed {code:?}"
+                );
+            }
+            assert_no_raw_controls(&colourless, &what);
+        } else {
+            assert_no_raw_controls(&stdout(&o), &what);
+            assert_no_raw_controls(&stderr(&o), &what);
+        }
+        assert_no_raw_controls(&colourless_err.replace('\u{1b}', ""), &what);
+    }
+    let o = arbiter(&["check", d]);
+    let out = stdout(&o);
+    assert!(
+        out.contains("\\u{1b}]0;TERMTITLE\\u{7}\\u{1b}[2J\\u{1b}[31mhidden\\u{1b}[0m"),
+        "{out}"
+    );
+    assert!(out.contains("(pending: a\\u{1b}[2Kb)"), "{out}");
+    assert!(
+        out.contains("x\\r\\u{1b}[2Kok    looks-fine.scn: unusable input"),
+        "{out}"
+    );
+    // The source line of a diagnostic, and the marker still under the place.
+    let err = stderr(&o);
+    assert!(err.contains("play e4\\u{1b}[2J"), "{err}");
+}
+
+#[test]
+fn a_github_run_escapes_both_streams() {
+    // github-stderr-injection.sh: a path with a line break must not put a workflow command at
+    // the start of a line, on standard output or on standard error.
+    let file = scenario_file(
+        "github-streams",
+        "variant chess\nscenario \"t\" {\n  start\n}\n",
+    );
+    let dir = file.parent().unwrap();
+    let inject = "x\n::error file=README.md,line=1,title=Injected::from a name";
+    std::fs::write(
+        dir.join(format!("{inject}.scn")),
+        "variant chess\nscenario \"t\" {\n  start\n  expect moves count 1\n}\n",
+    )
+    .unwrap();
+    let missing = format!("{}/nope\n::warning::injected", dir.display());
+    let d = dir.to_str().unwrap();
+    for args in [
+        vec!["check", d, "--format", "github"],
+        vec!["check", &missing, "--format", "github"],
+        vec![
+            "check",
+            d,
+            "--format",
+            "github",
+            "--filter",
+            "\n::warning::f",
+        ],
+    ] {
+        let o = arbiter(&args);
+        for (stream, text) in [("stdout", stdout(&o)), ("stderr", stderr(&o))] {
+            for line in text.lines() {
+                assert!(
+                    !line.trim_start().starts_with("::")
+                        || line.starts_with("::error file=")
+                        || line.starts_with("::error title=")
+                        || line.starts_with("::notice"),
+                    "{stream} of `{args:?}` has a line {line:?}"
+                );
+            }
+            assert!(
+                !text
+                    .lines()
+                    .any(|l| l.starts_with("::error file=README.md")),
+                "{stream}: {text}"
+            );
+        }
+    }
+    let o = arbiter(&["check", &missing, "--format", "github"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("nope\\n::warning::injected does not exist"),
+        "{}",
+        stderr(&o)
+    );
 }

@@ -805,9 +805,9 @@ fn effects(pos: &Chess, m: Move) -> Vec<Step> {
             out.push(Step::effect(
                 "en-passant",
                 format!(
-                    "the pawn passed over {}: the {them} pawn{} on {} may take it en passant on the next move only",
+                    "the pawn passed over {}: the {them} {} on {} may take it en passant on the next move only",
                     sq_name(mid),
-                    if takers.len() == 1 { "" } else { "s" },
+                    crate::text::plural(takers.len(), "pawn"),
                     listed(&takers)
                 ),
             ));

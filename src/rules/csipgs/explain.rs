@@ -427,8 +427,8 @@ fn buy_checks(pos: &Csipgs, design: &str) -> Vec<Check> {
             TARGET + 1,
             "buy-sixteen",
             format!(
-                "{us} has {count} piece{} on the board and in reserve, fewer than 16",
-                if count == 1 { "" } else { "s" }
+                "{us} has {} on the board and in reserve, fewer than 16",
+                crate::text::count(count, "piece")
             ),
         )
     });
@@ -639,10 +639,10 @@ fn effects(pos: &Csipgs, m: Move) -> Vec<Step> {
             String::new()
         } else {
             format!(
-                "; the {made} piece{} of {} already made keep{} that design",
-                if made == 1 { "" } else { "s" },
+                "; the {} of {} already made {} that design",
+                crate::text::count(made, "piece"),
                 old.name(),
-                if made == 1 { "s" } else { "" }
+                if made == 1 { "keeps" } else { "keep" }
             )
         };
         out.push(Step::effect(

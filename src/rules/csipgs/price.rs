@@ -395,12 +395,11 @@ impl fmt::Display for Price {
         if !self.multipliers.is_empty() {
             writeln!(f, "  = {}", self.exact)?;
         }
-        let unit = if self.zorkmids == 1 {
-            "zorkmid"
-        } else {
-            "zorkmids"
-        };
-        write!(f, "  price {} {unit} (rounded up)", self.zorkmids)
+        write!(
+            f,
+            "  price {} (rounded up)",
+            crate::text::count(self.zorkmids, "zorkmid")
+        )
     }
 }
 

@@ -683,8 +683,8 @@ fn turn_steps(pos: &Cypher, m: Move, upto: Option<Stage>) -> Vec<Step> {
                 out.push(Step::allows(
                     "prisoner-release",
                     format!(
-                        "{us} holds {n} captured pawn{} and is not in check; {} is an empty Border square, and a pawn there checks no {} king",
-                        if n == 1 { "" } else { "s" },
+                        "{us} holds {} and is not in check; {} is an empty Border square, and a pawn there checks no {} king",
+                        crate::text::count(n, "captured pawn"),
                         nm(to),
                         us.other()
                     ),
@@ -889,9 +889,9 @@ fn effects(pos: &Cypher, m: Move, after: &Cypher) -> Vec<Step> {
             out.push(Step::effect(
                 "prisoner-release",
                 format!(
-                    "a captured {us} pawn comes back onto {}; {us} holds {n} prisoner{} now",
+                    "a captured {us} pawn comes back onto {}; {us} holds {} now",
                     nm(to),
-                    if n == 1 { "" } else { "s" }
+                    crate::text::count(n, "prisoner")
                 ),
             ));
         }

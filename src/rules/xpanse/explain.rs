@@ -81,8 +81,7 @@ pub(super) fn legal(pos: &Xpanse, m: Move) -> Vec<Step> {
 // Words.
 
 fn count(n: impl Into<u32>, one: &str, many: &str) -> String {
-    let n = n.into();
-    format!("{n} {}", if n == 1 { one } else { many })
+    crate::text::count_as(n.into(), one, many)
 }
 
 fn times(n: u8) -> String {

@@ -23,7 +23,7 @@ pub(crate) fn syntax_problem(error: &PestError<Rule>, src: &str, offset: usize) 
             here = end - last..end;
         }
     }
-    let found = found_at(src, pos);
+    let mut found = found_at(src, pos);
     match &error.variant {
         ErrorVariant::CustomError { message } => Problem::new(message.clone(), here, "here"),
         ErrorVariant::ParsingError {
@@ -58,7 +58,11 @@ pub(crate) fn syntax_problem(error: &PestError<Rule>, src: &str, offset: usize) 
             };
             let word = word_at(src, pos);
             let mut hint = word_hint(positives, word);
-            if !hint.is_empty() {
+            if let Some((at, notation)) = notation_hint(src, pos) {
+                found = quoted(&src[at.clone()]);
+                here = at;
+                hint = notation;
+            } else if !hint.is_empty() {
                 // The whole word is what was misspelt.
                 here = pos..pos + word.len();
             } else if let Some((at, turn_hint)) = turn_word_hint(positives, src, pos) {
@@ -82,6 +86,49 @@ pub(crate) fn syntax_problem(error: &PestError<Rule>, src: &str, offset: usize) 
             }
         }
     }
+}
+
+/// A hint for the notation of other tools that newcomers write: castling with zeros (`0-0`,
+/// as some programs print it) and pieces in small letters for Black (`ke8`, as in a FEN). The
+/// token around `pos` and the hint, when it is one of those.
+fn notation_hint(src: &str, pos: usize) -> Option<(std::ops::Range<usize>, String)> {
+    let pos = pos.min(src.len());
+    if !src.is_char_boundary(pos) {
+        return None;
+    }
+    let stop = |c: char| c.is_whitespace() || "'\"{;:".contains(c);
+    let start = src[..pos]
+        .char_indices()
+        .rev()
+        .find(|&(_, c)| stop(c))
+        .map_or(0, |(i, c)| i + c.len_utf8());
+    let len = src[start..]
+        .find(|c: char| c.is_whitespace() || "'\"};".contains(c))
+        .unwrap_or(src.len() - start);
+    let token = &src[start..start + len];
+    let bare = token.trim_end_matches(['+', '#', '!', '?']);
+    let at = start..start + len;
+    if bare == "0-0" || bare == "0-0-0" {
+        let castle = bare.replace('0', "O");
+        return Some((
+            at,
+            format!("; castling is written with the letter O, not zeros: `{castle}`"),
+        ));
+    }
+    let mut chars = bare.chars();
+    let (first, file, rest) = (chars.next()?, chars.next()?, chars.as_str());
+    let square =
+        file.is_ascii_lowercase() && !rest.is_empty() && rest.chars().all(|c| c.is_ascii_digit());
+    if first.is_ascii_lowercase() && first != 'x' && square {
+        let capital = format!("{}{file}{rest}", first.to_ascii_uppercase());
+        return Some((
+            at,
+            format!(
+                "; pieces are written with capital letters for both colours: `{capital}` (a bare square such as `{file}{rest}` is a pawn)"
+            ),
+        ));
+    }
+    None
 }
 
 /// Words that start a statement.
@@ -403,6 +450,11 @@ fn describe(rule: Rule) -> Option<&'static str> {
         Rule::lbrace => "`{`",
         Rule::rbrace => "`}`",
         Rule::colon => "`:`",
+        Rule::semicolon => "`;`",
+        Rule::board_flag_part => {
+            "a board side (`white: Ke1 Qd1`), `black to move` or `set <key> = <value>`"
+        }
+        Rule::size_only => "a board size such as `5x6`",
         Rule::EOI => "the end of the file",
         _ => return keyword(rule),
     })

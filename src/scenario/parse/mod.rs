@@ -20,7 +20,7 @@ pub use self::grammar::{Rule, ScenarioParser};
 use self::messages::syntax_problem;
 pub use self::recover::count_scenarios;
 use self::recover::{recover, scenario_lines};
-use super::ast::{File, Scenario, TurnText};
+use super::ast::{File, Scenario, Spanned, Statement, StatementKind, TurnText};
 use super::diagnostic::Problem;
 
 /// The largest board side `<files>x<ranks>` may name.
@@ -131,18 +131,92 @@ pub(crate) fn parse_in_pieces<'a>(
 /// Parses one turn, as written on the command line or in a scenario (`Nbd7`, `O-O`,
 /// `Sd0-d4; Qd2-z4`, `resign`). Whitespace around it is allowed.
 pub fn parse_turn(text: &str) -> Result<TurnText, Problem> {
+    parse_turn_at(text, 0, text)
+}
+
+/// Parses one turn that stands at `offset` in `src` (a command line shown whole): spans and
+/// problems point into `src`.
+pub fn parse_turn_at(src: &str, offset: usize, text: &str) -> Result<TurnText, Problem> {
     let pair = match ScenarioParser::parse(Rule::turn_only, text) {
         Ok(mut pairs) => pairs.next(),
-        Err(error) => return Err(syntax_problem(&error, text, 0)),
+        Err(error) => return Err(syntax_problem(&error, src, offset)),
     };
-    let mut builder = Builder::new(0);
+    let mut builder = Builder::new(offset);
     let turn = pair
         .and_then(|p| p.into_inner().find(|p| p.as_rule() == Rule::turn))
-        .ok_or_else(|| Problem::new("internal error: no turn in the parse", 0..0, "here"))
+        .ok_or_else(|| {
+            Problem::new(
+                "internal error: no turn in the parse",
+                offset..offset,
+                "here",
+            )
+        })
         .and_then(|p| builder.turn(p))?;
     match builder.problems.into_iter().next() {
         Some(problem) => Err(problem),
         None => Ok(turn),
+    }
+}
+
+/// Parses the text of `--board` (`white: Ke2 Qd2; black: Ke8; black to move`), standing at
+/// `offset` in `src`, on its own rule: the board's placements as one statement, then the side
+/// to move and the `set` lines, each spanning its part of the flag's text.
+pub fn parse_board_at(src: &str, offset: usize, text: &str) -> Result<Vec<Statement>, Problem> {
+    let pair = match ScenarioParser::parse(Rule::board_only, text) {
+        Ok(mut pairs) => pairs.next(),
+        Err(error) => return Err(syntax_problem(&error, src, offset)),
+    };
+    let mut builder = Builder::new(offset);
+    let mut placements = Vec::new();
+    let mut after = Vec::new();
+    for part in pair
+        .into_iter()
+        .flat_map(|p| p.into_inner())
+        .filter(|p| p.as_rule() == Rule::board_flag_part)
+    {
+        let span = builder.span(&part);
+        let inner = builder.only(&part)?;
+        match inner.as_rule() {
+            Rule::board_side => placements.extend(builder.board_side(inner)?),
+            Rule::side_to_move_stmt => after.push(Statement {
+                kind: builder.side_to_move_stmt(inner)?,
+                span,
+            }),
+            Rule::set_stmt => after.push(Statement {
+                kind: builder.set_stmt(inner)?,
+                span,
+            }),
+            _ => return Err(builder.bug(&inner)),
+        }
+    }
+    if let Some(problem) = builder.problems.into_iter().next() {
+        return Err(problem);
+    }
+    let board = Statement {
+        kind: StatementKind::Board(placements),
+        span: offset..offset + text.len(),
+    };
+    Ok(std::iter::once(board).chain(after).collect())
+}
+
+/// Parses the text of `--size` (`5x6`), standing at `offset` in `src`.
+pub fn parse_size_at(src: &str, offset: usize, text: &str) -> Result<Spanned<(u8, u8)>, Problem> {
+    let pair = match ScenarioParser::parse(Rule::size_only, text) {
+        Ok(mut pairs) => pairs.next(),
+        Err(error) => return Err(syntax_problem(&error, src, offset)),
+    };
+    let mut builder = Builder::new(offset);
+    let size = pair
+        .and_then(|p| p.into_inner().find(|p| p.as_rule() == Rule::board_size))
+        .and_then(|p| builder.board_size(p));
+    match (builder.problems.into_iter().next(), size) {
+        (Some(problem), _) => Err(problem),
+        (None, Some(size)) => Ok(size),
+        (None, None) => Err(Problem::new(
+            "internal error: no board size in the parse",
+            offset..offset + text.len(),
+            "here",
+        )),
     }
 }
 

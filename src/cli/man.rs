@@ -1,0 +1,97 @@
+//! `arbiter man`: the manual pages, made from the command definitions (clap_mangen): the page
+//! of `arbiter` itself, which lists the subcommands as `arbiter-check(1)` and so on, and one
+//! page per subcommand with all its flags.
+
+use std::io::Write;
+use std::path::Path;
+
+use super::output::Failure;
+
+/// Every page: its file name (`arbiter-check.1`) and its roff text, `arbiter.1` first.
+fn pages() -> Result<Vec<(String, Vec<u8>)>, Failure> {
+    let mut cmd = <super::Cli as clap::CommandFactory>::command().disable_help_subcommand(true);
+    // Built, so that each subcommand carries its full name and the global flags.
+    cmd.build();
+    let mut pages = vec![page(cmd.clone())?];
+    for sub in cmd.get_subcommands().filter(|s| !s.is_hide_set()) {
+        pages.push(page(sub.clone())?);
+    }
+    Ok(pages)
+}
+
+fn page(cmd: clap::Command) -> Result<(String, Vec<u8>), Failure> {
+    let man = clap_mangen::Man::new(cmd);
+    let mut text = Vec::new();
+    man.render(&mut text)
+        .map_err(|e| Failure::Input(format!("cannot make the manual page: {e}")))?;
+    Ok((man.get_filename(), text))
+}
+
+/// Prints the page of `arbiter` or of one subcommand, or writes every page into `dir`.
+pub(super) fn man(command: Option<&str>, dir: Option<&Path>) -> Result<i32, Failure> {
+    let pages = pages()?;
+    if let Some(dir) = dir {
+        if command.is_some() {
+            return Err(Failure::Input(
+                "--dir writes every page; leave out the subcommand".into(),
+            ));
+        }
+        for (name, text) in &pages {
+            let path = dir.join(name);
+            write_replacing(&path, text).map_err(|e| {
+                Failure::Input(format!(
+                    "cannot write {}: {e}; any page already there is unchanged",
+                    crate::text::path(&path)
+                ))
+            })?;
+            crate::outln!("{}", crate::text::path(&path))?;
+        }
+        return Ok(0);
+    }
+    let wanted = match command {
+        None => "arbiter.1".to_string(),
+        Some(sub) => format!("arbiter-{sub}.1"),
+    };
+    match pages.iter().find(|(name, _)| *name == wanted) {
+        Some((_, text)) => {
+            super::output::out(format_args!("{}", String::from_utf8_lossy(text)))?;
+            Ok(0)
+        }
+        None => {
+            let names: Vec<&str> = pages
+                .iter()
+                .filter_map(|(n, _)| n.strip_prefix("arbiter-")?.strip_suffix(".1"))
+                .collect();
+            Err(Failure::Input(format!(
+                "no subcommand `{}`; pages: {}{}",
+                crate::text::escape(command.unwrap_or_default()),
+                names.join(", "),
+                crate::suggest::did_you_mean(command.unwrap_or_default(), names.iter().copied())
+            )))
+        }
+    }
+}
+
+/// Writes a file whole or not at all: a temporary file in the same folder, synced, then renamed
+/// over the page, so that a full disk or a kill leaves the old page (or none), never half of
+/// one.
+fn write_replacing(path: &Path, contents: &[u8]) -> std::io::Result<()> {
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    let temp = dir
+        .unwrap_or(Path::new("."))
+        .join(format!(".{name}.{}.tmp", std::process::id()));
+    let written = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&temp)
+        .and_then(|mut f| {
+            f.write_all(contents)?;
+            f.sync_all()
+        })
+        .and_then(|()| std::fs::rename(&temp, path));
+    if written.is_err() {
+        let _ = std::fs::remove_file(&temp);
+    }
+    written
+}
