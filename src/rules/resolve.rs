@@ -290,6 +290,7 @@ impl<M> LegalTurns<M> {
 mod tests {
     use super::*;
     use crate::rules::chess::Chess;
+    use crate::rules::xpanse::Xpanse;
     use crate::rules::{Options, Rules};
     use crate::scenario::evaluate::Lowering;
     use crate::scenario::parse::parse_turn;
@@ -306,33 +307,44 @@ mod tests {
             .collect()
     }
 
-    #[test]
-    fn the_index_names_what_a_scan_of_every_turn_names() {
-        let g = Chess::geometry_for(None).unwrap();
-        let pos = Chess::from_fen(
-            g,
-            "r3k2r/1P6/8/3pP3/8/8/8/R3K2R w KQkq d6 0 1",
-            &Options::default(),
-        )
-        .unwrap();
+    /// Every legal turn's text and each of `more`, resolved by the index and by a scan.
+    fn agree<R: Rules>(size: Option<(u8, u8)>, fen: &str, more: &[&str]) {
+        let g = R::geometry_for(size).unwrap();
+        let pos = R::from_fen(g, fen, &Options::defaults(R::options())).unwrap();
         let turns: Vec<((), Turn)> = pos
             .legal_turns()
             .into_iter()
             .map(|(_, t)| ((), t))
             .collect();
         let legal = LegalTurns::new(turns.clone());
-        let lowering = Lowering::<Chess>::new(g);
+        let lowering = Lowering::<R>::new(g);
         let mut texts: Vec<String> = turns.iter().map(|(_, t)| t.text(&g)).collect();
-        texts.extend(
-            [
-                "O-O", "O-O-O", "exd6", "e6", "b8=Q", "bxa8=N", "b8", "Kd1", "Ke1-f1", "Rh2",
-                "Rxa8", "Ra1xa8", "R1a7", "Kf2", "e5-e6", "e4", "Qd1",
-            ]
-            .map(String::from),
-        );
+        texts.extend(more.iter().map(|t| t.to_string()));
         for text in texts {
             let pattern = lowering.turn(&parse_turn(&text).unwrap()).unwrap();
             assert_eq!(legal.resolve(&pattern), scan(&turns, &pattern), "{text}");
         }
+    }
+
+    #[test]
+    fn the_index_names_what_a_scan_of_every_turn_names() {
+        agree::<Chess>(
+            None,
+            "r3k2r/1P6/8/3pP3/8/8/8/R3K2R w KQkq d6 0 1",
+            &[
+                "O-O", "O-O-O", "exd6", "e6", "b8=Q", "bxa8=N", "b8", "Kd1", "Ke1-f1", "Rh2",
+                "Rxa8", "Ra1xa8", "R1a7", "Kf2", "e5-e6", "e4", "Qd1", "Ke1-g1",
+            ],
+        );
+        // The docs' Archer: one written leg names the direct leap, or else every path ending
+        // there; short notation names paths from anywhere.
+        agree::<Xpanse>(
+            Some((5, 5)),
+            "a1qk1/3Nb/2A1R/1P1p1/K3n w 0/0 0/0 -/- up/down",
+            &[
+                "Ac3-c1", "Ac1", "Axc5", "Ac5", "Ae1", "Axe1", "Ac3-a1", "Aa1", "Ac3xe5", "Ac3-d4",
+                "Ad4", "c3-c1", "Ka1-a2", "Ka2", "pass", "Pb2-b3", "b3",
+            ],
+        );
     }
 }
