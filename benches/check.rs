@@ -1,6 +1,9 @@
 //! How `arbiter check` scales with the size of a file: a generated file of 20,000 scenarios
 //! (and one of 10,000, to see that twice the scenarios cost twice the time), parsed,
-//! evaluated and reported as `check` does.
+//! evaluated and reported as `check` does; and with the length of a move list: every legal
+//! turn of a crowded ChessXpanse board listed in `expect moves = { ... }`, on two boards with
+//! about 30,000 and 57,000 turns (twice the turns listed among twice the legal turns cost
+//! about twice the time; matching each entry against every legal turn cost four times).
 //!
 //! `cargo bench --bench check`.
 
@@ -36,5 +39,41 @@ fn bench_check(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_check);
+/// A ChessXpanse file whose one scenario lists every legal turn of `fen` (a 7x7 board), as
+/// `check --bless` writes it, and the number of turns.
+fn listed(fen: &str) -> (String, usize) {
+    use arbiter::rules::xpanse::Xpanse;
+    use arbiter::rules::{Game, Options, Rules};
+    let options = Options::defaults(Xpanse::options());
+    let g = Xpanse::geometry_for(Some((7, 7))).expect("a 7x7 board");
+    let pos = Xpanse::from_fen(g, fen, &options).expect("the position sets up");
+    let turns = Game::new(pos, options).legal_turns();
+    let texts: Vec<String> = turns.iter().map(|(_, t)| t.text(&g)).collect();
+    let src = format!(
+        "variant xpanse 7x7\n\nscenario \"every turn\" {{\n  fen \"{fen}\"\n  expect moves = {{ {} }}\n}}\n",
+        texts.join(" ")
+    );
+    (src, texts.len())
+}
+
+fn bench_moves_list(c: &mut Criterion) {
+    let mut group = c.benchmark_group("moves list");
+    group.sample_size(10);
+    for fen in [
+        "B1B1B2/1k5/R1R1R2/7/Q1A1Q2/7/K1K4 w",
+        "B1B1B2/1k5/R1R1R2/7/Q1A1Q2/7/K1K1K2 w",
+    ] {
+        let (src, n) = listed(fen);
+        group.bench_function(format!("{n} turns listed"), |b| {
+            b.iter(|| {
+                let check = FileCheck::run("listed.scn", black_box(src.clone()));
+                assert_eq!(check.counts(), (1, 0));
+                black_box(check.text())
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench_check, bench_moves_list);
 criterion_main!(benches);

@@ -267,7 +267,8 @@ pub const MAX_NEAREST: usize = 8;
 
 /// The legal turns nearest a refused pattern: those whose first action moves the same kind of
 /// piece (or the piece on the written origin), or any piece onto the written square; each
-/// with how it differs from the text.
+/// with how it differs from the text. The written piece's own turns come first, then other
+/// pieces'; within each, by how far from the written square they end, then by text.
 pub fn nearest<R: Rules>(game: &Game<R>, pattern: &TurnPattern) -> Vec<Near> {
     let Some(ActionPattern::Move {
         style,
@@ -346,14 +347,23 @@ pub fn nearest<R: Rules>(game: &Game<R>, pattern: &TurnPattern) -> Vec<Near> {
         if differs.is_empty() {
             differs.push("it is written differently".to_string());
         }
-        // The written piece onto the written square first, then any piece onto it, then the
-        // written piece by how far from it it ends.
+        // The piece written about first: the one on the written origin, or else any piece of
+        // the written kind the written origin admits. Its turns onto the written square, then
+        // its other turns by how far from it they end; then other pieces onto the square
+        // (those of the written kind first), then other pieces of the kind by distance.
+        let same_piece = match from {
+            Origin::Exact(s) => s == f,
+            _ => same_kind && from.admits(*f),
+        };
+        let onto = dest == Some(to);
         let d = dest.unwrap_or(to);
         let distance = d.file.abs_diff(to.file).max(d.rank.abs_diff(to.rank));
-        let rank = match (same_kind || same_origin, dest == Some(to)) {
-            (true, true) => 0,
-            (false, true) => 1,
-            _ => 2,
+        let rank = match (same_piece, onto, same_kind) {
+            (true, true, _) => 0,
+            (true, false, _) => 1,
+            (false, true, true) => 2,
+            (false, true, false) => 3,
+            (false, false, _) => 4,
         };
         out.push((
             (rank, distance),

@@ -3,6 +3,7 @@
 
 use std::collections::BTreeMap;
 
+use super::resolve::LegalTurns;
 use super::search::{self, Budget, Spend, Stop};
 use super::{Claim, Color, Options, Outcome, Reason, Refusal, Rules, Turn, TurnPattern};
 
@@ -26,6 +27,24 @@ pub enum Resolved<M> {
     Draw,
     /// The side to move ran out of time: the outcome the variant gives it.
     Timeout(Outcome),
+}
+
+/// A game's legal turns, indexed, and its result when it is over ([`Game::legal_index`]).
+#[derive(Clone, Debug)]
+pub struct GameTurns<M> {
+    pub legal: LegalTurns<M>,
+    pub outcome: Option<Outcome>,
+}
+
+/// What a pattern names among indexed legal turns ([`Game::lookup`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Lookup<M> {
+    /// One turn: its place among the legal turns when it is one of them, and what it is.
+    Found(Option<usize>, Resolved<M>),
+    /// Several legal turns: their canonical texts, sorted.
+    Ambiguous(Vec<String>),
+    /// No legal turn ([`Rules::refusal`] says why).
+    None,
 }
 
 /// Why a pattern could not be played.
@@ -126,38 +145,88 @@ impl<R: Rules> Game<R> {
 
     /// What a pattern stands for now, or why it cannot be played.
     pub fn resolve(&self, pattern: &TurnPattern) -> Result<Resolved<R::Move>, PlayError> {
-        if let Some(o) = self.outcome() {
-            return Err(PlayError::Refused(self.game_over_refusal(o)));
+        if let Some(settled) = self.settled(pattern, self.outcome()) {
+            return settled;
+        }
+        let legal = LegalTurns::new(self.position.legal_turns());
+        match self.lookup_move(pattern, &legal)? {
+            Lookup::Found(_, resolved) => Ok(resolved),
+            Lookup::Ambiguous(texts) => Err(PlayError::Ambiguous(texts)),
+            Lookup::None => Err(PlayError::Refused(self.position.refusal(pattern))),
+        }
+    }
+
+    /// The legal turns, indexed for [`Game::lookup`], with the game's result (none are legal
+    /// once there is one): both are asked once for a whole list.
+    pub fn legal_index(&self) -> GameTurns<R::Move> {
+        let outcome = self.outcome();
+        GameTurns {
+            legal: match outcome {
+                Some(_) => LegalTurns::default(),
+                None => LegalTurns::new(self.position.legal_turns()),
+            },
+            outcome,
+        }
+    }
+
+    /// What a pattern stands for among `turns` (this game's [`Game::legal_index`]), resolved
+    /// exactly as [`Game::resolve`] resolves it, but without putting a refusal in words when it
+    /// names no turn: a list of many entries resolves each in about constant time.
+    pub fn lookup(
+        &self,
+        pattern: &TurnPattern,
+        turns: &GameTurns<R::Move>,
+    ) -> Result<Lookup<R::Move>, PlayError> {
+        match self.settled(pattern, turns.outcome) {
+            Some(settled) => settled.map(|r| Lookup::Found(None, r)),
+            None => self.lookup_move(pattern, &turns.legal),
+        }
+    }
+
+    /// What is decided before the legal turns are looked at: a game that is over (`outcome`,
+    /// this game's), and the turns that are not moves (resign, draw, timeout).
+    fn settled(
+        &self,
+        pattern: &TurnPattern,
+        outcome: Option<Outcome>,
+    ) -> Option<Result<Resolved<R::Move>, PlayError>> {
+        if let Some(o) = outcome {
+            return Some(Err(PlayError::Refused(self.game_over_refusal(o))));
         }
         match pattern {
-            TurnPattern::Resign => return Ok(Resolved::Resign),
-            TurnPattern::Draw => {
-                return match R::draw_refusal() {
-                    Some(r) => Err(PlayError::Refused(r)),
-                    None => Ok(Resolved::Draw),
-                }
-            }
-            TurnPattern::Timeout => {
-                return self
-                    .position
+            TurnPattern::Resign => Some(Ok(Resolved::Resign)),
+            TurnPattern::Draw => Some(match R::draw_refusal() {
+                Some(r) => Err(PlayError::Refused(r)),
+                None => Ok(Resolved::Draw),
+            }),
+            TurnPattern::Timeout => Some(
+                self.position
                     .time_out()
                     .map(Resolved::Timeout)
-                    .map_err(PlayError::Refused)
-            }
-            TurnPattern::Actions { .. } => {}
+                    .map_err(PlayError::Refused),
+            ),
+            TurnPattern::Actions { .. } => None,
         }
+    }
+
+    fn lookup_move(
+        &self,
+        pattern: &TurnPattern,
+        legal: &LegalTurns<R::Move>,
+    ) -> Result<Lookup<R::Move>, PlayError> {
         let g = *self.position.board().geometry();
-        let mut found = self.position.resolve(pattern).map_err(PlayError::Refused)?;
-        match found.len() {
-            0 => Err(PlayError::Refused(self.position.refusal(pattern))),
+        let mut found = self
+            .position
+            .resolve_in(pattern, legal)
+            .map_err(PlayError::Refused)?;
+        Ok(match found.len() {
+            0 => Lookup::None,
             1 => {
-                let (m, t) = found.remove(0);
-                Ok(Resolved::Move(m, t))
+                let n = found.remove(0);
+                Lookup::Found(n.listed, Resolved::Move(n.m, n.turn))
             }
-            _ => Err(PlayError::Ambiguous(
-                found.iter().map(|(_, t)| t.text(&g)).collect(),
-            )),
-        }
+            _ => Lookup::Ambiguous(found.iter().map(|n| n.turn.text(&g)).collect()),
+        })
     }
 
     /// Plays a resolved turn.
@@ -203,7 +272,7 @@ impl<R: Rules> Game<R> {
             }
         }
         if let Some(claim) = pattern.claim() {
-            next.check_claim(claim)?;
+            claim_holds(&next.position, claim)?;
         }
         *self = next;
         Ok(match resolved {
@@ -214,24 +283,12 @@ impl<R: Rules> Game<R> {
         })
     }
 
-    fn check_claim(&self, claim: Claim) -> Result<(), PlayError> {
-        let check = self.position.in_check();
-        let mate = matches!(
-            self.outcome(),
-            Some(Outcome {
-                reason: Reason::Checkmate,
-                ..
-            })
-        );
-        let refuse = |s: &str| Err(PlayError::Refused(Refusal::new(CHECK_CLAIM, s)));
-        match (claim, check) {
-            (_, None) => refuse("the move claims check, but this variant has no check"),
-            (Claim::Check, Some(false)) => {
-                refuse("the move claims check (+), but it gives no check")
-            }
-            (Claim::Mate, _) if !mate => refuse("the move claims mate (#), but it does not mate"),
-            _ => Ok(()),
-        }
+    /// Whether the claim (`+`, `#`) written with a turn holds after the move `m`, as
+    /// [`Game::play`] checks it.
+    pub fn claim_after(&self, m: R::Move, claim: Claim) -> Result<(), PlayError> {
+        let mut after = self.position.clone();
+        after.play(m);
+        claim_holds(&after, claim)
     }
 
     /// Whether `color` can force a win within `turns` of its own turns (repetition ignored).
@@ -410,6 +467,26 @@ impl<R: Rules> Game<R> {
             pos.play(m);
         }
         Ok(Some((texts, broken)))
+    }
+}
+
+/// Whether a claim holds in the position after the turn. A mate is the position's own
+/// outcome (a repetition never overrides one), so the game's history is not needed.
+fn claim_holds<R: Rules>(after: &R, claim: Claim) -> Result<(), PlayError> {
+    let check = after.in_check();
+    let mate = matches!(
+        after.outcome(),
+        Some(Outcome {
+            reason: Reason::Checkmate,
+            ..
+        })
+    );
+    let refuse = |s: &str| Err(PlayError::Refused(Refusal::new(CHECK_CLAIM, s)));
+    match (claim, check) {
+        (_, None) => refuse("the move claims check, but this variant has no check"),
+        (Claim::Check, Some(false)) => refuse("the move claims check (+), but it gives no check"),
+        (Claim::Mate, _) if !mate => refuse("the move claims mate (#), but it does not mate"),
+        _ => Ok(()),
     }
 }
 

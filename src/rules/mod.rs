@@ -18,6 +18,7 @@ pub mod parallel;
 pub mod piece;
 pub(crate) mod reach;
 pub mod refusal;
+pub mod resolve;
 pub mod search;
 pub mod setup_error;
 #[cfg(test)]
@@ -410,19 +411,32 @@ pub trait Rules: Clone + Sized {
     }
 
     /// The legal turns a written pattern names, sorted by canonical text (several when it is
-    /// ambiguous), or why it names none. The default lists every legal turn and keeps those
-    /// that match; a variant whose turns cannot all be listed (csipgs redesigns) resolves the
-    /// pattern itself.
+    /// ambiguous), or why it names none: [`Rules::resolve_in`] among all the legal turns.
     fn resolve(&self, pattern: &TurnPattern) -> Result<Vec<(Self::Move, Turn)>, Refusal> {
-        let found: Vec<_> = self
-            .legal_turns()
-            .into_iter()
-            .filter(|(_, t)| pattern.matches(t))
-            .collect();
+        let legal = resolve::LegalTurns::new(self.legal_turns());
+        let found = self.resolve_in(pattern, &legal)?;
         if found.is_empty() {
             return Err(self.refusal(pattern));
         }
-        Ok(turn::written_leg_for_leg(pattern, found))
+        Ok(found.into_iter().map(|n| (n.m, n.turn)).collect())
+    }
+
+    /// The turns a written pattern names, `legal` being this position's legal turns: the one
+    /// resolution that a single turn and each entry of a list go through. Empty when it names
+    /// none ([`Rules::refusal`] says why; a list does not ask); an error only for a refusal
+    /// found without looking among the turns. The default looks the pattern up in `legal`; a
+    /// variant whose turns cannot all be listed (csipgs design changes) resolves what is not
+    /// listed itself.
+    fn resolve_in(
+        &self,
+        pattern: &TurnPattern,
+        legal: &resolve::LegalTurns<Self::Move>,
+    ) -> Result<Vec<resolve::Named<Self::Move>>, Refusal> {
+        Ok(legal
+            .resolve(pattern)
+            .into_iter()
+            .map(|i| resolve::Named::listed(legal, i))
+            .collect())
     }
 
     /// The legal moves with their descriptions, sorted by canonical text.

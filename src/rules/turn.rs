@@ -136,40 +136,51 @@ fn legs_match(written: &[Leg], played: &[Leg]) -> bool {
     }
 }
 
+/// How closely a pattern's written legs name a turn's legs: `None` when a written move has
+/// another number of legs than the played one (one written leg naming a whole path), else how
+/// many legs carry the very mark written.
+pub fn closeness(pattern: &TurnPattern, t: &Turn) -> Option<usize> {
+    let TurnPattern::Actions { actions, .. } = pattern else {
+        return None;
+    };
+    let mut exact = 0;
+    for (p, a) in actions.iter().zip(&t.actions) {
+        if let (ActionPattern::Move { legs, .. }, Action::Move { legs: played, .. }) = (p, a) {
+            if legs.len() != played.len() {
+                return None;
+            }
+            exact += legs
+                .iter()
+                .zip(played)
+                .filter(|(w, p)| w.kind.mark() == p.kind.mark())
+                .count();
+        }
+    }
+    Some(exact)
+}
+
 /// The turns a pattern names, narrowed to those it names most closely when there are such:
 /// first those it names leg for leg (one written leg names a whole path by where it ends, but
 /// `Ac3-c1` is first of all the direct leap, not also every ricochet path that ends on c1),
 /// then those with the most legs of the very mark written (a written `-` also names a
 /// ricochet or a switch, but `Aa1^c3-b4` is first of all the step, not the switch `~b4`).
-/// Every canonical text then names its own turn alone.
-pub fn written_leg_for_leg<M>(pattern: &TurnPattern, found: Vec<(M, Turn)>) -> Vec<(M, Turn)> {
-    let TurnPattern::Actions { actions, .. } = pattern else {
-        return found;
-    };
-    // How closely the written legs name a turn's legs: `None` when their numbers differ,
-    // else how many legs carry the very mark written.
-    let closeness = |t: &Turn| -> Option<usize> {
-        let mut exact = 0;
-        for (p, a) in actions.iter().zip(&t.actions) {
-            if let (ActionPattern::Move { legs, .. }, Action::Move { legs: played, .. }) = (p, a) {
-                if legs.len() != played.len() {
-                    return None;
-                }
-                exact += legs
-                    .iter()
-                    .zip(played)
-                    .filter(|(w, p)| w.kind.mark() == p.kind.mark())
-                    .count();
-            }
-        }
-        Some(exact)
-    };
-    let Some(best) = found.iter().filter_map(|(_, t)| closeness(t)).max() else {
+/// Every canonical text then names its own turn alone. `found` holds what the pattern
+/// [matches](TurnPattern::matches), each giving its turn by `turn`; the order is kept.
+pub fn written_leg_for_leg<T>(
+    pattern: &TurnPattern,
+    found: Vec<T>,
+    turn: impl Fn(&T) -> &Turn,
+) -> Vec<T> {
+    let Some(best) = found
+        .iter()
+        .filter_map(|f| closeness(pattern, turn(f)))
+        .max()
+    else {
         return found;
     };
     found
         .into_iter()
-        .filter(|(_, t)| closeness(t) == Some(best))
+        .filter(|f| closeness(pattern, turn(f)) == Some(best))
         .collect()
 }
 
@@ -807,15 +818,18 @@ mod tests {
         let direct = archer(&[("c3", LegKind::Step)]);
         let path = archer(&[("a3", LegKind::Ricochet), ("c3", LegKind::Step)]);
         let found = vec![(0, direct.clone()), (1, path.clone())];
-        let one: Vec<u8> = written_leg_for_leg(&pattern("Ac1-c3"), found.clone())
+        let one: Vec<u8> = written_leg_for_leg(&pattern("Ac1-c3"), found.clone(), |(_, t)| t)
             .into_iter()
             .map(|(m, _)| m)
             .collect();
         assert_eq!(one, [0]);
         // With no direct move, one written leg still names the path.
         let short = vec![(1, path.clone())];
-        assert_eq!(written_leg_for_leg(&pattern("Ac3"), short).len(), 1);
-        let written_out: Vec<u8> = written_leg_for_leg(&pattern("Ac1-a3-c3"), found)
+        assert_eq!(
+            written_leg_for_leg(&pattern("Ac3"), short, |(_, t)| t).len(),
+            1
+        );
+        let written_out: Vec<u8> = written_leg_for_leg(&pattern("Ac1-a3-c3"), found, |(_, t)| t)
             .into_iter()
             .map(|(m, _)| m)
             .collect();
@@ -824,12 +838,12 @@ mod tests {
         let step = archer(&[("c3", LegKind::Ricochet), ("b4", LegKind::Step)]);
         let switch = archer(&[("c3", LegKind::Ricochet), ("b4", LegKind::Switch)]);
         let found = vec![(0u8, step), (1, switch)];
-        let picked: Vec<u8> = written_leg_for_leg(&pattern("Ac1^c3-b4"), found.clone())
+        let picked: Vec<u8> = written_leg_for_leg(&pattern("Ac1^c3-b4"), found.clone(), |(_, t)| t)
             .into_iter()
             .map(|(m, _)| m)
             .collect();
         assert_eq!(picked, [0]);
-        let picked: Vec<u8> = written_leg_for_leg(&pattern("Ac1-c3~b4"), found)
+        let picked: Vec<u8> = written_leg_for_leg(&pattern("Ac1-c3~b4"), found, |(_, t)| t)
             .into_iter()
             .map(|(m, _)| m)
             .collect();

@@ -17,7 +17,7 @@ use std::time::Duration;
 use super::ast::*;
 use super::diagnostic::Problem;
 use crate::rules::consulted;
-use crate::rules::game::PlayError;
+use crate::rules::game::{Lookup, PlayError, Resolved};
 use crate::rules::search::{self, Limits, Stop};
 use crate::rules::variants::names_where;
 use crate::rules::{
@@ -974,42 +974,67 @@ impl<'a, R: Rules> Evaluator<'a, R> {
                 }
             }
             Assertion::Moves(ts) => {
-                let legal: Vec<Turn> = game.legal_turns().into_iter().map(|(_, t)| t).collect();
-                let mut unmatched = Vec::new();
-                let mut wanted = BTreeSet::new();
+                // Each entry resolves as `play` resolves it, looked up among the legal turns
+                // indexed once.
+                let turns = game.legal_index();
+                let legal = &turns.legal;
+                let mut wanted = vec![false; legal.len()];
+                let (mut refused, mut ambiguous, mut unlisted) =
+                    (Vec::new(), Vec::new(), Vec::new());
                 for t in ts {
                     let p = self.pattern(lowered, t)?;
-                    let hits: Vec<usize> =
-                        (0..legal.len()).filter(|i| p.matches(&legal[*i])).collect();
-                    match hits.as_slice() {
-                        [i] => {
-                            wanted.insert(*i);
+                    match game.lookup(p, &turns) {
+                        Ok(Lookup::Found(Some(i), Resolved::Move(m, _))) => {
+                            match p.claim().map(|c| game.claim_after(m, c)) {
+                                Some(Err(e)) => {
+                                    refused.push(format!("{} ({})", t.text, describe_error(&e)))
+                                }
+                                _ => wanted[i] = true,
+                            }
                         }
-                        _ => unmatched.push(t.text.clone()),
+                        Ok(Lookup::Found(..)) => unlisted.push(t.text.clone()),
+                        Ok(Lookup::Ambiguous(c)) | Err(PlayError::Ambiguous(c)) => {
+                            ambiguous.push(format!("{} (it matches {})", t.text, few(&c)))
+                        }
+                        Ok(Lookup::None) | Err(_) => refused.push(t.text.clone()),
                     }
                 }
-                let extra: Vec<Turn> = (0..legal.len())
-                    .filter(|i| !wanted.contains(i))
-                    .map(|i| legal[i].clone())
+                let extra: Vec<Turn> = legal
+                    .turns()
+                    .iter()
+                    .zip(&wanted)
+                    .filter(|(_, w)| !**w)
+                    .map(|((_, t), _)| t.clone())
                     .collect();
-                if unmatched.is_empty() && extra.is_empty() {
+                if refused.is_empty()
+                    && ambiguous.is_empty()
+                    && unlisted.is_empty()
+                    && extra.is_empty()
+                {
                     return Ok(Verdict::Holds);
                 }
-                let mut found = format!("legal turns {}", self.turn_list(&legal));
-                if !unmatched.is_empty() {
-                    found.push_str(&format!(
-                        "; not legal (or ambiguous): {}",
-                        unmatched.join(", ")
-                    ));
+                let all: Vec<Turn> = legal.turns().iter().map(|(_, t)| t.clone()).collect();
+                let mut found = format!("legal turns {}", self.turn_list(&all));
+                for (what, entries) in [
+                    ("not legal", &refused),
+                    ("ambiguous", &ambiguous),
+                    ("legal, but not among the turns listed", &unlisted),
+                ] {
+                    if !entries.is_empty() {
+                        found.push_str(&format!("; {what}: {}", entries.join(", ")));
+                    }
                 }
                 if !extra.is_empty() {
                     found.push_str(&format!("; also legal: {}", self.turn_list(&extra)));
+                }
+                if let Some(o) = turns.outcome {
+                    found.push_str(&format!("; the game is over: {o}"));
                 }
                 let written: Vec<_> = ts.iter().map(|t| t.text.clone()).collect();
                 blessable(
                     format!("legal turns {{ {} }}", written.join(" ")),
                     found,
-                    format!("moves = {}", self.turn_list(&legal)),
+                    format!("moves = {}", self.turn_list(&all)),
                 )
             }
             Assertion::MovesFrom(sq, sqs) => {
@@ -1030,11 +1055,15 @@ impl<'a, R: Rules> Evaluator<'a, R> {
                 let list = |set: &BTreeSet<Square>| {
                     let mut v: Vec<String> = set.iter().map(|s| self.name(*s)).collect();
                     v.sort();
-                    format!("{{ {} }}", v.join(" "))
+                    if v.is_empty() {
+                        "{ }".to_string()
+                    } else {
+                        format!("{{ {} }}", v.join(" "))
+                    }
                 };
                 blessable(
                     format!("moves from {} = {}", sq.text(), list(&expected)),
-                    format!("moves from {} = {}", sq.text(), list(&found)),
+                    format!("moves from {} = {}{}", sq.text(), list(&found), over(game)),
                     format!("moves from {} = {}", sq.text(), list(&found)),
                 )
             }
@@ -1045,7 +1074,7 @@ impl<'a, R: Rules> Evaluator<'a, R> {
                 } else {
                     blessable(
                         crate::text::count(*n, "legal turn"),
-                        crate::text::count(found, "legal turn"),
+                        format!("{}{}", crate::text::count(found, "legal turn"), over(game)),
                         format!("moves count {found}"),
                     )
                 }
@@ -1067,9 +1096,10 @@ impl<'a, R: Rules> Evaluator<'a, R> {
                             sq.text()
                         ),
                         format!(
-                            "{} from {}",
+                            "{} from {}{}",
                             crate::text::count(found, "legal turn"),
-                            sq.text()
+                            sq.text(),
+                            over(game)
                         ),
                         format!("moves from {} count {found}", sq.text()),
                     )
@@ -1255,6 +1285,27 @@ fn quoted(text: &str) -> String {
         Some((cut, _)) => format!("{}…", &text[..cut]),
         None => text.to_string(),
     }
+}
+
+/// Why a game lists no turns, for a failed expectation about its turns: `; the game is over:
+/// <result> (rule <id>)`, or nothing while it goes on.
+fn over<R: Rules>(game: &Game<R>) -> String {
+    game.outcome()
+        .map_or_else(String::new, |o| format!("; the game is over: {o}"))
+}
+
+/// The first few of a list of turns, and how many more there are: an ambiguous entry of a
+/// long list may match thousands of paths.
+fn few(texts: &[String]) -> String {
+    const SHOWN: usize = 4;
+    if texts.len() <= SHOWN {
+        return texts.join(", ");
+    }
+    format!(
+        "{}, and {} more",
+        texts[..SHOWN].join(", "),
+        texts.len() - SHOWN
+    )
 }
 
 /// A refused or ambiguous turn in words.

@@ -74,6 +74,43 @@ fn syntax_error_exits_2_with_line_column_and_caret() {
     assert_eq!(stdout(&o).lines().last(), Some("0 passed, 1 failed"));
 }
 
+/// A finished game lists no turns; every failed expectation about its turns says why (the
+/// result and its rule), and one about a game still going on says nothing of the kind.
+#[test]
+fn move_list_failures_say_when_the_game_is_over() {
+    let dir = std::env::temp_dir().join(format!("arbiter-cli-over-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("over.scn");
+    std::fs::write(
+        &file,
+        "variant chess\n\n\
+         scenario \"bare kings\" {\n  fen \"8/8/8/4k3/8/8/8/4K3 w - - 0 1\"\n\
+         expect moves count 5\n  expect moves = { Ke1-e2 }\n  expect moves from e1 count 5\n\
+         expect moves from e1 = { e2 }\n  expect legal Ke1-e2\n  play Ke1-e2\n}\n\n\
+         scenario \"going on\" {\n  fen \"8/8/8/4k3/8/8/8/R3K3 w - - 0 1\"\n\
+         expect moves count 5\n  expect moves = { Ke1-e2 }\n  expect moves from e1 count 9\n\
+         expect moves from e1 = { e2 }\n}\n",
+    )
+    .unwrap();
+    let o = arbiter(&["check", file.to_str().unwrap()]);
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    let over = "the game is over: draw by insufficient-material (rule insufficient-material)";
+    let (finished, live) = out.split_once("going on").expect("both scenarios reported");
+    let found: Vec<&str> = finished.lines().filter(|l| l.contains("found:")).collect();
+    assert_eq!(found.len(), 6, "{out}");
+    for line in found {
+        assert!(line.contains(over), "{line}");
+    }
+    assert!(
+        finished.contains("found:    0 legal turns; the game is over"),
+        "{out}"
+    );
+    assert!(finished.contains("moves from e1 = { }; the game"), "{out}");
+    assert_eq!(live.matches("found:").count(), 4, "{out}");
+    assert!(!live.contains("game is over"), "{out}");
+}
+
 #[test]
 fn unknown_names_exit_2_and_list_the_valid_ones() {
     let o = arbiter(&["check", "tests/failing/unusable-names.scn"]);

@@ -60,6 +60,15 @@ proptest! {
         }
     }
 
+    /// `expect moves = { <what arbiter moves prints> }` holds, and blessing a wrong list
+    /// writes one that holds.
+    #[test]
+    fn the_listed_turns_read_back_as_a_moves_list((flipped, choices) in walk()) {
+        for pos in playout(flipped, &choices) {
+            common::moves_list_reads_back(&pos, &options(flipped)).map_err(TestCaseError::fail)?;
+        }
+    }
+
     #[test]
     fn fen_and_setup_round_trip((flipped, choices) in walk()) {
         for pos in playout(flipped, &choices) {

@@ -55,6 +55,15 @@ proptest! {
         }
     }
 
+    /// `expect moves = { <what arbiter moves prints> }` holds, and blessing a wrong list
+    /// writes one that holds.
+    #[test]
+    fn the_listed_turns_read_back_as_a_moves_list((start, choices) in walk()) {
+        for pos in playout(start, &choices) {
+            common::moves_list_reads_back(&pos, &options()).map_err(TestCaseError::fail)?;
+        }
+    }
+
     #[test]
     fn fen_and_setup_round_trip((start, choices) in walk()) {
         for pos in playout(start, &choices) {

@@ -1170,3 +1170,56 @@ fn a_github_run_escapes_both_streams() {
         stderr(&o)
     );
 }
+
+/// `expect moves = { ... }` holding the turns `arbiter moves` prints for `fen` (a ChessXpanse
+/// board of `size`), and the file.
+fn listed_xpanse(test: &str, size: &str, fen: &str) -> PathBuf {
+    let o = arbiter(&["moves", "xpanse", "--size", size, "--fen", fen]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let turns: Vec<String> = stdout(&o).lines().map(str::to_string).collect();
+    assert!(!turns.is_empty());
+    scenario_file(
+        test,
+        &format!(
+            "variant xpanse {size}\n\nscenario \"moves, as arbiter lists them\" {{\n  fen \"{fen}\"\n  expect moves = {{ {} }}\n}}\n",
+            turns.join(" ")
+        ),
+    )
+}
+
+/// Reproducer xpanse-moves-list-canonical (issue 20): the one-leg texts of the docs' Archer
+/// (`Ac3-c1`, `Ac3xc5`) were "not legal (or ambiguous)" in a list, though legal alone, and a
+/// blessed list failed again.
+#[test]
+fn the_turns_arbiter_lists_read_back_as_a_moves_list_and_a_blessed_list_holds() {
+    let fen = "a1qk1/3Nb/2A1R/1P1p1/K3n w 0/0 0/0 -/- up/down";
+    let file = listed_xpanse("xpanse_listed", "5x5", fen);
+    let o = arbiter(&["check", file.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    let wrong = scenario_file(
+        "xpanse_blessed",
+        &format!(
+            "variant xpanse 5x5\n\nscenario \"blessed\" {{\n  fen \"{fen}\"\n  expect moves = {{ pass }}\n}}\n"
+        ),
+    );
+    let o = arbiter(&["check", wrong.to_str().unwrap(), "--bless"]);
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    let o = arbiter(&["check", wrong.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    assert_eq!(last_line(&o), "1 passed, 0 failed");
+}
+
+/// Reproducer moves-list-quadratic (issue 20): each listed turn was matched against every
+/// legal turn, so the 57,000 turns of this board took 32 s of a release build (hours here);
+/// they are looked up in an index now, well inside the watchdog.
+#[test]
+fn a_list_of_57000_turns_checks_in_linear_time() {
+    let file = listed_xpanse(
+        "xpanse_crowded_list",
+        "7x7",
+        "B1B1B2/1k5/R1R1R2/7/Q1A1Q2/7/K1K1K2 w",
+    );
+    let o = arbiter(&["check", file.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    assert_eq!(last_line(&o), "1 passed, 0 failed");
+}

@@ -202,6 +202,7 @@ fn check(b: &Battle, choices: &[usize]) -> Result<(), TestCaseError> {
             some_turn_texts_round_trip(&pos, &options).map_err(fail)?;
         }
         common::fen_and_setup_round_trip(&pos, &options).map_err(fail)?;
+        common::moves_list_reads_back(&pos, &options).map_err(fail)?;
         common::invariants_hold(&pos).map_err(fail)?;
     }
     Ok(())
@@ -223,7 +224,9 @@ macro_rules! board_tests {
             #![proptest_config(ProptestConfig::with_cases(192))]
             $(
                 /// perft(1) counts the legal turns; each turn's canonical text resolves back
-                /// to it; the FEN and the set-up round-trip; every invariant holds.
+                /// to it; the FEN and the set-up round-trip; the list of the legal turns
+                /// reads back as `expect moves = { ... }`, blessed or not; every invariant
+                /// holds.
                 #[test]
                 fn $name(b in battle($board), choices in choices()) {
                     check(&b, &choices)?;

@@ -46,6 +46,7 @@ use super::key::KeyHasher;
 use super::movement::{offset, walk, Landing};
 use super::piece::{Color, Piece, Role};
 use super::refusal::{Rejection, Stage, Verdicts};
+use super::resolve::{LegalTurns, Named};
 use super::setup_error::{SetupError, SetupErrorKind as Kind};
 use super::turn::{Action, ActionPattern, Leg, Turn, TurnPattern};
 use super::variants::VariantInfo;
@@ -1114,9 +1115,13 @@ impl Rules for Csipgs {
         refuse::refusal(self, pattern)
     }
 
-    /// The action resolves against the legal turns; a design change after it is checked on
-    /// its own (design changes are unbounded, so they are not enumerated).
-    fn resolve(&self, pattern: &TurnPattern) -> Result<Vec<(Move, Turn)>, Refusal> {
+    /// The action resolves among the legal turns; a design change after it is checked on its
+    /// own (design changes are unbounded, so they are not enumerated).
+    fn resolve_in(
+        &self,
+        pattern: &TurnPattern,
+        legal: &LegalTurns<Move>,
+    ) -> Result<Vec<Named<Move>>, Refusal> {
         let TurnPattern::Actions { actions, claim } = pattern else {
             return Err(self.refusal(pattern));
         };
@@ -1140,19 +1145,22 @@ impl Rules for Csipgs {
             actions: vec![first],
             claim: *claim,
         };
-        let mut found: Vec<(Move, Turn)> = self
-            .legal_turns()
+        let mut found: Vec<Named<Move>> = legal
+            .resolve(&single)
             .into_iter()
-            .filter(|(_, t)| single.matches(t))
+            .map(|i| Named::listed(legal, i))
             .collect();
         if found.is_empty() {
-            return Err(self.refusal(&single));
+            return match change {
+                None => Ok(found),
+                Some(_) => Err(self.refusal(&single)),
+            };
         }
         // The turn keeps the designs as written (`buy WW` is the purchase of an R): one design
         // has several spellings, and the turn played is the one the player wrote.
         if let ActionPattern::Buy { design } = &actions[0] {
-            for (_, t) in &mut found {
-                t.actions[0] = Action::Buy {
+            for n in &mut found {
+                n.turn.actions[0] = Action::Buy {
                     design: design.clone(),
                 };
             }
@@ -1163,17 +1171,20 @@ impl Rules for Csipgs {
         let redesign = self.redesign(from, to)?;
         Ok(found
             .into_iter()
-            .map(|(m, t)| {
-                let m = Move {
-                    redesign: Some(redesign),
-                    ..m
-                };
-                let mut actions = t.actions;
+            .map(|n| {
+                let mut actions = n.turn.actions;
                 actions.push(Action::Redesign {
                     from_design: from.clone(),
                     to_design: to.clone(),
                 });
-                (m, Turn { actions })
+                Named {
+                    m: Move {
+                        redesign: Some(redesign),
+                        ..n.m
+                    },
+                    turn: Turn { actions },
+                    listed: None,
+                }
             })
             .collect())
     }
