@@ -344,7 +344,7 @@ fn no_such_leg(pos: &Xpanse, st: &PathState, p: Piece, to: Square) -> Refusal {
             format!("after its ricochet the mage leaps one square one way and three the other; from {from} that does not reach {t}"),
         ),
         _ => {
-            let near_ricochet = st.last_ricochet.is_some_and(|r| {
+            let near_ricochet = st.switch_centre(pos).is_some_and(|r| {
                 let r = r.square();
                 (i32::from(r.file) - i32::from(to.file)).abs() <= 1
                     && (i32::from(r.rank) - i32::from(to.rank)).abs() <= 1
@@ -448,7 +448,7 @@ pub(super) fn judge_path(pos: &Xpanse, s: Square, p: Piece, written: &[Leg]) -> 
                         ),
                     )
                 }
-                leg::KILL if !st.goes_on_after_kill(pos) => {
+                leg::KILL if !st.goes_on_after_kill(pos, t) => {
                     let rule = if p.role() == Role::Archer {
                         "archer-ricochet"
                     } else {
@@ -458,7 +458,7 @@ pub(super) fn judge_path(pos: &Xpanse, s: Square, p: Piece, written: &[Leg]) -> 
                         Stage::Target,
                         Refusal::new(
                             rule,
-                            format!("the {word} kills on {name}, and that kill ends its move{}", if p.role() == Role::Archer { " (option archer-kill-continues)" } else { "" }),
+                            format!("the {word} kills on {name}, and that kill ends its move{}", if p.role() == Role::Archer { format!(" (option {})", st.kill_end_option(pos)) } else { String::new() }),
                         ),
                     );
                 }
