@@ -356,7 +356,7 @@ pub fn explore<V: Verdicts<Move>>(pos: &Xpanse, from: Sq, role: Role, out: &mut 
         let key = (m.destination().map_or(0, |d| d.0), kills);
         match best.get_mut(&key) {
             Some(kept) => {
-                if text_order(&m) < text_order(kept) {
+                if text_order(&m, kept).is_lt() {
                     *kept = m;
                 }
             }
@@ -374,17 +374,19 @@ pub fn explore<V: Verdicts<Move>>(pos: &Xpanse, from: Sq, role: Role, out: &mut 
     }
 }
 
-/// A path's place among the paths of one piece: fewer legs first, then by its text (each
-/// leg written as its mark, file letter and rank digit).
-fn text_order(m: &Move) -> (usize, Vec<(char, u8, u8)>) {
-    let legs: Vec<_> = m
-        .legs()
-        .map(|(s, k)| {
+/// Two paths of one piece in order: fewer legs first, then by their text (each leg written
+/// as its mark, file letter and rank digit).
+fn text_order(a: &Move, b: &Move) -> std::cmp::Ordering {
+    fn written(m: &Move) -> impl Iterator<Item = (char, u8, u8)> + '_ {
+        m.legs().map(|(s, k)| {
             let q = s.square();
             (leg::kind(k).mark(), q.file, q.rank)
         })
-        .collect();
-    (legs.len(), legs)
+    }
+    a.legs()
+        .count()
+        .cmp(&b.legs().count())
+        .then_with(|| written(a).cmp(written(b)))
 }
 
 /// Walks every path from `st`, handing each complete one to `emit`, which says whether to
