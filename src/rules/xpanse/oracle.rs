@@ -27,7 +27,9 @@
 //! The test compares, on random crowded positions of the six boards and under all 288
 //! combinations of the eight path options (a sixth of them, in turn, per position), the
 //! oracle's paths of every Gatekeeper, Mage and Archer of the side to move with the first
-//! actions of the legal turns from its square.
+//! actions of the legal turns from its square. A second test holds the Pawns' moves and what
+//! follows every move (a rebirth or a vanishing, Pawn Reborn Rules) to an enumeration written
+//! from the text, under the four readings of `dormant-on-kill` and `dormant-choice`.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -729,4 +731,242 @@ fn the_generator_lists_exactly_the_oracles_paths_under_every_reading() {
             coverage.paths
         );
     }
+}
+
+/// What may follow a move, as a turn writes it: `R` a rebirth (of the named dormant pawn, if
+/// the turn names one) on a square, `V` the named dormant pawn vanishing, `-` nothing written
+/// (nothing follows, or the one pawn concerned vanishes).
+type OFollow = (char, Option<Square>, Option<Square>);
+
+/// Counts of the Pawn Reborn cases met, for the test's coverage.
+#[derive(Default, Debug)]
+struct PawnEvents {
+    arrivals_by_kill_with_dormant: usize,
+    several_dormant: usize,
+    narrowed_to_nearest: usize,
+}
+
+/// The follow-ups of a move, from the Pawn Reborn Rules: a Pawn reaching its far row is
+/// reborn on an empty square of its first row or vanishes, or (a dormant Pawn waiting there)
+/// the dormant Pawn is, unless the arrival is a kill and `dormant-on-kill = no`; a piece
+/// leaving a first-row square while a dormant Pawn waits lets it be reborn there or vanish.
+/// With several dormant Pawns the turn names the one (`dormant-choice = player`), or the
+/// nearest by file is the one, the turn naming it only between equally near ones.
+fn oracle_follow_ups(
+    board: &Board,
+    us: Color,
+    up: bool,
+    role: Role,
+    from: Square,
+    legs: &[OLeg],
+    options: &Options,
+    seen: &mut PawnEvents,
+) -> BTreeSet<OFollow> {
+    let g = *board.geometry();
+    let (far, first) = if up {
+        (g.ranks - 1, 0)
+    } else {
+        (0, g.ranks - 1)
+    };
+    let mut after: BTreeMap<Square, Piece> = board.pieces().collect();
+    let mover = after.remove(&from).expect("the moving piece");
+    for (s, m) in legs {
+        if *m == 'x' {
+            after.remove(s);
+        }
+    }
+    let (dest, last_mark) = *legs.last().expect("a leg");
+    after.insert(dest, mover);
+    let pawn = Piece::new(us, Role::Pawn);
+    let arrival = role == Role::Pawn && dest.rank == far;
+    let vacate = from.rank == first;
+    let mut dormant: Vec<Square> = after
+        .iter()
+        .filter(|(s, p)| **p == pawn && s.rank == far && !(arrival && **s == dest))
+        .map(|(s, _)| *s)
+        .collect();
+    if arrival && last_mark == 'x' && !dormant.is_empty() {
+        seen.arrivals_by_kill_with_dormant += 1;
+        if options.get("dormant-on-kill") == "no" {
+            dormant.clear();
+        }
+    }
+    let mut none = BTreeSet::new();
+    none.insert(('-', None, None));
+    let (mut concerned, targets): (Vec<Square>, Vec<Square>) = if arrival {
+        let empty = (0..g.files)
+            .map(|f| Square::new(f, first))
+            .filter(|s| !after.contains_key(s))
+            .collect();
+        if dormant.is_empty() {
+            (vec![dest], empty)
+        } else {
+            (dormant, empty)
+        }
+    } else if vacate && !dormant.is_empty() {
+        (dormant, vec![from])
+    } else {
+        return none;
+    };
+    if concerned.len() > 1 {
+        seen.several_dormant += 1;
+        if options.get("dormant-choice") == "nearest" {
+            let file = if arrival { dest.file } else { from.file };
+            let away = |s: &Square| (i32::from(s.file) - i32::from(file)).abs();
+            let least = concerned.iter().map(away).min().expect("pawns");
+            let before = concerned.len();
+            concerned.retain(|s| away(s) == least);
+            seen.narrowed_to_nearest += usize::from(concerned.len() < before);
+        }
+    }
+    let named = concerned.len() > 1;
+    let mut out = BTreeSet::new();
+    for c in &concerned {
+        for t in &targets {
+            out.insert(('R', named.then_some(*c), Some(*t)));
+        }
+        out.insert(if named {
+            ('V', Some(*c), None)
+        } else {
+            ('-', None, None)
+        });
+    }
+    out
+}
+
+/// The Pawns' moves of the side to move: one square forward onto an empty square, or one
+/// diagonally forward onto an enemy; a Pawn on its far row is dormant and does not move.
+fn oracle_pawn_moves(board: &Board, us: Color, up: bool) -> BTreeSet<(Square, Vec<OLeg>)> {
+    let g = *board.geometry();
+    let far = if up { g.ranks - 1 } else { 0 };
+    let fwd: i32 = if up { 1 } else { -1 };
+    let at = |f: i32, r: i32| {
+        (f >= 0 && r >= 0 && f < i32::from(g.files) && r < i32::from(g.ranks))
+            .then(|| Square::new(f as u8, r as u8))
+    };
+    let mut out = BTreeSet::new();
+    for (s, p) in board.pieces() {
+        if p != Piece::new(us, Role::Pawn) || s.rank == far {
+            continue;
+        }
+        let (f, r) = (i32::from(s.file), i32::from(s.rank));
+        if let Some(t) = at(f, r + fwd) {
+            if board.get(t).is_none() {
+                out.insert((s, vec![(t, '-')]));
+            }
+        }
+        for side in [-1, 1] {
+            if let Some(t) = at(f + side, r + fwd) {
+                if board.get(t).is_some_and(|q| q.color() != us) {
+                    out.insert((s, vec![(t, 'x')]));
+                }
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn the_generator_brings_exactly_the_oracles_pawn_moves_and_rebirths_under_every_reading() {
+    let mut rng = Rng(0x0D0E_3A47_9A11_5EED);
+    let readings: Vec<Options> = [
+        ("yes", "player"),
+        ("yes", "nearest"),
+        ("no", "player"),
+        ("no", "nearest"),
+    ]
+    .iter()
+    .map(|(kill, choice)| {
+        let mut o = Options::defaults(OPTIONS);
+        o.set(OPTIONS, "xpanse", "dormant-on-kill", kill)
+            .expect("an option");
+        o.set(OPTIONS, "xpanse", "dormant-choice", choice)
+            .expect("an option");
+        o
+    })
+    .collect();
+    let mut seen = PawnEvents::default();
+    let (mut checked, mut failures) = (0usize, Vec::new());
+    for round in 0..6000 {
+        let options = &readings[round % readings.len()];
+        let pos = random_position(
+            &mut rng,
+            SIZES[round / readings.len() % SIZES.len()],
+            options,
+        );
+        if !crate::fuzzing::xpanse_paths_within(&pos, 2_000) {
+            continue;
+        }
+        let g = *pos.geometry();
+        let (us, up) = (pos.turn, pos.state.up[pos.turn.index()]);
+        let mut generated: BTreeMap<(Square, Role, Vec<OLeg>), BTreeSet<OFollow>> = BTreeMap::new();
+        for (_, t) in pos.legal_turns() {
+            let Some(Action::Move {
+                role, from, legs, ..
+            }) = t.actions.first()
+            else {
+                continue;
+            };
+            let legs: Vec<OLeg> = legs.iter().map(|l| (l.to, l.kind.mark())).collect();
+            let follow = match t.actions.get(1) {
+                None => ('-', None, None),
+                Some(Action::Reborn { from, square }) => ('R', *from, Some(*square)),
+                Some(Action::Vanish { square }) => ('V', Some(*square), None),
+                Some(a) => panic!("{a:?} follows a move"),
+            };
+            generated
+                .entry((*from, *role, legs))
+                .or_default()
+                .insert(follow);
+        }
+        let pawn_moves: BTreeSet<(Square, Vec<OLeg>)> = generated
+            .keys()
+            .filter(|(_, role, _)| *role == Role::Pawn)
+            .map(|(s, _, legs)| (*s, legs.clone()))
+            .collect();
+        let want = oracle_pawn_moves(&pos.board, us, up);
+        let case = || {
+            format!(
+                "{}x{} `{}` {}",
+                g.files,
+                g.ranks,
+                pos.fen(),
+                options.get("dormant-on-kill")
+            )
+        };
+        if pawn_moves != want {
+            failures.push(format!(
+                "{}: pawn moves {:?} against the oracle's {:?}",
+                case(),
+                pawn_moves,
+                want
+            ));
+        }
+        for ((from, role, legs), follows) in &generated {
+            checked += 1;
+            let want =
+                oracle_follow_ups(&pos.board, us, up, *role, *from, legs, options, &mut seen);
+            if *follows != want {
+                failures.push(format!(
+                    "{} dormant-choice={}: {} is followed by {follows:?}, by the oracle {want:?}",
+                    case(),
+                    options.get("dormant-choice"),
+                    path_text(&g, *from, legs)
+                ));
+            }
+        }
+    }
+    eprintln!("pawn reborn: {checked} moves, {seen:?}");
+    report(
+        &failures,
+        checked,
+        50_000,
+        "moves followed alike by the generator and the oracle's Pawn Reborn Rules",
+    );
+    assert!(
+        seen.arrivals_by_kill_with_dormant >= 20
+            && seen.several_dormant >= 100
+            && seen.narrowed_to_nearest >= 20,
+        "{seen:?}"
+    );
 }
