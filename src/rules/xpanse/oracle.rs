@@ -754,8 +754,7 @@ struct PawnEvents {
 /// nearest by file is the one, the turn naming it only between equally near ones.
 fn oracle_follow_ups(
     board: &Board,
-    us: Color,
-    up: bool,
+    (us, up): (Color, bool),
     role: Role,
     from: Square,
     legs: &[OLeg],
@@ -945,7 +944,7 @@ fn the_generator_brings_exactly_the_oracles_pawn_moves_and_rebirths_under_every_
         for ((from, role, legs), follows) in &generated {
             checked += 1;
             let want =
-                oracle_follow_ups(&pos.board, us, up, *role, *from, legs, options, &mut seen);
+                oracle_follow_ups(&pos.board, (us, up), *role, *from, legs, options, &mut seen);
             if *follows != want {
                 failures.push(format!(
                     "{} dormant-choice={}: {} is followed by {follows:?}, by the oracle {want:?}",
