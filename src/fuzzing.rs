@@ -102,7 +102,7 @@ pub fn xpanse_paths_within(pos: &Xpanse, cap: u64) -> bool {
             *left -= 1;
             let goes_on = match kind {
                 xpanse::leg::RICOCHET => true,
-                xpanse::leg::KILL => st.goes_on_after_kill(pos),
+                xpanse::leg::KILL => st.goes_on_after_kill(pos, t),
                 _ => false,
             };
             if goes_on && !extend(pos, &st.after(pos, t, kind, dir), left) {

@@ -245,7 +245,8 @@ board_tests! {
     every_property_holds_along_random_playouts_on_7x7: 5;
 }
 
-/// The generator's battles set up (every one is valid) and most are listable, so the
+/// The generator's battles set up (every one is valid, though a rare one has more turns than
+/// a position may have, which `check` rejects as a case) and most are listable, so the
 /// properties above run on real cases; and they are crowded.
 #[test]
 fn random_battles_set_up_and_are_mostly_listable() {
@@ -257,7 +258,11 @@ fn random_battles_set_up_and_are_mostly_listable() {
                 .new_tree(&mut runner)
                 .expect("a battle")
                 .current();
-            let pos = set_up(&b).unwrap_or_else(|e| panic!("{b:?}: {e}"));
+            let pos = match set_up(&b) {
+                Ok(pos) => pos,
+                Err(e) if e.contains("legal turns") => continue,
+                Err(e) => panic!("{b:?}: {e}"),
+            };
             listed += usize::from(listable(&pos));
             pieces += pos.board().pieces().count();
         }

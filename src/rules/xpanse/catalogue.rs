@@ -159,6 +159,36 @@ pub static OPTIONS: &[OptionDef] = &[
         default: "loses",
         reason: "there is no stalemate and there are no draws, so a player who can neither move nor pass cannot go on and loses the battle; passes lets them hand the move back without using one of their two passes",
     },
+    OptionDef {
+        name: "last-king-kill",
+        values: &["goes-on", "ends-move"],
+        default: "goes-on",
+        reason: "the Archer's Compound Move may \"make multiple kills\" with no exception for a King, and \"the first player to kill the opponent's last King wins the Battle\" decides the battle once the turn is made, not in the middle of it: a path may go on after the last King's kill (and the battle is still won by it). ends-move ends the move at that kill, since the battle is won there",
+    },
+    OptionDef {
+        name: "dormant-on-kill",
+        values: &["yes", "no"],
+        default: "yes",
+        reason: "\"If a Pawn reaches the far row, it may not be promoted [...] it is either reborn or it vanishes\" treats every arrival alike, a kill included, and the Dormant Pawn rule says only whose rebirth it is (\"it is the Dormant Pawn that will be reborn, not the Pawn that reached the far row\"); its \"reaches an empty space in the far row\" describes where a Pawn's forward step goes. no reads \"an empty space\" literally: a Pawn arriving by a kill leaves the dormant Pawn where it is and is itself reborn or vanishes",
+    },
+    OptionDef {
+        name: "switch-from",
+        values: &["piece", "leg-start"],
+        default: "piece",
+        reason: "\"landing in any adjacent empty space which is one space away from its last ricochet\": a ricochet is made \"off a same-color piece\", so its place is that piece's square. leg-start puts it where the next leg starts, which differs only under ricochet-from = before (the square before the piece, where the ball turns)",
+    },
+    OptionDef {
+        name: "same-board-paths",
+        values: &["distinct", "one-turn"],
+        default: "distinct",
+        reason: "a Magic Piece's move is its path (\"their overall move will often take place in two parts\"; a ricochet is a Compound Move), and a turn is written with every stop (`Ac1-c3-e5`), so two paths are two moves even where they leave the same board (a direct leap and a ricochet path to one square, a leap and a switch). one-turn counts them as one turn, the one with the fewest legs (then the first by its text), as a list of positions would; any of its paths, written, names that turn",
+    },
+    OptionDef {
+        name: "dormant-choice",
+        values: &["player", "nearest"],
+        default: "player",
+        reason: "the text speaks of one Dormant Pawn (\"it is the Dormant Pawn that will be reborn\") and leaves the choice of a rebirth to the player (\"the player has a choice\", \"prompted to select\"), so with several dormant Pawns the player also chooses which (`reborn e5-c1`). nearest takes the dormant Pawn whose file is nearest the arriving Pawn (or the square vacated), the player choosing only between two equally near",
+    },
 ];
 
 pub static STATE_KEYS: &[KeyDef] = &[

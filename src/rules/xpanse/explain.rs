@@ -369,8 +369,14 @@ fn leg_note(
         (Role::Mage, Some(_)) => format!("after its ricochet the mage leaps again from {at}"),
         (_, _) if kind == leg::SWITCH => {
             let r = st.last_ricochet.map_or(String::new(), |r| pos.name(r));
+            let centre = st.switch_centre(pos).map_or(String::new(), |c| pos.name(c));
+            let from = if centre == r {
+                String::new()
+            } else {
+                " (option switch-from: where its next leg starts)".to_string()
+            };
             return format!(
-                "after its ricochet off {r} the archer switches to {to}, an empty square {} {r} (option switch-reach){}",
+                "after its ricochet off {r} the archer switches to {to}, an empty square {} {centre}{from} (option switch-reach){}",
                 if pos.opts.switch_orthogonal.get() { "a rook's step from" } else { "next to" },
                 if last { ", which ends its move" } else { "" }
             );
@@ -389,18 +395,22 @@ fn leg_note(
         leg::KILL => {
             // An Archer's kill asks the reading whether the path may go on, as the
             // generator asks it.
-            let end = if p.role() == Role::Archer && st.goes_on_after_kill(pos) {
+            let end = if p.role() == Role::Archer && st.goes_on_after_kill(pos, t) {
                 if last {
-                    ", and stops there: it may go on after a kill, and does not"
+                    ", and stops there: it may go on after a kill, and does not".to_string()
                 } else {
                     ", and goes on, as an archer may after a kill (option archer-kill-continues)"
+                        .to_string()
                 }
             } else if !last {
-                ""
+                String::new()
             } else if p.role() != Role::Archer {
-                ", and a kill ends its move"
+                ", and a kill ends its move".to_string()
             } else {
-                ", and the kill ends its move (option archer-kill-continues)"
+                format!(
+                    ", and the kill ends its move (option {})",
+                    st.kill_end_option(pos)
+                )
             };
             format!("kills {}{end}", piece_on(pos, t))
         }
@@ -1220,7 +1230,7 @@ fn path_candidate(pos: &Xpanse, s: Square, p: Piece, legs: &[Leg]) -> Candidate 
             if let Some(&(_, _, Ok(k))) = here.iter().find(|(_, _, r)| r.is_ok()) {
                 // Written with the wrong mark: the leg as the piece makes it may end the
                 // path where more is written, or go on where nothing more is.
-                also.extend(ends_wrongly(pos, &st, p, &name, k, last));
+                also.extend(ends_wrongly(pos, &st, p, &name, t, k, last));
             } else {
                 for why in here.iter().filter_map(|(_, _, r)| r.err()) {
                     let r = refuse::path_sentence(pos, why.rule, why);
@@ -1229,7 +1239,7 @@ fn path_candidate(pos: &Xpanse, s: Square, p: Piece, legs: &[Leg]) -> Candidate 
             }
             break;
         };
-        let wrong = ends_wrongly(pos, &st, p, &name, kind, last);
+        let wrong = ends_wrongly(pos, &st, p, &name, t, kind, last);
         if !wrong.is_empty() {
             also.extend(wrong);
             break;
@@ -1252,6 +1262,7 @@ fn ends_wrongly(
     st: &PathState,
     p: Piece,
     name: &str,
+    t: Sq,
     kind: u8,
     last: bool,
 ) -> Vec<Step> {
@@ -1269,7 +1280,7 @@ fn ends_wrongly(
                 refuse::magic_rule(p.role()),
                 format!("the {word} lands on the empty square {name}, and a landing ends its move"),
             )),
-            leg::KILL if !st.goes_on_after_kill(pos) => Some(Step::forbids(
+            leg::KILL if !st.goes_on_after_kill(pos, t) => Some(Step::forbids(
                 if p.role() == Role::Archer {
                     "archer-ricochet"
                 } else {
@@ -1278,9 +1289,9 @@ fn ends_wrongly(
                 format!(
                     "the {word} kills on {name}, and that kill ends its move{}",
                     if p.role() == Role::Archer {
-                        " (option archer-kill-continues)"
+                        format!(" (option {})", st.kill_end_option(pos))
                     } else {
-                        ""
+                        String::new()
                     }
                 ),
             )),

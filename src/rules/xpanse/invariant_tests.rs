@@ -592,26 +592,15 @@ fn no_random_playout_from_a_crowded_position_breaks_an_invariant() {
 }
 
 /// The fixed positions of `turn_text` and of the crowded playouts set up under every
-/// combination of readings, and their Magic Pieces' paths stay within what the fuzz targets
-/// list.
+/// combination of the readings that shape the Magic Pieces' paths (the others change no
+/// path), and their paths stay within what the fuzz targets list.
 #[test]
 fn the_crowded_positions_parse_and_are_listable_under_every_reading() {
     for (size, fen) in XPANSE_FENS {
-        for bits in 0u32..1 << OPTIONS.len() {
-            for third in [false, true] {
-                let mut o = Options::defaults(OPTIONS);
-                for (i, d) in OPTIONS.iter().enumerate() {
-                    let v = match (bits & (1 << i) != 0, third && d.values.len() > 2) {
-                        (false, _) => continue,
-                        (true, false) => d.values[1],
-                        (true, true) => d.values[2],
-                    };
-                    o.set(OPTIONS, "xpanse", d.name, v).expect("a value");
-                }
-                let p = Xpanse::from_fen(geometry(size.0, size.1), fen, &o)
-                    .unwrap_or_else(|e| panic!("{fen}: {e}"));
-                assert!(xpanse_paths_within(&p, XPANSE_PATH_LEGS), "{fen} {o:?}");
-            }
+        for o in super::oracle::every_path_reading() {
+            let p = Xpanse::from_fen(geometry(size.0, size.1), fen, &o)
+                .unwrap_or_else(|e| panic!("{fen}: {e}"));
+            assert!(xpanse_paths_within(&p, XPANSE_PATH_LEGS), "{fen} {o:?}");
         }
     }
 }

@@ -35,6 +35,7 @@ mod refuse;
 #[cfg(test)]
 mod tests;
 
+use std::collections::HashMap;
 use std::hash::Hasher;
 
 use super::board::{cell::WALL, delta, Board, Geometry, Sq, Square};
@@ -45,7 +46,7 @@ use super::movement::{self, walk, Landing};
 use super::piece::{Color, Piece, Role};
 use super::refusal::{Rejection, Stage, Verdicts};
 use super::setup_error::{SetupError, SetupErrorKind as Kind};
-use super::turn::{Action, Leg, LegKind, Turn, TurnPattern};
+use super::turn::{self, Action, Leg, LegKind, Turn, TurnPattern};
 use super::variants::VariantInfo;
 use super::{
     InvariantDef, KeyDef, OptionDef, Options, Outcome, Reason, Refusal, RuleDef, Rules, Setup,
@@ -209,6 +210,19 @@ impl Move {
     pub fn kills(&self) -> bool {
         self.legs().any(|(_, k)| k == leg::KILL)
     }
+
+    /// What the turn leaves on the board, as far as the move decides it: its kind, where it
+    /// starts and ends, the squares it kills on, and what follows it. Two paths with one key
+    /// leave the same position (ricochets and switches change nothing).
+    fn board_key(&self) -> (MoveKind, u16, Option<Sq>, Vec<u16>, Follow) {
+        let mut kills: Vec<u16> = self
+            .legs()
+            .filter(|&(_, k)| k == leg::KILL)
+            .map(|(s, _)| s.0)
+            .collect();
+        kills.sort_unstable();
+        (self.kind, self.from, self.destination(), kills, self.follow)
+    }
 }
 
 /// Whether a kill lets the Archer go on (option `archer-kill-continues`).
@@ -230,6 +244,11 @@ struct Opts {
     kill_rule_from_start: Reading<bool>,
     pass_counts: Reading<bool>,
     no_move_passes: Reading<bool>,
+    last_king_ends_move: Reading<bool>,
+    dormant_on_kill: Reading<bool>,
+    switch_from_leg_start: Reading<bool>,
+    one_turn_per_board: Reading<bool>,
+    nearest_dormant: Reading<bool>,
 }
 
 impl Opts {
@@ -247,6 +266,11 @@ impl Opts {
             kill_rule_from_start: o.reading("kill-rule-count", |v| v == "from-start"),
             pass_counts: o.reading("pass-counts", |v| v == "yes"),
             no_move_passes: o.reading("no-legal-move", |v| v == "passes"),
+            last_king_ends_move: o.reading("last-king-kill", |v| v == "ends-move"),
+            dormant_on_kill: o.reading("dormant-on-kill", |v| v == "yes"),
+            switch_from_leg_start: o.reading("switch-from", |v| v == "leg-start"),
+            one_turn_per_board: o.reading("same-board-paths", |v| v == "one-turn"),
+            nearest_dormant: o.reading("dormant-choice", |v| v == "nearest"),
         }
     }
 }
@@ -495,10 +519,23 @@ impl Xpanse {
         }
         let after = self.board_after(&m);
         let far = self.far_rank(us);
-        let dormant: Vec<Sq> = Self::dormant(&after, us, far)
+        let mut dormant: Vec<Sq> = Self::dormant(&after, us, far)
             .into_iter()
             .filter(|s| !arrival || *s != dest)
             .collect();
+        // "If another Pawn reaches an empty space in the far row": one that arrives by a kill
+        // may leave the dormant Pawns be (option dormant-on-kill).
+        if arrival && !dormant.is_empty() && m.kills() && !self.opts.dormant_on_kill.get() {
+            dormant.clear();
+        }
+        // With several dormant Pawns, the player's choice or the nearest by file to where the
+        // rule is enacted (option dormant-choice).
+        if dormant.len() > 1 && self.opts.nearest_dormant.get() {
+            let file = if arrival { dest } else { Sq(m.from) }.square().file;
+            let away = |s: &Sq| s.square().file.abs_diff(file);
+            let nearest = dormant.iter().map(away).min();
+            dormant.retain(|s| Some(away(s)) == nearest);
+        }
         // The pawn concerned: a dormant one (named when there are several), or else the
         // arriving pawn itself.
         let named = dormant.len() > 1;
@@ -1044,6 +1081,43 @@ impl Rules for Xpanse {
 
     fn legal_moves(&self, out: &mut Vec<Move>) {
         self.explore(out);
+    }
+
+    /// Under `same-board-paths = one-turn` a written path names the turn of the board it
+    /// leaves, whichever of that board's paths it writes: the pattern is matched against every
+    /// path, as under `distinct`, and each path found stands for its board's turn.
+    fn resolve(&self, pattern: &TurnPattern) -> Result<Vec<(Move, Turn)>, Refusal> {
+        let every = if self.opts.one_turn_per_board.peek() {
+            let mut every = self.clone();
+            every.opts.one_turn_per_board = self.opts.one_turn_per_board.with(false);
+            every.legal_turns()
+        } else {
+            self.legal_turns()
+        };
+        let found: Vec<_> = every
+            .into_iter()
+            .filter(|(_, t)| pattern.matches(t))
+            .collect();
+        if found.is_empty() {
+            return Err(self.refusal(pattern));
+        }
+        let found = turn::written_leg_for_leg(pattern, found);
+        if !self.opts.one_turn_per_board.peek() {
+            return Ok(found);
+        }
+        let mut turns: HashMap<_, _> = self
+            .legal_turns()
+            .into_iter()
+            .map(|(m, t)| (m.board_key(), (m, t)))
+            .collect();
+        let mut out: Vec<(Move, Turn)> = Vec::new();
+        for (m, _) in found {
+            // Taken out, so that each board's turn is named once.
+            out.extend(turns.remove(&m.board_key()));
+        }
+        let g = *self.geometry();
+        out.sort_by_cached_key(|(_, t)| t.text(&g));
+        Ok(out)
     }
 
     fn play(&mut self, m: Move) {

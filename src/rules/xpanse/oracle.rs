@@ -15,12 +15,21 @@
 //!   before it on the leg's line; the Mage always from the piece).
 //! - `archer-kill-continues`: after-ricochet, always or never.
 //! - `switch-reach`: adjacent (8 neighbours) or orthogonal (4) of the last ricochet.
+//! - `switch-from`: the switch lands next to the piece ricocheted off, or next to where the
+//!   next leg starts (which differs under `ricochet-from = before`).
+//! - `last-king-kill`: goes-on, or the Archer's move ends when it kills the last King.
+//! - `same-board-paths`: distinct, or paths that leave the same board (the same last square
+//!   and the same kills) are one turn, written as the one with the fewest legs, then the
+//!   first by its text.
 //!
 //! Rule `path-no-revisit`: a path never stops twice on one square, its origin included.
 //!
-//! The test compares, on random crowded positions of the six boards and under all 48
-//! combinations of the five path options, the oracle's paths of every Gatekeeper, Mage and
-//! Archer of the side to move with the first actions of the legal turns from its square.
+//! The test compares, on random crowded positions of the six boards and under all 288
+//! combinations of the eight path options (a sixth of them, in turn, per position), the
+//! oracle's paths of every Gatekeeper, Mage and Archer of the side to move with the first
+//! actions of the legal turns from its square. A second test holds the Pawns' moves and what
+//! follows every move (a rebirth or a vanishing, Pawn Reborn Rules) to an enumeration written
+//! from the text, under the four readings of `dormant-on-kill` and `dormant-choice`.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -34,7 +43,7 @@ type P = (i32, i32);
 /// `^` ricochet, `~` switch).
 pub(super) type OLeg = (Square, char);
 
-/// The five path readings, read from the option values.
+/// The eight path readings, read from the option values.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Readings {
     pub all_lines: bool,
@@ -43,6 +52,9 @@ pub(super) struct Readings {
     /// `after-ricochet`, `always` or `never`.
     pub kill_goes_on: &'static str,
     pub switch_orthogonal: bool,
+    pub switch_from_leg_start: bool,
+    pub last_king_ends_move: bool,
+    pub one_turn_per_board: bool,
 }
 
 impl Readings {
@@ -53,47 +65,50 @@ impl Readings {
             from_before: o.get("ricochet-from") == "before",
             kill_goes_on: o.get("archer-kill-continues"),
             switch_orthogonal: o.get("switch-reach") == "orthogonal",
+            switch_from_leg_start: o.get("switch-from") == "leg-start",
+            last_king_ends_move: o.get("last-king-kill") == "ends-move",
+            one_turn_per_board: o.get("same-board-paths") == "one-turn",
         }
     }
 }
 
-/// The five path options as `name=value` text, for a failure's reproducer.
+/// The options that shape the Magic Pieces' paths.
+const PATH_OPTIONS: [&str; 8] = [
+    "gatekeeper-lines",
+    "gatekeeper-landing",
+    "ricochet-from",
+    "archer-kill-continues",
+    "switch-reach",
+    "switch-from",
+    "last-king-kill",
+    "same-board-paths",
+];
+
+/// The path options as `name=value` text, for a failure's reproducer.
 pub(super) fn path_options(o: &Options) -> String {
-    [
-        "gatekeeper-lines",
-        "gatekeeper-landing",
-        "ricochet-from",
-        "archer-kill-continues",
-        "switch-reach",
-    ]
-    .map(|n| format!("{n}={}", o.get(n)))
-    .join(" ")
+    PATH_OPTIONS.map(|n| format!("{n}={}", o.get(n))).join(" ")
 }
 
-/// The five path options' values, every combination (2 * 2 * 2 * 3 * 2 = 48).
+/// The path options' values, every combination (2 * 2 * 2 * 3 * 2 * 2 * 2 * 2 = 384, less
+/// the 96 where `switch-from` cannot matter because `ricochet-from = piece`: 288).
 pub(super) fn every_path_reading() -> Vec<Options> {
-    let mut out = Vec::new();
-    for lines in ["orthogonal", "all"] {
-        for landing in ["next-square", "next-piece"] {
-            for from in ["piece", "before"] {
-                for kill in ["after-ricochet", "always", "never"] {
-                    for reach in ["adjacent", "orthogonal"] {
-                        let mut o = Options::defaults(OPTIONS);
-                        for (name, value) in [
-                            ("gatekeeper-lines", lines),
-                            ("gatekeeper-landing", landing),
-                            ("ricochet-from", from),
-                            ("archer-kill-continues", kill),
-                            ("switch-reach", reach),
-                        ] {
-                            o.set(OPTIONS, "xpanse", name, value)
-                                .expect("a path option");
-                        }
-                        out.push(o);
-                    }
-                }
-            }
-        }
+    let mut out = vec![Options::defaults(OPTIONS)];
+    for name in PATH_OPTIONS {
+        let def = OPTIONS
+            .iter()
+            .find(|d| d.name == name)
+            .expect("a path option");
+        out = out
+            .into_iter()
+            .flat_map(|o| {
+                def.values.iter().map(move |v| {
+                    let mut o = o.clone();
+                    o.set(OPTIONS, "xpanse", name, v).expect("a path option");
+                    o
+                })
+            })
+            .filter(|o| o.get("ricochet-from") == "before" || o.get("switch-from") == "piece")
+            .collect();
     }
     out
 }
@@ -130,6 +145,7 @@ struct Oracle {
     /// The most paths to list before giving up (a crowded board can have very many).
     budget: usize,
     over: bool,
+    events: Events,
 }
 
 const ROOK_LINES: [P; 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
@@ -171,6 +187,15 @@ impl Oracle {
         }
     }
 
+    /// Whether the opponent still has a King on the grid (killed pieces are off it).
+    fn foe_king_left(&self) -> bool {
+        self.grid
+            .iter()
+            .flatten()
+            .flatten()
+            .any(|p| p.color() != self.us && p.role() == Role::King)
+    }
+
     fn record(&mut self, w: &Walk, last: (P, char)) {
         let mut legs = w.legs.clone();
         legs.push(last);
@@ -206,12 +231,19 @@ impl Oracle {
                 }
                 self.record(w, (q, 'x'));
                 if self.kill_goes_on(w) {
-                    let mut next = w.clone();
-                    next.legs.push((q, 'x'));
-                    next.stops.push(q);
-                    next.at = q;
                     let killed = self.grid[q.0 as usize][q.1 as usize].take();
-                    self.archer_legs(&next, None);
+                    // "The first player to kill the opponent's last King wins": under
+                    // ends-move that kill is the end of the move.
+                    let last_king = role == Role::King && !self.foe_king_left();
+                    if last_king && self.r.last_king_ends_move {
+                        self.events.last_king_stops += 1;
+                    } else {
+                        let mut next = w.clone();
+                        next.legs.push((q, 'x'));
+                        next.stops.push(q);
+                        next.at = q;
+                        self.archer_legs(&next, None);
+                    }
                     self.grid[q.0 as usize][q.1 as usize] = killed;
                 }
             }
@@ -237,7 +269,16 @@ impl Oracle {
                         }
                     }
                     Role::Mage => self.mage_legs(&next),
-                    _ => self.archer_legs(&next, Some(q)),
+                    _ => {
+                        // The switch lands next to the piece, or next to where the next leg
+                        // starts (option switch-from).
+                        let centre = if self.r.switch_from_leg_start {
+                            next.at
+                        } else {
+                            q
+                        };
+                        self.archer_legs(&next, Some(centre))
+                    }
                 }
             }
         }
@@ -283,8 +324,8 @@ impl Oracle {
         }
     }
 
-    /// The Archer's leaps of two from `w.at`, and after a ricochet on `ricochet` its Switch
-    /// Move onto an empty square next to it.
+    /// The Archer's leaps of two from `w.at`, and after a ricochet its Switch Move onto an
+    /// empty square next to `ricochet`.
     fn archer_legs(&mut self, w: &Walk, ricochet: Option<P>) {
         for d in ALL_LINES {
             self.arrive(w, (w.at.0 + 2 * d.0, w.at.1 + 2 * d.1), d);
@@ -298,10 +339,25 @@ impl Oracle {
         for &d in around {
             let q = plus(r, d);
             if self.here(q) == Here::Empty && !w.stops.contains(&q) {
+                if r != *w.stops.last().expect("the ricochet's square") {
+                    self.events.leg_start_switches += 1;
+                }
                 self.record(w, (q, '~'));
             }
         }
     }
+}
+
+/// What the readings added since the five first ones met, for the test's coverage.
+#[derive(Default, Debug)]
+pub(super) struct Events {
+    /// Paths left out as another path of the same board's turn (same-board-paths).
+    pub merged: usize,
+    /// Archer moves ended by the kill of the last King (last-king-kill = ends-move).
+    pub last_king_stops: usize,
+    /// Switches landing next to where the next leg starts, not next to the piece
+    /// (switch-from = leg-start under ricochet-from = before).
+    pub leg_start_switches: usize,
 }
 
 /// The paths of the Magic Piece on `from` (of the side to move), each as its legs; `None`
@@ -312,6 +368,18 @@ pub(super) fn magic_paths(
     from: Square,
     r: Readings,
     budget: usize,
+) -> Option<BTreeSet<Vec<OLeg>>> {
+    magic_paths_seen(board, us, from, r, budget, &mut Events::default())
+}
+
+/// [`magic_paths`], counting what the newer readings did.
+pub(super) fn magic_paths_seen(
+    board: &Board,
+    us: Color,
+    from: Square,
+    r: Readings,
+    budget: usize,
+    events: &mut Events,
 ) -> Option<BTreeSet<Vec<OLeg>>> {
     let g = *board.geometry();
     let (files, ranks) = (i32::from(g.files), i32::from(g.ranks));
@@ -337,6 +405,7 @@ pub(super) fn magic_paths(
         found: BTreeSet::new(),
         budget,
         over: false,
+        events: Events::default(),
     };
     let start = Walk {
         at: o,
@@ -358,14 +427,36 @@ pub(super) fn magic_paths(
     if oracle.over {
         return None;
     }
+    events.last_king_stops += oracle.events.last_king_stops;
+    events.leg_start_switches += oracle.events.leg_start_switches;
     let sq = |p: P| Square::new(p.0 as u8, p.1 as u8);
-    Some(
-        oracle
-            .found
-            .into_iter()
-            .map(|legs| legs.into_iter().map(|(p, m)| (sq(p), m)).collect())
-            .collect(),
-    )
+    let paths: BTreeSet<Vec<OLeg>> = oracle
+        .found
+        .into_iter()
+        .map(|legs| legs.into_iter().map(|(p, m)| (sq(p), m)).collect())
+        .collect();
+    if !r.one_turn_per_board {
+        return Some(paths);
+    }
+    // One turn per board left: the last square and the squares killed on decide it; the
+    // path written is the one with the fewest legs, then the first by its text.
+    let mut best: BTreeMap<(Square, BTreeSet<Square>), Vec<OLeg>> = BTreeMap::new();
+    for legs in paths {
+        events.merged += 1;
+        let key = (
+            legs.last().expect("a leg").0,
+            legs.iter().filter(|l| l.1 == 'x').map(|l| l.0).collect(),
+        );
+        let order = |l: &Vec<OLeg>| (l.len(), path_text(&g, from, l));
+        match best.get(&key) {
+            Some(kept) if order(kept) <= order(&legs) => {}
+            _ => {
+                best.insert(key, legs);
+            }
+        }
+    }
+    events.merged -= best.len();
+    Some(best.into_values().collect())
 }
 
 /// A path as text: `c1^c3-e5`.
@@ -533,6 +624,7 @@ fn the_generator_lists_exactly_the_oracles_paths_under_every_reading() {
     let (mut checked, mut positions, mut skipped) = (0usize, 0usize, 0usize);
     let mut failures = Vec::new();
     let mut coverage = Coverage::default();
+    let mut events = Events::default();
     let started = std::time::Instant::now();
     for round in 0..2000 {
         let size = SIZES[round % SIZES.len()];
@@ -548,7 +640,9 @@ fn the_generator_lists_exactly_the_oracles_paths_under_every_reading() {
             })
             .map(|(s, p)| (s, p.role()))
             .collect();
-        for options in &readings {
+        // A sixth of the readings per position, in turn: every one meets a sixth of the
+        // positions.
+        for options in readings.iter().skip(round / SIZES.len() % 6).step_by(6) {
             let pos = Xpanse::build_unbounded(
                 base.board.clone(),
                 base.turn,
@@ -565,7 +659,8 @@ fn the_generator_lists_exactly_the_oracles_paths_under_every_reading() {
             let want: Option<Vec<_>> = magic
                 .iter()
                 .map(|&(from, role)| {
-                    magic_paths(&pos.board, pos.turn, from, r, BUDGET).map(|p| (from, role, p))
+                    magic_paths_seen(&pos.board, pos.turn, from, r, BUDGET, &mut events)
+                        .map(|p| (from, role, p))
                 })
                 .collect();
             let Some(want) = want else {
@@ -604,11 +699,18 @@ fn the_generator_lists_exactly_the_oracles_paths_under_every_reading() {
         }
     }
     eprintln!(
-        "oracle: {positions} positions x {} readings, {skipped} piece lists over budget, {:?}",
+        "oracle: {positions} positions x {} of {} readings, {skipped} piece lists over budget, {:?}",
+        readings.len() / 6,
         readings.len(),
         started.elapsed()
     );
     eprintln!("paths by kind: {:?}", coverage.paths);
+    eprintln!("newer readings: {events:?}");
+    assert_eq!(readings.len(), 288);
+    assert!(
+        events.merged >= 1000 && events.last_king_stops >= 100 && events.leg_start_switches >= 1000,
+        "{events:?}"
+    );
     report(
         &failures,
         checked,
@@ -629,4 +731,241 @@ fn the_generator_lists_exactly_the_oracles_paths_under_every_reading() {
             coverage.paths
         );
     }
+}
+
+/// What may follow a move, as a turn writes it: `R` a rebirth (of the named dormant pawn, if
+/// the turn names one) on a square, `V` the named dormant pawn vanishing, `-` nothing written
+/// (nothing follows, or the one pawn concerned vanishes).
+type OFollow = (char, Option<Square>, Option<Square>);
+
+/// Counts of the Pawn Reborn cases met, for the test's coverage.
+#[derive(Default, Debug)]
+struct PawnEvents {
+    arrivals_by_kill_with_dormant: usize,
+    several_dormant: usize,
+    narrowed_to_nearest: usize,
+}
+
+/// The follow-ups of a move, from the Pawn Reborn Rules: a Pawn reaching its far row is
+/// reborn on an empty square of its first row or vanishes, or (a dormant Pawn waiting there)
+/// the dormant Pawn is, unless the arrival is a kill and `dormant-on-kill = no`; a piece
+/// leaving a first-row square while a dormant Pawn waits lets it be reborn there or vanish.
+/// With several dormant Pawns the turn names the one (`dormant-choice = player`), or the
+/// nearest by file is the one, the turn naming it only between equally near ones.
+fn oracle_follow_ups(
+    board: &Board,
+    (us, up): (Color, bool),
+    role: Role,
+    from: Square,
+    legs: &[OLeg],
+    options: &Options,
+    seen: &mut PawnEvents,
+) -> BTreeSet<OFollow> {
+    let g = *board.geometry();
+    let (far, first) = if up {
+        (g.ranks - 1, 0)
+    } else {
+        (0, g.ranks - 1)
+    };
+    let mut after: BTreeMap<Square, Piece> = board.pieces().collect();
+    let mover = after.remove(&from).expect("the moving piece");
+    for (s, m) in legs {
+        if *m == 'x' {
+            after.remove(s);
+        }
+    }
+    let (dest, last_mark) = *legs.last().expect("a leg");
+    after.insert(dest, mover);
+    let pawn = Piece::new(us, Role::Pawn);
+    let arrival = role == Role::Pawn && dest.rank == far;
+    let vacate = from.rank == first;
+    let mut dormant: Vec<Square> = after
+        .iter()
+        .filter(|(s, p)| **p == pawn && s.rank == far && !(arrival && **s == dest))
+        .map(|(s, _)| *s)
+        .collect();
+    if arrival && last_mark == 'x' && !dormant.is_empty() {
+        seen.arrivals_by_kill_with_dormant += 1;
+        if options.get("dormant-on-kill") == "no" {
+            dormant.clear();
+        }
+    }
+    let mut none = BTreeSet::new();
+    none.insert(('-', None, None));
+    let (mut concerned, targets): (Vec<Square>, Vec<Square>) = if arrival {
+        let empty = (0..g.files)
+            .map(|f| Square::new(f, first))
+            .filter(|s| !after.contains_key(s))
+            .collect();
+        if dormant.is_empty() {
+            (vec![dest], empty)
+        } else {
+            (dormant, empty)
+        }
+    } else if vacate && !dormant.is_empty() {
+        (dormant, vec![from])
+    } else {
+        return none;
+    };
+    if concerned.len() > 1 {
+        seen.several_dormant += 1;
+        if options.get("dormant-choice") == "nearest" {
+            let file = if arrival { dest.file } else { from.file };
+            let away = |s: &Square| (i32::from(s.file) - i32::from(file)).abs();
+            let least = concerned.iter().map(away).min().expect("pawns");
+            let before = concerned.len();
+            concerned.retain(|s| away(s) == least);
+            seen.narrowed_to_nearest += usize::from(concerned.len() < before);
+        }
+    }
+    let named = concerned.len() > 1;
+    let mut out = BTreeSet::new();
+    for c in &concerned {
+        for t in &targets {
+            out.insert(('R', named.then_some(*c), Some(*t)));
+        }
+        out.insert(if named {
+            ('V', Some(*c), None)
+        } else {
+            ('-', None, None)
+        });
+    }
+    out
+}
+
+/// The Pawns' moves of the side to move: one square forward onto an empty square, or one
+/// diagonally forward onto an enemy; a Pawn on its far row is dormant and does not move.
+fn oracle_pawn_moves(board: &Board, us: Color, up: bool) -> BTreeSet<(Square, Vec<OLeg>)> {
+    let g = *board.geometry();
+    let far = if up { g.ranks - 1 } else { 0 };
+    let fwd: i32 = if up { 1 } else { -1 };
+    let at = |f: i32, r: i32| {
+        (f >= 0 && r >= 0 && f < i32::from(g.files) && r < i32::from(g.ranks))
+            .then(|| Square::new(f as u8, r as u8))
+    };
+    let mut out = BTreeSet::new();
+    for (s, p) in board.pieces() {
+        if p != Piece::new(us, Role::Pawn) || s.rank == far {
+            continue;
+        }
+        let (f, r) = (i32::from(s.file), i32::from(s.rank));
+        if let Some(t) = at(f, r + fwd) {
+            if board.get(t).is_none() {
+                out.insert((s, vec![(t, '-')]));
+            }
+        }
+        for side in [-1, 1] {
+            if let Some(t) = at(f + side, r + fwd) {
+                if board.get(t).is_some_and(|q| q.color() != us) {
+                    out.insert((s, vec![(t, 'x')]));
+                }
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn the_generator_brings_exactly_the_oracles_pawn_moves_and_rebirths_under_every_reading() {
+    let mut rng = Rng(0x0D0E_3A47_9A11_5EED);
+    let readings: Vec<Options> = [
+        ("yes", "player"),
+        ("yes", "nearest"),
+        ("no", "player"),
+        ("no", "nearest"),
+    ]
+    .iter()
+    .map(|(kill, choice)| {
+        let mut o = Options::defaults(OPTIONS);
+        o.set(OPTIONS, "xpanse", "dormant-on-kill", kill)
+            .expect("an option");
+        o.set(OPTIONS, "xpanse", "dormant-choice", choice)
+            .expect("an option");
+        o
+    })
+    .collect();
+    let mut seen = PawnEvents::default();
+    let (mut checked, mut failures) = (0usize, Vec::new());
+    for round in 0..6000 {
+        let options = &readings[round % readings.len()];
+        let pos = random_position(
+            &mut rng,
+            SIZES[round / readings.len() % SIZES.len()],
+            options,
+        );
+        if !crate::fuzzing::xpanse_paths_within(&pos, 2_000) {
+            continue;
+        }
+        let g = *pos.geometry();
+        let (us, up) = (pos.turn, pos.state.up[pos.turn.index()]);
+        let mut generated: BTreeMap<(Square, Role, Vec<OLeg>), BTreeSet<OFollow>> = BTreeMap::new();
+        for (_, t) in pos.legal_turns() {
+            let Some(Action::Move {
+                role, from, legs, ..
+            }) = t.actions.first()
+            else {
+                continue;
+            };
+            let legs: Vec<OLeg> = legs.iter().map(|l| (l.to, l.kind.mark())).collect();
+            let follow = match t.actions.get(1) {
+                None => ('-', None, None),
+                Some(Action::Reborn { from, square }) => ('R', *from, Some(*square)),
+                Some(Action::Vanish { square }) => ('V', Some(*square), None),
+                Some(a) => panic!("{a:?} follows a move"),
+            };
+            generated
+                .entry((*from, *role, legs))
+                .or_default()
+                .insert(follow);
+        }
+        let pawn_moves: BTreeSet<(Square, Vec<OLeg>)> = generated
+            .keys()
+            .filter(|(_, role, _)| *role == Role::Pawn)
+            .map(|(s, _, legs)| (*s, legs.clone()))
+            .collect();
+        let want = oracle_pawn_moves(&pos.board, us, up);
+        let case = || {
+            format!(
+                "{}x{} `{}` {}",
+                g.files,
+                g.ranks,
+                pos.fen(),
+                options.get("dormant-on-kill")
+            )
+        };
+        if pawn_moves != want {
+            failures.push(format!(
+                "{}: pawn moves {:?} against the oracle's {:?}",
+                case(),
+                pawn_moves,
+                want
+            ));
+        }
+        for ((from, role, legs), follows) in &generated {
+            checked += 1;
+            let want =
+                oracle_follow_ups(&pos.board, (us, up), *role, *from, legs, options, &mut seen);
+            if *follows != want {
+                failures.push(format!(
+                    "{} dormant-choice={}: {} is followed by {follows:?}, by the oracle {want:?}",
+                    case(),
+                    options.get("dormant-choice"),
+                    path_text(&g, *from, legs)
+                ));
+            }
+        }
+    }
+    eprintln!("pawn reborn: {checked} moves, {seen:?}");
+    report(
+        &failures,
+        checked,
+        50_000,
+        "moves followed alike by the generator and the oracle's Pawn Reborn Rules",
+    );
+    assert!(
+        seen.arrivals_by_kill_with_dormant >= 20
+            && seen.several_dormant >= 100
+            && seen.narrowed_to_nearest >= 20,
+        "{seen:?}"
+    );
 }

@@ -8,11 +8,14 @@
 //! Termination: every leg stops on a square not stopped on before, the starting square
 //! included (rule `path-no-revisit`), so a path has fewer legs than the board has squares.
 
+use std::collections::BTreeMap;
+
 use super::{leg, KillGoesOn, Move, Xpanse};
 use crate::rules::board::{delta, Sq};
 use crate::rules::movement::{CAMEL_LEAPS, KING_STEPS, WAZIR};
 use crate::rules::piece::{Piece, Role};
 use crate::rules::refusal::{Rejection, Stage, Verdicts};
+use crate::rules::Rules;
 
 /// The Archer's leaps: two squares along a rank, a file or a diagonal.
 pub const ARCHER_LEAPS: [(i8, i8); 8] = [
@@ -80,14 +83,58 @@ impl PathState {
         next
     }
 
-    /// Whether the path may go on after a kill.
-    pub fn goes_on_after_kill(&self, pos: &Xpanse) -> bool {
+    /// Whether the path may go on after its next leg kills on `victim` (options
+    /// archer-kill-continues and, when the victim is the opponent's last King,
+    /// last-king-kill).
+    pub fn goes_on_after_kill(&self, pos: &Xpanse, victim: Sq) -> bool {
+        self.kill_may_go_on(pos)
+            && !(self.kills_last_king(pos, victim) && pos.opts.last_king_ends_move.get())
+    }
+
+    fn kill_may_go_on(&self, pos: &Xpanse) -> bool {
         self.role == Role::Archer
             && match pos.opts.archer_kill.get() {
                 KillGoesOn::AfterRicochet => self.ricochets > 0,
                 KillGoesOn::Always => true,
                 KillGoesOn::Never => false,
             }
+    }
+
+    /// The option that ends an Archer's move at its kill on `victim` (when it ends there).
+    pub fn kill_end_option(&self, pos: &Xpanse) -> &'static str {
+        if self.kill_may_go_on(pos) {
+            "last-king-kill"
+        } else {
+            "archer-kill-continues"
+        }
+    }
+
+    /// Whether a kill on `victim` takes the opponent's last King, counting the Kings the
+    /// path has killed already (the board is not changed while a path is walked).
+    pub fn kills_last_king(&self, pos: &Xpanse, victim: Sq) -> bool {
+        let king = Piece::new(pos.turn.other(), Role::King);
+        if pos.board.piece_at(victim) != Some(king) {
+            return false;
+        }
+        let killed = self
+            .path
+            .legs()
+            .filter(|&(s, k)| k == leg::KILL && pos.board.piece_at(s) == Some(king))
+            .count();
+        let kings = pos.board.pieces().filter(|(_, p)| *p == king).count();
+        killed + 1 == kings
+    }
+
+    /// The square whose neighbours a Switch Move may land on: the piece of the last
+    /// ricochet, or (option switch-from) the square the next leg starts from, which differs
+    /// only under ricochet-from = before.
+    pub fn switch_centre(&self, pos: &Xpanse) -> Option<Sq> {
+        let r = self.last_ricochet?;
+        Some(if r != self.at && pos.opts.switch_from_leg_start.get() {
+            self.at
+        } else {
+            r
+        })
     }
 }
 
@@ -245,7 +292,7 @@ pub fn next_legs(pos: &Xpanse, st: &PathState) -> Legs {
                     out.push((t, (v.0 / 2, v.1 / 2), r));
                 }
             }
-            if let Some(r) = st.last_ricochet {
+            if let Some(r) = st.switch_centre(pos) {
                 let around: &[(i8, i8)] = if pos.opts.switch_orthogonal.get() {
                     &WAZIR
                 } else {
@@ -269,26 +316,95 @@ pub fn next_legs(pos: &Xpanse, st: &PathState) -> Legs {
 
 /// Sends every legal path of the Magic Piece on `from` to `out` (through
 /// [`Xpanse::finish`], which adds what follows a move from the first row).
+///
+/// Paths that leave the same board (the same last square and the same kills) are each a
+/// turn, or, under `same-board-paths = one-turn`, one turn: the path with the fewest legs,
+/// then the first by its text. The option is asked only when two paths end on one square.
 pub fn explore<V: Verdicts<Move>>(pos: &Xpanse, from: Sq, role: Role, out: &mut V) {
-    extend(pos, &PathState::new(role, from), out);
-}
-
-fn extend<V: Verdicts<Move>>(pos: &Xpanse, st: &PathState, out: &mut V) {
-    for (t, dir, res) in next_legs(pos, st).iter() {
+    let st = PathState::new(role, from);
+    let mut ends = 0u64;
+    let mut asked = false;
+    // Whether this path ends where an earlier one did, so that the reading matters.
+    let mut again = |m: &Move| {
+        let b = m.destination().map_or(0, bit);
+        let seen = ends & b != 0;
+        ends |= b;
+        seen
+    };
+    if !pos.opts.one_turn_per_board.peek() {
+        extend(pos, &st, &mut |m| {
+            if !asked && again(&m) {
+                asked = true;
+                pos.opts.one_turn_per_board.get();
+            }
+            pos.finish(m, out);
+            !out.full()
+        });
+        return;
+    }
+    // One turn per board: the best path of each (last square, kills), kept in order.
+    let mut best: BTreeMap<(u16, u64), Move> = BTreeMap::new();
+    extend(pos, &st, &mut |m| {
+        if !asked && again(&m) {
+            asked = true;
+            pos.opts.one_turn_per_board.get();
+        }
+        let kills = m
+            .legs()
+            .filter(|&(_, k)| k == leg::KILL)
+            .fold(0, |acc, (s, _)| acc | bit(s));
+        let key = (m.destination().map_or(0, |d| d.0), kills);
+        match best.get_mut(&key) {
+            Some(kept) => {
+                if text_order(&m, kept).is_lt() {
+                    *kept = m;
+                }
+            }
+            None => {
+                best.insert(key, m);
+            }
+        }
+        best.len() <= Xpanse::MAX_TURNS
+    });
+    for m in best.into_values() {
         if out.full() {
             return;
         }
+        pos.finish(m, out);
+    }
+}
+
+/// Two paths of one piece in order: fewer legs first, then by their text (each leg written
+/// as its mark, file letter and rank digit).
+fn text_order(a: &Move, b: &Move) -> std::cmp::Ordering {
+    fn written(m: &Move) -> impl Iterator<Item = (char, u8, u8)> + '_ {
+        m.legs().map(|(s, k)| {
+            let q = s.square();
+            (leg::kind(k).mark(), q.file, q.rank)
+        })
+    }
+    a.legs()
+        .count()
+        .cmp(&b.legs().count())
+        .then_with(|| written(a).cmp(written(b)))
+}
+
+/// Walks every path from `st`, handing each complete one to `emit`, which says whether to
+/// go on.
+fn extend(pos: &Xpanse, st: &PathState, emit: &mut impl FnMut(Move) -> bool) -> bool {
+    for (t, dir, res) in next_legs(pos, st).iter() {
         let Ok(kind) = res else { continue };
         let next = st.after(pos, t, kind, dir);
-        match kind {
-            leg::RICOCHET => extend(pos, &next, out),
+        let go_on = match kind {
+            leg::RICOCHET => extend(pos, &next, emit),
             leg::KILL => {
-                pos.finish(next.path, out);
-                if st.goes_on_after_kill(pos) {
-                    extend(pos, &next, out);
-                }
+                emit(next.path) && (!st.goes_on_after_kill(pos, t) || extend(pos, &next, emit))
             }
-            _ => pos.finish(next.path, out),
+            _ => emit(next.path),
+        };
+        if !go_on {
+            return false;
         }
     }
+    true
 }

@@ -277,7 +277,7 @@ fn rejected_by(
                 _ => None,
             })?;
             let goes_on =
-                kind == leg::RICOCHET || (kind == leg::KILL && st.goes_on_after_kill(pos));
+                kind == leg::RICOCHET || (kind == leg::KILL && st.goes_on_after_kill(pos, t));
             if i + 1 < written.len() && !goes_on {
                 return None;
             }

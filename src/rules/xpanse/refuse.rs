@@ -344,7 +344,7 @@ fn no_such_leg(pos: &Xpanse, st: &PathState, p: Piece, to: Square) -> Refusal {
             format!("after its ricochet the mage leaps one square one way and three the other; from {from} that does not reach {t}"),
         ),
         _ => {
-            let near_ricochet = st.last_ricochet.is_some_and(|r| {
+            let near_ricochet = st.switch_centre(pos).is_some_and(|r| {
                 let r = r.square();
                 (i32::from(r.file) - i32::from(to.file)).abs() <= 1
                     && (i32::from(r.rank) - i32::from(to.rank)).abs() <= 1
@@ -448,7 +448,7 @@ pub(super) fn judge_path(pos: &Xpanse, s: Square, p: Piece, written: &[Leg]) -> 
                         ),
                     )
                 }
-                leg::KILL if !st.goes_on_after_kill(pos) => {
+                leg::KILL if !st.goes_on_after_kill(pos, t) => {
                     let rule = if p.role() == Role::Archer {
                         "archer-ricochet"
                     } else {
@@ -458,7 +458,7 @@ pub(super) fn judge_path(pos: &Xpanse, s: Square, p: Piece, written: &[Leg]) -> 
                         Stage::Target,
                         Refusal::new(
                             rule,
-                            format!("the {word} kills on {name}, and that kill ends its move{}", if p.role() == Role::Archer { " (option archer-kill-continues)" } else { "" }),
+                            format!("the {word} kills on {name}, and that kill ends its move{}", if p.role() == Role::Archer { format!(" (option {})", st.kill_end_option(pos)) } else { String::new() }),
                         ),
                     );
                 }
@@ -508,6 +508,32 @@ pub(super) fn brings(
 }
 
 /// The move is legal; what is written after it is not what it brings.
+/// Why the move alone says which pawn is concerned although its side has several dormant
+/// pawns, when a reading makes it so.
+fn which_pawn(pos: &Xpanse, moved: &[&Turn]) -> &'static str {
+    let us = pos.turn;
+    let several = Xpanse::dormant(&pos.board, us, pos.far_rank(us)).len() > 1;
+    let by_kill = moved
+        .first()
+        .and_then(|t| t.actions.first())
+        .is_some_and(|a| {
+            matches!(
+                a,
+                Action::Move {
+                    role: Role::Pawn,
+                    ..
+                }
+            ) && a.kills()
+        });
+    if several && by_kill && !pos.opts.dormant_on_kill.peek() {
+        " (option dormant-on-kill = no: a pawn arriving by a kill is itself reborn or vanishes)"
+    } else if several && pos.opts.nearest_dormant.peek() {
+        " (option dormant-choice = nearest: the dormant pawn nearest by file is the one concerned)"
+    } else {
+        ""
+    }
+}
+
 fn follow_refusal(pos: &Xpanse, moved: &[&Turn], second: Option<&ActionPattern>) -> Refusal {
     let g = pos.geometry();
     let us = pos.turn;
@@ -523,6 +549,18 @@ fn follow_refusal(pos: &Xpanse, moved: &[&Turn], second: Option<&ActionPattern>)
             _ => None,
         })
         .collect();
+    // The dormant pawns the legal turns name (none when the move alone says which pawn).
+    let mut named: Vec<Square> = moved
+        .iter()
+        .filter_map(|t| match t.actions.get(1) {
+            Some(Action::Reborn { from: Some(f), .. }) => Some(*f),
+            Some(Action::Vanish { square }) => Some(*square),
+            _ => None,
+        })
+        .collect();
+    named.sort();
+    named.dedup();
+    let names_needed = !named.is_empty();
     match second {
         None => Refusal::new(
             "dormant-pawn",
@@ -549,10 +587,20 @@ fn follow_refusal(pos: &Xpanse, moved: &[&Turn], second: Option<&ActionPattern>)
                         ),
                     );
                 }
-                if dormant.len() < 2 && !reborn_targets.is_empty() {
+                if !names_needed && !reborn_targets.is_empty() {
                     return Refusal::new(
                         "dormant-pawn",
-                        format!("the pawn reborn is named only when {us} has several dormant pawns: write `reborn {}`", g.square_name(*square)),
+                        format!("the pawn reborn is named only when the turn chooses among several dormant pawns{}: write `reborn {}`", which_pawn(pos, moved), g.square_name(*square)),
+                    );
+                }
+                if !named.is_empty() && !named.contains(f) {
+                    return Refusal::new(
+                        "dormant-pawn",
+                        format!(
+                            "the dormant pawn on {} is not the one concerned: the pawns nearest by file are {} (option dormant-choice)",
+                            g.square_name(*f),
+                            named.iter().map(|s| g.square_name(*s)).collect::<Vec<_>>().join(", ")
+                        ),
                     );
                 }
             }
@@ -587,8 +635,14 @@ fn follow_refusal(pos: &Xpanse, moved: &[&Turn], second: Option<&ActionPattern>)
         }
         Some(ActionPattern::Vanish { square }) => Refusal::new(
             "dormant-pawn",
-            if dormant.len() < 2 {
-                "`vanish` names the dormant pawn that vanishes when a side has several; here the move alone says it".to_string()
+            if !names_needed {
+                format!("`vanish` names the dormant pawn that vanishes when the turn chooses among several{}; here the move alone says it", which_pawn(pos, moved))
+            } else if !named.is_empty() && dormant.iter().any(|d| d.square() == *square) {
+                format!(
+                    "the dormant pawn on {} is not the one concerned: the pawns nearest by file are {} (option dormant-choice)",
+                    g.square_name(*square),
+                    named.iter().map(|s| g.square_name(*s)).collect::<Vec<_>>().join(", ")
+                )
             } else {
                 format!(
                     "{} holds none of {us}'s dormant pawns ({})",
