@@ -43,10 +43,11 @@ use super::chess::{first_time, quoted};
 use super::consulted::Reading;
 use super::key::KeyHasher;
 use super::movement::{self, walk, Landing};
+use super::resolve::{LegalTurns, Named};
 use super::piece::{Color, Piece, Role};
 use super::refusal::{Rejection, Stage, Verdicts};
 use super::setup_error::{SetupError, SetupErrorKind as Kind};
-use super::turn::{self, Action, Leg, LegKind, Turn, TurnPattern};
+use super::turn::{Action, Leg, LegKind, Turn, TurnPattern};
 use super::variants::VariantInfo;
 use super::{
     InvariantDef, KeyDef, OptionDef, Options, Outcome, Reason, Refusal, RuleDef, Rules, Setup,
@@ -1084,40 +1085,39 @@ impl Rules for Xpanse {
     }
 
     /// Under `same-board-paths = one-turn` a written path names the turn of the board it
-    /// leaves, whichever of that board's paths it writes: the pattern is matched against every
-    /// path, as under `distinct`, and each path found stands for its board's turn.
-    fn resolve(&self, pattern: &TurnPattern) -> Result<Vec<(Move, Turn)>, Refusal> {
-        let every = if self.opts.one_turn_per_board.peek() {
+    /// leaves, whichever of that board's paths it writes: the pattern is resolved among every
+    /// path, as under `distinct`, and each path found stands for its board's turn in `legal`.
+    fn resolve_in(
+        &self,
+        pattern: &TurnPattern,
+        legal: &LegalTurns<Move>,
+    ) -> Result<Vec<Named<Move>>, Refusal> {
+        let places = if self.opts.one_turn_per_board.peek() {
             let mut every = self.clone();
             every.opts.one_turn_per_board = self.opts.one_turn_per_board.with(false);
-            every.legal_turns()
+            let paths = LegalTurns::new(every.legal_turns());
+            let boards: HashMap<_, usize> = legal
+                .turns()
+                .iter()
+                .enumerate()
+                .map(|(i, (m, _))| (m.board_key(), i))
+                .collect();
+            let mut places: Vec<usize> = paths
+                .resolve(pattern)
+                .into_iter()
+                .filter_map(|i| boards.get(&paths.turns()[i].0.board_key()).copied())
+                .collect();
+            // `legal` is sorted by canonical text, so its places sort the turns the same way.
+            places.sort_unstable();
+            places.dedup();
+            places
         } else {
-            self.legal_turns()
+            legal.resolve(pattern)
         };
-        let found: Vec<_> = every
+        Ok(places
             .into_iter()
-            .filter(|(_, t)| pattern.matches(t))
-            .collect();
-        if found.is_empty() {
-            return Err(self.refusal(pattern));
-        }
-        let found = turn::written_leg_for_leg(pattern, found);
-        if !self.opts.one_turn_per_board.peek() {
-            return Ok(found);
-        }
-        let mut turns: HashMap<_, _> = self
-            .legal_turns()
-            .into_iter()
-            .map(|(m, t)| (m.board_key(), (m, t)))
-            .collect();
-        let mut out: Vec<(Move, Turn)> = Vec::new();
-        for (m, _) in found {
-            // Taken out, so that each board's turn is named once.
-            out.extend(turns.remove(&m.board_key()));
-        }
-        let g = *self.geometry();
-        out.sort_by_cached_key(|(_, t)| t.text(&g));
-        Ok(out)
+            .map(|i| Named::listed(legal, i))
+            .collect())
     }
 
     fn play(&mut self, m: Move) {
