@@ -2,10 +2,10 @@
 //! of `arbiter` itself, which lists the subcommands as `arbiter-check(1)` and so on, and one
 //! page per subcommand with all its flags.
 
-use std::io::Write;
 use std::path::Path;
 
 use super::output::Failure;
+use super::safe_write::{write_file, Force};
 
 /// Every page: its file name (`arbiter-check.1`) and its roff text, `arbiter.1` first.
 fn pages() -> Result<Vec<(String, Vec<u8>)>, Failure> {
@@ -38,12 +38,7 @@ pub(super) fn man(command: Option<&str>, dir: Option<&Path>) -> Result<i32, Fail
         }
         for (name, text) in &pages {
             let path = dir.join(name);
-            write_replacing(&path, text).map_err(|e| {
-                Failure::Input(format!(
-                    "cannot write {}: {e}; any page already there is unchanged",
-                    crate::text::path(&path)
-                ))
-            })?;
+            write_file(&path, text, Force(false)).map_err(Failure::Input)?;
             crate::outln!("{}", crate::text::path(&path))?;
         }
         return Ok(0);
@@ -70,28 +65,4 @@ pub(super) fn man(command: Option<&str>, dir: Option<&Path>) -> Result<i32, Fail
             )))
         }
     }
-}
-
-/// Writes a file whole or not at all: a temporary file in the same folder, synced, then renamed
-/// over the page, so that a full disk or a kill leaves the old page (or none), never half of
-/// one.
-fn write_replacing(path: &Path, contents: &[u8]) -> std::io::Result<()> {
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
-    let name = path.file_name().unwrap_or_default().to_string_lossy();
-    let temp = dir
-        .unwrap_or(Path::new("."))
-        .join(format!(".{name}.{}.tmp", std::process::id()));
-    let written = std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(&temp)
-        .and_then(|mut f| {
-            f.write_all(contents)?;
-            f.sync_all()
-        })
-        .and_then(|()| std::fs::rename(&temp, path));
-    if written.is_err() {
-        let _ = std::fs::remove_file(&temp);
-    }
-    written
 }

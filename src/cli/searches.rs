@@ -227,7 +227,8 @@ where
         Ok(total) => {
             outln!("perft {depth} = {total}")?;
             errln!(
-                "{total} nodes in {seconds:.3} s: {:.1} million nodes per second",
+                "{} in {seconds:.3} s: {:.1} million nodes per second",
+                crate::text::count(total, "node"),
                 total as f64 / seconds.max(1e-9) / 1e6
             );
             Ok(0)
@@ -944,8 +945,11 @@ fn merge(kind: Kind, paths: &[PathBuf]) -> Outcome {
             if let Some((where_first, f)) = &first {
                 if f.fingerprint != r.fingerprint || f.jobs != r.jobs {
                     return Err(Failure::Input(format!(
-                        "results of different splits: {where_first} has fingerprint {} ({} jobs), {at} has {} ({} jobs); merge the results of one split",
-                        f.fingerprint, f.jobs, r.fingerprint, r.jobs
+                        "results of different splits: {where_first} has fingerprint {} ({}), {at} has {} ({}); merge the results of one split",
+                        f.fingerprint,
+                        crate::text::count(f.jobs, "job"),
+                        r.fingerprint,
+                        crate::text::count(r.jobs, "job")
                     )));
                 }
                 // One fingerprint, one search: lines that disagree were not written by one
@@ -1012,9 +1016,9 @@ fn merge(kind: Kind, paths: &[PathBuf]) -> Outcome {
     };
     if !duplicates.is_empty() {
         return Err(Failure::Input(format!(
-            "job ids given more than once: {} (of {} jobs); merge each job's result once",
+            "job ids given more than once: {} (of {}); merge each job's result once",
             id_ranges(duplicates),
-            first.jobs
+            crate::text::count(first.jobs, "job")
         )));
     }
     if seen.len() as u64 != first.jobs {

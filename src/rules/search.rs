@@ -9,6 +9,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
+use crate::text::count;
+
 /// The deepest search, in plies (turns), that any command or expectation may ask for. Far
 /// beyond what any budget reaches in a real position, and shallow enough for the recursion to
 /// stay well inside a thread's stack.
@@ -96,18 +98,23 @@ impl fmt::Display for Stop {
         match self {
             Stop::Nodes { limit, spent } => write!(
                 f,
-                "stopped after {spent} nodes: the budget is {limit} nodes (raise it with --max-nodes)"
+                "stopped after {}: the budget is {} (raise it with --max-nodes)",
+                count(*spent, "node"),
+                count(*limit, "node")
             ),
             Stop::RunNodes { limit, spent } => write!(
                 f,
-                "stopped after {spent} nodes: the run has spent its budget of {limit} nodes across all its searches (raise it with --max-run-nodes)"
+                "stopped after {}: the run has spent its budget of {} across all its searches (raise it with --max-run-nodes)",
+                count(*spent, "node"),
+                count(*limit, "node")
             ),
             Stop::Timeout { after, spent } => write!(
                 f,
-                "timed out after {:.1} s and {spent} nodes (raise it with --timeout)",
-                after.as_secs_f64()
+                "timed out after {:.1} s and {} (raise it with --timeout)",
+                after.as_secs_f64(),
+                count(*spent, "node")
             ),
-            Stop::Interrupted { spent } => write!(f, "interrupted after {spent} nodes"),
+            Stop::Interrupted { spent } => write!(f, "interrupted after {}", count(*spent, "node")),
             Stop::TooDeep { depth } => write!(f, "{}", too_deep(*depth)),
             Stop::TooManyTurns { limit } => write!(
                 f,
