@@ -29,6 +29,21 @@ fn esc(s: &str) -> String {
         .replace('\'', "&#39;")
 }
 
+/// An element's text without its tags.
+fn text_of(html: &str) -> String {
+    let mut out = String::new();
+    let mut in_tag = false;
+    for c in html.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' => in_tag = false,
+            c if !in_tag => out.push(c),
+            _ => {}
+        }
+    }
+    out
+}
+
 fn count(hay: &str, needle: &str) -> usize {
     hay.matches(needle).count()
 }
@@ -56,16 +71,20 @@ fn page_tells_what_the_json_report_tells() {
     if pending > 0 {
         line.push_str(&format!(", {pending} pending"));
     }
-    assert!(
-        page.contains(&format!("<p class=\"summary\" id=\"summary\">{line}</p>")),
-        "summary line {line}"
-    );
+    // The summary once: its words are the text report's line, each count marked once.
+    let start = page
+        .find("<p class=\"summary\" id=\"summary\">")
+        .expect("a summary");
+    let summary = &page[start..start + page[start..].find("</p>").expect("its end")];
+    assert_eq!(text_of(summary), line, "{summary}");
     for (name, n) in [("passed", passed), ("failed", failed), ("pending", pending)] {
         assert!(
-            page.contains(&format!("<b data-count=\"{name}\">{n}</b>")),
+            summary.contains(&format!("<b data-count=\"{name}\">{n}</b>")),
             "{name} = {n}"
         );
+        assert_eq!(count(&page, &format!("data-count=\"{name}\"")), 1, "{name}");
     }
+    assert_eq!(count(&page, &line), 1, "the summary line once: {line}");
 
     // Every file and every scenario, each with its status; a diagram (or a note saying why
     // there is none) under each failing expectation.

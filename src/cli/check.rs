@@ -7,6 +7,7 @@
 //! scenario runs wholly on one worker: the options it consults are recorded per thread, and its
 //! searches stay single-threaded, so that every report is what one thread would have found.
 
+use std::cell::Cell;
 use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -75,6 +76,7 @@ pub(super) fn check(
         settings,
         slow: SlowWatch::new(slow_after),
         spinner: super::progress::Progress::start("check"),
+        diagrams: Cell::new(settings.diagrams),
     };
     let Ran {
         checks,
@@ -118,7 +120,6 @@ pub(super) fn check(
                 inputs: &missing,
                 totals: &totals,
                 interrupted: interrupted(),
-                settings,
             };
             let page = crate::scenario::html_report::html(&checks, &run);
             match &page_file {
@@ -166,6 +167,9 @@ struct Run<'a> {
     settings: &'a Settings,
     slow: SlowWatch,
     spinner: Option<super::progress::Progress>,
+    /// How many more failures of the run keep their diagram (the HTML report's): each
+    /// scenario keeps some, and the first ones in the report's order are kept.
+    diagrams: Cell<usize>,
 }
 
 /// What [`Run::files`] gives.
@@ -347,7 +351,10 @@ impl Run<'_> {
     }
 
     /// Writes one scenario's report (text); whether the run stops after it.
-    fn scenario(&self, at: &mut InFlight, report: ScenarioReport) -> Result<bool, Failure> {
+    fn scenario(&self, at: &mut InFlight, mut report: ScenarioReport) -> Result<bool, Failure> {
+        let mut left = self.diagrams.get();
+        crate::scenario::html_report::keep_diagrams(&mut report, &mut left);
+        self.diagrams.set(left);
         if self.text {
             let source = &at.check.source;
             super::progress::Progress::suspend(&self.spinner, || {

@@ -58,6 +58,9 @@ pub fn run(command: Command, limits: Limits) -> Outcome {
             }
             let mut settings = Settings::new(limits, timeout);
             settings.filter = filter;
+            if format == CheckFormat::Html {
+                settings.diagrams = crate::scenario::html_report::MAX_DIAGRAMS;
+            }
             for pin in &options {
                 settings.overrides.push(super::location::parse_option(pin)?);
             }
