@@ -339,3 +339,50 @@ pub fn zone_title(name: &str) -> String {
         None => String::new(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn state_entries_are_packed_into_lines_of_the_width() {
+        let state: Vec<String> = [
+            "castling: KQkq",
+            "en-passant: -",
+            "a-long-entry: 0123456789",
+        ]
+        .map(String::from)
+        .to_vec();
+        assert_eq!(
+            state_lines(&state, 31),
+            ["castling: KQkq; en-passant: -", "a-long-entry: 0123456789"]
+        );
+        // An entry longer than the width stands alone.
+        assert_eq!(state_lines(&state, 5), state);
+        assert!(state_lines(&[], 40).is_empty());
+    }
+
+    #[test]
+    fn castling_draws_the_king_and_the_rook() {
+        use crate::rules::chess::Chess;
+        let options = crate::rules::Options::defaults(Chess::options());
+        let start = Chess::start(Chess::geometry_for(None).unwrap(), &options).unwrap();
+        let mut picture = Picture::of(&start);
+        let pattern = TurnPattern::Actions {
+            actions: vec![ActionPattern::Castle(CastleSide::Queen)],
+            claim: None,
+        };
+        picture.draw_refused::<Chess>("O-O-O".into(), &pattern, "castling-blocked", "why");
+        let drawn = picture.turn.expect("a turn");
+        let sq = |f, r| Some(Square::new(f, r));
+        let ends: Vec<_> = drawn
+            .strokes
+            .iter()
+            .map(|s| match s {
+                Stroke::Path { from, legs } => (*from, legs.last().map(|l| l.to)),
+                Stroke::Mark(to) => (None, Some(*to)),
+            })
+            .collect();
+        assert_eq!(ends, [(sq(4, 0), sq(2, 0)), (sq(0, 0), sq(3, 0))]);
+    }
+}

@@ -556,3 +556,20 @@ fn turn_strokes(out: &mut String, layout: &Layout, turn: &super::Drawn) {
     }
     out.push_str("</g>\n");
 }
+
+#[cfg(test)]
+mod tests {
+    use super::wrap;
+
+    #[test]
+    fn captions_wrap_between_words() {
+        assert_eq!(
+            wrap("the black knight on g6 has sanctuary", 16),
+            ["the black knight", "on g6 has", "sanctuary"]
+        );
+        assert_eq!(
+            wrap("unbreakable-word here", 5),
+            ["unbreakable-word", "here"]
+        );
+    }
+}
