@@ -71,7 +71,10 @@ fn bench_html(c: &mut Criterion) {
                     interrupted: false,
                 };
                 let page = html_report::html(&checks, &run);
-                assert_eq!(page.matches("<figure class=\"diagram\">").count(), MAX_DIAGRAMS);
+                assert_eq!(
+                    page.matches("<figure class=\"diagram\">").count(),
+                    MAX_DIAGRAMS
+                );
                 black_box(page)
             })
         });

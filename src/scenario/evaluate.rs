@@ -155,6 +155,7 @@ pub struct Failure {
     /// For a count, a move list or a state key: the assertion the values found make true
     /// (`perft 3 = 8902`), which `check --bless` writes in place of the statement.
     pub blessed: Option<String>,
+    /// The position it was found in, for the HTML report.
     pub diagram: Diagram,
 }
 
@@ -162,7 +163,7 @@ pub struct Failure {
 /// taken when the failure is recorded, so that no report replays a scenario to draw it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Diagram {
-    /// None kept: the run draws no diagrams, or the scenario kept as many as
+    /// None kept: the run draws no diagrams, or the scenario (or the report) has as many as
     /// [`Settings::diagrams`] allows.
     Omitted,
     /// The expectation is not about a position (`expect cost`).
