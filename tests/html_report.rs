@@ -1,6 +1,8 @@
 //! `arbiter check --format html`: a snapshot of the page for a failing file, and the page
 //! compared with the JSON report of the same run (every scenario title, each status, the
-//! summary counts, one diagram per failing expectation), plus `-o` and its misuse.
+//! summary counts once, one diagram per failing expectation), plus `-o` and its misuse; the
+//! 200-diagram cap on a long game and on many failing scenarios, each diagram the position
+//! `show` draws; the failing turn and the variant's state drawn, no board for `expect cost`.
 
 use std::process::Command;
 
