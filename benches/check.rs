@@ -1,15 +1,20 @@
 //! How `arbiter check` scales with the size of a file: a generated file of 20,000 scenarios
 //! (and one of 10,000, to see that twice the scenarios cost twice the time), parsed,
-//! evaluated and reported as `check` does; and with the length of a move list: every legal
+//! evaluated and reported as `check` does; with the length of a move list: every legal
 //! turn of a crowded ChessXpanse board listed in `expect moves = { ... }`, on two boards with
 //! about 30,000 and 57,000 turns (twice the turns listed among twice the legal turns cost
-//! about twice the time; matching each entry against every legal turn cost four times).
+//! about twice the time; matching each entry against every legal turn cost four times); and
+//! the HTML report of one scenario with 5,000 failing expectations (and 2,500), which drew
+//! each diagram by replaying the scenario from its start (quadratic) before failures kept
+//! their pictures.
 //!
 //! `cargo bench --bench check`.
 
 use std::hint::black_box;
 
-use arbiter::scenario::report::FileCheck;
+use arbiter::scenario::evaluate::Settings;
+use arbiter::scenario::html_report::{self, MAX_DIAGRAMS};
+use arbiter::scenario::report::{FileCheck, Totals};
 use criterion::{criterion_group, criterion_main, Criterion};
 
 /// A chess file of `n` small scenarios, each a position, a move and an expectation.
@@ -75,5 +80,47 @@ fn bench_moves_list(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_check, bench_moves_list);
+/// One chess scenario whose `n` expectations all fail (`html-quadratic.sh`).
+fn failing(n: usize) -> String {
+    let mut src = String::from("variant chess\n\nscenario \"r\" {\n  start\n");
+    for _ in 0..n {
+        src.push_str("  expect e4 = white pawn\n");
+    }
+    src.push_str("}\n");
+    src
+}
+
+fn bench_html(c: &mut Criterion) {
+    let mut group = c.benchmark_group("check --format html");
+    group.sample_size(10);
+    let settings = Settings {
+        diagrams: MAX_DIAGRAMS,
+        ..Settings::default()
+    };
+    for n in [2_500, 5_000] {
+        let src = failing(n);
+        group.bench_function(format!("{n} failures"), |b| {
+            b.iter(|| {
+                let check = FileCheck::run_with("failing.scn", black_box(src.clone()), &settings);
+                let mut totals = Totals::default();
+                totals.add(&check);
+                let checks = [check];
+                let run = html_report::Run {
+                    inputs: &[],
+                    totals: &totals,
+                    interrupted: false,
+                };
+                let page = html_report::html(&checks, &run);
+                assert_eq!(
+                    page.matches("<figure class=\"diagram\">").count(),
+                    MAX_DIAGRAMS
+                );
+                black_box(page)
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench_check, bench_moves_list, bench_html);
 criterion_main!(benches);

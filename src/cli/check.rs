@@ -7,6 +7,7 @@
 //! scenario runs wholly on one worker: the options it consults are recorded per thread, and its
 //! searches stay single-threaded, so that every report is what one thread would have found.
 
+use std::cell::Cell;
 use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -40,7 +41,10 @@ fn check_inputs(paths: &[PathBuf]) -> (Vec<(PathBuf, Option<usize>)>, Vec<String
                     errln!("note: {note}");
                 }
                 if found.files.is_empty() {
-                    missing.push(format!("no scenario files (*.scn) under {}", crate::text::path(&p)))
+                    missing.push(format!(
+                        "no scenario files (*.scn) under {}",
+                        crate::text::path(&p)
+                    ))
                 }
                 files.extend(found.files.into_iter().map(|f| (f, line)));
             }
@@ -125,6 +129,7 @@ fn check_files(
         settings,
         slow: SlowWatch::new(slow_after),
         spinner: super::progress::Progress::start("check"),
+        diagrams: Cell::new(settings.diagrams),
     };
     let Ran {
         checks,
@@ -174,7 +179,6 @@ fn check_files(
                 inputs: &missing,
                 totals: &totals,
                 interrupted: interrupted(),
-                settings,
             };
             let page = crate::scenario::html_report::html(&checks, &run);
             super::output::out(format_args!("{page}"))?;
@@ -214,6 +218,9 @@ struct Run<'a> {
     settings: &'a Settings,
     slow: SlowWatch,
     spinner: Option<super::progress::Progress>,
+    /// How many more failures of the run keep their diagram (the HTML report's): each
+    /// scenario keeps some, and the first ones in the report's order are kept.
+    diagrams: Cell<usize>,
 }
 
 /// What [`Run::files`] gives.
@@ -399,7 +406,10 @@ impl Run<'_> {
     }
 
     /// Writes one scenario's report (text); whether the run stops after it.
-    fn scenario(&self, at: &mut InFlight, report: ScenarioReport) -> Result<bool, Failure> {
+    fn scenario(&self, at: &mut InFlight, mut report: ScenarioReport) -> Result<bool, Failure> {
+        let mut left = self.diagrams.get();
+        crate::scenario::html_report::keep_diagrams(&mut report, &mut left);
+        self.diagrams.set(left);
         if self.text {
             let source = &at.check.source;
             super::progress::Progress::suspend(&self.spinner, || {

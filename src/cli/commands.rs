@@ -54,6 +54,9 @@ pub fn run(command: Command, limits: super::Budgets) -> Outcome {
             }
             let mut settings = Settings::new(limits.scenario(), timeout);
             settings.filter = filter;
+            if format == CheckFormat::Html {
+                settings.diagrams = crate::scenario::html_report::MAX_DIAGRAMS;
+            }
             for pin in &options {
                 settings.overrides.push(super::location::parse_option(pin)?);
             }

@@ -12,7 +12,7 @@ use super::location;
 use super::output::Failure;
 use super::safe_write::{refuse_overwriting_input, write_file, Force};
 use crate::picture::{self, Picture};
-use crate::rules::game::{PlayError, Resolved};
+use crate::rules::game::PlayError;
 use crate::rules::{Options, Rules, Variant};
 use crate::scenario::ast::File;
 use crate::scenario::evaluate::{game_before, Lowering, Settings};
@@ -191,15 +191,12 @@ fn picture_of<R: Rules>(
         let pattern = Lowering::<R>::new(g).turn(&written).map_err(|p| {
             Failure::Rendered(crate::scenario::diagnostic::render(&p, "--turn", text))
         })?;
-        match game.resolve(&pattern) {
-            Ok(Resolved::Move(_, turn)) => picture.draw_turn(turn.text(&g), &turn),
-            Ok(_) => {
+        match picture.draw_written(&game, &written.text, &pattern) {
+            Ok(true) => {}
+            Ok(false) => {
                 return Err(Failure::Input(format!(
                 "`{text}` moves nothing on the board; give a move, a drop or another turn to draw"
             )))
-            }
-            Err(PlayError::Refused(r)) => {
-                picture.draw_refused(written.text.clone(), &pattern, r.rule, &r.reason)
             }
             Err(PlayError::Ambiguous(names)) => {
                 return Err(Failure::Input(format!(
@@ -212,6 +209,8 @@ fn picture_of<R: Rules>(
                     "`{text}` leads to a position with more than {n} legal turns"
                 )))
             }
+            // A refused turn is drawn.
+            Err(PlayError::Refused(_)) => {}
         }
     }
     Ok(picture)

@@ -9,7 +9,8 @@
 pub mod svg;
 pub mod text;
 
-use crate::rules::{Action, Color, LegKind, Piece, Role, Rules, Square, Turn};
+use crate::rules::game::{PlayError, Resolved};
+use crate::rules::{Action, CastleSide, Color, Game, LegKind, Piece, Role, Rules, Square, Turn};
 use crate::rules::{ActionPattern, Origin, TurnPattern};
 
 /// What stands on a square, as the pictures draw it.
@@ -98,6 +99,9 @@ pub struct Picture {
     /// The variant's zone names, in catalogue order.
     pub zones: Vec<&'static str>,
     pub to_move: Color,
+    /// The variant's state beyond the board, key by key as `set` and `expect` name them
+    /// (`castling: KQkq`, `treasury: white 3, black 0`); the FEN is left out.
+    pub state: Vec<String>,
     pub turn: Option<Drawn>,
     pub moves_from: Option<MovesFrom>,
 }
@@ -124,6 +128,7 @@ impl Picture {
             cells,
             zones,
             to_move: pos.turn(),
+            state: state_of(pos),
             turn: None,
             moves_from: None,
         }
@@ -161,25 +166,53 @@ impl Picture {
         designs
     }
 
-    /// Draws a legal turn, as the variant describes it.
-    pub fn draw_turn(&mut self, text: String, turn: &Turn) {
-        let strokes = turn
-            .actions
-            .iter()
-            .filter_map(|a| match a {
-                Action::Move { from, legs, .. } => Some(Stroke::Path {
-                    from: Some(*from),
-                    legs: legs
-                        .iter()
-                        .map(|l| Step {
-                            to: l.to,
-                            kind: l.kind,
-                        })
-                        .collect(),
-                }),
-                other => other.destination().map(Stroke::Mark),
-            })
-            .collect();
+    /// Draws a turn written in `game`'s position as the game resolves it: a legal one as the
+    /// variant describes it, a refused one dashed with the rule that refuses it. `Ok(false)`
+    /// for a turn that moves nothing on the board (a resignation); the errors of a turn that
+    /// names no one turn.
+    pub fn draw_written<R: Rules>(
+        &mut self,
+        game: &Game<R>,
+        written: &str,
+        pattern: &TurnPattern,
+    ) -> Result<bool, PlayError> {
+        let g = *game.position().board().geometry();
+        match game.resolve(pattern) {
+            Ok(Resolved::Move(_, turn)) => self.draw_turn::<R>(turn.text(&g), &turn),
+            Ok(_) => return Ok(false),
+            Err(PlayError::Refused(r)) => {
+                self.draw_refused::<R>(written.to_string(), pattern, r.rule, &r.reason)
+            }
+            Err(e) => return Err(e),
+        }
+        Ok(true)
+    }
+
+    /// Draws a legal turn, as the variant describes it; castling with its Rook.
+    pub fn draw_turn<R: Rules>(&mut self, text: String, turn: &Turn) {
+        let mut strokes = Vec::new();
+        for a in &turn.actions {
+            match a {
+                Action::Move {
+                    from, legs, castle, ..
+                } => {
+                    strokes.push(Stroke::Path {
+                        from: Some(*from),
+                        legs: legs
+                            .iter()
+                            .map(|l| Step {
+                                to: l.to,
+                                kind: l.kind,
+                            })
+                            .collect(),
+                    });
+                    if let Some([_, rook]) = castle.and_then(|side| self.castling::<R>(side)) {
+                        strokes.push(rook);
+                    }
+                }
+                other => strokes.extend(other.destination().map(Stroke::Mark)),
+            }
+        }
         self.turn = Some(Drawn {
             text,
             strokes,
@@ -187,8 +220,15 @@ impl Picture {
         });
     }
 
-    /// Draws a refused turn as it was written, with the rule that refuses it.
-    pub fn draw_refused(&mut self, text: String, pattern: &TurnPattern, rule: &str, why: &str) {
+    /// Draws a refused turn as it was written, with the rule that refuses it; castling as the
+    /// King's and the Rook's moves it would have made.
+    pub fn draw_refused<R: Rules>(
+        &mut self,
+        text: String,
+        pattern: &TurnPattern,
+        rule: &str,
+        why: &str,
+    ) {
         let mut strokes = Vec::new();
         if let TurnPattern::Actions { actions, .. } = pattern {
             for a in actions {
@@ -206,6 +246,9 @@ impl Picture {
                             })
                             .collect(),
                     }),
+                    ActionPattern::Castle(side) => {
+                        strokes.extend(self.castling::<R>(*side).into_iter().flatten())
+                    }
                     ActionPattern::Drop { to: sq, .. }
                     | ActionPattern::Coup { square: sq, .. }
                     | ActionPattern::Reborn { square: sq, .. }
@@ -219,6 +262,19 @@ impl Picture {
             strokes,
             refused: Some((rule.to_string(), why.to_string())),
         });
+    }
+
+    /// The King's and the Rook's paths of castling on `side` for the side to move.
+    fn castling<R: Rules>(&self, side: CastleSide) -> Option<[Stroke; 2]> {
+        R::castling_moves(self.to_move, side).map(|moves| {
+            moves.map(|(from, to)| Stroke::Path {
+                from: Some(from),
+                legs: vec![Step {
+                    to,
+                    kind: LegKind::Step,
+                }],
+            })
+        })
     }
 
     /// Marks where the piece on `from` can go, from the legal turns that start there.
@@ -242,11 +298,91 @@ impl Picture {
     }
 }
 
+/// The state keys of a position but its FEN, each as `key: value`, or `key: white v, black v`
+/// for a key of each colour.
+fn state_of<R: Rules>(pos: &R) -> Vec<String> {
+    R::state_keys()
+        .iter()
+        .filter(|k| k.name != "fen")
+        .map(|k| {
+            if k.per_color {
+                let [w, b] = Color::ALL.map(|c| pos.state_key(k.name, Some(c)));
+                format!("{}: white {w}, black {b}", k.name)
+            } else {
+                format!("{}: {}", k.name, pos.state_key(k.name, None))
+            }
+        })
+        .collect()
+}
+
+/// The state's entries packed into lines of at most `width` characters (an entry longer than
+/// that on a line of its own), separated by `; `.
+pub fn state_lines(state: &[String], width: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for entry in state {
+        match lines.last_mut() {
+            Some(line) if line.chars().count() + 2 + entry.chars().count() <= width => {
+                line.push_str("; ");
+                line.push_str(entry);
+            }
+            _ => lines.push(entry.clone()),
+        }
+    }
+    lines
+}
+
 /// A zone's name as a legend writes it: `court` becomes `Court`.
 pub fn zone_title(name: &str) -> String {
     let mut chars = name.chars();
     match chars.next() {
         Some(c) => c.to_uppercase().chain(chars).collect(),
         None => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn state_entries_are_packed_into_lines_of_the_width() {
+        let state: Vec<String> = [
+            "castling: KQkq",
+            "en-passant: -",
+            "a-long-entry: 0123456789",
+        ]
+        .map(String::from)
+        .to_vec();
+        assert_eq!(
+            state_lines(&state, 31),
+            ["castling: KQkq; en-passant: -", "a-long-entry: 0123456789"]
+        );
+        // An entry longer than the width stands alone.
+        assert_eq!(state_lines(&state, 5), state);
+        assert!(state_lines(&[], 40).is_empty());
+    }
+
+    #[test]
+    fn castling_draws_the_king_and_the_rook() {
+        use crate::rules::chess::Chess;
+        let options = crate::rules::Options::defaults(Chess::options());
+        let start = Chess::start(Chess::geometry_for(None).unwrap(), &options).unwrap();
+        let mut picture = Picture::of(&start);
+        let pattern = TurnPattern::Actions {
+            actions: vec![ActionPattern::Castle(CastleSide::Queen)],
+            claim: None,
+        };
+        picture.draw_refused::<Chess>("O-O-O".into(), &pattern, "castling-blocked", "why");
+        let drawn = picture.turn.expect("a turn");
+        let sq = |f, r| Some(Square::new(f, r));
+        let ends: Vec<_> = drawn
+            .strokes
+            .iter()
+            .map(|s| match s {
+                Stroke::Path { from, legs } => (*from, legs.last().map(|l| l.to)),
+                Stroke::Mark(to) => (None, Some(*to)),
+            })
+            .collect();
+        assert_eq!(ends, [(sq(4, 0), sq(2, 0)), (sq(0, 0), sq(3, 0))]);
     }
 }

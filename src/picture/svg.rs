@@ -1,7 +1,8 @@
 //! A picture as an SVG image: squares 100 units wide, labelled with the variant's files and
 //! ranks, zones as tints with a legend, the orthodox pieces as silhouettes drawn with paths
 //! (no font glyphs, no images), other pieces as discs with their letter or design, a turn as
-//! arrows through every leg with kills crossed out, and destinations as dots.
+//! arrows through every leg with kills crossed out, and destinations as dots; the variant's
+//! state is written under the board.
 //!
 //! Every coordinate is an integer, so the bytes depend on nothing but the picture.
 
@@ -21,6 +22,8 @@ const LINE: i32 = 44;
 const CAPTION_SIZE: i32 = 28;
 /// A generous width of one caption character, so that no line runs off the image.
 const CHAR_WIDTH: i32 = 16;
+/// The narrowest the state lines are packed to (in characters), for a small board.
+const STATE_WIDTH: i32 = 48;
 
 /// Light and dark squares without zones.
 const PLAIN: (&str, &str) = ("#f0d9b5", "#b58863");
@@ -216,13 +219,18 @@ fn piece(out: &mut String, picture: &Picture, man: &Man, x: i32, y: i32) {
     out.push_str("</g>\n");
 }
 
-/// The caption lines under the board: who moves, the zone legend, the design key, the turn.
+/// The caption lines under the board: who moves, the variant's state, the design key, the
+/// turn.
 /// Each line with its colour.
 fn captions(picture: &Picture) -> Vec<(String, &'static str)> {
     let mut lines = vec![(
         format!("{}, {} to move", picture.variant, picture.to_move),
         INK,
     )];
+    let width = ((picture.width() as i32 * S + RIGHT) / CHAR_WIDTH).max(STATE_WIDTH) as usize;
+    for line in super::state_lines(&picture.state, width) {
+        lines.push((line, INK));
+    }
     let long: Vec<(usize, &str)> = picture
         .designs()
         .into_iter()
@@ -239,7 +247,9 @@ fn captions(picture: &Picture) -> Vec<(String, &'static str)> {
         match &turn.refused {
             Some((rule, why)) => {
                 lines.push((format!("{}: refused by {rule}", turn.text), REFUSED));
-                lines.push((why.clone(), REFUSED));
+                for line in wrap(why, width) {
+                    lines.push((line, REFUSED));
+                }
             }
             None => lines.push((format!("turn: {}", turn.text), INK)),
         }
@@ -254,6 +264,22 @@ fn captions(picture: &Picture) -> Vec<(String, &'static str)> {
             ),
             INK,
         ));
+    }
+    lines
+}
+
+/// `text` in lines of at most `width` characters, broken between words (a longer word on a
+/// line of its own).
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for word in text.split_whitespace() {
+        match lines.last_mut() {
+            Some(line) if line.chars().count() + 1 + word.chars().count() <= width => {
+                line.push(' ');
+                line.push_str(word);
+            }
+            _ => lines.push(word.to_string()),
+        }
     }
     lines
 }
@@ -529,4 +555,21 @@ fn turn_strokes(out: &mut String, layout: &Layout, turn: &super::Drawn) {
         );
     }
     out.push_str("</g>\n");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::wrap;
+
+    #[test]
+    fn captions_wrap_between_words() {
+        assert_eq!(
+            wrap("the black knight on g6 has sanctuary", 16),
+            ["the black knight", "on g6 has", "sanctuary"]
+        );
+        assert_eq!(
+            wrap("unbreakable-word here", 5),
+            ["unbreakable-word", "here"]
+        );
+    }
 }

@@ -4,7 +4,7 @@
 //! parentheses (white) or brackets (black), keyed below the board. The columns either side
 //! of a square's letter shade its zone (`░`, `▒`, blank, ...), or mark what is drawn on it:
 //! `>K<` the piece that moves, `xpx` a kill, `^R^` a ricochet, a digit the square a leg ends
-//! on, `•` a destination of `--moves-from`.
+//! on, `•` a destination of `--moves-from`. The variant's state follows the board.
 
 use std::fmt::Write;
 
@@ -13,6 +13,8 @@ use crate::rules::Color;
 
 /// The shade of each zone, in catalogue order (Cypher: Court, Border, Field).
 const ZONE_MARKS: [char; 6] = ['░', '▒', ' ', '▓', ':', '\''];
+/// The narrowest the state lines are packed to, for a small board.
+const STATE_WIDTH: usize = 60;
 /// How designs are numbered on their squares.
 const DESIGN_KEYS: &str = "123456789abcdefghijklmnopqrstuvwxyz";
 
@@ -167,6 +169,10 @@ pub fn render(picture: &Picture) -> String {
             .map(|d| format!("{} ({d})", design_key(picture, d)))
             .collect();
         let _ = writeln!(out, "designs ((n) white, [n] black): {}", keys.join(", "));
+    }
+    let width = header.chars().count().max(STATE_WIDTH);
+    for line in super::state_lines(&picture.state, width) {
+        let _ = writeln!(out, "{line}");
     }
     if let Some(turn) = &picture.turn {
         match &turn.refused {

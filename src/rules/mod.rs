@@ -489,6 +489,14 @@ pub trait Rules: Clone + Sized {
     /// Reads a state key (already checked against [`Rules::state_keys`]).
     fn state_key(&self, key: &str, color: Option<Color>) -> String;
 
+    /// The two moves of castling on `side` for `color`, the King's then the Rook's, each
+    /// `(from, to)` on the squares castling starts from: pictures draw both, a refused
+    /// castling included. `None` in a variant without castling.
+    fn castling_moves(color: Color, side: CastleSide) -> Option<[(Square, Square); 2]> {
+        let _ = (color, side);
+        None
+    }
+
     /// Checks a named invariant (already checked against [`Rules::invariants`]) in this
     /// position; the error says what broke.
     fn check_invariant(&self, name: &str) -> Result<(), String>;

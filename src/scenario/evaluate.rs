@@ -16,6 +16,7 @@ use std::time::Duration;
 
 use super::ast::*;
 use super::diagnostic::Problem;
+use crate::picture::Picture;
 use crate::rules::consulted;
 use crate::rules::game::{Lookup, PlayError, Resolved};
 use crate::rules::search::{self, Limits, Stop};
@@ -40,6 +41,9 @@ pub struct Settings {
     pub filter: Option<String>,
     /// Only the scenario that holds this line of the file (`file.scn:13`).
     pub line: Option<usize>,
+    /// How many failures of each scenario keep a picture of their position ([`Diagram`]),
+    /// for the HTML report; none by default.
+    pub diagrams: usize,
 }
 
 impl Settings {
@@ -50,6 +54,7 @@ impl Settings {
             overrides: Vec::new(),
             filter: None,
             line: None,
+            diagrams: 0,
         }
     }
 
@@ -150,6 +155,21 @@ pub struct Failure {
     /// For a count, a move list or a state key: the assertion the values found make true
     /// (`perft 3 = 8902`), which `check --bless` writes in place of the statement.
     pub blessed: Option<String>,
+    /// The position it was found in, for the HTML report.
+    pub diagram: Diagram,
+}
+
+/// The picture a failure keeps of the position it was found in (the HTML report draws it):
+/// taken when the failure is recorded, so that no report replays a scenario to draw it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Diagram {
+    /// None kept: the run draws no diagrams, or the scenario (or the report) has as many as
+    /// [`Settings::diagrams`] allows.
+    Omitted,
+    /// The expectation is not about a position (`expect cost`).
+    NoBoard,
+    /// The position just before the statement, with the turn it is about drawn on it.
+    Drawn(Box<Picture>),
 }
 
 /// A scenario run up to one of its statements: the game just before it, for `explain`.
@@ -182,6 +202,7 @@ pub fn game_before<R: Rules>(
         setup: None,
         game: None,
         limits: settings.limits.with_timeout(settings.timeout),
+        diagrams: 0,
     };
     ev.run_statements(scenario, &lowered, &mut report, &mut run, until)
         .map_err(|p| vec![p])?;
@@ -334,6 +355,8 @@ struct Run<R: Rules> {
     setup: Option<(Setup, Span)>,
     game: Option<Game<R>>,
     limits: Limits,
+    /// How many more failures keep a [`Diagram`].
+    diagrams: usize,
 }
 
 impl<'a, R: Rules> Evaluator<'a, R> {
@@ -690,6 +713,7 @@ impl<'a, R: Rules> Evaluator<'a, R> {
             setup: None,
             game: None,
             limits: self.settings.limits.with_timeout(self.settings.timeout),
+            diagrams: self.settings.diagrams,
         };
         consulted::reset();
         let mut result = self.run_statements(scenario, lowered, report, &mut run, usize::MAX);
@@ -787,9 +811,14 @@ impl<'a, R: Rules> Evaluator<'a, R> {
                     })?;
                 }
                 StatementKind::Play(turns) => {
+                    // The count leaves `run` while the game is borrowed from it.
+                    let mut left = run.diagrams;
                     let game = self.game(run, &st.span)?;
                     for t in turns {
-                        if let Err(e) = game.play(self.pattern(lowered, t)?) {
+                        let pattern = self.pattern(lowered, t)?;
+                        if let Err(e) = game.play(pattern) {
+                            let diagram = diagram(&mut left, game, Some((t, pattern)));
+                            run.diagrams = left;
                             report.failures.push(Failure {
                                 span: t.span.clone(),
                                 statement: quoted(&format!("play {}", t.text)),
@@ -797,6 +826,7 @@ impl<'a, R: Rules> Evaluator<'a, R> {
                                 found: describe_error(&e),
                                 options: in_force::<R>(consulted::asked(), &run.options),
                                 blessed: None,
+                                diagram,
                             });
                             return Ok(());
                         }
@@ -804,6 +834,7 @@ impl<'a, R: Rules> Evaluator<'a, R> {
                 }
                 StatementKind::Expect(a) => {
                     let limits = run.limits;
+                    let mut left = run.diagrams;
                     let game = self.game(run, &st.span)?;
                     report.checked += 1;
                     let mut blessed = None;
@@ -823,6 +854,15 @@ impl<'a, R: Rules> Evaluator<'a, R> {
                         .expectations
                         .push((st.span.clone(), verdict.is_none()));
                     if let Some((expected, found)) = verdict {
+                        let diagram = match a {
+                            Assertion::Cost(..) => Diagram::NoBoard,
+                            Assertion::Legal(t) | Assertion::Illegal(t, _) => {
+                                let turn = Some((t, self.pattern(lowered, t)?));
+                                diagram(&mut left, game, turn)
+                            }
+                            _ => diagram(&mut left, game, None),
+                        };
+                        run.diagrams = left;
                         report.failures.push(Failure {
                             span: st.span.clone(),
                             statement: self.text(&st.span),
@@ -830,6 +870,7 @@ impl<'a, R: Rules> Evaluator<'a, R> {
                             found,
                             options: in_force::<R>(consulted::asked(), &run.options),
                             blessed,
+                            diagram,
                         });
                     }
                     if report.interrupted {
@@ -1247,6 +1288,24 @@ impl<'a, R: Rules> Evaluator<'a, R> {
             }
         }
     }
+}
+
+/// A failure's picture of `game`, with the written turn it is about, while `left` allows one.
+fn diagram<R: Rules>(
+    left: &mut usize,
+    game: &Game<R>,
+    turn: Option<(&TurnText, &TurnPattern)>,
+) -> Diagram {
+    if *left == 0 {
+        return Diagram::Omitted;
+    }
+    *left -= 1;
+    let mut picture = Picture::of(game.position());
+    if let Some((t, pattern)) = turn {
+        // An ambiguous turn, or one with too many answers, names no one path to draw.
+        let _ = picture.draw_written(game, &t.text, pattern);
+    }
+    Diagram::Drawn(Box::new(picture))
 }
 
 /// What an expectation came to.

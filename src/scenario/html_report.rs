@@ -3,21 +3,39 @@
 //! The page holds the summary line, each file and each scenario with its status, and under
 //! each failing expectation its location, statement, expected and found values, the readings
 //! it consulted, and a diagram of the position just before the statement (an inline SVG from
-//! [`crate::picture`]). Styles are inline and the "only what did not pass" filter is a
-//! checkbox read by a CSS `:checked ~` selector, so the page loads nothing and runs no
-//! script. Nothing in it depends on the clock or the machine: the same run gives the same
-//! bytes.
+//! [`crate::picture`], with the turn the statement is about and the variant's state), for the
+//! first [`MAX_DIAGRAMS`] failures of the run. Each diagram is the picture the evaluation kept
+//! when it recorded the failure ([`Diagram`]): no scenario is run again to draw it. Styles are
+//! inline and the "only what did not pass" filter is a checkbox read by a CSS `:checked ~`
+//! selector, so the page loads nothing and runs no script. Nothing in it depends on the clock
+//! or the machine: the same run gives the same bytes.
 
 use std::fmt::Write;
 
-use super::ast::File;
 use super::diagnostic::Problem;
-use super::evaluate::{game_before, Failure, ScenarioReport, Settings, Status};
-use super::parse::parse_file_partial;
+use super::evaluate::{Diagram, Failure, ScenarioReport, Status};
 use super::report::{FileCheck, Source, Totals};
-use crate::picture::{self, Picture};
-use crate::rules::{Rules, Variant};
-use crate::with_variant;
+use crate::picture;
+
+/// The most diagrams one page draws: each is some 20 kB of SVG, and a run with thousands of
+/// failures would otherwise make a page of gigabytes. The failures after them say how to draw
+/// theirs (`--filter`, `FILE:LINE`).
+pub const MAX_DIAGRAMS: usize = 200;
+
+/// Keeps the diagrams of a run's first [`MAX_DIAGRAMS`] failures, in the order of the report,
+/// and drops the others' pictures as soon as a scenario's report arrives; `left` counts the
+/// diagrams the page may still draw.
+pub fn keep_diagrams(report: &mut ScenarioReport, left: &mut usize) {
+    for f in &mut report.failures {
+        if let Diagram::Drawn(_) = f.diagram {
+            if *left == 0 {
+                f.diagram = Diagram::Omitted;
+            } else {
+                *left -= 1;
+            }
+        }
+    }
+}
 
 /// What the page says about a run beyond the files' reports.
 pub struct Run<'a> {
@@ -26,9 +44,6 @@ pub struct Run<'a> {
     pub totals: &'a Totals,
     /// The user stopped the run before it finished.
     pub interrupted: bool,
-    /// The settings the run used (its `--option` overrides), to rebuild the diagrams'
-    /// positions as the run saw them.
-    pub settings: &'a Settings,
 }
 
 /// The HTML document for a whole run.
@@ -44,27 +59,34 @@ pub fn html(checks: &[FileCheck], run: &Run<'_>) -> String {
     let _ = writeln!(out, "<title>arbiter check: {}</title>", esc(&totals.line()));
     let _ = writeln!(out, "<style>\n{CSS}</style>\n</head>\n<body>\n<header>");
     out.push_str("<h1>arbiter check</h1>\n");
-    let _ = writeln!(
-        out,
-        "<p class=\"summary\" id=\"summary\">{}</p>",
-        esc(&totals.line())
-    );
-    out.push_str("<ul class=\"counts\">\n");
-    let mut counts = vec![
-        ("passed", totals.passed),
-        ("failed", totals.failed),
-        ("pending", totals.pending),
-    ];
+    // The summary line once, each count in its colour: the words of `Totals::line`.
+    let mut counts = vec![("passed", totals.passed), ("failed", totals.failed)];
+    if totals.pending > 0 {
+        counts.push(("pending", totals.pending));
+    }
     if totals.skipped > 0 {
         counts.push(("skipped", totals.skipped));
     }
-    for (name, n) in counts {
+    let counts: Vec<String> = counts
+        .into_iter()
+        .map(|(name, n)| {
+            format!("<span class=\"count {name}\"><b data-count=\"{name}\">{n}</b> {name}</span>")
+        })
+        .collect();
+    let _ = writeln!(
+        out,
+        "<p class=\"summary\" id=\"summary\">{}</p>",
+        counts.join(", ")
+    );
+    let left_out = left_out(checks);
+    if left_out > 0 {
         let _ = writeln!(
             out,
-            "<li class=\"count {name}\"><b data-count=\"{name}\">{n}</b> {name}</li>"
+            "<p class=\"note\">{left_out} diagram{} left out: the page draws the first \
+             {MAX_DIAGRAMS}; <code>--filter</code> or <code>FILE:LINE</code> draws the rest</p>",
+            if left_out == 1 { "" } else { "s" }
         );
     }
-    out.push_str("</ul>\n");
     if run.interrupted {
         out.push_str(
             "<p class=\"note\">interrupted: the results below are those that finished</p>\n",
@@ -84,7 +106,7 @@ pub fn html(checks: &[FileCheck], run: &Run<'_>) -> String {
     }
     let mut diagram = 0;
     for check in checks {
-        file_section(&mut out, check, run.settings, &mut diagram);
+        file_section(&mut out, check, &mut diagram);
     }
     out.push_str("</main>\n</body>\n</html>\n");
     out
@@ -100,10 +122,25 @@ fn status(r: &ScenarioReport) -> (&'static str, &'static str) {
     }
 }
 
-fn file_section(out: &mut String, check: &FileCheck, settings: &Settings, diagram: &mut usize) {
+/// The failures about a position that the page draws no diagram for.
+fn left_out(checks: &[FileCheck]) -> usize {
+    let failures = checks
+        .iter()
+        .flat_map(|c| &c.scenarios)
+        .flat_map(|r| &r.failures);
+    let (mut drawn, mut omitted) = (0usize, 0);
+    for f in failures {
+        match f.diagram {
+            Diagram::Drawn(_) => drawn += 1,
+            Diagram::Omitted => omitted += 1,
+            Diagram::NoBoard => {}
+        }
+    }
+    omitted + drawn.saturating_sub(MAX_DIAGRAMS)
+}
+
+fn file_section(out: &mut String, check: &FileCheck, diagram: &mut usize) {
     let source = &check.source;
-    // The file once more, to find each failing statement's scenario and index.
-    let file = parse_file_partial(&source.src).0;
     let clean = check.problems.is_empty()
         && check.unrun == 0
         && check.scenarios.iter().all(|r| r.status() == Status::Passed);
@@ -161,7 +198,7 @@ fn file_section(out: &mut String, check: &FileCheck, settings: &Settings, diagra
             problem(out, source, p);
         }
         for f in &r.failures {
-            failure(out, source, file.as_ref(), r, f, settings, diagram);
+            failure(out, source, f, diagram);
         }
         if r.interrupted && r.failures.is_empty() {
             out.push_str(
@@ -186,15 +223,7 @@ fn problem(out: &mut String, source: &Source, p: &Problem) {
     out.push_str("</div>\n");
 }
 
-fn failure(
-    out: &mut String,
-    source: &Source,
-    file: Option<&File>,
-    r: &ScenarioReport,
-    f: &Failure,
-    settings: &Settings,
-    diagram: &mut usize,
-) {
+fn failure(out: &mut String, source: &Source, f: &Failure, diagram: &mut usize) {
     out.push_str("<div class=\"failure\">\n<div class=\"facts\">\n");
     let _ = writeln!(
         out,
@@ -218,66 +247,28 @@ fn failure(
     }
     out.push_str("</dl>\n</div>\n");
     let line = source.line_col(f.span.start).0;
-    match position(source, file, r, f, settings) {
-        Ok(picture) => {
+    match &f.diagram {
+        Diagram::Drawn(picture) if *diagram < MAX_DIAGRAMS => {
             *diagram += 1;
             let _ = writeln!(
                 out,
                 "<figure class=\"diagram\">\n{}<figcaption>the position before line {line}\
                  </figcaption>\n</figure>",
-                inline_svg(&picture::svg::render(&picture), *diagram)
+                inline_svg(&picture::svg::render(picture), *diagram)
             );
         }
-        Err(why) => {
-            let _ = writeln!(out, "<p class=\"no-diagram\">no diagram: {}</p>", esc(&why));
+        Diagram::Drawn(_) | Diagram::Omitted => {
+            let _ = writeln!(
+                out,
+                "<p class=\"no-diagram\">diagram left out (the page draws {MAX_DIAGRAMS}): \
+                 <code>arbiter check {}:{line} --format html</code> draws it</p>",
+                esc(&source.path)
+            );
         }
+        // Not about a position: no board to draw.
+        Diagram::NoBoard => {}
     }
     out.push_str("</div>\n");
-}
-
-/// The picture of the position just before the failing statement, as `arbiter show
-/// file.scn:LINE` draws it; why there is none otherwise.
-fn position(
-    source: &Source,
-    file: Option<&File>,
-    r: &ScenarioReport,
-    f: &Failure,
-    settings: &Settings,
-) -> Result<Picture, String> {
-    let file = file.ok_or("the file cannot be parsed")?;
-    let index = file
-        .scenarios
-        .iter()
-        .position(|s| s.span == r.span)
-        .ok_or("the scenario cannot be found again")?;
-    let until = file.scenarios[index]
-        .statements
-        .iter()
-        .position(|s| s.span.start <= f.span.start && f.span.start < s.span.end)
-        .ok_or("the statement cannot be found again")?;
-    let variant: Variant = file.variant.node.parse()?;
-    // The run's own selection of scenarios does not apply to one picked by index.
-    let mut settings = settings.clone();
-    settings.filter = None;
-    settings.line = None;
-    with_variant!(variant, R => picture_before::<R>(source, file, index, until, &settings))
-}
-
-fn picture_before<R: Rules>(
-    source: &Source,
-    file: &File,
-    index: usize,
-    until: usize,
-    settings: &Settings,
-) -> Result<Picture, String> {
-    match game_before::<R>(file, &source.src, settings, index, until) {
-        Ok(before) => Ok(Picture::of(before.game.position())),
-        Err(problems) => Err(problems
-            .iter()
-            .map(|p| p.message.as_str())
-            .collect::<Vec<_>>()
-            .join("; ")),
-    }
 }
 
 /// An SVG document made fit to stand inside the page: the ids of its markers made unique,
@@ -316,8 +307,7 @@ pub fn esc(s: &str) -> String {
 const CSS: &str = r#"body { font-family: system-ui, sans-serif; margin: 0 auto; max-width: 72rem; padding: 1rem 1.5rem; color: #1a1a1a; background: #fafafa; }
 h1 { font-size: 1.5rem; margin: 0 0 .25rem; }
 .summary { font-size: 1.25rem; font-weight: 600; margin: .25rem 0; }
-.counts { list-style: none; display: flex; gap: .75rem; padding: 0; margin: .5rem 0 1rem; }
-.count { padding: .25rem .75rem; border-radius: .375rem; background: #eee; }
+.count { padding: .1rem .5rem; border-radius: .375rem; background: #eee; }
 .count.passed { background: #dcefd0; } .count.failed { background: #f4c7c3; }
 .count.pending { background: #f6e7a8; } .count.skipped { background: #e0e0e0; }
 label { cursor: pointer; user-select: none; }

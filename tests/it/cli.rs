@@ -733,6 +733,7 @@ fn bless_of_one_file_named_twice_writes_both_edits_once() {
     assert!(after.contains("  expect perft 2 = 400\n"), "{after}");
     let o = arbiter(&["check", path]);
     assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+}
 
 /// `arbiter win` shows the winning line, or what refutes each try.
 #[test]
@@ -777,6 +778,10 @@ fn win_shows_the_line_or_the_refutations() {
     ]);
     assert!(
         stdout(&o).ends_with("none of its 17 turns wins at once\n"),
+        "{}",
+        stdout(&o)
+    );
+}
 
 /// A scenario file of its own for a test, in the test target's folder.
 fn scenario_file(name: &str, text: &str) -> std::path::PathBuf {

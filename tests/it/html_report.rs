@@ -1,6 +1,8 @@
 //! `arbiter check --format html`: a snapshot of the page for a failing file, and the page
 //! compared with the JSON report of the same run (every scenario title, each status, the
-//! summary counts, one diagram per failing expectation), plus `-o` and its misuse.
+//! summary counts once, one diagram per failing expectation), plus `-o` and its misuse; the
+//! 200-diagram cap on a long game and on many failing scenarios, each diagram the position
+//! `show` draws; the failing turn and the variant's state drawn, no board for `expect cost`.
 
 use std::process::Command;
 
@@ -27,6 +29,21 @@ fn esc(s: &str) -> String {
         .replace('>', "&gt;")
         .replace('"', "&quot;")
         .replace('\'', "&#39;")
+}
+
+/// An element's text without its tags.
+fn text_of(html: &str) -> String {
+    let mut out = String::new();
+    let mut in_tag = false;
+    for c in html.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' => in_tag = false,
+            c if !in_tag => out.push(c),
+            _ => {}
+        }
+    }
+    out
 }
 
 fn count(hay: &str, needle: &str) -> usize {
@@ -56,16 +73,20 @@ fn page_tells_what_the_json_report_tells() {
     if pending > 0 {
         line.push_str(&format!(", {pending} pending"));
     }
-    assert!(
-        page.contains(&format!("<p class=\"summary\" id=\"summary\">{line}</p>")),
-        "summary line {line}"
-    );
+    // The summary once: its words are the text report's line, each count marked once.
+    let start = page
+        .find("<p class=\"summary\" id=\"summary\">")
+        .expect("a summary");
+    let summary = &page[start..start + page[start..].find("</p>").expect("its end")];
+    assert_eq!(text_of(summary), line, "{summary}");
     for (name, n) in [("passed", passed), ("failed", failed), ("pending", pending)] {
         assert!(
-            page.contains(&format!("<b data-count=\"{name}\">{n}</b>")),
+            summary.contains(&format!("<b data-count=\"{name}\">{n}</b>")),
             "{name} = {n}"
         );
+        assert_eq!(count(&page, &format!("data-count=\"{name}\"")), 1, "{name}");
     }
+    assert_eq!(count(&page, &line), 1, "the summary line once: {line}");
 
     // Every file and every scenario, each with its status; a diagram (or a note saying why
     // there is none) under each failing expectation.
@@ -186,4 +207,174 @@ fn snapshot_of_a_failing_file() {
     }, {
         insta::assert_snapshot!("html_report__html_readings", page);
     });
+}
+
+/// A folder of its own under the temporary directory, with `files` written in it.
+fn folder(name: &str, files: &[(&str, &str)]) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("arbiter-html-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    for (file, text) in files {
+        std::fs::write(dir.join(file), text).expect("write");
+    }
+    dir
+}
+
+/// The SVG of each diagram on the page, in order, with the ids the page gave its markers put
+/// back as `arbiter show` writes them.
+fn diagrams(page: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for (n, part) in page
+        .split("<figure class=\"diagram\">\n")
+        .skip(1)
+        .enumerate()
+    {
+        let svg = &part[..part.find("</svg>\n").expect("the SVG ends") + "</svg>\n".len()];
+        out.push(svg.replace(&format!("d{}-head-", n + 1), "head-"));
+    }
+    out
+}
+
+/// The SVG `arbiter show <args> -o FILE` writes.
+fn shown_svg(dir: &std::path::Path, args: &[&str]) -> String {
+    let out = dir.join("shown.svg");
+    let o = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .arg("show")
+        .args(args)
+        .arg("-o")
+        .arg(&out)
+        .output()
+        .expect("arbiter runs");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    std::fs::read_to_string(&out).expect("the SVG is written")
+}
+
+/// The repro of a 1,000-turn Cypher game with a failing check after each turn
+/// (`html-quadratic.sh`): the page used to replay the game from its start for each of the
+/// 1,000 diagrams. Now each failure keeps its picture when it is recorded: the page draws the
+/// first 200 (each the position `arbiter show FILE:LINE` draws), and says that 800 were left out
+/// and how to draw them.
+#[test]
+fn a_long_game_draws_the_first_diagrams_as_the_game_went_and_names_the_rest() {
+    let file = "tests/data/cypher-1000-turns-failing.scn";
+    let (page, code) = arbiter(&[file, "--format", "html"]);
+    assert_eq!(code, 1);
+    assert_eq!(count(&page, "<div class=\"failure\">"), 1000);
+    let drawn = diagrams(&page);
+    assert_eq!(drawn.len(), 200, "at most 200 diagrams on a page");
+    assert!(page.contains(
+        "<p class=\"note\">800 diagrams left out: the page draws the first 200; \
+         <code>--filter</code> or <code>FILE:LINE</code> draws the rest</p>"
+    ));
+    assert_eq!(
+        count(&page, "<p class=\"no-diagram\">diagram left out"),
+        800
+    );
+    assert!(page.contains(&format!(
+        "<code>arbiter check {file}:2004 --format html</code>"
+    )));
+    // The first failure (line 6), one in the middle and the last drawn (line 404): the position
+    // of the game there, as `show` draws it from the next line (an `expect` moves nothing).
+    let dir = folder("long-game", &[]);
+    for (index, line) in [(0, 6), (99, 204), (199, 404)] {
+        let at = format!("{}/{file}:{}", env!("CARGO_MANIFEST_DIR"), line + 1);
+        assert!(drawn[index] == shown_svg(&dir, &[&at]), "line {line}");
+    }
+    assert!(drawn[0].contains("<title>cypher, black to move</title>"));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// The repro of 100,000 failing scenarios (`html-many-failures-memory.sh`, a 2.4 GB page), at
+/// 2,000: the page holds every failure but at most 200 diagrams, so it grows with the failures'
+/// words and not with their pictures.
+#[test]
+fn many_failing_scenarios_make_a_page_of_at_most_200_diagrams() {
+    let mut src = String::from("variant chess\n");
+    for i in 0..2000 {
+        src.push_str(&format!(
+            "\nscenario \"s{i}\" {{\n  start\n  play e2-e4\n  expect moves count 21\n}}\n"
+        ));
+    }
+    let dir = folder("many", &[("fail.scn", &src)]);
+    let path = dir.join("fail.scn");
+    let (page, code) = arbiter(&[path.to_str().expect("UTF-8 path"), "--format", "html"]);
+    assert_eq!(code, 1);
+    assert_eq!(count(&page, "<div class=\"failure\">"), 2000);
+    assert_eq!(diagrams(&page).len(), 200);
+    assert!(page.contains("<p class=\"note\">1800 diagrams left out"));
+    // Some 1.2 kB of words per failure beside the 200 diagrams.
+    assert!(
+        page.len() < 200 * 30_000 + 2000 * 1_500,
+        "{} bytes",
+        page.len()
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Under each failure, what the failure is about: the turn a `play` or an `expect legal` was
+/// refused (dashed, with its rule), the turn an `expect illegal` found legal, the variant's
+/// state beside the board (csipgs treasuries and reserves, chess castling rights), and no
+/// board at all for `expect cost`, which asks about no position.
+#[test]
+fn diagrams_draw_the_failing_turn_and_the_state_and_no_board_for_a_cost() {
+    let chess = "variant chess\n\n\
+        scenario \"castling\" {\n  start\n  play e4 e5 Nf3 Nc6 Bc4 Bc5\n  \
+        expect illegal O-O\n  expect legal O-O-O\n  play Kf1 Kf8\n  play O-O\n}\n";
+    let csipgs = "variant csipgs\n\n\
+        scenario \"prices and treasuries\" {\n  start\n  set treasury white = 7\n  \
+        set reserve black = \"N (WD)\"\n  expect cost WD = 1\n  expect treasury white = 8\n}\n";
+    let dir = folder("drawn", &[("castling.scn", chess), ("csipgs.scn", csipgs)]);
+    let at = |f: &str| dir.join(f).to_str().expect("UTF-8 path").to_string();
+    let (page, code) = arbiter(&[&at("castling.scn"), "--format", "html"]);
+    assert_eq!(code, 1);
+    let drawn = diagrams(&page);
+    assert_eq!(drawn.len(), 3, "{page}");
+    // The turn found legal, drawn as played: the King and the Rook.
+    assert!(drawn[0].contains("<g class=\"turn\">"));
+    assert!(drawn[0].contains("points=\"510,770 710,770\""));
+    assert!(drawn[0].contains("points=\"810,770 610,770\""));
+    // The turns refused, dashed with their rules.
+    for (svg, rule) in [
+        (&drawn[1], "castling-blocked"),
+        (&drawn[2], "castling-rights"),
+    ] {
+        assert!(svg.contains("<g class=\"turn refused\">"), "{svg}");
+        assert!(svg.contains(&format!(">{rule}</text>")), "{rule}");
+        assert_eq!(
+            count(svg, "stroke-dasharray"),
+            2,
+            "{rule}: both moves dashed"
+        );
+    }
+    assert!(drawn[0].contains("castling: KQkq; en-passant: -"));
+    assert!(drawn[2].contains("castling: -; en-passant: -"));
+    // As `show --turn` draws it, from the line after the statement (an `expect` moves nothing).
+    let shown = shown_svg(
+        &dir,
+        &[&format!("{}:8", at("castling.scn")), "--turn", "O-O-O"],
+    );
+    assert!(drawn[1] == shown);
+
+    let (page, code) = arbiter(&[&at("csipgs.scn"), "--format", "html"]);
+    assert_eq!(code, 1);
+    assert_eq!(count(&page, "<div class=\"failure\">"), 2);
+    let drawn = diagrams(&page);
+    assert_eq!(
+        drawn.len(),
+        1,
+        "a board for the treasury, none for the cost"
+    );
+    for state in [
+        "treasury: white 7, black 0",
+        "reserve: white -, black N (WD)",
+    ] {
+        assert!(drawn[0].contains(&format!(">{state}</text>")), "{state}");
+    }
+    let cost = page
+        .split("<div class=\"failure\">")
+        .nth(1)
+        .expect("the cost's failure");
+    let cost = &cost[..cost.find("</div>\n</div>").expect("its end")];
+    assert!(cost.contains("expect cost WD = 1"));
+    assert!(!cost.contains("diagram"), "{cost}");
+    std::fs::remove_dir_all(&dir).ok();
 }

@@ -1030,6 +1030,7 @@ fn o_writes_every_check_format_as_standard_output_would_get_it() {
             "report.text"
         ]
     );
+}
 
 /// No control character of the input reaches the output raw, except the line breaks and
 /// tabs the output lays out with.

@@ -1,5 +1,6 @@
 //! `arbiter show`: snapshots of the text diagram and the SVG for positions of every variant
-//! (zones, a turn through several legs with a kill, designs, destinations, a refused turn),
+//! (zones, a turn through several legs with a kill, designs, destinations, a refused turn,
+//! castling legal and refused, each variant's state),
 //! the SVG's well-formedness and its pieces drawn without fonts or images, and the committed
 //! `docs/cypher-start.svg` against what the command draws now.
 
@@ -82,7 +83,15 @@ const CASES: &[(&str, &[&str])] = &[
         "refused",
         &["scenarios/cypher/retake.scn:16", "--turn", "Rg2xg6"],
     ),
+    // Castling draws the King's and the Rook's moves, dashed when refused.
+    (
+        "castling",
+        &["chess", "--fen", CASTLING_FEN, "--turn", "O-O-O"],
+    ),
+    ("castling-refused", &["chess", "--turn", "O-O"]),
 ];
+
+const CASTLING_FEN: &str = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
 
 fn snapshot(name: &str, text: String) {
     insta::with_settings!({
@@ -255,5 +264,58 @@ fn positions_that_cannot_be_drawn_say_why() {
         let (out, err, code) = arbiter(args);
         assert_eq!(code, 2, "{args:?}: {out}{err}");
         assert!(err.contains(says), "{args:?}: {err}");
+    }
+}
+
+/// Castling is drawn as both of its moves, the King's and the Rook's: solid when legal, dashed
+/// with the rule when refused.
+#[test]
+fn castling_draws_the_king_and_the_rook() {
+    let cases: &[(&[&str], &[&str], bool)] = &[
+        (
+            &["show", "chess", "--fen", CASTLING_FEN, "--turn", "O-O"],
+            &["510,770 710,770", "810,770 610,770"],
+            false,
+        ),
+        (
+            &["show", "chess", "--fen", CASTLING_FEN, "--turn", "O-O-O"],
+            &["510,770 310,770", "110,770 410,770"],
+            false,
+        ),
+        (
+            &["show", "chess", "--turn", "O-O"],
+            &["510,770 710,770", "810,770 610,770"],
+            true,
+        ),
+        (
+            &["show", "chess", "--turn", "O-O-O"],
+            &["510,770 310,770", "110,770 410,770"],
+            true,
+        ),
+    ];
+    for (args, paths, refused) in cases {
+        let image = svg("castling", args);
+        let doc = roxmltree::Document::parse(&image).unwrap();
+        let lines: Vec<_> = doc
+            .descendants()
+            .filter(|n| n.has_tag_name("polyline"))
+            .collect();
+        let points: Vec<_> = lines.iter().filter_map(|n| n.attribute("points")).collect();
+        assert_eq!(&points, paths, "{args:?}");
+        for line in &lines {
+            assert_eq!(
+                line.attribute("stroke-dasharray").is_some(),
+                *refused,
+                "{args:?}"
+            );
+        }
+        let (text, _, code) = arbiter(args);
+        assert_eq!(code, 0);
+        let back_rank = text.lines().find(|l| l.starts_with("1 ")).unwrap();
+        assert!(
+            back_rank.contains(">K<") && back_rank.contains(">R<"),
+            "{args:?}: {back_rank}"
+        );
+        assert_eq!(text.contains("refused by castling"), *refused, "{text}");
     }
 }

@@ -1257,6 +1257,18 @@ impl Rules for Chess {
         "agreement"
     }
 
+    fn castling_moves(color: Color, side: CastleSide) -> Option<[(Square, Square); 2]> {
+        let king = candidates::castle_move(color, side);
+        let (e, to) = (king.from(), king.to());
+        // The rook stands in the corner the King moves toward and lands on the square it crosses.
+        let (corner, crossed) = match side {
+            CastleSide::King => (Self::geometry().files - 1, e.file + 1),
+            CastleSide::Queen => (0, e.file - 1),
+        };
+        let rook = (Square::new(corner, e.rank), Square::new(crossed, e.rank));
+        Some([(e, to), rook])
+    }
+
     fn state_key(&self, key: &str, _color: Option<Color>) -> String {
         match key {
             "castling" => self.castling_text(),
