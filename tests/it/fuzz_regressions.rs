@@ -7,7 +7,7 @@
 //! `check_text`.
 //!
 //! A finding not fixed yet sits in `tests/fuzz-regressions/<target>/open/`: the ignored test
-//! `open_findings` runs those (`cargo test --test fuzz_regressions -- --ignored`), so the
+//! `open_findings` runs those (`cargo test --test it fuzz_regressions -- --ignored`), so the
 //! suite stays green while the fix is made elsewhere; once fixed, the file moves up a level.
 
 use std::path::{Path, PathBuf};

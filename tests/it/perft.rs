@@ -3,7 +3,7 @@
 //!
 //! The normal run checks every count up to [`FAST_LIMIT`] nodes; the ignored `perft_deep` test
 //! checks the deeper ones up to [`DEEP_LIMIT`] and prints nodes per second
-//! (`cargo test --release --test perft -- --ignored --nocapture`).
+//! (`cargo test --release --test it -- perft:: --ignored --nocapture`).
 
 use std::time::Instant;
 

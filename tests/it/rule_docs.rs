@@ -28,7 +28,7 @@ fn the_rule_pages_are_the_catalogues() {
     }
     assert!(
         stale.is_empty(),
-        "stale or missing: {} (regenerate with `UPDATE_DOCS=1 cargo test --test rule_docs` or `arbiter rules <variant> --format markdown`)",
+        "stale or missing: {} (regenerate with `UPDATE_DOCS=1 cargo test --test it rule_docs` or `arbiter rules <variant> --format markdown`)",
         stale.join(", ")
     );
 }

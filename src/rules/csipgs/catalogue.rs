@@ -33,8 +33,8 @@ pub static RULES: &[RuleDef] = &[
         .quote("The game follows all the rules and conventions of standard chess, with the following differences: [...] A player with two or more kings (royal pieces) may ignore check"),
     rule("several-kings", "csipgs-chess.txt 7", "a player with two or more royal pieces may ignore check: a move may leave them attacked, and one may be captured")
         .quote("A player with two or more kings (royal pieces) may ignore check, but the restrictions on bringing in reserve pieces and buying new pieces above still apply."),
-    rule("capture-mark", "csipgs-chess.txt sample game", "`x` marks a capture and `-` (or nothing) a move to an empty square")
-        .quote("1.Kd2; P=WbRbmHfB [...] 13.(WD)xe5+; WbRbmHfB=WD 14.Kxe5"),
+    rule("capture-mark", "csipgs-chess.txt (standard chess, FIDE Appendix C.9), as its sample game writes captures", "`x` marks a capture and `-` (or nothing) a move to an empty square")
+        .quote("The game follows all the rules and conventions of standard chess, with the following differences: [...] 13.(WD)xe5+; WbRbmHfB=WD 14.Kxe5"),
     rule("check-claim", "csipgs-chess.txt sample game", "`+` claims that the turn gives check and `#` that it mates")
         .quote("This move is the only other possibility, given that 21.(WA)c4+ is check."),
     // Drops.

@@ -13,8 +13,8 @@ pub static RULES: &[RuleDef] = &[
     // Whose piece, which action.
     rule("not-your-turn", "chessxpanse-rules.txt General", "players alternate; a player moves only pieces of their own colour (Gold is white, Blue is black)")
         .quote("The less advanced player goes first, after which players alternate."),
-    rule("no-piece-there", "chessxpanse-rules.txt General", "a move starts from a square holding one of the player's pieces")
-        .quote("The less advanced player goes first, after which players alternate."),
+    rule("no-piece-there", "FIDE Laws of Chess 1.1 (chess's rule: the ChessXpanse text has none)", "a move starts from a square holding one of the player's pieces")
+        .quote("The game of chess is played between two opponents who move their pieces on a square board called a 'chessboard'."),
     rule("no-such-piece", "chessxpanse-rules.txt Nine Pieces", "the piece named by the move must be one of the player's pieces able to go there")
         .quote("There are nine pieces that appear throughout the game, including the six standard Chess pieces (Pawn, King, Queen, Bishop, Knight, and Rook) and three new Magic Pieces™: The Gatekeeper™, The Mage™ and The Archer™."),
     rule("no-such-action", "chessxpanse-rules.txt Other Moves and Rules", "a turn is a move (followed by a pawn's rebirth where one is due) or a pass; there are no drops, coups, purchases or design changes")
