@@ -228,6 +228,11 @@ fn confirm_quiet(s: &Cypher, mover: Color, acted: Acted, test: CheckTest, in_che
     );
 }
 
+thread_local! {
+    /// The list [`Cypher::count_fast`] has the reference fill where it falls back to it.
+    static SCRATCH: std::cell::RefCell<Vec<Move>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
 /// A sink that counts the legal candidates as the generator sends them.
 struct Count<'a> {
     judge: Judge<'a>,
@@ -275,9 +280,14 @@ impl Cypher {
     /// The number of legal turns, without listing them.
     pub(super) fn count_fast(&self) -> u64 {
         if self.alone_possible() {
-            let mut v = Vec::new();
-            self.generate_reference(&mut v);
-            return v.len() as u64;
+            // One list per thread, reused: an allocation per counted position is what makes
+            // threads contend in the allocator.
+            return SCRATCH.with(|v| {
+                let mut v = v.borrow_mut();
+                v.clear();
+                self.generate_reference(&mut v);
+                v.len() as u64
+            });
         }
         let mut count = Count {
             judge: Judge::new(self),
