@@ -75,8 +75,8 @@ pub(super) fn check(
         super::output::one_line_errors();
     }
     let (files, missing) = check_inputs(&paths);
-    let Some(report_file) = report_file else {
-        return check_files(
+    let run = |missing| {
+        check_files(
             &files,
             missing,
             format,
@@ -85,19 +85,13 @@ pub(super) fn check(
             settings,
             (bless, force),
         )
-        .map(|(code, _)| code);
+    };
+    let Some(report_file) = report_file else {
+        return run(missing).map(|(code, _)| code);
     };
     refuse_overwriting_input(&report_file, files.iter().map(|(f, _)| f.as_path()), force)?;
     super::output::redirect(SafeFile::create(&report_file, force)?);
-    let ran = check_files(
-        &files,
-        missing,
-        format,
-        fail_fast,
-        slow_after,
-        settings,
-        (bless, force),
-    );
+    let ran = run(missing);
     super::output::end_redirect(ran.is_ok())?;
     let (code, summary) = ran?;
     outln!("{summary}")?;

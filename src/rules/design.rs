@@ -68,23 +68,7 @@ pub fn intern_spelled(text: &str) -> Result<DesignId, DesignError> {
     if design.to_string() == text {
         return intern(text);
     }
-    let mut names = NAMES.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(i) = names.iter().position(|n| *n == text) {
-        return Ok(DesignId(i as u8));
-    }
-    if names.len() >= MAX_DESIGNS {
-        return Err(DesignError::TooMany);
-    }
-    let id = names.len();
-    let movement = movement_of(&design);
-    let _ = SLOTS[id].set(Entry {
-        text: text.to_string(),
-        design,
-        movement,
-    });
-    names.push(text.to_string());
-    COUNT.store(names.len(), Ordering::Release);
-    Ok(DesignId(id as u8))
+    intern_named(text.to_string(), design)
 }
 
 /// How many designs are interned, readable without the lock.
@@ -94,9 +78,14 @@ static COUNT: AtomicUsize = AtomicUsize::new(0);
 /// differently (`WWD`, `RD`) gets the same id.
 pub fn intern(text: &str) -> Result<DesignId, DesignError> {
     let design = betza::Design::parse(text).map_err(DesignError::Syntax)?;
-    let canonical = design.to_string();
+    intern_named(design.to_string(), design)
+}
+
+/// The id of `design` under `name` (its canonical text, or a spelling kept as written): the
+/// id already given to that name, or the next free one.
+fn intern_named(name: String, design: betza::Design) -> Result<DesignId, DesignError> {
     let mut names = NAMES.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(i) = names.iter().position(|n| *n == canonical) {
+    if let Some(i) = names.iter().position(|n| *n == name) {
         return Ok(DesignId(i as u8));
     }
     if names.len() >= MAX_DESIGNS {
@@ -106,11 +95,11 @@ pub fn intern(text: &str) -> Result<DesignId, DesignError> {
     let movement = movement_of(&design);
     // Only this function fills slots, under the lock, each once.
     let _ = SLOTS[id].set(Entry {
-        text: canonical.clone(),
+        text: name.clone(),
         design,
         movement,
     });
-    names.push(canonical);
+    names.push(name);
     COUNT.store(names.len(), Ordering::Release);
     Ok(DesignId(id as u8))
 }
