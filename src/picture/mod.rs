@@ -55,6 +55,16 @@ pub struct Step {
     pub kind: LegKind,
 }
 
+/// The drawn legs of a move, written or played.
+fn steps(legs: &[crate::rules::Leg]) -> Vec<Step> {
+    legs.iter()
+        .map(|l| Step {
+            to: l.to,
+            kind: l.kind,
+        })
+        .collect()
+}
+
 /// One drawn action of a turn.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Stroke {
@@ -198,13 +208,7 @@ impl Picture {
                 } => {
                     strokes.push(Stroke::Path {
                         from: Some(*from),
-                        legs: legs
-                            .iter()
-                            .map(|l| Step {
-                                to: l.to,
-                                kind: l.kind,
-                            })
-                            .collect(),
+                        legs: steps(legs),
                     });
                     if let Some([_, rook]) = castle.and_then(|side| self.castling::<R>(side)) {
                         strokes.push(rook);
@@ -238,13 +242,7 @@ impl Picture {
                             Origin::Exact(sq) => Some(*sq),
                             _ => None,
                         },
-                        legs: legs
-                            .iter()
-                            .map(|l| Step {
-                                to: l.to,
-                                kind: l.kind,
-                            })
-                            .collect(),
+                        legs: steps(legs),
                     }),
                     ActionPattern::Castle(side) => {
                         strokes.extend(self.castling::<R>(*side).into_iter().flatten())
