@@ -5,6 +5,7 @@
 
 pub mod betza;
 pub mod cli;
+pub mod definition;
 #[doc(hidden)]
 pub mod fuzzing;
 pub mod picture;

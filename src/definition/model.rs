@@ -1,0 +1,225 @@
+//! What a variant definition means, once its text has been parsed and every name resolved: the
+//! board, the pieces, the start position, the readings it declares and its rule components in
+//! the order they judge a turn. The generic engine (`crate::rules::defined`) plays this and
+//! nothing else; the syntax and its errors live beside it in this folder.
+
+use crate::betza;
+
+/// A side, for settings given per side.
+pub use crate::rules::Color;
+
+/// A place in a definition's text: byte offsets, and the line and column (both from 1) where
+/// it starts, so an engine refusal can point back at the clause that made it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Span {
+    pub start: usize,
+    pub end: usize,
+    pub line: u32,
+    pub col: u32,
+}
+
+/// A square of a definition's board, by file and rank from zero at White's lower left.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Cell {
+    pub file: u8,
+    pub rank: u8,
+}
+
+/// A set of squares of the board, for one side.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Region {
+    /// The squares, sorted, without duplicates.
+    pub cells: Vec<Cell>,
+}
+
+impl Region {
+    pub fn contains(&self, cell: Cell) -> bool {
+        self.cells.binary_search(&cell).is_ok()
+    }
+}
+
+/// A region per side: `[white, black]`.
+pub type Sides<T> = [T; 2];
+
+/// A whole definition.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Definition {
+    /// The name scenario files and the command line use (`capablanca`).
+    pub name: String,
+    /// The game, in a few words.
+    pub title: String,
+    /// Where its rules come from (a book, a web page, "the designer").
+    pub source: String,
+    /// The definition it started from (`from chess`), if any.
+    pub parent: Option<String>,
+    pub files: u8,
+    pub ranks: u8,
+    /// Squares that are not part of the board (`*` in a FEN).
+    pub holes: Vec<Cell>,
+    /// The piece kinds, in the order the definition lists them.
+    pub pieces: Vec<PieceDef>,
+    /// The start position, as a FEN in Fairy-Stockfish's conventions.
+    pub start: String,
+    /// The readings the definition leaves open.
+    pub options: Vec<OptionDecl>,
+    /// The rule components, in the order they judge a turn.
+    pub rules: Vec<Rule>,
+}
+
+/// One kind of piece.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PieceDef {
+    /// Its letter, `A` to `Z`: upper case for White in a FEN, lower case for Black.
+    pub letter: char,
+    /// Its name (`archbishop`); the rule id of its movement is `<name>-move`.
+    pub name: String,
+    /// Its movement as written (`BN`).
+    pub betza: String,
+    pub design: betza::Design,
+    /// Losing it (or leaving it attacked, under a `check` component) is what the royalty
+    /// components judge.
+    pub royal: bool,
+    /// A pawn is written without its letter in a turn (`e4`, `exd5`), and is what
+    /// double-step, en passant and promotion components name by default.
+    pub pawn: bool,
+    /// The designer's sentence for how it moves, quoted by `explain`.
+    pub clause: String,
+    pub span: Span,
+}
+
+/// A reading the rules leave open, which components read through `when`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OptionDecl {
+    pub name: String,
+    pub values: Vec<String>,
+    pub default: String,
+    pub reason: String,
+    pub span: Span,
+}
+
+/// One rule component: what it does, its rule id and the clause it enforces.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rule {
+    /// The rule id that refusals and explanations name; defaults to the component's name.
+    pub id: String,
+    /// The designer's words for the rule, quoted by `explain`.
+    pub clause: String,
+    /// Where the rule comes from (an article, a page); defaults to the definition's source.
+    pub source: String,
+    /// The readings under which the component applies: every `(option, value)` must hold.
+    /// Empty: always.
+    pub when: Vec<(String, String)>,
+    pub component: Component,
+    pub span: Span,
+}
+
+/// Who a game-ending rule is good for, seen from the side it happens to (the side that is
+/// mated, stalemated, loses its last piece of a kind, or reaches a goal).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Value {
+    Win,
+    Loss,
+    Draw,
+}
+
+/// How royal pieces must be kept safe.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Safety {
+    /// No move may leave any royal piece of the mover attacked (orthodox chess; coregal).
+    All,
+    /// A move may leave royal pieces attacked as long as one is not (Spartan duple check: a
+    /// move that leaves every royal attacked is illegal).
+    AnyOne,
+}
+
+/// The kinds of rule components. Each is generated and judged by the one engine; what each
+/// setting means is in `docs/defining-variants.md`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Component {
+    /// Pieces on their double-step squares may advance two (or up to `steps`) squares straight
+    /// forward through empty squares, moving only.
+    DoubleStep {
+        pieces: Vec<char>,
+        region: Sides<Region>,
+        /// The longest step, 2 or 3.
+        steps: u8,
+    },
+    /// A piece passed over by an enemy's double step may be taken on the square it passed,
+    /// on the very next turn, by these pieces moving there as they capture.
+    EnPassant { pieces: Vec<char> },
+    /// A piece of `pieces` that ends a move in its side's region is exchanged for one of
+    /// `into` (optional unless `mandatory`, and always where it could never move again).
+    Promotion {
+        pieces: Vec<char>,
+        region: Sides<Region>,
+        into: Vec<char>,
+        mandatory: bool,
+        /// Only into a kind the side has fewer of on the board than at the start (grand
+        /// chess: only to a piece that has been captured).
+        captured_only: bool,
+    },
+    /// The king moves towards an unmoved rook on its first rank to `king_to`, the rook to
+    /// `rook_to` (`[queenside, kingside]` files), neither having moved, the squares between
+    /// them empty, and the king not in check nor passing or landing on an attacked square.
+    Castling {
+        king: char,
+        rooks: Vec<char>,
+        /// Destination files of the king, `[queenside, kingside]`.
+        king_to: [u8; 2],
+        /// Destination files of the rook, `[queenside, kingside]`.
+        rook_to: [u8; 2],
+        /// Castling rights name the rook's file (Chess960, Shredder-FEN): the king and rook
+        /// may start anywhere on the first rank.
+        chess960: bool,
+    },
+    /// Royal pieces may not be left attacked (a turn that does is refused).
+    Check { safety: Safety },
+    /// A side to move with no legal turn that is in check.
+    Checkmate { value: Value },
+    /// A side to move with no legal turn that is not in check.
+    Stalemate { value: Value },
+    /// A side that has lost every piece of one of `pieces` (all its pieces when empty).
+    Extinction { pieces: Vec<char>, value: Value },
+    /// A side whose piece of `pieces` stands in its goal region after a turn.
+    Goal {
+        pieces: Vec<char>,
+        region: Sides<Region>,
+        value: Value,
+    },
+    /// A side that has been checked `checks` times.
+    CheckCount { checks: u8, value: Value },
+    /// A side that can capture must capture.
+    CompulsoryCapture,
+    /// No turn may give check.
+    NoGivingCheck,
+    /// A capture removes every non-immune piece on the squares around the capture square, and
+    /// the capturing piece.
+    Explosion { immune: Vec<char> },
+    /// The position has occurred this many times: a draw.
+    Repetition { times: u8 },
+    /// This many moves by each side without a capture or a pawn move: a draw.
+    MoveCount { moves: u16 },
+}
+
+impl Component {
+    /// The component's name as a definition writes it.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Component::DoubleStep { .. } => "double-step",
+            Component::EnPassant { .. } => "en-passant",
+            Component::Promotion { .. } => "promotion",
+            Component::Castling { .. } => "castling",
+            Component::Check { .. } => "check",
+            Component::Checkmate { .. } => "checkmate",
+            Component::Stalemate { .. } => "stalemate",
+            Component::Extinction { .. } => "extinction",
+            Component::Goal { .. } => "goal",
+            Component::CheckCount { .. } => "check-count",
+            Component::CompulsoryCapture => "compulsory-capture",
+            Component::NoGivingCheck => "no-giving-check",
+            Component::Explosion { .. } => "explosion",
+            Component::Repetition { .. } => "repetition",
+            Component::MoveCount { .. } => "move-count",
+        }
+    }
+}
