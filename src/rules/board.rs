@@ -25,13 +25,13 @@ pub mod cell {
 
     pub const EMPTY: u8 = 0;
     pub const WALL: u8 = 0xFF;
-    pub const KING: u8 = Role::King as u8;
-    pub const QUEEN: u8 = Role::Queen as u8;
-    pub const ROOK: u8 = Role::Rook as u8;
-    pub const BISHOP: u8 = Role::Bishop as u8;
-    pub const KNIGHT: u8 = Role::Knight as u8;
-    pub const PAWN: u8 = Role::Pawn as u8;
-    pub const SPY: u8 = Role::Spy as u8;
+    pub const KING: u8 = Role::King.code();
+    pub const QUEEN: u8 = Role::Queen.code();
+    pub const ROOK: u8 = Role::Rook.code();
+    pub const BISHOP: u8 = Role::Bishop.code();
+    pub const KNIGHT: u8 = Role::Knight.code();
+    pub const PAWN: u8 = Role::Pawn.code();
+    pub const SPY: u8 = Role::Spy.code();
 }
 
 use cell::{EMPTY, WALL};

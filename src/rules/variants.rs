@@ -185,7 +185,7 @@ mod tests {
         for v in Variant::ALL {
             assert!(v.info().interpreted, "{v}");
             assert!(REGISTRY.contains(v.info()), "{v}");
-            let name = crate::with_variant!(v, R => R::NAME);
+            let name = crate::with_variant!(v, R => R::name());
             assert_eq!(name, v.name());
         }
         let mut names: Vec<_> = REGISTRY.iter().map(|v| v.name).collect();
