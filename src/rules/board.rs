@@ -281,6 +281,13 @@ impl Board {
         }
     }
 
+    /// Takes a square out of the board (a hole, `*` in a FEN): nothing stands on it or
+    /// passes through it, as on the wall around the board.
+    pub fn remove_square(&mut self, square: Square) {
+        assert!(self.geometry.contains(square), "square off the board");
+        self.cells[Sq::of(square).index()] = WALL;
+    }
+
     pub fn put(&mut self, square: Square, piece: Option<Piece>) {
         assert!(self.geometry.contains(square), "square off the board");
         self.set(Sq::of(square), piece);

@@ -9,6 +9,7 @@ pub mod chess;
 pub mod consulted;
 pub mod csipgs;
 pub mod cypher;
+pub mod defined;
 pub mod design;
 pub mod explain;
 pub mod game;

@@ -8,7 +8,7 @@ use std::str::FromStr;
 
 use super::piece::Role;
 use super::setup_error::SetupError;
-use super::{chess, csipgs, cypher, xpanse, Reason};
+use super::{chess, csipgs, cypher, defined, xpanse, Reason};
 
 /// What a variant is, for the language and the messages: the scenario language asks the
 /// registry which variant has zones, designs or check instead of naming variants.
@@ -78,6 +78,8 @@ pub enum Variant {
     Cypher,
     Csipgs,
     Xpanse,
+    /// A variant written as a definition, read in this run.
+    Defined(defined::DefId),
 }
 
 impl Variant {
@@ -94,6 +96,7 @@ impl Variant {
             Variant::Cypher => &cypher::INFO,
             Variant::Csipgs => &csipgs::INFO,
             Variant::Xpanse => &xpanse::INFO,
+            Variant::Defined(id) => &defined::entry(id).info,
         }
     }
 
@@ -130,6 +133,9 @@ impl FromStr for Variant {
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         if let Some(v) = Variant::ALL.iter().find(|v| v.name() == s) {
             return Ok(*v);
+        }
+        if let Some(v) = defined::find(s) {
+            return Ok(v);
         }
         let known: Vec<_> = Variant::ALL.iter().map(|v| v.name()).collect();
         if REGISTRY.iter().any(|v| v.name == s) {
@@ -169,6 +175,11 @@ macro_rules! with_variant {
             }
             $crate::rules::Variant::Xpanse => {
                 type $R = $crate::rules::xpanse::Xpanse;
+                $body
+            }
+            $crate::rules::Variant::Defined(id) => {
+                let _bound = $crate::rules::defined::bind(id);
+                type $R = $crate::rules::defined::Position;
                 $body
             }
         }

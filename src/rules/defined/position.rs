@@ -1,0 +1,763 @@
+//! A position of a defined variant, its moves and how they are played. Every component of the
+//! definition takes part here once: the generator produces what a component allows, and the
+//! legality test asks the components that forbid.
+
+use std::hash::{Hash, Hasher};
+
+use super::compile::Compiled;
+use super::fen::{Fen, FenCell};
+use crate::definition::model::{Safety, Value};
+use crate::rules::board::{cell, Board, Sq, Square};
+use crate::rules::movement::{destinations, offset};
+use crate::rules::piece::{Color, Piece};
+use crate::rules::SetupError;
+
+/// What is special about a move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Special {
+    None,
+    /// A double (or triple) step: the squares passed over become en passant targets.
+    Step,
+    /// An en passant capture of the piece on `victim`.
+    EnPassant {
+        victim: Sq,
+    },
+    /// Castling with the rook on `rook`; `side` 0 is queenside, 1 kingside.
+    Castle {
+        rook: Sq,
+        side: u8,
+    },
+}
+
+/// A move of a defined variant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Move {
+    pub from: Sq,
+    pub to: Sq,
+    /// The kind promoted into, plus one; 0 for none.
+    pub promo: u8,
+    pub special: Special,
+}
+
+impl Move {
+    pub fn promotion(self) -> Option<usize> {
+        (self.promo > 0).then(|| self.promo as usize - 1)
+    }
+}
+
+/// A position: the board, whose turn, castling rights, en passant squares, clocks and checks.
+#[derive(Clone)]
+pub struct Position {
+    pub c: &'static Compiled,
+    pub board: Board,
+    pub turn: Color,
+    /// Files of the rooks each side may still castle with.
+    pub castle: [u16; 2],
+    /// Squares a double step passed over on the last move, and the piece that made it.
+    pub ep: [Option<Sq>; 2],
+    pub ep_victim: Option<Sq>,
+    pub halfmove: u32,
+    pub fullmove: u32,
+    /// Checks given by each side.
+    pub checks: [u8; 2],
+    /// How many pieces of each kind each side has, for extinction and promotion limits.
+    pub counts: [[u8; 64]; 2],
+    /// The counts of the start position, for `captured-only` promotions.
+    pub start_counts: &'static [[u8; 64]; 2],
+}
+
+fn back_rank(c: &Compiled, color: Color) -> u8 {
+    match color {
+        Color::White => 0,
+        Color::Black => c.geometry.ranks - 1,
+    }
+}
+
+impl Position {
+    /// Reads a FEN in Fairy-Stockfish's conventions.
+    pub fn from_fen(
+        c: &'static Compiled,
+        text: &str,
+        start_counts: &'static [[u8; 64]; 2],
+    ) -> Result<Position, SetupError> {
+        let g = c.geometry;
+        let fen = Fen::parse(text.trim(), g.files, g.ranks)
+            .map_err(|e| SetupError::fen(format!("{} (at column {})", e.message, e.offset + 1)))?;
+        let mut board = Board::empty(g);
+        for h in &c.holes {
+            board.remove_square(*h);
+        }
+        let mut counts = [[0u8; 64]; 2];
+        for (i, row) in fen.ranks.iter().enumerate() {
+            let rank = g.ranks - 1 - i as u8;
+            for (file, cellv) in row.iter().enumerate() {
+                let sq = Square::new(file as u8, rank);
+                let hole = c.holes.contains(&sq);
+                match *cellv {
+                    FenCell::Hole if hole => {}
+                    FenCell::Hole => {
+                        return Err(SetupError::fen(format!(
+                            "{} is a square of the board, not a hole (`*`)",
+                            g.square_name(sq)
+                        )))
+                    }
+                    _ if hole => {
+                        return Err(SetupError::fen(format!(
+                            "{} is not part of the board; write `*` there",
+                            g.square_name(sq)
+                        )))
+                    }
+                    FenCell::Empty => {}
+                    FenCell::Piece { letter, .. } => {
+                        let Some(kind) = c.kind_of_letter(letter) else {
+                            let letters: String = c.kinds.iter().map(|k| k.letter).collect();
+                            return Err(SetupError::fen(format!(
+                                "`{letter}` is not a piece of {}; its pieces: {letters}",
+                                c.def.name
+                            )));
+                        };
+                        let color = if letter.is_ascii_uppercase() {
+                            Color::White
+                        } else {
+                            Color::Black
+                        };
+                        counts[color.index()][kind] += 1;
+                        board.put(sq, Some(c.piece(color, kind)));
+                    }
+                }
+            }
+        }
+        let turn = if fen.white_to_move {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let mut pos = Position {
+            c,
+            board,
+            turn,
+            castle: [0, 0],
+            ep: [None, None],
+            ep_victim: None,
+            halfmove: fen.halfmove,
+            fullmove: fen.fullmove.max(1),
+            checks: [0, 0],
+            counts,
+            start_counts,
+        };
+        pos.read_castling(&fen.castling)?;
+        for (i, name) in fen.en_passant.iter().take(2).enumerate() {
+            let sq = g
+                .parse_square(name)
+                .ok_or_else(|| SetupError::fen(format!("`{name}` is not a square of the board")))?;
+            pos.ep[i] = Some(Sq::of(sq));
+        }
+        if let Some(first) = pos.ep[0] {
+            // The piece that double-stepped stands one square beyond the passed squares.
+            let them = turn.other();
+            let fwd = offset((0, 1), them);
+            let last = pos.ep[1].unwrap_or(first);
+            let victim = last.offset(fwd);
+            pos.ep_victim = (!board_is_wall(&pos.board, victim)).then_some(victim);
+        }
+        if let Some(given) = fen.checks_given {
+            pos.checks = given;
+        } else if let (Some(left), Some((_, n))) = (fen.checks_left, c.check_count) {
+            pos.checks = [n.saturating_sub(left[0]), n.saturating_sub(left[1])];
+        }
+        Ok(pos)
+    }
+
+    fn read_castling(&mut self, field: &str) -> Result<(), SetupError> {
+        let Some(castling) = &self.c.castling else {
+            return Ok(());
+        };
+        if field == "-" {
+            return Ok(());
+        }
+        for ch in field.chars() {
+            let color = if ch.is_ascii_uppercase() {
+                Color::White
+            } else {
+                Color::Black
+            };
+            let rank = back_rank(self.c, color);
+            let Some(king) = self.king_file(color) else {
+                continue;
+            };
+            let is_rook = |f: u8| {
+                let code = self.board.cell(Sq::of(Square::new(f, rank)));
+                Piece::from_code(code).is_some_and(|p| {
+                    p.color() == color
+                        && self.c.kind_at(code).is_some_and(|k| castling.rooks.has(k))
+                })
+            };
+            let files = self.c.geometry.files;
+            let file = match ch.to_ascii_uppercase() {
+                'K' => (king + 1..files).rev().find(|&f| is_rook(f)),
+                'Q' => (0..king).find(|&f| is_rook(f)),
+                f @ 'A'..='P' => {
+                    let f = f as u8 - b'A';
+                    (f < files && is_rook(f)).then_some(f)
+                }
+                _ => None,
+            };
+            if let Some(f) = file {
+                self.castle[color.index()] |= 1 << f;
+            }
+        }
+        Ok(())
+    }
+
+    /// The file of `color`'s castling king on its first rank.
+    fn king_file(&self, color: Color) -> Option<u8> {
+        let castling = self.c.castling.as_ref()?;
+        let rank = back_rank(self.c, color);
+        let king = self.c.piece(color, castling.king).code();
+        (0..self.c.geometry.files).find(|&f| self.board.cell(Sq::of(Square::new(f, rank))) == king)
+    }
+
+    /// The FEN of the position, in Fairy-Stockfish's conventions.
+    pub fn fen(&self) -> String {
+        let g = self.c.geometry;
+        let mut rows = Vec::new();
+        for rank in (0..g.ranks).rev() {
+            let mut row = Vec::new();
+            for file in 0..g.files {
+                let sq = Square::new(file, rank);
+                row.push(if self.c.holes.contains(&sq) {
+                    FenCell::Hole
+                } else {
+                    match self.board.get(sq) {
+                        Some(p) => FenCell::Piece {
+                            letter: p.fen_char(),
+                            promoted: false,
+                        },
+                        None => FenCell::Empty,
+                    }
+                });
+            }
+            rows.push(row);
+        }
+        let mut out = String::new();
+        super::fen::write_placement(&rows, &mut out);
+        out.push_str(if self.turn == Color::White {
+            " w "
+        } else {
+            " b "
+        });
+        let mut rights = String::new();
+        for color in Color::ALL {
+            let king = self.king_file(color).unwrap_or(0);
+            let mut files: Vec<u8> = (0..16)
+                .filter(|f| self.castle[color.index()] >> f & 1 != 0)
+                .collect();
+            files.sort_by_key(|&f| std::cmp::Reverse(f));
+            for f in files {
+                let letter = if f > king { 'K' } else { 'Q' };
+                let ch = if self.c.castling.as_ref().is_some_and(|c| c.chess960) {
+                    (b'A' + f) as char
+                } else {
+                    letter
+                };
+                rights.push(if color == Color::White {
+                    ch
+                } else {
+                    ch.to_ascii_lowercase()
+                });
+            }
+        }
+        out.push_str(if rights.is_empty() { "-" } else { &rights });
+        out.push(' ');
+        match self.ep[0] {
+            Some(sq) => out.push_str(&g.square_name(sq.square())),
+            None => out.push('-'),
+        }
+        out.push_str(&format!(" {} {}", self.halfmove, self.fullmove));
+        if self.c.check_count.is_some() {
+            out.push_str(&format!(" +{}+{}", self.checks[0], self.checks[1]));
+        }
+        out
+    }
+
+    #[inline]
+    fn mine(&self, code: u8, color: Color) -> bool {
+        code != cell::EMPTY && code != cell::WALL && (code & 1) == color as u8
+    }
+
+    /// Whether a piece of `by` attacks `target` (could capture there).
+    pub fn attacked(&self, target: Sq, by: Color) -> bool {
+        let c = self.c;
+        match c.explosion {
+            None => c.tables[by.index()]
+                .attacker(&self.board, target, |_| true, |_, _| false)
+                .is_some(),
+            Some(_) => {
+                // A capture that would blow up the capturer's own royal piece is no threat;
+                // nor is a royal piece's capture, since the capturer always explodes.
+                if self.royal_near(target, by) {
+                    return false;
+                }
+                c.tables[by.index()]
+                    .attacker(
+                        &self.board,
+                        target,
+                        |a| c.kind_at(a.code).is_some_and(|k| !c.royal.has(k)),
+                        |_, _| false,
+                    )
+                    .is_some()
+            }
+        }
+    }
+
+    /// Whether a royal piece of `color` stands on a square next to `sq`.
+    fn royal_near(&self, sq: Sq, color: Color) -> bool {
+        crate::rules::movement::KING_STEPS.iter().any(|&(f, r)| {
+            let code = self
+                .board
+                .cell(sq.offset(crate::rules::board::delta(f as i32, r as i32)));
+            self.mine(code, color) && self.c.kind_at(code).is_some_and(|k| self.c.royal.has(k))
+        })
+    }
+
+    /// The squares of `color`'s royal pieces.
+    pub fn royals(&self, color: Color) -> impl Iterator<Item = Sq> + '_ {
+        self.c.squares.iter().copied().filter(move |&sq| {
+            let code = self.board.cell(sq);
+            self.mine(code, color) && self.c.kind_at(code).is_some_and(|k| self.c.royal.has(k))
+        })
+    }
+
+    /// Whether `color` has a royal piece attacked.
+    pub fn royal_attacked(&self, color: Color) -> bool {
+        self.royals(color)
+            .any(|sq| self.attacked(sq, color.other()))
+    }
+
+    /// Whether `color`'s royal pieces are safe as the check component demands.
+    fn royals_safe(&self, color: Color, safety: Safety) -> bool {
+        match safety {
+            Safety::All => !self.royal_attacked(color),
+            Safety::AnyOne => {
+                let mut any = false;
+                let mut safe = false;
+                for sq in self.royals(color) {
+                    any = true;
+                    safe |= !self.attacked(sq, color.other());
+                }
+                !any || safe
+            }
+        }
+    }
+
+    fn royal_count(&self, color: Color) -> u32 {
+        (0..self.c.kinds.len())
+            .filter(|&k| self.c.royal.has(k))
+            .map(|k| self.counts[color.index()][k] as u32)
+            .sum()
+    }
+
+    /// Whether the side to move is in check; `None` in a variant without a check rule.
+    pub fn in_check(&self) -> Option<bool> {
+        self.c.check.map(|_| self.royal_attacked(self.turn))
+    }
+
+    /// Appends the moves the pieces' movements and the generating components allow, before
+    /// any component forbids one.
+    pub fn pseudo_moves(&self, out: &mut Vec<Move>) {
+        let c = self.c;
+        let us = self.turn;
+        let them = us.other();
+        for &from in &c.squares {
+            let code = self.board.cell(from);
+            if !self.mine(code, us) {
+                continue;
+            }
+            let Some(kind) = c.kind_at(code) else {
+                continue;
+            };
+            let k = &c.kinds[kind];
+            destinations(
+                &k.movement,
+                &self.board,
+                from,
+                us,
+                |t| self.mine(t, them),
+                |to, _| self.push(out, kind, from, to, Special::None),
+            );
+            for ds in &c.double_steps {
+                if !ds.kinds.has(kind) || !ds.region[us.index()].has(from) {
+                    continue;
+                }
+                let fwd = offset((0, 1), us);
+                let mut t = from;
+                for n in 1..=ds.steps {
+                    t = t.offset(fwd);
+                    if self.board.cell(t) != cell::EMPTY {
+                        break;
+                    }
+                    if n >= 2 {
+                        self.push(out, kind, from, t, Special::Step);
+                    }
+                }
+            }
+            if let (Some((_, kinds)), Some(victim)) = (&c.en_passant, self.ep_victim) {
+                if kinds.has(kind) {
+                    for target in self.ep.iter().flatten() {
+                        if self.captures_onto(kind, from, *target) {
+                            self.push(out, kind, from, *target, Special::EnPassant { victim });
+                        }
+                    }
+                }
+            }
+        }
+        self.castlings(out);
+    }
+
+    /// Whether a piece of `kind` on `from` could capture on the empty square `target`.
+    fn captures_onto(&self, kind: usize, from: Sq, target: Sq) -> bool {
+        let mut board = self.board.clone();
+        let them = self.turn.other();
+        board.set_cell(target, self.c.piece(them, 0).code());
+        let mut hit = false;
+        destinations(
+            &self.c.kinds[kind].movement,
+            &board,
+            from,
+            self.turn,
+            |t| self.mine(t, them),
+            |to, capture| hit |= capture && to == target,
+        );
+        hit
+    }
+
+    /// Pushes a move of a piece of `kind`, as each promotion it may or must make.
+    fn push(&self, out: &mut Vec<Move>, kind: usize, from: Sq, to: Sq, special: Special) {
+        let us = self.turn;
+        let plain = Move {
+            from,
+            to,
+            promo: 0,
+            special,
+        };
+        let Some(p) = self
+            .c
+            .promotions
+            .iter()
+            .find(|p| p.kinds.has(kind) && p.region[us.index()].has(to))
+        else {
+            out.push(plain);
+            return;
+        };
+        for &into in &p.into {
+            if p.captured_only
+                && self.counts[us.index()][into] >= self.start_counts[us.index()][into]
+            {
+                continue;
+            }
+            out.push(Move {
+                promo: into as u8 + 1,
+                ..plain
+            });
+        }
+        if !p.mandatory && self.could_move_from(kind, to) {
+            out.push(plain);
+        }
+    }
+
+    /// Whether a piece of `kind` standing on `sq` would have any square to go to on an empty
+    /// board: a piece that would not may not stay unpromoted there.
+    fn could_move_from(&self, kind: usize, sq: Sq) -> bool {
+        self.c.kinds[kind].movement.atoms.iter().any(|a| {
+            a.steps
+                .iter()
+                .any(|&s| !board_is_wall(&self.board, sq.offset(offset(s, self.turn))))
+        })
+    }
+
+    fn castlings(&self, out: &mut Vec<Move>) {
+        let Some(castling) = &self.c.castling else {
+            return;
+        };
+        let us = self.turn;
+        let rights = self.castle[us.index()];
+        if rights == 0 {
+            return;
+        }
+        let Some(kf) = self.king_file(us) else {
+            return;
+        };
+        let rank = back_rank(self.c, us);
+        let at = |f: u8| Sq::of(Square::new(f, rank));
+        let ks = at(kf);
+        for rf in 0..self.c.geometry.files {
+            if rights >> rf & 1 == 0 {
+                continue;
+            }
+            let side = u8::from(rf > kf);
+            let kto = castling.king_to[side as usize];
+            let rto = castling.rook_to[side as usize];
+            let lo = kf.min(rf).min(kto).min(rto);
+            let hi = kf.max(rf).max(kto).max(rto);
+            if (lo..=hi).any(|f| f != kf && f != rf && self.board.cell(at(f)) != cell::EMPTY) {
+                continue;
+            }
+            // The king may not castle out of check, nor pass over an attacked square; where
+            // it lands the legality test looks, with the rook moved.
+            let them = us.other();
+            let (a, b) = (kf.min(kto), kf.max(kto));
+            if (a..=b).any(|f| f != kto && self.attacked(at(f), them)) {
+                continue;
+            }
+            out.push(Move {
+                from: ks,
+                to: at(kto),
+                promo: 0,
+                special: Special::Castle { rook: at(rf), side },
+            });
+        }
+    }
+
+    /// Plays a move, legal or not (the legality test plays each move it judges).
+    pub fn apply(&mut self, m: Move) {
+        let c = self.c;
+        let us = self.turn;
+        let them = us.other();
+        let moving = self.board.cell(m.from);
+        let kind = c.kind_at(moving).unwrap_or(0);
+        let mut captured = false;
+        let mut capture_sq = m.to;
+        match m.special {
+            Special::Castle { rook, side } => {
+                let rook_code = self.board.cell(rook);
+                let rank = back_rank(c, us);
+                let castling = c.castling.as_ref().expect("castling move without castling");
+                self.board.set_cell(m.from, cell::EMPTY);
+                self.board.set_cell(rook, cell::EMPTY);
+                self.board.set_cell(
+                    Sq::of(Square::new(castling.king_to[side as usize], rank)),
+                    moving,
+                );
+                self.board.set_cell(
+                    Sq::of(Square::new(castling.rook_to[side as usize], rank)),
+                    rook_code,
+                );
+            }
+            _ => {
+                if let Special::EnPassant { victim } = m.special {
+                    self.remove(victim);
+                    captured = true;
+                    capture_sq = m.to;
+                } else if self.board.cell(m.to) != cell::EMPTY {
+                    self.remove(m.to);
+                    captured = true;
+                }
+                self.board.set_cell(m.from, cell::EMPTY);
+                let placed = match m.promotion() {
+                    Some(p) => {
+                        self.counts[us.index()][kind] -= 1;
+                        self.counts[us.index()][p] += 1;
+                        c.piece(us, p).code()
+                    }
+                    None => moving,
+                };
+                self.board.set_cell(m.to, placed);
+            }
+        }
+        if captured {
+            if let Some((_, immune)) = c.explosion {
+                self.remove(capture_sq);
+                for &(f, r) in crate::rules::movement::KING_STEPS.iter() {
+                    let sq = capture_sq.offset(crate::rules::board::delta(f as i32, r as i32));
+                    let code = self.board.cell(sq);
+                    if code != cell::EMPTY
+                        && code != cell::WALL
+                        && !c.kind_at(code).is_some_and(|k| immune.has(k))
+                    {
+                        self.remove(sq);
+                    }
+                }
+            }
+        }
+        // Castling rights go with a king that moved and with rooks no longer at home.
+        if let Some(castling) = &c.castling {
+            if kind == castling.king && c.kind_at(moving).is_some() {
+                self.castle[us.index()] = 0;
+            }
+            for color in Color::ALL {
+                let rank = back_rank(c, color);
+                let mut rights = self.castle[color.index()];
+                if self.king_file(color).is_none() {
+                    rights = 0;
+                }
+                for f in 0..16u8 {
+                    if rights >> f & 1 == 0 {
+                        continue;
+                    }
+                    let sq = Sq::of(Square::new(f, rank));
+                    let code = self.board.cell(sq);
+                    let home = self.mine(code, color)
+                        && c.kind_at(code).is_some_and(|k| castling.rooks.has(k));
+                    if !home
+                        || (sq == m.from || sq == m.to)
+                            && !matches!(m.special, Special::Castle { .. })
+                    {
+                        rights &= !(1 << f);
+                    }
+                }
+                self.castle[color.index()] = rights;
+            }
+        }
+        self.ep = [None, None];
+        self.ep_victim = None;
+        if m.special == Special::Step && c.en_passant.is_some() {
+            let fwd = offset((0, 1), us);
+            let mut t = m.from.offset(fwd);
+            let mut i = 0;
+            while t != m.to && i < 2 {
+                self.ep[i] = Some(t);
+                i += 1;
+                t = t.offset(fwd);
+            }
+            self.ep_victim = Some(m.to);
+        }
+        let pawn = c.kinds[kind].pawn;
+        self.halfmove = if captured || pawn {
+            0
+        } else {
+            self.halfmove + 1
+        };
+        if us == Color::Black {
+            self.fullmove += 1;
+        }
+        self.turn = them;
+        if c.check_count.is_some() && self.royal_attacked(them) {
+            self.checks[us.index()] = self.checks[us.index()].saturating_add(1);
+        }
+    }
+
+    fn remove(&mut self, sq: Sq) {
+        let code = self.board.cell(sq);
+        if let (Some(p), Some(k)) = (Piece::from_code(code), self.c.kind_at(code)) {
+            self.counts[p.color().index()][k] -= 1;
+        }
+        self.board.set_cell(sq, cell::EMPTY);
+    }
+
+    /// Whether the mover, having played into `next`, broke no component that forbids.
+    pub fn legal_after(&self, next: &Position) -> bool {
+        let c = self.c;
+        let us = self.turn;
+        let them = us.other();
+        if c.explosion.is_some() {
+            if self.royal_count(us) > 0 && next.royal_count(us) == 0 {
+                return false;
+            }
+            if self.royal_count(them) > 0 && next.royal_count(them) == 0 {
+                return true;
+            }
+        }
+        if let Some((_, safety)) = c.check {
+            if !next.royals_safe(us, safety) {
+                return false;
+            }
+        }
+        if c.no_giving_check.is_some() && next.royal_attacked(them) {
+            return false;
+        }
+        true
+    }
+
+    /// Appends the legal moves.
+    pub fn legal_moves(&self, out: &mut Vec<Move>) {
+        if self.decided().is_some() {
+            return;
+        }
+        let start = out.len();
+        let mut pseudo = Vec::with_capacity(64);
+        self.pseudo_moves(&mut pseudo);
+        for m in pseudo {
+            let mut next = self.clone();
+            next.apply(m);
+            if self.legal_after(&next) {
+                out.push(m);
+            }
+        }
+        if self.c.compulsory_capture.is_some() {
+            let captures = out[start..].iter().any(|m| self.is_capture(*m));
+            if captures {
+                let mut i = start;
+                while i < out.len() {
+                    if self.is_capture(out[i]) {
+                        i += 1;
+                    } else {
+                        out.swap_remove(i);
+                    }
+                }
+            }
+        }
+    }
+
+    pub fn is_capture(&self, m: Move) -> bool {
+        matches!(m.special, Special::EnPassant { .. })
+            || !matches!(m.special, Special::Castle { .. }) && self.board.cell(m.to) != cell::EMPTY
+    }
+
+    /// A game end that the position shows before any move is generated: a side without the
+    /// pieces an extinction rule counts, a piece on its goal, the last check given. The
+    /// value is the side's it happens to; the rule is the component's.
+    pub fn decided(&self) -> Option<(Color, Value, &'static str)> {
+        let c = self.c;
+        let mover = self.turn;
+        let last = mover.other();
+        for e in &c.extinctions {
+            for color in [mover, last] {
+                let counts = &self.counts[color.index()];
+                let gone = if e.kinds.0 == 0 {
+                    counts.iter().all(|&n| n == 0)
+                } else {
+                    (0..c.kinds.len()).any(|k| e.kinds.has(k) && counts[k] == 0)
+                };
+                if gone {
+                    return Some((color, e.ending.value, e.ending.tag.rule));
+                }
+            }
+        }
+        for g in &c.goals {
+            for color in [last, mover] {
+                let reached = c.squares.iter().any(|&sq| {
+                    let code = self.board.cell(sq);
+                    g.region[color.index()].has(sq)
+                        && self.mine(code, color)
+                        && c.kind_at(code).is_some_and(|k| g.kinds.has(k))
+                });
+                if reached {
+                    return Some((color, g.ending.value, g.ending.tag.rule));
+                }
+            }
+        }
+        if let Some((e, n)) = c.check_count {
+            for color in [last, mover] {
+                if self.checks[color.index()] >= n {
+                    return Some((color, e.value, e.tag.rule));
+                }
+            }
+        }
+        None
+    }
+
+    /// The repetition identity: the board, whose turn, castling and en passant.
+    pub fn key(&self) -> u64 {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        self.board.hash(&mut h);
+        self.turn.hash(&mut h);
+        self.castle.hash(&mut h);
+        self.ep.hash(&mut h);
+        self.checks.hash(&mut h);
+        h.finish()
+    }
+}
+
+fn board_is_wall(board: &Board, sq: Sq) -> bool {
+    sq.index() >= crate::rules::board::CELLS || board.cell(sq) == cell::WALL
+}
