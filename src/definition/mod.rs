@@ -2,7 +2,21 @@
 //! position, readings and rule components, each with the designer's clause), which the generic
 //! engine in `crate::rules::defined` plays. The bundled definitions are in the top-level
 //! `variants/` folder.
+//!
+//! The language is read in three steps: [`parse::parse_tree`] reads the text into a syntax tree
+//! of generic statements ([`syntax`]), [`resolve::parse`] applies inheritance and resolves every
+//! name into the [`model`], collecting [`Errors`].
+//! FENs are read by [`fen`], which the engine shares.
 
+pub mod error;
+pub mod fen;
 pub mod model;
+pub mod parse;
+pub mod resolve;
+pub mod syntax;
+#[cfg(test)]
+mod tests;
 
+pub use error::Errors;
 pub use model::{Component, Definition, PieceDef, Rule};
+pub use resolve::{parse, Loader};

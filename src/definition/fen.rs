@@ -1,0 +1,535 @@
+//! A FEN reader in Fairy-Stockfish's conventions, shared by the definition checks (a start
+//! position must fit its board) and the engine (which plays from it): the placement with `*`
+//! for a square that is not part of the board and `~` after a promoted piece, the side to
+//! move, castling rights in X-FEN (`KQkq`) or Shredder-FEN (rook files, `HAha`), en-passant
+//! squares (one or more, `c5d6`), the clocks, and check counters either before the clocks
+//! (`3+3`, checks remaining) or after them (`+2+0`, checks given). Pockets (`[...]`) are
+//! refused: no definition has drops yet. Every error names the column (in characters, from 0)
+//! of the FEN text where it is.
+
+use std::fmt;
+
+use super::model::{Cell, Color};
+
+/// What a FEN is read against: the board and the piece letters of a definition.
+#[derive(Clone, Copy, Debug)]
+pub struct Shape<'a> {
+    pub files: u8,
+    pub ranks: u8,
+    /// Squares that are not part of the board: `*` in the FEN, or left empty.
+    pub holes: &'a [Cell],
+    /// The piece letters, upper case.
+    pub letters: &'a [char],
+}
+
+/// What stands on one square.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Placed {
+    Empty,
+    /// Not part of the board.
+    Hole,
+    Piece {
+        /// The kind's letter, upper case.
+        letter: char,
+        color: Color,
+        /// Written with `~` after it: a piece that was promoted (it reverts if captured in some
+        /// games, and counts as promoted for others).
+        promoted: bool,
+    },
+}
+
+/// Which rook a castling right is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RookRef {
+    /// `K`/`k`: the outermost rook on the king's kingside (X-FEN).
+    Kingside,
+    /// `Q`/`q`: the outermost rook on the king's queenside (X-FEN).
+    Queenside,
+    /// A file letter (`H`, `a`): the rook on that file (Shredder-FEN, X-FEN for inner rooks).
+    File(u8),
+}
+
+/// One castling right.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CastlingRight {
+    pub color: Color,
+    pub rook: RookRef,
+}
+
+/// The check counters of n-check games.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CheckCounters {
+    /// `3+3` before the clocks: the checks each side (`[white, black]`) still has to give.
+    Remaining([u32; 2]),
+    /// `+2+0` after the clocks: the checks each side has given.
+    Given([u32; 2]),
+}
+
+/// A FEN, read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fen {
+    pub files: u8,
+    pub ranks: u8,
+    /// Every square, rank by rank from White's first rank, each from the a-file:
+    /// index `rank * files + file`.
+    pub squares: Vec<Placed>,
+    /// White when the FEN gives only the placement.
+    pub side: Color,
+    /// Empty for `-` or when not given.
+    pub castling: Vec<CastlingRight>,
+    /// Empty for `-` or when not given.
+    pub en_passant: Vec<Cell>,
+    /// Half-moves since the last capture or pawn move; 0 when not given.
+    pub halfmove: u32,
+    /// The move number; 1 when not given.
+    pub fullmove: u32,
+    pub checks: Option<CheckCounters>,
+}
+
+impl Fen {
+    /// What stands on a square (a hole off the board).
+    pub fn at(&self, cell: Cell) -> Placed {
+        if cell.file >= self.files || cell.rank >= self.ranks {
+            return Placed::Hole;
+        }
+        self.squares[cell.rank as usize * self.files as usize + cell.file as usize]
+    }
+}
+
+/// A FEN that does not fit: what is wrong, and at which column of the FEN text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FenError {
+    /// In characters from the start of the FEN text, 0 for the first.
+    pub column: usize,
+    /// How many characters are wrong (at least 1).
+    pub width: usize,
+    pub message: String,
+}
+
+impl fmt::Display for FenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} (column {})", self.message, self.column + 1)
+    }
+}
+
+impl std::error::Error for FenError {}
+
+fn err(column: usize, width: usize, message: impl Into<String>) -> FenError {
+    FenError {
+        column,
+        width: width.max(1),
+        message: message.into(),
+    }
+}
+
+/// The name of a square (`a1`, `p16`).
+pub fn square_name(cell: Cell) -> String {
+    format!("{}{}", (b'a' + cell.file) as char, u32::from(cell.rank) + 1)
+}
+
+/// Reads a FEN against a board and its pieces.
+pub fn parse(text: &str, shape: &Shape) -> Result<Fen, FenError> {
+    // The fields with their starting column, in characters.
+    let mut fields: Vec<(usize, &str)> = Vec::new();
+    let mut start: Option<(usize, usize)> = None;
+    let chars: Vec<(usize, char)> = text.char_indices().collect();
+    for (col, &(byte, c)) in chars.iter().enumerate() {
+        match (c.is_whitespace(), start) {
+            (true, Some((scol, sbyte))) => {
+                fields.push((scol, &text[sbyte..byte]));
+                start = None;
+            }
+            (false, None) => start = Some((col, byte)),
+            _ => {}
+        }
+    }
+    if let Some((scol, sbyte)) = start {
+        fields.push((scol, &text[sbyte..]));
+    }
+    let Some(&(_, placement)) = fields.first() else {
+        return Err(err(
+            0,
+            1,
+            "the FEN is empty: expected the placement of the pieces",
+        ));
+    };
+    let squares = read_placement(placement, shape)?;
+    let mut fen = Fen {
+        files: shape.files,
+        ranks: shape.ranks,
+        squares,
+        side: Color::White,
+        castling: Vec::new(),
+        en_passant: Vec::new(),
+        halfmove: 0,
+        fullmove: 1,
+        checks: None,
+    };
+    let mut rest = fields[1..].iter().copied().peekable();
+    if let Some((col, side)) = rest.next() {
+        fen.side = match side {
+            "w" => Color::White,
+            "b" => Color::Black,
+            _ => {
+                return Err(err(
+                    col,
+                    side.chars().count(),
+                    format!("expected the side to move, `w` or `b`, found `{side}`"),
+                ))
+            }
+        };
+    }
+    if let Some((col, castling)) = rest.next() {
+        fen.castling = read_castling(castling, col, shape)?;
+    }
+    if let Some((col, ep)) = rest.next() {
+        // Fairy-Stockfish reads a number here as no square (`DEe 0 0 5` in its suite).
+        if ep != "-" && !ep.bytes().all(|b| b.is_ascii_digit()) {
+            fen.en_passant = read_squares(ep, col, shape)?;
+        }
+    }
+    if let Some(&(col, counters)) = rest.peek() {
+        if counters.contains('+') && !counters.starts_with('+') {
+            rest.next();
+            fen.checks = Some(CheckCounters::Remaining(read_counters(counters, col)?));
+        }
+    }
+    let mut clocks = 0;
+    while let Some(&(col, field)) = rest.peek() {
+        if field.starts_with('+') || clocks == 2 {
+            break;
+        }
+        rest.next();
+        let n = read_number(field, col, "a move clock")?;
+        if clocks == 0 {
+            fen.halfmove = n;
+        } else {
+            fen.fullmove = n;
+        }
+        clocks += 1;
+    }
+    if let Some(&(col, counters)) = rest.peek() {
+        if let Some(given) = counters.strip_prefix('+') {
+            rest.next();
+            if fen.checks.is_some() {
+                return Err(err(
+                    col,
+                    counters.chars().count(),
+                    "check counters are given twice",
+                ));
+            }
+            fen.checks = Some(CheckCounters::Given(read_counters(given, col + 1)?));
+        }
+    }
+    if let Some((col, extra)) = rest.next() {
+        return Err(err(
+            col,
+            extra.chars().count(),
+            format!("unexpected `{extra}` after the end of the FEN"),
+        ));
+    }
+    Ok(fen)
+}
+
+fn read_placement(placement: &str, shape: &Shape) -> Result<Vec<Placed>, FenError> {
+    let (files, ranks) = (shape.files as usize, shape.ranks as usize);
+    let mut squares = vec![Placed::Empty; files * ranks];
+    let mut rank_texts: Vec<(usize, &str)> = Vec::new();
+    let mut col = 0;
+    for part in placement.split('/') {
+        rank_texts.push((col, part));
+        col += part.chars().count() + 1;
+    }
+    if let Some(at) = placement.find('[') {
+        let col = placement[..at].chars().count();
+        return Err(err(
+            col,
+            placement.chars().count() - col,
+            "pockets (`[...]`) are not supported: definitions have no drops",
+        ));
+    }
+    if rank_texts.len() != ranks {
+        let (col, width) = match rank_texts.get(ranks) {
+            Some(&(col, part)) => (col, part.chars().count()),
+            None => (0, placement.chars().count()),
+        };
+        return Err(err(
+            col,
+            width,
+            format!(
+                "the placement has {} ranks, the board has {ranks}",
+                rank_texts.len()
+            ),
+        ));
+    }
+    for (i, &(start, part)) in rank_texts.iter().enumerate() {
+        let rank = ranks - 1 - i;
+        let mut file = 0usize;
+        let mut chars = part.chars().enumerate().peekable();
+        while let Some((k, c)) = chars.next() {
+            let col = start + k;
+            let too_long = || {
+                err(
+                    col,
+                    1,
+                    format!(
+                        "rank {} has more than {files} squares, the width of the board",
+                        rank + 1
+                    ),
+                )
+            };
+            match c {
+                '1'..='9' => {
+                    let mut n = c as usize - '0' as usize;
+                    let mut width = 1;
+                    while let Some(&(_, d)) = chars.peek() {
+                        let Some(digit) = d.to_digit(10) else { break };
+                        chars.next();
+                        width += 1;
+                        n = (n * 10 + digit as usize).min(1000);
+                    }
+                    if file + n > files {
+                        return Err(err(
+                            col,
+                            width,
+                            format!(
+                                "rank {} has more than {files} squares, the width of the board",
+                                rank + 1
+                            ),
+                        ));
+                    }
+                    file += n;
+                }
+                '*' => {
+                    if file >= files {
+                        return Err(too_long());
+                    }
+                    let cell = Cell {
+                        file: file as u8,
+                        rank: rank as u8,
+                    };
+                    if !shape.holes.contains(&cell) {
+                        return Err(err(
+                            col,
+                            1,
+                            format!(
+                                "`*` marks a square that is not part of the board, but {} is \
+                                 (list it in `holes` to cut it out)",
+                                square_name(cell)
+                            ),
+                        ));
+                    }
+                    squares[rank * files + file] = Placed::Hole;
+                    file += 1;
+                }
+                c if c.is_ascii_alphabetic() => {
+                    if file >= files {
+                        return Err(too_long());
+                    }
+                    let letter = c.to_ascii_uppercase();
+                    if !shape.letters.contains(&letter) {
+                        let known: String = shape
+                            .letters
+                            .iter()
+                            .map(|l| l.to_string())
+                            .collect::<Vec<_>>()
+                            .join(" ");
+                        return Err(err(
+                            col,
+                            1,
+                            format!(
+                                "`{c}` is not a piece of this definition (its pieces: {known})"
+                            ),
+                        ));
+                    }
+                    let cell = Cell {
+                        file: file as u8,
+                        rank: rank as u8,
+                    };
+                    if shape.holes.contains(&cell) {
+                        return Err(err(
+                            col,
+                            1,
+                            format!(
+                                "a piece on {}, which is not part of the board (a hole)",
+                                square_name(cell)
+                            ),
+                        ));
+                    }
+                    let promoted = chars.next_if(|&(_, c)| c == '~').is_some();
+                    let color = if c.is_ascii_uppercase() {
+                        Color::White
+                    } else {
+                        Color::Black
+                    };
+                    squares[rank * files + file] = Placed::Piece {
+                        letter,
+                        color,
+                        promoted,
+                    };
+                    file += 1;
+                }
+                '~' => return Err(err(col, 1, "`~` stands right after a promoted piece")),
+                '+' => {
+                    return Err(err(
+                        col,
+                        1,
+                        "`+` before a piece (shogi-style promoted pieces) is not supported",
+                    ))
+                }
+                _ => {
+                    return Err(err(
+                        col,
+                        1,
+                        format!(
+                            "unexpected `{c}` in the placement: expected a piece letter, a \
+                             number of empty squares, `*` or `/`"
+                        ),
+                    ))
+                }
+            }
+        }
+        if file < files {
+            let width = part.chars().count();
+            return Err(err(
+                start,
+                width,
+                format!(
+                    "rank {} has {file} squares, the board has {files} files",
+                    rank + 1
+                ),
+            ));
+        }
+    }
+    for hole in shape.holes {
+        if let Some(square) = squares.get_mut(hole.rank as usize * files + hole.file as usize) {
+            *square = Placed::Hole;
+        }
+    }
+    Ok(squares)
+}
+
+fn read_castling(text: &str, col: usize, shape: &Shape) -> Result<Vec<CastlingRight>, FenError> {
+    if text == "-" {
+        return Ok(Vec::new());
+    }
+    let mut rights: Vec<CastlingRight> = Vec::new();
+    for (k, c) in text.chars().enumerate() {
+        let color = if c.is_ascii_uppercase() {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let rook = match c.to_ascii_lowercase() {
+            'k' => RookRef::Kingside,
+            'q' => RookRef::Queenside,
+            f if f.is_ascii_lowercase() && (f as u8 - b'a') < shape.files => {
+                RookRef::File(f as u8 - b'a')
+            }
+            _ => {
+                let last = (b'a' + shape.files - 1) as char;
+                return Err(err(
+                    col + k,
+                    1,
+                    format!(
+                        "unexpected `{c}` in the castling rights: expected `-`, `K`, `Q`, `k`, \
+                         `q` or a rook's file `a` to `{last}` (upper case for White)"
+                    ),
+                ));
+            }
+        };
+        let right = CastlingRight { color, rook };
+        if rights.contains(&right) {
+            return Err(err(
+                col + k,
+                1,
+                format!("castling right `{c}` is given twice"),
+            ));
+        }
+        rights.push(right);
+    }
+    Ok(rights)
+}
+
+fn read_squares(text: &str, col: usize, shape: &Shape) -> Result<Vec<Cell>, FenError> {
+    let chars: Vec<char> = text.chars().collect();
+    let mut cells = Vec::new();
+    let mut k = 0;
+    while k < chars.len() {
+        let start = k;
+        let c = chars[k];
+        let file = c as u32;
+        if !c.is_ascii_lowercase() || file - ('a' as u32) >= u32::from(shape.files) {
+            let last = (b'a' + shape.files - 1) as char;
+            return Err(err(
+                col + k,
+                1,
+                format!(
+                    "expected an en-passant square (a file `a` to `{last}`, then a rank) or `-`, \
+                     found `{c}`"
+                ),
+            ));
+        }
+        k += 1;
+        let mut rank: u32 = 0;
+        let digits = k;
+        while k < chars.len() && chars[k].is_ascii_digit() {
+            rank = (rank * 10 + chars[k] as u32 - '0' as u32).min(1000);
+            k += 1;
+        }
+        if k == digits || rank == 0 || rank > u32::from(shape.ranks) {
+            return Err(err(
+                col + start,
+                k - start,
+                format!(
+                    "`{}` is not a square of the board ({} ranks)",
+                    chars[start..k].iter().collect::<String>(),
+                    shape.ranks
+                ),
+            ));
+        }
+        let cell = Cell {
+            file: (file - 'a' as u32) as u8,
+            rank: (rank - 1) as u8,
+        };
+        if shape.holes.contains(&cell) {
+            return Err(err(
+                col + start,
+                k - start,
+                format!("{} is not part of the board (a hole)", square_name(cell)),
+            ));
+        }
+        cells.push(cell);
+    }
+    Ok(cells)
+}
+
+fn read_counters(text: &str, col: usize) -> Result<[u32; 2], FenError> {
+    let Some((white, black)) = text.split_once('+') else {
+        return Err(err(
+            col,
+            text.chars().count(),
+            "expected check counters `<white>+<black>`",
+        ));
+    };
+    let w = read_number(white, col, "a check counter")?;
+    let b = read_number(black, col + white.chars().count() + 1, "a check counter")?;
+    Ok([w, b])
+}
+
+fn read_number(text: &str, col: usize, what: &str) -> Result<u32, FenError> {
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(err(
+            col,
+            text.chars().count(),
+            format!("expected {what} (a number), found `{text}`"),
+        ));
+    }
+    text.parse().map_err(|_| {
+        err(
+            col,
+            text.chars().count(),
+            format!("{what} `{text}` is too large"),
+        )
+    })
+}

@@ -1,0 +1,2078 @@
+//! From syntax trees to a [`Definition`]: inheritance (`from`, `without`), then every name and
+//! value resolved and checked, with every problem collected at its place in the text it was
+//! written in (the definition, or one it inherits from).
+//!
+//! Inheritance works on statements: the parent's statements (themselves resolved through their
+//! own parent) come first, and each of the child's statements replaces the parent's statement
+//! with the same key (the same piece letter, rule id or option name; `board`, `start`, `title`
+//! and `source` are single; a child's `holes` lines replace all of the parent's) or is added
+//! after them. Only then is the whole resolved, so defaults (the pawn kinds, the royal kind) and
+//! checks (a letter that is not a piece) see the final definition, and an error in an inherited
+//! statement points at the parent's text.
+
+use std::collections::HashMap;
+
+use super::error::{Error, Errors, Source};
+use super::fen;
+use super::model::{
+    Cell, Component, Definition, OptionDecl, PieceDef, Region, Rule, Safety, Sides, Span, Value,
+};
+use super::parse::parse_tree;
+use super::syntax::{self, Statement, Value as SynValue};
+use crate::betza::Design;
+use crate::scenario::diagnostic::{LineIndex, Problem};
+use crate::suggest::did_you_mean;
+
+/// Finds the text of a definition a `from` line names: `Ok((source name, text))`, where the
+/// source name is what errors in that text are reported under (a path, or `chess` for a
+/// bundled definition), or `Err(why not)`.
+pub type Loader<'a> = dyn Fn(&str) -> Result<(String, String), String> + 'a;
+
+/// The largest board side.
+pub const MAX_BOARD_SIDE: u8 = 16;
+
+/// How deep `from` may nest: deeper is reported as a cycle would be, never followed.
+const MAX_DEPTH: usize = 16;
+
+/// The statements a definition's top level may hold (components aside).
+pub const STATEMENTS: &[&str] = &[
+    "variant", "from", "title", "source", "board", "holes", "piece", "without", "start", "option",
+];
+
+/// The component names, as [`Component::name`] gives them.
+pub const COMPONENTS: &[&str] = &[
+    "double-step",
+    "en-passant",
+    "promotion",
+    "castling",
+    "check",
+    "checkmate",
+    "stalemate",
+    "extinction",
+    "goal",
+    "check-count",
+    "compulsory-capture",
+    "no-giving-check",
+    "explosion",
+    "repetition",
+    "move-count",
+];
+
+/// The settings every component takes.
+pub const COMMON_SETTINGS: &[&str] = &["id", "clause", "source", "when"];
+
+/// The words a region line starts with.
+const REGION_SIDES: &[&str] = &["white", "black", "both"];
+
+/// The settings a component takes besides [`COMMON_SETTINGS`]; `white`, `black` and `both`
+/// stand for its region lines.
+pub fn component_settings(component: &str) -> &'static [&'static str] {
+    match component {
+        "double-step" => &["pieces", "steps", "white", "black", "both"],
+        "en-passant" => &["pieces"],
+        "promotion" => &[
+            "pieces",
+            "into",
+            "mandatory",
+            "captured-only",
+            "white",
+            "black",
+            "both",
+        ],
+        "castling" => &["king", "rooks", "king-to", "rook-to", "chess960"],
+        "check" => &["safety"],
+        "checkmate" | "stalemate" => &["value"],
+        "extinction" => &["pieces", "value"],
+        "goal" => &["pieces", "value", "white", "black", "both"],
+        "check-count" => &["checks", "value"],
+        "explosion" => &["immune"],
+        "repetition" => &["times"],
+        "move-count" => &["moves"],
+        _ => &[],
+    }
+}
+
+/// The settings an option's block takes.
+const OPTION_SETTINGS: &[&str] = &["values", "default", "reason"];
+
+/// Reads a definition: `name` is what errors call its text (a path, or the bundled name),
+/// `text` the definition, and `load` finds the text of the definition a `from` line names.
+/// Every problem found is returned, each at its line and column (in `text` or in an inherited
+/// text); nothing panics, and inheritance that loops back is an error, not a hang.
+pub fn parse(name: &str, text: &str, load: &Loader) -> Result<Definition, Errors> {
+    let mut r = Resolver {
+        sources: Vec::new(),
+        lines: Vec::new(),
+        errors: Vec::new(),
+        layer_source: Vec::new(),
+        load,
+    };
+    let root = r.add_source(name, text);
+    let items = r.layer(root, &mut Vec::new(), 0);
+    let definition = match items {
+        Some(layer) if r.errors.is_empty() => r.resolve(root, &layer),
+        _ => None,
+    };
+    match definition {
+        Some(d) if r.errors.is_empty() => Ok(d),
+        _ => {
+            // Sorted by text, then place: the order a reader meets them.
+            r.errors
+                .sort_by_key(|e| (e.source, e.problem.span.start, e.problem.span.end));
+            r.errors.dedup();
+            Err(Errors {
+                sources: r.sources,
+                errors: r.errors,
+            })
+        }
+    }
+}
+
+/// A statement as inheritance sees it: where it was written, and what it replaces.
+#[derive(Clone, Debug)]
+struct Item {
+    src: usize,
+    key: Key,
+    stmt: Statement,
+}
+
+/// What a statement replaces in the definition it inherits from.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+enum Key {
+    Variant,
+    Title,
+    Source,
+    Board,
+    Start,
+    Holes,
+    Piece(String),
+    Option(String),
+    Rule(String),
+    /// A statement with an unknown head or a malformed one: kept to be reported once.
+    Other(usize, usize),
+}
+
+/// A layer: one text's statements after its parent's were applied, and its `from` line.
+struct Layer {
+    items: Vec<Item>,
+    parent: Option<String>,
+}
+
+struct Resolver<'a> {
+    sources: Vec<Source>,
+    lines: Vec<LineIndex>,
+    errors: Vec<Error>,
+    /// Per text read: the `source` of the definition it holds (inherited when it gives none),
+    /// which its rules default to.
+    layer_source: Vec<String>,
+    load: &'a Loader<'a>,
+}
+
+/// A piece letter named in a setting, with where it was written.
+#[derive(Clone, Copy)]
+struct Letter {
+    letter: char,
+    src: usize,
+    span: (usize, usize),
+}
+
+impl<'a> Resolver<'a> {
+    fn add_source(&mut self, name: &str, text: &str) -> usize {
+        self.sources.push(Source {
+            name: name.to_string(),
+            text: text.to_string(),
+        });
+        self.lines.push(LineIndex::new(text));
+        self.layer_source.push(String::new());
+        self.sources.len() - 1
+    }
+
+    fn error(&mut self, src: usize, problem: Problem) {
+        self.errors.push(Error {
+            source: src,
+            problem,
+        });
+    }
+
+    fn text(&self, src: usize) -> &str {
+        &self.sources[src].text
+    }
+
+    fn model_span(&self, src: usize, span: &syntax::Span) -> Span {
+        let (line, col) = self.lines[src].line_col(self.text(src), span.start);
+        Span {
+            start: span.start,
+            end: span.end,
+            line: line as u32,
+            col: col as u32,
+        }
+    }
+
+    /// `line:col` of a place, for messages that point at a second place.
+    fn at(&self, src: usize, pos: usize) -> String {
+        let (line, col) = self.lines[src].line_col(self.text(src), pos);
+        if src == 0 {
+            format!("{line}:{col}")
+        } else {
+            format!("{}:{line}:{col}", self.sources[src].name)
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // Inheritance
+    // ------------------------------------------------------------------------------------------
+
+    /// The statements of text `src` with its parents' applied first. `stack` holds the source
+    /// names being read, to find cycles.
+    fn layer(&mut self, src: usize, stack: &mut Vec<String>, depth: usize) -> Option<Layer> {
+        let tree = match parse_tree(self.text(src)) {
+            Ok(tree) => tree,
+            Err(problems) => {
+                for p in problems {
+                    self.error(src, p);
+                }
+                return None;
+            }
+        };
+        stack.push(self.sources[src].name.clone());
+        let own = self.own_items(src, &tree.statements);
+        let mut parent_name = None;
+        let mut inherited: Vec<Item> = Vec::new();
+        let mut has_parent = false;
+        if let Some(from) = tree.statements.iter().find(|s| s.head.text == "from") {
+            if let Some(value) = self.single_value(src, from, "the definition to start from") {
+                parent_name = Some(value.text.clone());
+                match self.parent(src, value, stack, depth) {
+                    Some((psrc, layer)) => {
+                        inherited = layer.items;
+                        has_parent = true;
+                        self.layer_source[src] = self.layer_source[psrc].clone();
+                    }
+                    None => {
+                        stack.pop();
+                        return None;
+                    }
+                }
+            }
+        }
+        let mut items = inherited;
+        let mut child_holes = false;
+        for stmt in &tree.statements {
+            let head = stmt.head.text.as_str();
+            if head == "from" {
+                continue;
+            }
+            if head == "without" {
+                self.without(src, stmt, &mut items, has_parent);
+                continue;
+            }
+            let Some(item) = own.iter().find(|i| i.stmt.span == stmt.span) else {
+                continue;
+            };
+            if item.key == Key::Holes {
+                if !child_holes {
+                    items.retain(|i| i.key != Key::Holes);
+                    child_holes = true;
+                }
+                items.push(item.clone());
+                continue;
+            }
+            match items.iter().position(|i| i.key == item.key) {
+                Some(k) => items[k] = item.clone(),
+                None => items.push(item.clone()),
+            }
+        }
+        if let Some(source) = items.iter().find(|i| i.key == Key::Source) {
+            if let Some(v) = source.stmt.values.first() {
+                self.layer_source[src] = v.text.clone();
+            }
+        }
+        stack.pop();
+        Some(Layer {
+            items,
+            parent: parent_name,
+        })
+    }
+
+    /// Loads and reads the parent a `from` line names.
+    fn parent(
+        &mut self,
+        src: usize,
+        value: &SynValue,
+        stack: &mut Vec<String>,
+        depth: usize,
+    ) -> Option<(usize, Layer)> {
+        let name = value.text.as_str();
+        let (pname, ptext) = match (self.load)(name) {
+            Ok(found) => found,
+            Err(why) => {
+                self.error(
+                    src,
+                    Problem::new(
+                        format!("cannot read the definition `{name}`: {why}"),
+                        value.span.clone(),
+                        "named here",
+                    ),
+                );
+                return None;
+            }
+        };
+        if stack.contains(&pname) || depth >= MAX_DEPTH {
+            let mut chain = stack.clone();
+            chain.push(pname);
+            self.error(
+                src,
+                Problem::new(
+                    format!(
+                        "inheritance loops back: {}",
+                        chain
+                            .iter()
+                            .map(|n| format!("`{n}`"))
+                            .collect::<Vec<_>>()
+                            .join(" starts from ")
+                    ),
+                    value.span.clone(),
+                    "starts from a definition that starts from this one",
+                )
+                .with_help(format!(
+                    "a definition may start from another (`from`), at most {MAX_DEPTH} deep, \
+                     never from itself"
+                )),
+            );
+            return None;
+        }
+        let psrc = self.add_source(&pname, &ptext);
+        let layer = self.layer(psrc, stack, depth + 1)?;
+        Some((psrc, layer))
+    }
+
+    /// The keys of one text's own statements, checking that each is given once in it and
+    /// that `variant` comes first.
+    fn own_items(&mut self, src: usize, statements: &[Statement]) -> Vec<Item> {
+        match statements.first() {
+            Some(first) if first.head.text == "variant" => {}
+            Some(first) => self.error(
+                src,
+                Problem::new(
+                    "a definition starts with `variant <name>`",
+                    first.head.span.clone(),
+                    "expected `variant` here",
+                ),
+            ),
+            None => self.error(
+                src,
+                Problem::new(
+                    "the definition is empty: it starts with `variant <name>`",
+                    0..0,
+                    "here",
+                ),
+            ),
+        }
+        let mut items: Vec<Item> = Vec::new();
+        let mut seen: HashMap<Key, usize> = HashMap::new();
+        let mut from_seen: Option<usize> = None;
+        for (k, stmt) in statements.iter().enumerate() {
+            let head = stmt.head.text.as_str();
+            let key = match head {
+                "from" => {
+                    if let Some(first) = from_seen {
+                        let at = self.at(src, first);
+                        self.error(
+                            src,
+                            Problem::new(
+                                format!("`from` is given twice (first at {at})"),
+                                stmt.head.span.clone(),
+                                "given again",
+                            ),
+                        );
+                    }
+                    from_seen = Some(stmt.span.start);
+                    continue;
+                }
+                "without" => continue,
+                "variant" => Key::Variant,
+                "title" => Key::Title,
+                "source" => Key::Source,
+                "board" => Key::Board,
+                "start" => Key::Start,
+                "holes" => Key::Holes,
+                "piece" => match stmt.values.first() {
+                    Some(v) => Key::Piece(v.text.clone()),
+                    None => Key::Other(src, k),
+                },
+                "option" => match stmt.values.first() {
+                    Some(v) => Key::Option(v.text.clone()),
+                    None => Key::Other(src, k),
+                },
+                h if COMPONENTS.contains(&h) => Key::Rule(rule_id(stmt)),
+                _ => Key::Other(src, k),
+            };
+            if key != Key::Holes {
+                if let Some(&first) = seen.get(&key) {
+                    let at = self.at(src, first);
+                    let problem = match &key {
+                        Key::Piece(letter) => Problem::new(
+                            format!("piece letter `{letter}` is used twice (first at {at})"),
+                            stmt.values[0].span.clone(),
+                            "used again",
+                        )
+                        .with_help("each kind of piece has a letter of its own"),
+                        Key::Option(name) => Problem::new(
+                            format!("option `{name}` is declared twice (first at {at})"),
+                            stmt.values[0].span.clone(),
+                            "declared again",
+                        ),
+                        Key::Rule(id) => Problem::new(
+                            format!("rule id `{id}` is used twice (first at {at})"),
+                            stmt.head.span.clone(),
+                            "used again",
+                        )
+                        .with_help(
+                            "rule ids are unique in a definition: give one of them another \
+                             `id`",
+                        ),
+                        _ => Problem::new(
+                            format!("`{head}` is given twice (first at {at})"),
+                            stmt.head.span.clone(),
+                            "given again",
+                        ),
+                    };
+                    self.error(src, problem);
+                    continue;
+                }
+                seen.insert(key.clone(), stmt.span.start);
+            }
+            items.push(Item {
+                src,
+                key,
+                stmt: stmt.clone(),
+            });
+        }
+        items
+    }
+
+    /// `without piece <letter>`, `without option <name>` or `without <rule-id>`: drops an
+    /// inherited statement.
+    fn without(&mut self, src: usize, stmt: &Statement, items: &mut Vec<Item>, has_parent: bool) {
+        let usage = "write `without piece <letter>`, `without option <name>` or \
+                     `without <rule-id>`";
+        if stmt.block.is_some() {
+            self.no_block(src, stmt);
+        }
+        let (key, value, what) = match stmt.values.as_slice() {
+            [kind, v] if kind.text == "piece" => (Key::Piece(v.text.clone()), v, "piece"),
+            [kind, v] if kind.text == "option" => (Key::Option(v.text.clone()), v, "option"),
+            [v] => (Key::Rule(v.text.clone()), v, "rule"),
+            _ => {
+                self.error(
+                    src,
+                    Problem::new(
+                        "`without` names one inherited piece, option or rule",
+                        stmt.span.clone(),
+                        "here",
+                    )
+                    .with_help(usage),
+                );
+                return;
+            }
+        };
+        if !has_parent {
+            self.error(
+                src,
+                Problem::new(
+                    "`without` drops a part of the definition this one starts from, but it \
+                     starts from none",
+                    stmt.head.span.clone(),
+                    "nothing to drop from",
+                )
+                .with_help("start from another definition with `from <name>` first"),
+            );
+            return;
+        }
+        match items.iter().position(|i| i.key == key) {
+            Some(k) => {
+                items.remove(k);
+            }
+            None => {
+                let known: Vec<String> = items
+                    .iter()
+                    .filter_map(|i| match (&i.key, what) {
+                        (Key::Piece(l), "piece") | (Key::Option(l), "option") => Some(l.clone()),
+                        (Key::Rule(l), "rule") => Some(l.clone()),
+                        _ => None,
+                    })
+                    .collect();
+                let mean = did_you_mean(&value.text, known.iter().map(String::as_str));
+                self.error(
+                    src,
+                    Problem::new(
+                        format!(
+                            "there is no inherited {what} `{}` to drop{mean}",
+                            value.text
+                        ),
+                        value.span.clone(),
+                        "not inherited",
+                    )
+                    .with_help(format!("the inherited {what}s: {}", list(&known))),
+                );
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // Resolution
+    // ------------------------------------------------------------------------------------------
+
+    fn resolve(&mut self, root: usize, layer: &Layer) -> Option<Definition> {
+        let items = &layer.items;
+        let find = |key: Key| items.iter().find(|i| i.key == key);
+        let mut name = String::new();
+        if let Some(item) = find(Key::Variant) {
+            if let Some(v) = self.single_value(item.src, &item.stmt, "the variant's name") {
+                self.check_name(item.src, v, "a variant name");
+                name = v.text.clone();
+            }
+        }
+        let text_of = |r: &mut Self, key: Key, what: &str| -> Option<String> {
+            let item = find(key)?;
+            r.single_value(item.src, &item.stmt, what)
+                .map(|v| v.text.clone())
+        };
+        let title = text_of(self, Key::Title, "the title").unwrap_or_else(|| name.clone());
+        let source = text_of(self, Key::Source, "where the rules come from").unwrap_or_default();
+        let (files, ranks) = match find(Key::Board) {
+            Some(item) => self.board(item)?,
+            None => {
+                self.error(
+                    root,
+                    Problem::new(
+                        "the definition has no `board`",
+                        0..0,
+                        "expected `board <files>x<ranks>`",
+                    )
+                    .with_help("add a line such as `board 8x8` (1x1 to 16x16)"),
+                );
+                return None;
+            }
+        };
+        let mut holes = Vec::new();
+        for item in items.iter().filter(|i| i.key == Key::Holes) {
+            self.holes(item, files, ranks, &mut holes);
+        }
+        holes.sort();
+        let mut pieces = Vec::new();
+        for item in items.iter().filter(|i| matches!(i.key, Key::Piece(_))) {
+            if let Some(p) = self.piece(item, &pieces) {
+                pieces.push(p);
+            }
+        }
+        let mut options = Vec::new();
+        for item in items.iter().filter(|i| matches!(i.key, Key::Option(_))) {
+            if let Some(o) = self.option(item) {
+                options.push(o);
+            }
+        }
+        let start = match find(Key::Start) {
+            Some(item) => self.start(item, files, ranks, &holes, &pieces),
+            None => {
+                self.error(
+                    root,
+                    Problem::new(
+                        "the definition has no `start` position",
+                        0..0,
+                        "expected `start \"<FEN>\"`",
+                    ),
+                );
+                None
+            }
+        };
+        let board = BoardInfo {
+            files,
+            ranks,
+            holes: &holes,
+            pieces: &pieces,
+            options: &options,
+        };
+        let mut rules = Vec::new();
+        for item in items {
+            match &item.key {
+                Key::Rule(_) => {
+                    if let Some(rule) = self.rule(item, &board) {
+                        rules.push(rule);
+                    }
+                }
+                Key::Other(..) => self.unknown_statement(item),
+                _ => {}
+            }
+        }
+        let start = start?;
+        Some(Definition {
+            name,
+            title,
+            source,
+            parent: layer.parent.clone(),
+            files,
+            ranks,
+            holes,
+            pieces,
+            start,
+            options,
+            rules,
+        })
+    }
+
+    fn unknown_statement(&mut self, item: &Item) {
+        let head = &item.stmt.head;
+        let known = STATEMENTS.iter().chain(COMPONENTS).copied();
+        let mean = did_you_mean(&head.text, known);
+        let problem = if head.text == "piece" || head.text == "option" {
+            Problem::new(
+                format!("`{}` needs a name after it", head.text),
+                item.stmt.span.clone(),
+                "incomplete",
+            )
+            .with_help(if head.text == "piece" {
+                PIECE_USAGE
+            } else {
+                "write `option <name> { values ...; default ...; reason \"...\" }`, one setting a \
+                 line"
+            })
+        } else {
+            Problem::new(
+                format!("unknown statement `{}`{mean}", head.text),
+                head.span.clone(),
+                "not a statement",
+            )
+            .with_help(format!(
+                "the statements: {}; the components: {}",
+                STATEMENTS.join(", "),
+                COMPONENTS.join(", ")
+            ))
+        };
+        self.error(item.src, problem);
+    }
+
+    /// The one value of a statement that takes one, or an error.
+    fn single_value<'s>(
+        &mut self,
+        src: usize,
+        stmt: &'s Statement,
+        what: &str,
+    ) -> Option<&'s SynValue> {
+        if stmt.block.is_some() {
+            self.no_block(src, stmt);
+        }
+        match stmt.values.as_slice() {
+            [v] => Some(v),
+            [] => {
+                self.error(
+                    src,
+                    Problem::new(
+                        format!("`{}` needs a value: {what}", stmt.head.text),
+                        stmt.head.span.clone(),
+                        "value missing",
+                    ),
+                );
+                None
+            }
+            [_, extra, ..] => {
+                let quote = if stmt.values.iter().any(|v| !v.quoted)
+                    && matches!(stmt.head.text.as_str(), "title" | "source" | "clause")
+                {
+                    "; a text of several words is quoted: \"...\""
+                } else {
+                    ""
+                };
+                self.error(
+                    src,
+                    Problem::new(
+                        format!("`{}` takes one value: {what}{quote}", stmt.head.text),
+                        extra.span.start..stmt.values.last().map_or(extra.span.end, |v| v.span.end),
+                        "one value too many",
+                    ),
+                );
+                None
+            }
+        }
+    }
+
+    fn no_block(&mut self, src: usize, stmt: &Statement) {
+        if let Some(block) = &stmt.block {
+            self.error(
+                src,
+                Problem::new(
+                    format!("`{}` takes no block", stmt.head.text),
+                    block.span.start..block.span.start + 1,
+                    "no block expected",
+                ),
+            );
+        }
+    }
+
+    /// Names that scenario files and the command line write: `[a-z][a-z0-9-]*`.
+    fn check_name(&mut self, src: usize, v: &SynValue, what: &str) -> bool {
+        let ok = v.text.starts_with(|c: char| c.is_ascii_lowercase())
+            && v.text
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
+        if !ok {
+            self.error(
+                src,
+                Problem::new(
+                    format!("`{}` is not {what}", v.text),
+                    v.span.clone(),
+                    "not a name",
+                )
+                .with_help(
+                    "names are written in small letters, digits and `-`, starting with a \
+                     letter (`grand-chess`)",
+                ),
+            );
+        }
+        ok
+    }
+
+    fn board(&mut self, item: &Item) -> Option<(u8, u8)> {
+        let v = self.single_value(item.src, &item.stmt, "the size, `<files>x<ranks>`")?;
+        let size = v.text.split_once('x').and_then(|(f, r)| {
+            let digits =
+                |s: &str| !s.is_empty() && s.len() <= 3 && s.bytes().all(|b| b.is_ascii_digit());
+            (digits(f) && digits(r) && !v.quoted)
+                .then(|| (f.parse::<u32>().ok(), r.parse::<u32>().ok()))
+        });
+        match size {
+            Some((Some(f), Some(r)))
+                if (1..=u32::from(MAX_BOARD_SIDE)).contains(&f)
+                    && (1..=u32::from(MAX_BOARD_SIDE)).contains(&r) =>
+            {
+                Some((f as u8, r as u8))
+            }
+            Some(_) => {
+                self.error(
+                    item.src,
+                    Problem::new(
+                        format!(
+                            "board {} is out of range: boards are 1x1 to {MAX_BOARD_SIDE}x{MAX_BOARD_SIDE}",
+                            v.text
+                        ),
+                        v.span.clone(),
+                        "out of range",
+                    ),
+                );
+                None
+            }
+            None => {
+                self.error(
+                    item.src,
+                    Problem::new(
+                        format!(
+                            "expected a board size `<files>x<ranks>`, found `{}`",
+                            v.text
+                        ),
+                        v.span.clone(),
+                        "not a size",
+                    )
+                    .with_help("write it as files x ranks, as in `board 10x8`"),
+                );
+                None
+            }
+        }
+    }
+
+    /// A square's name on this board (`e4`, `j10`), or an error.
+    fn square(&mut self, src: usize, v: &SynValue, files: u8, ranks: u8) -> Option<Cell> {
+        let cell = parse_square(&v.text, files, ranks);
+        if cell.is_none() {
+            let last = (b'a' + files - 1) as char;
+            self.error(
+                src,
+                Problem::new(
+                    format!("`{}` is not a square of this {files}x{ranks} board", v.text),
+                    v.span.clone(),
+                    "not a square",
+                )
+                .with_help(format!(
+                    "a square is a file `a` to `{last}` and a rank 1 to {ranks}, as in `a1`"
+                )),
+            );
+        }
+        cell
+    }
+
+    fn holes(&mut self, item: &Item, files: u8, ranks: u8, holes: &mut Vec<Cell>) {
+        if item.stmt.block.is_some() {
+            self.no_block(item.src, &item.stmt);
+        }
+        if item.stmt.values.is_empty() {
+            self.error(
+                item.src,
+                Problem::new(
+                    "`holes` needs the squares that are not part of the board",
+                    item.stmt.head.span.clone(),
+                    "squares missing",
+                ),
+            );
+        }
+        for v in &item.stmt.values {
+            if let Some(cell) = self.square(item.src, v, files, ranks) {
+                if holes.contains(&cell) {
+                    self.error(
+                        item.src,
+                        Problem::new(
+                            format!("hole {} is given twice", v.text),
+                            v.span.clone(),
+                            "given again",
+                        ),
+                    );
+                } else {
+                    holes.push(cell);
+                }
+            }
+        }
+    }
+
+    fn piece(&mut self, item: &Item, earlier: &[PieceDef]) -> Option<PieceDef> {
+        let (src, stmt) = (item.src, &item.stmt);
+        if stmt.block.is_some() {
+            self.no_block(src, stmt);
+        }
+        let values = &stmt.values;
+        if values.len() < 3 || values[..3].iter().any(|v| v.quoted) {
+            self.error(
+                src,
+                Problem::new(
+                    "a piece needs a letter, a name and its move in Betza notation",
+                    stmt.span.clone(),
+                    "incomplete",
+                )
+                .with_help(PIECE_USAGE),
+            );
+            return None;
+        }
+        let mut ok = true;
+        let lv = &values[0];
+        let mut chars = lv.text.chars();
+        let letter = match (chars.next(), chars.next()) {
+            (Some(c), None) if c.is_ascii_uppercase() => c,
+            (Some(c), None) if c.is_ascii_lowercase() => {
+                self.error(
+                    src,
+                    Problem::new(
+                        format!(
+                            "piece letters are capitals: `{}` (the FEN writes Black's in small \
+                             letters)",
+                            c.to_ascii_uppercase()
+                        ),
+                        lv.span.clone(),
+                        "small letter",
+                    ),
+                );
+                return None;
+            }
+            _ => {
+                self.error(
+                    src,
+                    Problem::new(
+                        format!(
+                            "a piece letter is one capital letter A to Z, not `{}`",
+                            lv.text
+                        ),
+                        lv.span.clone(),
+                        "not a letter",
+                    )
+                    .with_help(PIECE_USAGE),
+                );
+                return None;
+            }
+        };
+        let nv = &values[1];
+        ok &= self.check_name(src, nv, "a piece name");
+        if let Some(other) = earlier.iter().find(|p| p.name == nv.text) {
+            self.error(
+                src,
+                Problem::new(
+                    format!(
+                        "piece name `{}` is used twice (first for `{}`)",
+                        nv.text, other.letter
+                    ),
+                    nv.span.clone(),
+                    "used again",
+                )
+                .with_help(
+                    "each kind has a name of its own: its movement's rule id is `<name>-move`",
+                ),
+            );
+            ok = false;
+        }
+        let bv = &values[2];
+        let design = match Design::parse(&bv.text) {
+            Ok(d) => Some(d),
+            Err(e) => {
+                let at = bv.span.start + e.offset().min(bv.text.len());
+                let end = at
+                    + bv.text[e.offset().min(bv.text.len())..]
+                        .chars()
+                        .next()
+                        .map_or(0, char::len_utf8);
+                self.error(
+                    src,
+                    Problem::new(
+                        format!(
+                            "the move `{}` does not read as Betza notation: {e}",
+                            bv.text
+                        ),
+                        at..end.max(at + 1).min(bv.span.end.max(at + 1)),
+                        "here",
+                    )
+                    .with_help(
+                        "see docs/defining-variants.md for the Betza notation arbiter reads",
+                    ),
+                );
+                None
+            }
+        };
+        let (mut royal, mut pawn, mut clause) = (false, false, None::<&SynValue>);
+        for v in &values[3..] {
+            if let Some(c) = clause {
+                self.error(
+                    src,
+                    Problem::new(
+                        "the piece's clause ends its line",
+                        v.span.clone(),
+                        "after the clause",
+                    )
+                    .with_help(format!("the clause is at {}", self.at(src, c.span.start))),
+                );
+                ok = false;
+                continue;
+            }
+            if v.quoted {
+                clause = Some(v);
+                continue;
+            }
+            let flag = match v.text.as_str() {
+                "royal" => &mut royal,
+                "pawn" => &mut pawn,
+                other => {
+                    let mean = did_you_mean(other, ["royal", "pawn"]);
+                    self.error(
+                        src,
+                        Problem::new(
+                            format!("unknown piece flag `{other}`{mean}"),
+                            v.span.clone(),
+                            "not a flag",
+                        )
+                        .with_help(
+                            "after the move come `royal`, `pawn`, then the clause in quotes",
+                        ),
+                    );
+                    ok = false;
+                    continue;
+                }
+            };
+            if *flag {
+                self.error(
+                    src,
+                    Problem::new(
+                        format!("`{}` is given twice", v.text),
+                        v.span.clone(),
+                        "given again",
+                    ),
+                );
+            }
+            *flag = true;
+        }
+        let design = design?;
+        ok.then(|| PieceDef {
+            letter,
+            name: nv.text.clone(),
+            betza: bv.text.clone(),
+            design,
+            royal,
+            pawn,
+            clause: clause.map(|c| c.text.clone()).unwrap_or_default(),
+            span: self.model_span(src, &stmt.span),
+        })
+    }
+
+    fn option(&mut self, item: &Item) -> Option<OptionDecl> {
+        let (src, stmt) = (item.src, &item.stmt);
+        let nv = &stmt.values[0];
+        let mut ok = self.check_name(src, nv, "an option name");
+        if let Some(extra) = stmt.values.get(1) {
+            self.error(
+                src,
+                Problem::new(
+                    "an option's settings go in its block, one a line",
+                    extra.span.clone(),
+                    "not expected here",
+                )
+                .with_help(OPTION_USAGE),
+            );
+            ok = false;
+        }
+        let Some(block) = &stmt.block else {
+            self.error(
+                src,
+                Problem::new(
+                    format!("option `{}` needs a block with its values", nv.text),
+                    stmt.span.clone(),
+                    "block missing",
+                )
+                .with_help(OPTION_USAGE),
+            );
+            return None;
+        };
+        let mut values: Option<(Vec<String>, &Statement)> = None;
+        let mut default: Option<&SynValue> = None;
+        let mut reason: Option<String> = None;
+        let mut seen: Vec<(&str, usize)> = Vec::new();
+        for s in &block.statements {
+            let head = s.head.text.as_str();
+            if !OPTION_SETTINGS.contains(&head) {
+                let mean = did_you_mean(head, OPTION_SETTINGS.iter().copied());
+                self.error(
+                    src,
+                    Problem::new(
+                        format!("unknown option setting `{head}`{mean}"),
+                        s.head.span.clone(),
+                        "not a setting",
+                    )
+                    .with_help(format!(
+                        "an option's settings: {}",
+                        OPTION_SETTINGS.join(", ")
+                    )),
+                );
+                ok = false;
+                continue;
+            }
+            if let Some(&(_, first)) = seen.iter().find(|(h, _)| *h == head) {
+                let at = self.at(src, first);
+                self.error(
+                    src,
+                    Problem::new(
+                        format!("`{head}` is given twice (first at {at})"),
+                        s.head.span.clone(),
+                        "given again",
+                    ),
+                );
+                ok = false;
+                continue;
+            }
+            seen.push((head, s.span.start));
+            if s.block.is_some() {
+                self.no_block(src, s);
+            }
+            match head {
+                "values" => {
+                    let mut list: Vec<String> = Vec::new();
+                    for v in &s.values {
+                        if list.contains(&v.text) {
+                            self.error(
+                                src,
+                                Problem::new(
+                                    format!("value `{}` is given twice", v.text),
+                                    v.span.clone(),
+                                    "given again",
+                                ),
+                            );
+                            ok = false;
+                        } else {
+                            list.push(v.text.clone());
+                        }
+                    }
+                    if list.is_empty() {
+                        self.error(
+                            src,
+                            Problem::new(
+                                "`values` needs the values the option may take",
+                                s.head.span.clone(),
+                                "values missing",
+                            ),
+                        );
+                        ok = false;
+                    }
+                    values = Some((list, s));
+                }
+                "default" => default = self.single_value(src, s, "one of the option's values"),
+                _ => {
+                    reason = self
+                        .single_value(src, s, "why the rules leave this open, in quotes")
+                        .map(|v| v.text.clone())
+                }
+            }
+        }
+        for (setting, given) in [
+            ("values", values.is_some()),
+            (
+                "default",
+                default.is_some() || seen.iter().any(|s| s.0 == "default"),
+            ),
+            (
+                "reason",
+                reason.is_some() || seen.iter().any(|s| s.0 == "reason"),
+            ),
+        ] {
+            if !given {
+                self.error(
+                    src,
+                    Problem::new(
+                        format!("option `{}` needs `{setting}`", nv.text),
+                        stmt.head.span.start..nv.span.end,
+                        format!("`{setting}` missing"),
+                    )
+                    .with_help(OPTION_USAGE),
+                );
+                ok = false;
+            }
+        }
+        let (values, _) = values?;
+        let default = default?;
+        if !values.contains(&default.text) {
+            let mean = did_you_mean(&default.text, values.iter().map(String::as_str));
+            self.error(
+                src,
+                Problem::new(
+                    format!(
+                        "the default `{}` is not among the option's values{mean}",
+                        default.text
+                    ),
+                    default.span.clone(),
+                    "not a value",
+                )
+                .with_help(format!("the values: {}", values.join(", "))),
+            );
+            ok = false;
+        }
+        ok.then(|| OptionDecl {
+            name: nv.text.clone(),
+            values,
+            default: default.text.clone(),
+            reason: reason.unwrap_or_default(),
+            span: self.model_span(src, &stmt.span),
+        })
+    }
+
+    fn start(
+        &mut self,
+        item: &Item,
+        files: u8,
+        ranks: u8,
+        holes: &[Cell],
+        pieces: &[PieceDef],
+    ) -> Option<String> {
+        let v = self.single_value(
+            item.src,
+            &item.stmt,
+            "the start position as a FEN, in quotes",
+        )?;
+        let letters: Vec<char> = pieces.iter().map(|p| p.letter).collect();
+        let shape = fen::Shape {
+            files,
+            ranks,
+            holes,
+            letters: &letters,
+        };
+        match fen::parse(&v.text, &shape) {
+            Ok(_) => Some(v.text.clone()),
+            Err(e) => {
+                let text = self.text(item.src);
+                let start = v.offset_of(text, e.column);
+                let end = v.offset_of(text, e.column + e.width).max(start + 1);
+                self.error(
+                    item.src,
+                    Problem::new(
+                        format!("the start position does not fit the board: {}", e.message),
+                        start..end.min(v.span.end),
+                        "here",
+                    ),
+                );
+                None
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // Components
+    // ------------------------------------------------------------------------------------------
+
+    fn rule(&mut self, item: &Item, board: &BoardInfo) -> Option<Rule> {
+        let (src, stmt) = (item.src, &item.stmt);
+        let kind = stmt.head.text.as_str();
+        if let Some(v) = stmt.values.first() {
+            self.error(
+                src,
+                Problem::new(
+                    format!("`{kind}` takes no values: its settings go in its block"),
+                    v.span.clone(),
+                    "not expected here",
+                )
+                .with_help(format!(
+                    "write `{kind} {{`, then one setting a line, then `}}`"
+                )),
+            );
+        }
+        let Some(block) = &stmt.block else {
+            self.error(
+                src,
+                Problem::new(
+                    format!("`{kind}` needs a block with its settings, at least its `clause`"),
+                    stmt.head.span.clone(),
+                    "block missing",
+                )
+                .with_help(format!(
+                    "write `{kind} {{`, then `clause \"...\"` and its other settings, one a \
+                     line, then `}}`"
+                )),
+            );
+            return None;
+        };
+        let allowed = component_settings(kind);
+        let mut s = Settings::default();
+        let mut seen: Vec<(&str, usize)> = Vec::new();
+        for setting in &block.statements {
+            let head = setting.head.text.as_str();
+            let known = COMMON_SETTINGS.contains(&head) || allowed.contains(&head);
+            if !known {
+                self.unknown_setting(src, kind, setting);
+                s.broken = true;
+                continue;
+            }
+            let repeatable = head == "when" || REGION_SIDES.contains(&head);
+            if !repeatable {
+                if let Some(&(_, first)) = seen.iter().find(|(h, _)| *h == head) {
+                    let at = self.at(src, first);
+                    self.error(
+                        src,
+                        Problem::new(
+                            format!("`{head}` is given twice (first at {at})"),
+                            setting.head.span.clone(),
+                            "given again",
+                        ),
+                    );
+                    s.broken = true;
+                    continue;
+                }
+                seen.push((head, setting.span.start));
+            }
+            if setting.block.is_some() {
+                self.no_block(src, setting);
+                s.broken = true;
+            }
+            self.setting(src, setting, board, &mut s);
+        }
+        let span = self.model_span(src, &stmt.span);
+        let id = s.id.clone().unwrap_or_else(|| kind.to_string());
+        let Some(clause) = s.clause.clone() else {
+            self.error(
+                src,
+                Problem::new(
+                    format!("`{kind}` needs a `clause`: the designer's words for the rule"),
+                    stmt.head.span.clone(),
+                    "clause missing",
+                )
+                .with_help("add a line `clause \"...\"` to its block"),
+            );
+            return None;
+        };
+        for (option, value, ospan, vspan) in s.when_raw.clone() {
+            match board.options.iter().find(|o| o.name == option) {
+                None => {
+                    let mean = did_you_mean(&option, board.options.iter().map(|o| o.name.as_str()));
+                    let names: Vec<String> = board.options.iter().map(|o| o.name.clone()).collect();
+                    self.error(
+                        src,
+                        Problem::new(
+                            format!("`when` names an unknown option `{option}`{mean}"),
+                            ospan,
+                            "not an option",
+                        )
+                        .with_help(format!("the options declared: {}", list(&names))),
+                    );
+                    s.broken = true;
+                }
+                Some(o) if !o.values.contains(&value) => {
+                    let mean = did_you_mean(&value, o.values.iter().map(String::as_str));
+                    self.error(
+                        src,
+                        Problem::new(
+                            format!("option `{option}` has no value `{value}`{mean}"),
+                            vspan,
+                            "not a value",
+                        )
+                        .with_help(format!("its values: {}", o.values.join(", "))),
+                    );
+                    s.broken = true;
+                }
+                Some(_) => s.when.push((option, value)),
+            }
+        }
+        let component = self.component(src, stmt, kind, &mut s, board)?;
+        if s.broken {
+            return None;
+        }
+        Some(Rule {
+            id,
+            clause,
+            source: s
+                .source
+                .clone()
+                .unwrap_or_else(|| self.layer_source[src].clone()),
+            when: s.when.clone(),
+            component,
+            span,
+        })
+    }
+
+    fn unknown_setting(&mut self, src: usize, kind: &str, setting: &Statement) {
+        let head = setting.head.text.as_str();
+        let allowed: Vec<&str> = COMMON_SETTINGS
+            .iter()
+            .chain(component_settings(kind))
+            .copied()
+            .collect();
+        let elsewhere = COMPONENTS
+            .iter()
+            .filter(|c| component_settings(c).contains(&head))
+            .map(|c| format!("`{c}`"))
+            .collect::<Vec<_>>();
+        let message = if elsewhere.is_empty() {
+            let mean = did_you_mean(head, allowed.iter().copied());
+            format!("unknown setting `{head}` of `{kind}`{mean}")
+        } else {
+            format!(
+                "`{head}` is not a setting of `{kind}` (it is one of {})",
+                elsewhere.join(", ")
+            )
+        };
+        self.error(
+            src,
+            Problem::new(message, setting.head.span.clone(), "not a setting here")
+                .with_help(format!("the settings of `{kind}`: {}", allowed.join(", "))),
+        );
+    }
+
+    /// Reads one setting into `s`.
+    fn setting(&mut self, src: usize, st: &Statement, board: &BoardInfo, s: &mut Settings) {
+        let head = st.head.text.as_str();
+        match head {
+            "id" => {
+                if let Some(v) = self.single_value(src, st, "the rule id") {
+                    if self.check_name(src, v, "a rule id") {
+                        s.id = Some(v.text.clone());
+                    } else {
+                        s.broken = true;
+                    }
+                }
+            }
+            "clause" => {
+                s.clause = self
+                    .single_value(src, st, "the designer's words for the rule, in quotes")
+                    .map(|v| v.text.clone())
+            }
+            "source" => {
+                s.source = self
+                    .single_value(src, st, "where the rule comes from, in quotes")
+                    .map(|v| v.text.clone())
+            }
+            "when" => match st.values.as_slice() {
+                [o, v] => s.when_raw.push((
+                    o.text.clone(),
+                    v.text.clone(),
+                    o.span.clone(),
+                    v.span.clone(),
+                )),
+                _ => {
+                    self.error(
+                        src,
+                        Problem::new(
+                            "`when` takes an option and one of its values",
+                            st.span.clone(),
+                            "here",
+                        )
+                        .with_help("write `when <option> <value>`; repeat the line for more"),
+                    );
+                    s.broken = true;
+                }
+            },
+            "pieces" | "into" | "rooks" | "immune" => {
+                let letters = self.letters(src, st, board.pieces);
+                match letters {
+                    Some(l) => {
+                        let slot = match head {
+                            "pieces" => &mut s.pieces,
+                            "into" => &mut s.into,
+                            "rooks" => &mut s.rooks,
+                            _ => &mut s.immune,
+                        };
+                        *slot = Some(l);
+                    }
+                    None => s.broken = true,
+                }
+            }
+            "king" => match self.single_value(src, st, "the royal piece that castles") {
+                Some(v) => match self.letter(src, v, board.pieces) {
+                    Some(l) => s.king = Some(l),
+                    None => s.broken = true,
+                },
+                None => s.broken = true,
+            },
+            "king-to" | "rook-to" => match st.values.as_slice() {
+                [q, k] => {
+                    let q = self.file(src, q, board.files);
+                    let k = self.file(src, k, board.files);
+                    match (q, k) {
+                        (Some(q), Some(k)) => {
+                            if head == "king-to" {
+                                s.king_to = Some([q, k]);
+                            } else {
+                                s.rook_to = Some([q, k]);
+                            }
+                        }
+                        _ => s.broken = true,
+                    }
+                }
+                _ => {
+                    self.error(
+                        src,
+                        Problem::new(
+                            format!("`{head}` takes two files: queenside, then kingside"),
+                            st.span.clone(),
+                            "here",
+                        )
+                        .with_help(format!("as in `{head} c g`")),
+                    );
+                    s.broken = true;
+                }
+            },
+            "chess960" | "mandatory" | "captured-only" => {
+                match self.single_value(src, st, "`yes` or `no`") {
+                    Some(v) => match self.choice(src, v, &["yes", "no"]) {
+                        Some(k) => {
+                            let b = Some(k == 0);
+                            match head {
+                                "chess960" => s.chess960 = b,
+                                "mandatory" => s.mandatory = b,
+                                _ => s.captured_only = b,
+                            }
+                        }
+                        None => s.broken = true,
+                    },
+                    None => s.broken = true,
+                }
+            }
+            "value" => match self.single_value(src, st, "`win`, `loss` or `draw`") {
+                Some(v) => match self.choice(src, v, &["win", "loss", "draw"]) {
+                    Some(k) => s.value = Some([Value::Win, Value::Loss, Value::Draw][k]),
+                    None => s.broken = true,
+                },
+                None => s.broken = true,
+            },
+            "safety" => match self.single_value(src, st, "`all` or `any-one`") {
+                Some(v) => match self.choice(src, v, &["all", "any-one"]) {
+                    Some(k) => s.safety = Some([Safety::All, Safety::AnyOne][k]),
+                    None => s.broken = true,
+                },
+                None => s.broken = true,
+            },
+            "steps" | "checks" | "times" | "moves" => {
+                let (lo, hi, what) = match head {
+                    "steps" => (2, 3, "the longest step"),
+                    "checks" => (1, 255, "the number of checks"),
+                    "times" => (2, 255, "how many times the position occurs"),
+                    _ => (1, 65535, "the number of moves by each side"),
+                };
+                match self.single_value(src, st, what) {
+                    Some(v) => match self.number(src, v, lo, hi) {
+                        Some(n) => match head {
+                            "steps" => s.steps = Some(n as u8),
+                            "checks" => s.checks = Some(n as u8),
+                            "times" => s.times = Some(n as u8),
+                            _ => s.moves = Some(n as u16),
+                        },
+                        None => s.broken = true,
+                    },
+                    None => s.broken = true,
+                }
+            }
+            "white" | "black" | "both" => {
+                s.region_given = true;
+                if !self.region_line(src, st, board, &mut s.region) {
+                    s.broken = true;
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// `<side> rank|ranks N...`, `<side> file|files F...` or `<side> square|squares SQ...`.
+    fn region_line(
+        &mut self,
+        src: usize,
+        st: &Statement,
+        board: &BoardInfo,
+        region: &mut [Vec<Cell>; 2],
+    ) -> bool {
+        let sides: &[usize] = match st.head.text.as_str() {
+            "white" => &[0],
+            "black" => &[1],
+            _ => &[0, 1],
+        };
+        let usage = "write `white rank 8`, `black ranks 1 2`, `both files d e` or `white squares \
+                     d4 e5`";
+        let Some((kind, items)) = st.values.split_first() else {
+            self.error(
+                src,
+                Problem::new(
+                    "a region line needs `rank`, `file` or `square` and the places",
+                    st.span.clone(),
+                    "incomplete",
+                )
+                .with_help(usage),
+            );
+            return false;
+        };
+        const KINDS: [&str; 6] = ["rank", "ranks", "file", "files", "square", "squares"];
+        let Some(k) = KINDS.iter().position(|k| *k == kind.text) else {
+            let mean = did_you_mean(&kind.text, KINDS);
+            self.error(
+                src,
+                Problem::new(
+                    format!(
+                        "expected `rank`, `file` or `square`, found `{}`{mean}",
+                        kind.text
+                    ),
+                    kind.span.clone(),
+                    "not a kind of region",
+                )
+                .with_help(usage),
+            );
+            return false;
+        };
+        if items.is_empty() {
+            self.error(
+                src,
+                Problem::new(
+                    format!("`{}` needs at least one place after it", kind.text),
+                    kind.span.clone(),
+                    "places missing",
+                )
+                .with_help(usage),
+            );
+            return false;
+        }
+        let mut ok = true;
+        let mut cells = Vec::new();
+        for v in items {
+            match k / 2 {
+                0 => match self.number(src, v, 1, u32::from(board.ranks)) {
+                    Some(r) => cells.extend((0..board.files).map(|f| Cell {
+                        file: f,
+                        rank: (r - 1) as u8,
+                    })),
+                    None => ok = false,
+                },
+                1 => match self.file(src, v, board.files) {
+                    Some(f) => cells.extend((0..board.ranks).map(|r| Cell { file: f, rank: r })),
+                    None => ok = false,
+                },
+                _ => match self.square(src, v, board.files, board.ranks) {
+                    Some(c) if board.holes.contains(&c) => {
+                        self.error(
+                            src,
+                            Problem::new(
+                                format!("{} is a hole, not part of the board", v.text),
+                                v.span.clone(),
+                                "a hole",
+                            ),
+                        );
+                        ok = false;
+                    }
+                    Some(c) => cells.push(c),
+                    None => ok = false,
+                },
+            }
+        }
+        cells.retain(|c| !board.holes.contains(c));
+        for &side in sides {
+            region[side].extend(cells.iter().copied());
+        }
+        ok
+    }
+
+    /// Piece letters, each a piece of the definition.
+    fn letters(&mut self, src: usize, st: &Statement, pieces: &[PieceDef]) -> Option<Vec<Letter>> {
+        if st.values.is_empty() {
+            self.error(
+                src,
+                Problem::new(
+                    format!("`{}` needs piece letters", st.head.text),
+                    st.head.span.clone(),
+                    "letters missing",
+                )
+                .with_help(format!("the pieces: {}", piece_list(pieces))),
+            );
+            return None;
+        }
+        let mut out: Vec<Letter> = Vec::new();
+        let mut ok = true;
+        for v in &st.values {
+            match self.letter(src, v, pieces) {
+                Some(l) if out.iter().any(|o| o.letter == l.letter) => {
+                    self.error(
+                        src,
+                        Problem::new(
+                            format!("`{}` is named twice", l.letter),
+                            v.span.clone(),
+                            "named again",
+                        ),
+                    );
+                    ok = false;
+                }
+                Some(l) => out.push(l),
+                None => ok = false,
+            }
+        }
+        ok.then_some(out)
+    }
+
+    /// A piece letter of the definition.
+    fn letter(&mut self, src: usize, v: &SynValue, pieces: &[PieceDef]) -> Option<Letter> {
+        let mut chars = v.text.chars();
+        let c = match (chars.next(), chars.next()) {
+            (Some(c), None) => c,
+            _ => {
+                let by_name = pieces.iter().find(|p| p.name == v.text);
+                let hint = by_name
+                    .map(|p| format!("; `{}` is written `{}`", p.name, p.letter))
+                    .unwrap_or_default();
+                self.error(
+                    src,
+                    Problem::new(
+                        format!("expected a piece letter, found `{}`{hint}", v.text),
+                        v.span.clone(),
+                        "not a letter",
+                    )
+                    .with_help(format!("the pieces: {}", piece_list(pieces))),
+                );
+                return None;
+            }
+        };
+        if pieces.iter().any(|p| p.letter == c) {
+            return Some(Letter {
+                letter: c,
+                src,
+                span: (v.span.start, v.span.end),
+            });
+        }
+        let upper = c.to_ascii_uppercase();
+        let hint = if upper != c && pieces.iter().any(|p| p.letter == upper) {
+            format!("; pieces are named by their capital letter: `{upper}`")
+        } else {
+            String::new()
+        };
+        self.error(
+            src,
+            Problem::new(
+                format!("`{c}` is not a piece of this definition{hint}"),
+                v.span.clone(),
+                "not a piece",
+            )
+            .with_help(format!("the pieces: {}", piece_list(pieces))),
+        );
+        None
+    }
+
+    /// A file letter of the board, `a` first.
+    fn file(&mut self, src: usize, v: &SynValue, files: u8) -> Option<u8> {
+        let mut chars = v.text.chars();
+        if let (Some(c), None) = (chars.next(), chars.next()) {
+            if c.is_ascii_lowercase() && (c as u8 - b'a') < files {
+                return Some(c as u8 - b'a');
+            }
+        }
+        let last = (b'a' + files - 1) as char;
+        self.error(
+            src,
+            Problem::new(
+                format!("expected a file `a` to `{last}`, found `{}`", v.text),
+                v.span.clone(),
+                "not a file of the board",
+            ),
+        );
+        None
+    }
+
+    fn number(&mut self, src: usize, v: &SynValue, lo: u32, hi: u32) -> Option<u32> {
+        let n =
+            (!v.text.is_empty() && v.text.len() <= 6 && v.text.bytes().all(|b| b.is_ascii_digit()))
+                .then(|| v.text.parse::<u32>().ok())
+                .flatten();
+        match n {
+            Some(n) if (lo..=hi).contains(&n) => Some(n),
+            _ => {
+                self.error(
+                    src,
+                    Problem::new(
+                        format!("expected a number from {lo} to {hi}, found `{}`", v.text),
+                        v.span.clone(),
+                        "out of range",
+                    ),
+                );
+                None
+            }
+        }
+    }
+
+    /// The index of `v` among `choices`, or an error that lists them.
+    fn choice(&mut self, src: usize, v: &SynValue, choices: &[&str]) -> Option<usize> {
+        if let Some(k) = choices.iter().position(|c| *c == v.text) {
+            return Some(k);
+        }
+        let mean = did_you_mean(&v.text, choices.iter().copied());
+        let listed: Vec<String> = choices.iter().map(|c| format!("`{c}`")).collect();
+        self.error(
+            src,
+            Problem::new(
+                format!("expected {}, found `{}`{mean}", or_list(&listed), v.text),
+                v.span.clone(),
+                "not one of these",
+            ),
+        );
+        None
+    }
+
+    /// The component itself, with defaults filled in and the settings it needs checked.
+    fn component(
+        &mut self,
+        src: usize,
+        stmt: &Statement,
+        kind: &str,
+        s: &mut Settings,
+        board: &BoardInfo,
+    ) -> Option<Component> {
+        let head = stmt.head.span.clone();
+        let letters = |l: &Option<Vec<Letter>>| -> Option<Vec<char>> {
+            l.as_ref().map(|l| l.iter().map(|l| l.letter).collect())
+        };
+        let pawns: Vec<char> = board
+            .pieces
+            .iter()
+            .filter(|p| p.pawn)
+            .map(|p| p.letter)
+            .collect();
+        let royals: Vec<char> = board
+            .pieces
+            .iter()
+            .filter(|p| p.royal)
+            .map(|p| p.letter)
+            .collect();
+        // Settings that are required, or whose default does not apply: (what, why).
+        let mut missing: Vec<(&str, &str)> = Vec::new();
+        let pawn_pieces =
+            |given: &Option<Vec<Letter>>, missing: &mut Vec<(&str, &str)>| match letters(given) {
+                Some(l) => l,
+                None if !pawns.is_empty() => pawns.clone(),
+                None => {
+                    missing.push((
+                        "`pieces`",
+                        "it applies to the pawn kinds by default, and no piece is marked `pawn`",
+                    ));
+                    Vec::new()
+                }
+            };
+        let region = |s: &Settings| -> Sides<Region> {
+            let mut r = s.region.clone();
+            r.iter_mut().for_each(|c| {
+                c.sort();
+                c.dedup();
+            });
+            let [w, b] = r;
+            [Region { cells: w }, Region { cells: b }]
+        };
+        let component = match kind {
+            "double-step" => {
+                let pieces = pawn_pieces(&s.pieces, &mut missing);
+                if !s.region_given {
+                    missing.push((
+                        "a region",
+                        "say where the double step may start: `white rank 2` and `black rank 7`",
+                    ));
+                }
+                Component::DoubleStep {
+                    pieces,
+                    region: region(s),
+                    steps: s.steps.unwrap_or(2),
+                }
+            }
+            "en-passant" => Component::EnPassant {
+                pieces: pawn_pieces(&s.pieces, &mut missing),
+            },
+            "promotion" => {
+                let pieces = pawn_pieces(&s.pieces, &mut missing);
+                if !s.region_given {
+                    missing.push((
+                        "a region",
+                        "say where pieces promote: `white rank 8` and `black rank 1`",
+                    ));
+                }
+                let into = letters(&s.into).unwrap_or_else(|| {
+                    missing.push((
+                        "`into`",
+                        "list the kinds a piece may promote into: `into Q R B N`",
+                    ));
+                    Vec::new()
+                });
+                Component::Promotion {
+                    pieces,
+                    region: region(s),
+                    into,
+                    mandatory: s.mandatory.unwrap_or(true),
+                    captured_only: s.captured_only.unwrap_or(false),
+                }
+            }
+            "castling" => {
+                let king = match s.king {
+                    Some(l) => l.letter,
+                    None if royals.len() == 1 => royals[0],
+                    None => {
+                        missing.push((
+                            "`king`",
+                            "it defaults to the royal kind, and the definition has none or \
+                             several: name the piece that castles, `king K`",
+                        ));
+                        ' '
+                    }
+                };
+                let rooks = match letters(&s.rooks) {
+                    Some(r) => r,
+                    None if board.pieces.iter().any(|p| p.letter == 'R') => vec!['R'],
+                    None => {
+                        missing.push((
+                            "`rooks`",
+                            "it defaults to `R`, which is not a piece here: name the pieces the \
+                             king castles with, `rooks R`",
+                        ));
+                        Vec::new()
+                    }
+                };
+                let files = board.files;
+                let king_to = s
+                    .king_to
+                    .unwrap_or([2.min(files - 1), files.saturating_sub(2)]);
+                let rook_to = s.rook_to.unwrap_or([
+                    (king_to[0] + 1).min(files - 1),
+                    king_to[1].saturating_sub(1),
+                ]);
+                Component::Castling {
+                    king,
+                    rooks,
+                    king_to,
+                    rook_to,
+                    chess960: s.chess960.unwrap_or(false),
+                }
+            }
+            "check" => Component::Check {
+                safety: s.safety.unwrap_or(Safety::All),
+            },
+            "checkmate" => Component::Checkmate {
+                value: s.value.unwrap_or(Value::Loss),
+            },
+            "stalemate" => Component::Stalemate {
+                value: s.value.unwrap_or(Value::Draw),
+            },
+            "extinction" => Component::Extinction {
+                pieces: letters(&s.pieces).unwrap_or_default(),
+                value: s.value.unwrap_or(Value::Loss),
+            },
+            "goal" => {
+                let pieces = match letters(&s.pieces) {
+                    Some(p) => p,
+                    None if !royals.is_empty() => royals.clone(),
+                    None => {
+                        missing.push((
+                            "`pieces`",
+                            "it defaults to the royal kinds, and no piece is marked `royal`",
+                        ));
+                        Vec::new()
+                    }
+                };
+                if !s.region_given {
+                    missing.push((
+                        "a region",
+                        "say where the goal is: `both squares d4 e4 d5 e5`",
+                    ));
+                }
+                Component::Goal {
+                    pieces,
+                    region: region(s),
+                    value: s.value.unwrap_or(Value::Win),
+                }
+            }
+            "check-count" => {
+                if s.checks.is_none() {
+                    missing.push(("`checks`", "say how many checks end the game: `checks 3`"));
+                }
+                Component::CheckCount {
+                    checks: s.checks.unwrap_or(1),
+                    value: s.value.unwrap_or(Value::Loss),
+                }
+            }
+            "compulsory-capture" => Component::CompulsoryCapture,
+            "no-giving-check" => Component::NoGivingCheck,
+            "explosion" => Component::Explosion {
+                immune: letters(&s.immune).unwrap_or_default(),
+            },
+            "repetition" => Component::Repetition {
+                times: s.times.unwrap_or(3),
+            },
+            _ => Component::MoveCount {
+                moves: s.moves.unwrap_or(50),
+            },
+        };
+        for (what, why) in missing {
+            self.error(
+                src,
+                Problem::new(format!("`{kind}` needs {what}"), head.clone(), "incomplete")
+                    .with_help(why),
+            );
+            s.broken = true;
+        }
+        if matches!(kind, "check" | "checkmate") && royals.is_empty() {
+            self.error(
+                src,
+                Problem::new(
+                    format!("`{kind}` needs a royal piece, and no piece is marked `royal`"),
+                    head.clone(),
+                    "no royal kind",
+                )
+                .with_help(format!(
+                    "mark the piece whose loss or capture this is about: `piece K king K royal`; \
+                     the pieces: {}",
+                    piece_list(board.pieces)
+                )),
+            );
+            s.broken = true;
+        }
+        if let Component::Castling { king, .. } = &component {
+            if *king != ' ' && !royals.contains(king) {
+                let at = s.king.map_or(head.clone(), |l| l.span.0..l.span.1);
+                let src = s.king.map_or(src, |l| l.src);
+                self.error(
+                    src,
+                    Problem::new(
+                        format!("the castling king `{king}` is not a royal piece"),
+                        at,
+                        "not royal",
+                    )
+                    .with_help("mark it `royal` in its `piece` line"),
+                );
+                s.broken = true;
+            }
+        }
+        Some(component)
+    }
+}
+
+/// The board, pieces and options a component's settings are read against.
+struct BoardInfo<'a> {
+    files: u8,
+    ranks: u8,
+    holes: &'a [Cell],
+    pieces: &'a [PieceDef],
+    options: &'a [OptionDecl],
+}
+
+/// A component's settings as read, before defaults.
+#[derive(Default)]
+struct Settings {
+    id: Option<String>,
+    clause: Option<String>,
+    source: Option<String>,
+    when_raw: Vec<(String, String, syntax::Span, syntax::Span)>,
+    when: Vec<(String, String)>,
+    pieces: Option<Vec<Letter>>,
+    into: Option<Vec<Letter>>,
+    rooks: Option<Vec<Letter>>,
+    immune: Option<Vec<Letter>>,
+    king: Option<Letter>,
+    king_to: Option<[u8; 2]>,
+    rook_to: Option<[u8; 2]>,
+    chess960: Option<bool>,
+    mandatory: Option<bool>,
+    captured_only: Option<bool>,
+    steps: Option<u8>,
+    value: Option<Value>,
+    safety: Option<Safety>,
+    checks: Option<u8>,
+    times: Option<u8>,
+    moves: Option<u16>,
+    region: [Vec<Cell>; 2],
+    region_given: bool,
+    /// Some setting was wrong (and reported): the rule is not built.
+    broken: bool,
+}
+
+const PIECE_USAGE: &str = "write `piece <letter> <name> <betza> [royal] [pawn] [\"<clause>\"]`, \
+                           as in `piece N knight N \"The knight leaps.\"`";
+
+const OPTION_USAGE: &str = "write `option <name> {`, then `values <v>...`, `default <v>` and \
+                            `reason \"...\"` one a line, then `}`";
+
+/// A component's rule id: its `id` setting, or its name.
+fn rule_id(stmt: &Statement) -> String {
+    stmt.block
+        .as_ref()
+        .and_then(|b| b.statements.iter().find(|s| s.head.text == "id"))
+        .and_then(|s| s.values.first())
+        .map_or_else(|| stmt.head.text.clone(), |v| v.text.clone())
+}
+
+/// A square's name (`e4`, `j10`) on a board of this size.
+pub fn parse_square(text: &str, files: u8, ranks: u8) -> Option<Cell> {
+    let mut chars = text.chars();
+    let f = chars.next()?;
+    let rank = chars.as_str();
+    if !f.is_ascii_lowercase() || (f as u8 - b'a') >= files {
+        return None;
+    }
+    if rank.is_empty()
+        || rank.len() > 2
+        || !rank.bytes().all(|b| b.is_ascii_digit())
+        || rank.starts_with('0')
+    {
+        return None;
+    }
+    let r: u8 = rank.parse().ok()?;
+    (1..=ranks).contains(&r).then_some(Cell {
+        file: f as u8 - b'a',
+        rank: r - 1,
+    })
+}
+
+fn piece_list(pieces: &[PieceDef]) -> String {
+    if pieces.is_empty() {
+        return "none".to_string();
+    }
+    pieces
+        .iter()
+        .map(|p| format!("{} ({})", p.letter, p.name))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn list(names: &[String]) -> String {
+    if names.is_empty() {
+        "none".to_string()
+    } else {
+        names.join(", ")
+    }
+}
+
+fn or_list(items: &[String]) -> String {
+    match items.len() {
+        0 => String::new(),
+        1 => items[0].clone(),
+        n => format!("{} or {}", items[..n - 1].join(", "), items[n - 1]),
+    }
+}
