@@ -137,6 +137,9 @@ impl FromStr for Variant {
         if let Some(v) = defined::find(s) {
             return Ok(v);
         }
+        if crate::definition::load::is_path(s) || crate::definition::load::bundled(s).is_some() {
+            return crate::definition::load::variant(s);
+        }
         let known: Vec<_> = Variant::ALL.iter().map(|v| v.name()).collect();
         if REGISTRY.iter().any(|v| v.name == s) {
             Err(format!(
@@ -146,11 +149,18 @@ impl FromStr for Variant {
         } else {
             // Variants without an interpreter are suggested too: a misspelt `xpanse` should
             // hear of `xpanse`.
+            let names = REGISTRY
+                .iter()
+                .map(|v| v.name)
+                .chain(crate::definition::load::bundled_names());
             Err(format!(
-                "unknown variant {}; variants: {}{}",
+                "unknown variant {}; variants: {}, and the definitions {}{}",
                 chess::quoted(s),
                 known.join(", "),
-                crate::suggest::did_you_mean(s, REGISTRY.iter().map(|v| v.name))
+                crate::definition::load::bundled_names()
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                crate::suggest::did_you_mean(s, names)
             ))
         }
     }

@@ -9,7 +9,6 @@
 //! [`with_variant!`](crate::with_variant) binds to the running thread ([`bind`]).
 
 mod compile;
-pub mod fen;
 mod position;
 #[cfg(test)]
 mod tests;

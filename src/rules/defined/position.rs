@@ -5,7 +5,8 @@
 use std::hash::{Hash, Hasher};
 
 use super::compile::Compiled;
-use super::fen::{Fen, FenCell};
+use crate::definition::fen::{self, Placed};
+use crate::definition::model::Cell;
 use crate::definition::model::{Safety, Value};
 use crate::rules::board::{cell, Board, Sq, Square};
 use crate::rules::movement::{destinations, offset};
@@ -81,61 +82,44 @@ impl Position {
         start_counts: &'static [[u8; 64]; 2],
     ) -> Result<Position, SetupError> {
         let g = c.geometry;
-        let fen = Fen::parse(text.trim(), g.files, g.ranks)
-            .map_err(|e| SetupError::fen(format!("{} (at column {})", e.message, e.offset + 1)))?;
+        let letters: Vec<char> = c.kinds.iter().map(|k| k.letter).collect();
+        let holes: Vec<Cell> = c
+            .holes
+            .iter()
+            .map(|s| Cell {
+                file: s.file,
+                rank: s.rank,
+            })
+            .collect();
+        let shape = fen::Shape {
+            files: g.files,
+            ranks: g.ranks,
+            holes: &holes,
+            letters: &letters,
+        };
+        let fen = fen::parse(text.trim(), &shape).map_err(|e| SetupError::fen(e.to_string()))?;
         let mut board = Board::empty(g);
         for h in &c.holes {
             board.remove_square(*h);
         }
         let mut counts = [[0u8; 64]; 2];
-        for (i, row) in fen.ranks.iter().enumerate() {
-            let rank = g.ranks - 1 - i as u8;
-            for (file, cellv) in row.iter().enumerate() {
-                let sq = Square::new(file as u8, rank);
-                let hole = c.holes.contains(&sq);
-                match *cellv {
-                    FenCell::Hole if hole => {}
-                    FenCell::Hole => {
-                        return Err(SetupError::fen(format!(
-                            "{} is a square of the board, not a hole (`*`)",
-                            g.square_name(sq)
-                        )))
-                    }
-                    _ if hole => {
-                        return Err(SetupError::fen(format!(
-                            "{} is not part of the board; write `*` there",
-                            g.square_name(sq)
-                        )))
-                    }
-                    FenCell::Empty => {}
-                    FenCell::Piece { letter, .. } => {
-                        let Some(kind) = c.kind_of_letter(letter) else {
-                            let letters: String = c.kinds.iter().map(|k| k.letter).collect();
-                            return Err(SetupError::fen(format!(
-                                "`{letter}` is not a piece of {}; its pieces: {letters}",
-                                c.def.name
-                            )));
-                        };
-                        let color = if letter.is_ascii_uppercase() {
-                            Color::White
-                        } else {
-                            Color::Black
-                        };
-                        counts[color.index()][kind] += 1;
-                        board.put(sq, Some(c.piece(color, kind)));
-                    }
-                }
+        for sq in g.squares() {
+            let cell = Cell {
+                file: sq.file,
+                rank: sq.rank,
+            };
+            if let Placed::Piece { letter, color, .. } = fen.at(cell) {
+                let kind = c
+                    .kind_of_letter(letter)
+                    .ok_or_else(|| SetupError::fen(format!("`{letter}` is not a piece")))?;
+                counts[color.index()][kind] += 1;
+                board.put(sq, Some(c.piece(color, kind)));
             }
         }
-        let turn = if fen.white_to_move {
-            Color::White
-        } else {
-            Color::Black
-        };
         let mut pos = Position {
             c,
             board,
-            turn,
+            turn: fen.side,
             castle: [0, 0],
             ep: [None, None],
             ep_victim: None,
@@ -145,68 +129,76 @@ impl Position {
             counts,
             start_counts,
         };
-        pos.read_castling(&fen.castling)?;
-        for (i, name) in fen.en_passant.iter().take(2).enumerate() {
-            let sq = g
-                .parse_square(name)
-                .ok_or_else(|| SetupError::fen(format!("`{name}` is not a square of the board")))?;
-            pos.ep[i] = Some(Sq::of(sq));
-        }
-        if let Some(first) = pos.ep[0] {
-            // The piece that double-stepped stands one square beyond the passed squares.
-            let them = turn.other();
-            let fwd = offset((0, 1), them);
-            let last = pos.ep[1].unwrap_or(first);
-            let victim = last.offset(fwd);
-            pos.ep_victim = (!board_is_wall(&pos.board, victim)).then_some(victim);
-        }
-        if let Some(given) = fen.checks_given {
-            pos.checks = given;
-        } else if let (Some(left), Some((_, n))) = (fen.checks_left, c.check_count) {
-            pos.checks = [n.saturating_sub(left[0]), n.saturating_sub(left[1])];
+        pos.read_castling(&fen.castling);
+        pos.read_en_passant(&fen.en_passant);
+        match (fen.checks, c.check_count) {
+            (Some(fen::CheckCounters::Given(given)), _) => {
+                pos.checks = given.map(|n| n.min(255) as u8);
+            }
+            (Some(fen::CheckCounters::Remaining(left)), Some((_, n))) => {
+                pos.checks = left.map(|l| (n as u32).saturating_sub(l) as u8);
+            }
+            _ => {}
         }
         Ok(pos)
     }
 
-    fn read_castling(&mut self, field: &str) -> Result<(), SetupError> {
-        let Some(castling) = &self.c.castling else {
-            return Ok(());
-        };
-        if field == "-" {
-            return Ok(());
+    /// En passant squares as Fairy-Stockfish writes them: the squares a double step passed
+    /// (empty: where a capturer goes) and, for some pieces, the square it stopped on (the
+    /// piece taken). A single empty square names the piece beyond it, as in orthodox FENs.
+    fn read_en_passant(&mut self, squares: &[Cell]) {
+        let them = self.turn.other();
+        let mut targets = Vec::new();
+        let mut victim = None;
+        for cell in squares {
+            let sq = Sq::of(Square::new(cell.file, cell.rank));
+            if self.board.cell(sq) == cell::EMPTY {
+                targets.push(sq);
+            } else if self.mine(self.board.cell(sq), them) {
+                victim = Some(sq);
+            }
         }
-        for ch in field.chars() {
-            let color = if ch.is_ascii_uppercase() {
-                Color::White
-            } else {
-                Color::Black
-            };
+        if victim.is_none() {
+            let fwd = offset((0, 1), them);
+            victim = targets.iter().map(|t| t.offset(fwd)).find(|v| {
+                !targets.contains(v)
+                    && !board_is_wall(&self.board, *v)
+                    && self.mine(self.board.cell(*v), them)
+            });
+        }
+        if victim.is_some() && !targets.is_empty() {
+            for (i, t) in targets.iter().take(2).enumerate() {
+                self.ep[i] = Some(*t);
+            }
+            self.ep_victim = victim;
+        }
+    }
+
+    fn read_castling(&mut self, rights: &[fen::CastlingRight]) {
+        let Some(castling) = &self.c.castling else {
+            return;
+        };
+        for right in rights {
+            let color = right.color;
             let rank = back_rank(self.c, color);
             let Some(king) = self.king_file(color) else {
                 continue;
             };
             let is_rook = |f: u8| {
                 let code = self.board.cell(Sq::of(Square::new(f, rank)));
-                Piece::from_code(code).is_some_and(|p| {
-                    p.color() == color
-                        && self.c.kind_at(code).is_some_and(|k| castling.rooks.has(k))
-                })
+                self.mine(code, color)
+                    && self.c.kind_at(code).is_some_and(|k| castling.rooks.has(k))
             };
             let files = self.c.geometry.files;
-            let file = match ch.to_ascii_uppercase() {
-                'K' => (king + 1..files).rev().find(|&f| is_rook(f)),
-                'Q' => (0..king).find(|&f| is_rook(f)),
-                f @ 'A'..='P' => {
-                    let f = f as u8 - b'A';
-                    (f < files && is_rook(f)).then_some(f)
-                }
-                _ => None,
+            let file = match right.rook {
+                fen::RookRef::Kingside => (king + 1..files).rev().find(|&f| is_rook(f)),
+                fen::RookRef::Queenside => (0..king).find(|&f| is_rook(f)),
+                fen::RookRef::File(f) => (f < files && is_rook(f)).then_some(f),
             };
             if let Some(f) = file {
                 self.castle[color.index()] |= 1 << f;
             }
         }
-        Ok(())
     }
 
     /// The file of `color`'s castling king on its first rank.
@@ -220,27 +212,34 @@ impl Position {
     /// The FEN of the position, in Fairy-Stockfish's conventions.
     pub fn fen(&self) -> String {
         let g = self.c.geometry;
-        let mut rows = Vec::new();
+        let mut out = String::new();
         for rank in (0..g.ranks).rev() {
-            let mut row = Vec::new();
+            let mut empty = 0;
             for file in 0..g.files {
                 let sq = Square::new(file, rank);
-                row.push(if self.c.holes.contains(&sq) {
-                    FenCell::Hole
+                let ch = if self.c.holes.contains(&sq) {
+                    Some('*')
                 } else {
-                    match self.board.get(sq) {
-                        Some(p) => FenCell::Piece {
-                            letter: p.fen_char(),
-                            promoted: false,
-                        },
-                        None => FenCell::Empty,
+                    self.board.get(sq).map(|p| p.fen_char())
+                };
+                match ch {
+                    None => empty += 1,
+                    Some(ch) => {
+                        if empty > 0 {
+                            out.push_str(&empty.to_string());
+                            empty = 0;
+                        }
+                        out.push(ch);
                     }
-                });
+                }
             }
-            rows.push(row);
+            if empty > 0 {
+                out.push_str(&empty.to_string());
+            }
+            if rank > 0 {
+                out.push('/');
+            }
         }
-        let mut out = String::new();
-        super::fen::write_placement(&rows, &mut out);
         out.push_str(if self.turn == Color::White {
             " w "
         } else {
