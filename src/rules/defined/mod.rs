@@ -235,7 +235,7 @@ impl Entry {
                 .unwrap_or_default()
         };
         let c: &'static Compiled = Box::leak(Box::new(Compiled::new(self.def.clone(), &reading)));
-        let start = Position::from_fen(c, &self.def.start, Box::leak(Box::new([[0; 64]; 2])))
+        let start = Position::read_fen(c, &self.def.start, Box::leak(Box::new([[0; 64]; 2])))
             .map(|p| p.counts)
             .unwrap_or([[0; 64]; 2]);
         let s: &'static [[u8; 64]; 2] = Box::leak(Box::new(start));
@@ -304,7 +304,7 @@ impl Rules for Position {
     fn start(_geometry: Geometry, options: &Options) -> Result<Self, SetupError> {
         let e = bound();
         let (c, s) = e.compiled(options);
-        Position::from_fen(c, &e.def.start, s)
+        Position::read_fen(c, &e.def.start, s)
     }
 
     fn from_setup(setup: &Setup, options: &Options) -> Result<Self, SetupError> {
@@ -339,7 +339,7 @@ impl Rules for Position {
             key("halfmove-clock").unwrap_or_else(|| "0".into()),
             key("fullmove-number").unwrap_or_else(|| "1".into()),
         ));
-        Position::from_fen(c, &fen, s)
+        Position::read_fen(c, &fen, s)
     }
 
     fn to_setup(&self) -> Setup {
@@ -352,7 +352,7 @@ impl Rules for Position {
     fn from_fen(_geometry: Geometry, fen: &str, options: &Options) -> Result<Self, SetupError> {
         let e = bound();
         let (c, s) = e.compiled(options);
-        Position::from_fen(c, fen, s)
+        Position::read_fen(c, fen, s)
     }
 
     fn fen(&self) -> String {

@@ -76,7 +76,7 @@ fn back_rank(c: &Compiled, color: Color) -> u8 {
 
 impl Position {
     /// Reads a FEN in Fairy-Stockfish's conventions.
-    pub fn from_fen(
+    pub fn read_fen(
         c: &'static Compiled,
         text: &str,
         start_counts: &'static [[u8; 64]; 2],
@@ -489,6 +489,7 @@ impl Position {
         let rank = back_rank(self.c, us);
         let at = |f: u8| Sq::of(Square::new(f, rank));
         let ks = at(kf);
+        let guarded = self.c.check.is_some() && self.c.royal.has(castling.king);
         for rf in 0..self.c.geometry.files {
             if rights >> rf & 1 == 0 {
                 continue;
@@ -501,11 +502,12 @@ impl Position {
             if (lo..=hi).any(|f| f != kf && f != rf && self.board.cell(at(f)) != cell::EMPTY) {
                 continue;
             }
-            // The king may not castle out of check, nor pass over an attacked square; where
-            // it lands the legality test looks, with the rook moved.
+            // A royal king may not castle out of check, nor pass over an attacked square;
+            // where it lands the legality test looks, with the rook moved. A king that is not
+            // royal castles through attacks.
             let them = us.other();
             let (a, b) = (kf.min(kto), kf.max(kto));
-            if (a..=b).any(|f| f != kto && self.attacked(at(f), them)) {
+            if guarded && (a..=b).any(|f| f != kto && self.attacked(at(f), them)) {
                 continue;
             }
             out.push(Move {
@@ -735,11 +737,10 @@ impl Position {
                 }
             }
         }
+        // Only the side that just moved can have given its last check.
         if let Some((e, n)) = c.check_count {
-            for color in [last, mover] {
-                if self.checks[color.index()] >= n {
-                    return Some((color, e.value, e.tag.rule));
-                }
+            if self.checks[last.index()] >= n {
+                return Some((last, e.value, e.tag.rule));
             }
         }
         None
