@@ -75,7 +75,9 @@ fn chess_is_the_expected_model() {
         d.start,
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
     );
-    assert!(d.options.is_empty());
+    assert_eq!(d.options.len(), 1);
+    assert_eq!(d.options[0].name, "chess960");
+    assert_eq!(d.options[0].values, ["off", "on"]);
     let components: Vec<Component> = d.rules.iter().map(|r| r.component.clone()).collect();
     assert_eq!(
         components,
@@ -83,22 +85,36 @@ fn chess_is_the_expected_model() {
             Component::DoubleStep {
                 pieces: vec!['P'],
                 region: [rank(8, 1), rank(8, 6)],
-                steps: 2
+                steps: 2,
+                movement: None,
             },
-            Component::EnPassant { pieces: vec!['P'] },
+            Component::EnPassant {
+                pieces: vec!['P'],
+                region: Default::default(),
+            },
             Component::Promotion {
                 pieces: vec!['P'],
                 region: [rank(8, 7), rank(8, 0)],
-                into: vec!['Q', 'R', 'B', 'N'],
+                into: [vec!['Q', 'R', 'B', 'N'], vec!['Q', 'R', 'B', 'N']],
                 mandatory: true,
-                captured_only: false
+                captured_only: false,
+                limits: vec![],
             },
             Component::Castling {
                 king: 'K',
                 rooks: vec!['R'],
                 king_to: [2, 6],
                 rook_to: [3, 5],
-                chess960: false
+                chess960: false,
+                rank: 1,
+            },
+            Component::Castling {
+                king: 'K',
+                rooks: vec!['R'],
+                king_to: [2, 6],
+                rook_to: [3, 5],
+                chess960: true,
+                rank: 1,
             },
             Component::Check {
                 safety: Safety::All
@@ -110,13 +126,15 @@ fn chess_is_the_expected_model() {
         ]
     );
     for r in &d.rules {
-        assert_eq!(r.id, r.component.name());
+        if r.id != "castling-960" {
+            assert_eq!(r.id, r.component.name());
+        }
         assert_eq!(r.source, "FIDE Laws of Chess");
-        assert!(r.when.is_empty());
+        assert_eq!(r.when.is_empty(), r.component.name() != "castling");
         assert!(!r.clause.is_empty());
     }
     assert!(d.rules[1]
         .clause
         .starts_with("A pawn that could have captured"));
-    assert_eq!((d.rules[0].span.line, d.rules[0].span.col), (17, 1));
+    assert_eq!((d.rules[0].span.line, d.rules[0].span.col), (23, 1));
 }

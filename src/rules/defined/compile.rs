@@ -2,7 +2,7 @@
 //! tables, squares as bit sets, and the components that apply under those readings, each with
 //! its rule id. Built once per definition and readings, and kept for the whole run.
 
-use crate::definition::model::{self, Component, Definition, Safety, Value};
+use crate::definition::model::{self, Component, Definition, Safety, Timing, Value};
 use crate::rules::board::{Geometry, Sq, Square, CELLS};
 use crate::rules::design::movement_of;
 use crate::rules::movement::{AttackTable, Movement};
@@ -72,6 +72,32 @@ pub struct DoubleStep {
     pub kinds: KindSet,
     pub region: [SqSet; 2],
     pub steps: u8,
+    /// The move made instead of the straight steps.
+    pub movement: Option<Movement>,
+}
+
+#[derive(Clone, Debug)]
+pub struct EnPassant {
+    pub tag: Tag,
+    pub kinds: KindSet,
+    /// Where each side may capture en passant; empty: anywhere.
+    pub region: [SqSet; 2],
+}
+
+#[derive(Clone, Debug)]
+pub struct FirstMove {
+    pub tag: Tag,
+    pub kinds: KindSet,
+    pub movement: Movement,
+    pub in_check: bool,
+    pub lost_on_line: KindSet,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct BareKing {
+    pub ending: Ending,
+    pub against: u8,
+    pub reply: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -79,10 +105,12 @@ pub struct Promotion {
     pub tag: Tag,
     pub kinds: KindSet,
     pub region: [SqSet; 2],
-    /// The kinds promoted into, by index.
-    pub into: Vec<usize>,
+    /// The kinds each side promotes into, by index.
+    pub into: [Vec<usize>; 2],
     pub mandatory: bool,
     pub captured_only: bool,
+    /// `(kind, n)`: only while the side has fewer than `n` of the kind.
+    pub limits: Vec<(usize, u8)>,
 }
 
 #[derive(Clone, Debug)]
@@ -93,6 +121,8 @@ pub struct Castling {
     pub king_to: [u8; 2],
     pub rook_to: [u8; 2],
     pub chess960: bool,
+    /// The rank castling happens on, from each side's own edge, from 0.
+    pub rank: u8,
 }
 
 /// A game-ending rule's value and rule.
@@ -107,6 +137,7 @@ pub struct Goal {
     pub ending: Ending,
     pub kinds: KindSet,
     pub region: [SqSet; 2],
+    pub timing: Timing,
 }
 
 #[derive(Clone, Debug)]
@@ -129,7 +160,10 @@ pub struct Compiled {
     pub holes: Vec<Square>,
     pub royal: KindSet,
     pub double_steps: Vec<DoubleStep>,
-    pub en_passant: Option<(Tag, KindSet)>,
+    pub en_passant: Option<EnPassant>,
+    pub first_moves: Vec<FirstMove>,
+    pub bare_king: Option<BareKing>,
+    pub checked_royal_captures: Option<Tag>,
     pub promotions: Vec<Promotion>,
     pub castling: Option<Castling>,
     pub check: Option<(Tag, Safety)>,
@@ -217,6 +251,9 @@ impl Compiled {
             royal,
             double_steps: Vec::new(),
             en_passant: None,
+            first_moves: Vec::new(),
+            bare_king: None,
+            checked_royal_captures: None,
             promotions: Vec::new(),
             castling: None,
             check: None,
@@ -247,26 +284,70 @@ impl Compiled {
                     pieces,
                     region,
                     steps,
+                    movement,
                 } => c.double_steps.push(DoubleStep {
                     tag,
                     kinds: set(pieces),
                     region: sides(region),
                     steps: *steps,
+                    movement: movement.as_deref().and_then(betza_movement),
                 }),
-                Component::EnPassant { pieces } => c.en_passant = Some((tag, set(pieces))),
+                Component::EnPassant { pieces, region } => {
+                    c.en_passant = Some(EnPassant {
+                        tag,
+                        kinds: set(pieces),
+                        region: sides(region),
+                    })
+                }
+                Component::FirstMove {
+                    pieces,
+                    movement,
+                    in_check,
+                    lost_on_line,
+                } => {
+                    if let Some(m) = betza_movement(movement) {
+                        c.first_moves.push(FirstMove {
+                            tag,
+                            kinds: set(pieces),
+                            movement: m,
+                            in_check: *in_check,
+                            lost_on_line: set(lost_on_line),
+                        })
+                    }
+                }
+                Component::BareKing {
+                    value,
+                    against,
+                    reply,
+                } => {
+                    c.bare_king = Some(BareKing {
+                        ending: ending(*value),
+                        against: *against,
+                        reply: *reply,
+                    })
+                }
+                Component::CheckedRoyalCaptures => c.checked_royal_captures = Some(tag),
                 Component::Promotion {
                     pieces,
                     region,
                     into,
                     mandatory,
                     captured_only,
+                    limits,
                 } => c.promotions.push(Promotion {
                     tag,
                     kinds: set(pieces),
                     region: sides(region),
-                    into: into.iter().filter_map(index).collect(),
+                    into: [
+                        into[0].iter().filter_map(index).collect(),
+                        into[1].iter().filter_map(index).collect(),
+                    ],
                     mandatory: *mandatory,
                     captured_only: *captured_only,
+                    limits: limits
+                        .iter()
+                        .filter_map(|(l, n)| index(l).map(|k| (k, *n)))
+                        .collect(),
                 }),
                 Component::Castling {
                     king,
@@ -274,6 +355,7 @@ impl Compiled {
                     king_to,
                     rook_to,
                     chess960,
+                    rank,
                 } => {
                     c.castling = index(king).map(|king| Castling {
                         tag,
@@ -282,6 +364,7 @@ impl Compiled {
                         king_to: *king_to,
                         rook_to: *rook_to,
                         chess960: *chess960,
+                        rank: rank.saturating_sub(1),
                     })
                 }
                 Component::Check { safety } => c.check = Some((tag, *safety)),
@@ -295,10 +378,12 @@ impl Compiled {
                     pieces,
                     region,
                     value,
+                    timing,
                 } => c.goals.push(Goal {
                     ending: ending(*value),
                     kinds: set(pieces),
                     region: sides(region),
+                    timing: *timing,
                 }),
                 Component::CheckCount { checks, value } => {
                     c.check_count = Some((ending(*value), *checks))
@@ -333,4 +418,11 @@ impl Compiled {
             .iter()
             .position(|k| k.letter == letter.to_ascii_uppercase())
     }
+}
+
+/// The movement a Betza text gives (already checked by the definition's reader).
+fn betza_movement(text: &str) -> Option<Movement> {
+    crate::betza::Design::parse(text)
+        .ok()
+        .map(|d| movement_of(&d))
 }

@@ -147,6 +147,7 @@ fn entry_of(def: Definition) -> Entry {
             C::Stalemate { .. } => Reason::Stalemate,
             C::Extinction { .. } | C::Explosion { .. } => Reason::Extinction,
             C::Goal { .. } => Reason::Infiltration,
+            C::BareKing { .. } => Reason::Extinction,
             C::CheckCount { .. } => Reason::Checkmate,
             C::Repetition { .. } => Reason::Repetition,
             C::MoveCount { .. } => Reason::FiftyMove,
@@ -205,6 +206,9 @@ fn summary(c: &crate::definition::Component) -> String {
         C::Explosion { .. } => "a capture removes the capturing piece and every non-immune piece around the capture square".into(),
         C::Repetition { times } => format!("the same position for the {}th time: a draw", times),
         C::MoveCount { moves } => format!("{moves} moves by each side without a capture or a pawn move: a draw"),
+        C::BareKing { value, .. } => format!("a side left with one piece: {}", value_word(*value)),
+        C::FirstMove { movement, .. } => format!("a piece on a square it keeps a first-move right on may also move `{movement}`"),
+        C::CheckedRoyalCaptures => "a royal piece in check moves only to capture a piece that gives check".into(),
     }
 }
 
@@ -455,7 +459,7 @@ impl Rules for Position {
             if pattern.matches(&self.describe(m)) {
                 let mut next = self.clone();
                 next.apply(m);
-                if !self.legal_after(&next) {
+                if !self.legal_after(m, &next) {
                     let rule = self
                         .c
                         .check

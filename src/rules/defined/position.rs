@@ -7,7 +7,7 @@ use std::hash::{Hash, Hasher};
 use super::compile::Compiled;
 use crate::definition::fen::{self, Placed};
 use crate::definition::model::Cell;
-use crate::definition::model::{Safety, Value};
+use crate::definition::model::{Safety, Timing, Value};
 use crate::rules::board::{cell, Board, Sq, Square};
 use crate::rules::movement::{destinations, offset};
 use crate::rules::piece::{Color, Piece};
@@ -54,6 +54,8 @@ pub struct Position {
     pub turn: Color,
     /// Files of the rooks each side may still castle with.
     pub castle: [u16; 2],
+    /// Files of each side's first-rank squares whose pieces keep a first-move right.
+    pub gates: [u16; 2],
     /// Squares a double step passed over on the last move, and the piece that made it.
     pub ep: [Option<Sq>; 2],
     pub ep_victim: Option<Sq>,
@@ -67,11 +69,17 @@ pub struct Position {
     pub start_counts: &'static [[u8; 64]; 2],
 }
 
-fn back_rank(c: &Compiled, color: Color) -> u8 {
+/// The rank `r` (from 0) counted from `color`'s own edge of the board.
+fn rank_of(c: &Compiled, color: Color, r: u8) -> u8 {
     match color {
-        Color::White => 0,
-        Color::Black => c.geometry.ranks - 1,
+        Color::White => r,
+        Color::Black => c.geometry.ranks - 1 - r,
     }
+}
+
+/// The rank `color` castles on.
+fn back_rank(c: &Compiled, color: Color) -> u8 {
+    rank_of(c, color, c.castling.as_ref().map_or(0, |k| k.rank))
 }
 
 impl Position {
@@ -121,6 +129,7 @@ impl Position {
             board,
             turn: fen.side,
             castle: [0, 0],
+            gates: [0, 0],
             ep: [None, None],
             ep_victim: None,
             halfmove: fen.halfmove,
@@ -175,6 +184,16 @@ impl Position {
     }
 
     fn read_castling(&mut self, rights: &[fen::CastlingRight]) {
+        // Without castling, file letters are first-move rights (Fairy-Stockfish's gates).
+        if !self.c.first_moves.is_empty() {
+            for right in rights {
+                if let fen::RookRef::File(f) = right.rook {
+                    if self.c.castling.is_none() && f < self.c.geometry.files {
+                        self.gates[right.color.index()] |= 1 << f;
+                    }
+                }
+            }
+        }
         let Some(castling) = &self.c.castling else {
             return;
         };
@@ -388,6 +407,17 @@ impl Position {
                 if !ds.kinds.has(kind) || !ds.region[us.index()].has(from) {
                     continue;
                 }
+                if let Some(m) = &ds.movement {
+                    destinations(
+                        m,
+                        &self.board,
+                        from,
+                        us,
+                        |_| false,
+                        |to, _| self.push(out, kind, from, to, Special::Step),
+                    );
+                    continue;
+                }
                 let fwd = offset((0, 1), us);
                 let mut t = from;
                 for n in 1..=ds.steps {
@@ -400,17 +430,62 @@ impl Position {
                     }
                 }
             }
-            if let (Some((_, kinds)), Some(victim)) = (&c.en_passant, self.ep_victim) {
-                if kinds.has(kind) {
+            if let (Some(ep), Some(victim)) = (&c.en_passant, self.ep_victim) {
+                if ep.kinds.has(kind) {
+                    let region = &ep.region[us.index()];
                     for target in self.ep.iter().flatten() {
-                        if self.captures_onto(kind, from, *target) {
+                        if (region.is_empty() || region.has(*target))
+                            && self.captures_onto(kind, from, *target)
+                        {
                             self.push(out, kind, from, *target, Special::EnPassant { victim });
                         }
                     }
                 }
             }
         }
+        self.first_moves(out);
         self.castlings(out);
+    }
+
+    /// The first moves of pieces on squares that keep their right.
+    fn first_moves(&self, out: &mut Vec<Move>) {
+        let us = self.turn;
+        let gates = self.gates[us.index()];
+        if gates == 0 {
+            return;
+        }
+        let rank = rank_of(self.c, us, 0);
+        let mut checked = None;
+        for fm in &self.c.first_moves {
+            for f in 0..self.c.geometry.files {
+                if gates >> f & 1 == 0 {
+                    continue;
+                }
+                let from = Sq::of(Square::new(f, rank));
+                let code = self.board.cell(from);
+                let Some(kind) = self.c.kind_at(code) else {
+                    continue;
+                };
+                if !self.mine(code, us) || !fm.kinds.has(kind) {
+                    continue;
+                }
+                if !fm.in_check && *checked.get_or_insert_with(|| self.royal_attacked(us)) {
+                    continue;
+                }
+                destinations(
+                    &fm.movement,
+                    &self.board,
+                    from,
+                    us,
+                    |_| false,
+                    |to, _| {
+                        if !out.iter().any(|m| m.from == from && m.to == to) {
+                            self.push(out, kind, from, to, Special::None)
+                        }
+                    },
+                );
+            }
+        }
     }
 
     /// Whether a piece of `kind` on `from` could capture on the empty square `target`.
@@ -448,10 +523,12 @@ impl Position {
             out.push(plain);
             return;
         };
-        for &into in &p.into {
-            if p.captured_only
-                && self.counts[us.index()][into] >= self.start_counts[us.index()][into]
-            {
+        for &into in &p.into[us.index()] {
+            let have = self.counts[us.index()][into];
+            if p.captured_only && have >= self.start_counts[us.index()][into] {
+                continue;
+            }
+            if p.limits.iter().any(|&(k, n)| k == into && have >= n) {
                 continue;
             }
             out.push(Move {
@@ -612,15 +689,20 @@ impl Position {
         self.ep = [None, None];
         self.ep_victim = None;
         if m.special == Special::Step && c.en_passant.is_some() {
-            let fwd = offset((0, 1), us);
-            let mut t = m.from.offset(fwd);
-            let mut i = 0;
-            while t != m.to && i < 2 {
-                self.ep[i] = Some(t);
-                i += 1;
-                t = t.offset(fwd);
+            // The squares passed over: the whole steps between the two ends.
+            let (a, b) = (m.from.square(), m.to.square());
+            let (df, dr) = (b.file as i32 - a.file as i32, b.rank as i32 - a.rank as i32);
+            let g = gcd(df.unsigned_abs(), dr.unsigned_abs()) as i32;
+            if g > 1 {
+                let step = crate::rules::board::delta(df / g, dr / g);
+                for i in 1..g.min(3) {
+                    self.ep[i as usize - 1] = Some(m.from.offset(step * i));
+                }
+                self.ep_victim = Some(m.to);
             }
-            self.ep_victim = Some(m.to);
+        }
+        if self.gates != [0, 0] {
+            self.update_gates(m, us);
         }
         let pawn = c.kinds[kind].pawn;
         self.halfmove = if captured || pawn {
@@ -637,6 +719,42 @@ impl Position {
         }
     }
 
+    /// First-move rights go when a piece leaves their square or is captured there, and a
+    /// royal piece's when an enemy piece of the named kinds stops on its rank or file.
+    fn update_gates(&mut self, m: Move, us: Color) {
+        let c = self.c;
+        let them = us.other();
+        for color in Color::ALL {
+            let rank = rank_of(c, color, 0);
+            for f in 0..c.geometry.files {
+                let sq = Sq::of(Square::new(f, rank));
+                if sq == m.from || sq == m.to && color == them {
+                    self.gates[color.index()] &= !(1 << f);
+                }
+            }
+        }
+        let Some(mover) = c.kind_at(self.board.cell(m.to)) else {
+            return;
+        };
+        let rank = rank_of(c, them, 0);
+        let to = m.to.square();
+        for fm in &c.first_moves {
+            if !fm.lost_on_line.has(mover) {
+                continue;
+            }
+            for f in 0..c.geometry.files {
+                let sq = Sq::of(Square::new(f, rank));
+                let code = self.board.cell(sq);
+                let holder = c
+                    .kind_at(code)
+                    .filter(|&k| self.mine(code, them) && fm.kinds.has(k));
+                if holder.is_some() && (to.file == f || to.rank == rank) {
+                    self.gates[them.index()] &= !(1 << f);
+                }
+            }
+        }
+    }
+
     fn remove(&mut self, sq: Sq) {
         let code = self.board.cell(sq);
         if let (Some(p), Some(k)) = (Piece::from_code(code), self.c.kind_at(code)) {
@@ -646,10 +764,13 @@ impl Position {
     }
 
     /// Whether the mover, having played into `next`, broke no component that forbids.
-    pub fn legal_after(&self, next: &Position) -> bool {
+    pub fn legal_after(&self, m: Move, next: &Position) -> bool {
         let c = self.c;
         let us = self.turn;
         let them = us.other();
+        if c.checked_royal_captures.is_some() && !self.royal_escape_allowed(m) {
+            return false;
+        }
         if c.explosion.is_some() {
             if self.royal_count(us) > 0 && next.royal_count(us) == 0 {
                 return false;
@@ -680,7 +801,7 @@ impl Position {
         for m in pseudo {
             let mut next = self.clone();
             next.apply(m);
-            if self.legal_after(&next) {
+            if self.legal_after(m, &next) {
                 out.push(m);
             }
         }
@@ -697,6 +818,35 @@ impl Position {
                 }
             }
         }
+    }
+
+    /// Under `checked-royal-captures`: a royal piece in check moves only to take a checker.
+    fn royal_escape_allowed(&self, m: Move) -> bool {
+        let c = self.c;
+        let us = self.turn;
+        let moving = self.board.cell(m.from);
+        if !c.kind_at(moving).is_some_and(|k| c.royal.has(k)) || !self.royal_attacked(us) {
+            return true;
+        }
+        let victim = self.board.cell(m.to);
+        let Some(kind) = c.kind_at(victim) else {
+            return false;
+        };
+        if !self.mine(victim, us.other()) {
+            return false;
+        }
+        let mut checks = false;
+        for royal in self.royals(us) {
+            destinations(
+                &c.kinds[kind].movement,
+                &self.board,
+                m.to,
+                us.other(),
+                |t| self.mine(t, us),
+                |to, capture| checks |= capture && to == royal,
+            );
+        }
+        checks
     }
 
     pub fn is_capture(&self, m: Move) -> bool {
@@ -724,17 +874,45 @@ impl Position {
                 }
             }
         }
-        for g in &c.goals {
+        if let Some(b) = c.bare_king {
+            let total = |color: Color| -> u32 {
+                self.counts[color.index()].iter().map(|&n| n as u32).sum()
+            };
             for color in [last, mover] {
-                let reached = c.squares.iter().any(|&sq| {
+                let other = total(color.other());
+                if total(color) <= 1 && other >= b.against as u32 {
+                    // A bare side to move may still bare the other side, if that has no more
+                    // than `against` pieces.
+                    if b.reply && color == mover && other <= b.against as u32 {
+                        continue;
+                    }
+                    return Some((color, b.ending.value, b.ending.tag.rule));
+                }
+            }
+        }
+        for g in &c.goals {
+            let reached = |color: Color| {
+                c.squares.iter().any(|&sq| {
                     let code = self.board.cell(sq);
                     g.region[color.index()].has(sq)
                         && self.mine(code, color)
                         && c.kind_at(code).is_some_and(|k| g.kinds.has(k))
-                });
-                if reached {
-                    return Some((color, g.ending.value, g.ending.tag.rule));
+                })
+            };
+            let decided = |color: Color| Some((color, g.ending.value, g.ending.tag.rule));
+            if reached(mover) {
+                return decided(mover);
+            }
+            match g.timing {
+                Timing::AfterReply => {}
+                Timing::AtOnce if reached(last) => return decided(last),
+                Timing::UnlessMatched if reached(last) => {
+                    if mover == Color::Black && !self.royal_attacked(mover) && self.can_reach(g) {
+                        continue;
+                    }
+                    return decided(last);
                 }
+                _ => {}
             }
         }
         // Only the side that just moved can have given its last check.
@@ -746,12 +924,27 @@ impl Position {
         None
     }
 
+    /// Whether the side to move has a legal move of a goal piece onto its goal.
+    fn can_reach(&self, g: &super::compile::Goal) -> bool {
+        let mut pseudo = Vec::new();
+        self.pseudo_moves(&mut pseudo);
+        pseudo.into_iter().any(|m| {
+            let kind = self.c.kind_at(self.board.cell(m.from));
+            kind.is_some_and(|k| g.kinds.has(k)) && g.region[self.turn.index()].has(m.to) && {
+                let mut next = self.clone();
+                next.apply(m);
+                self.legal_after(m, &next)
+            }
+        })
+    }
+
     /// The repetition identity: the board, whose turn, castling and en passant.
     pub fn key(&self) -> u64 {
         let mut h = std::collections::hash_map::DefaultHasher::new();
         self.board.hash(&mut h);
         self.turn.hash(&mut h);
         self.castle.hash(&mut h);
+        self.gates.hash(&mut h);
         self.ep.hash(&mut h);
         self.checks.hash(&mut h);
         h.finish()
@@ -760,4 +953,12 @@ impl Position {
 
 fn board_is_wall(board: &Board, sq: Sq) -> bool {
     sq.index() >= crate::rules::board::CELLS || board.cell(sq) == cell::WALL
+}
+
+fn gcd(a: u32, b: u32) -> u32 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
 }
