@@ -915,10 +915,11 @@ impl Position {
                 _ => {}
             }
         }
-        // Only the side that just moved can have given its last check.
+        // Only the side that just moved can have given its last check; the rule happens to
+        // the side it checked, the side to move.
         if let Some((e, n)) = c.check_count {
             if self.checks[last.index()] >= n {
-                return Some((last, e.value, e.tag.rule));
+                return Some((mover, e.value, e.tag.rule));
             }
         }
         None
