@@ -720,7 +720,9 @@ impl<'a> Resolver<'a> {
 
     /// Names that scenario files and the command line write: `[a-z][a-z0-9-]*`.
     fn check_name(&mut self, src: usize, v: &SynValue, what: &str) -> bool {
-        let ok = v.text.starts_with(|c: char| c.is_ascii_lowercase())
+        let ok = v
+            .text
+            .starts_with(|c: char| c.is_ascii_lowercase() || c.is_ascii_digit())
             && v.text
                 .chars()
                 .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
@@ -734,7 +736,7 @@ impl<'a> Resolver<'a> {
                 )
                 .with_help(
                     "names are written in small letters, digits and `-`, starting with a \
-                     letter (`grand-chess`)",
+                     letter or a digit (`grand-chess`, `3check`)",
                 ),
             );
         }
