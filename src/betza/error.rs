@@ -8,7 +8,7 @@ use std::fmt;
 pub struct Expected {
     /// An atom letter: `W F D H A G N L C Z J` or a shortcut `R B Q K`.
     pub atom: bool,
-    /// A lower-case modifier: a direction `f b l r s v h` or a modality `m c`.
+    /// A lower-case modifier: a direction `f b l r s v h`, a modality `m c` or a kind `n p g`.
     pub modifier: bool,
     /// `(`, opening a group.
     pub open: bool,
@@ -42,7 +42,7 @@ impl fmt::Display for Expected {
             items.push("an atom (W F D H A G N L C Z J R B Q K)");
         }
         if self.modifier {
-            items.push("a modifier (f b l r s v h m c)");
+            items.push("a modifier (f b l r s v h m c n p g)");
         }
         if self.open {
             items.push("`(`");
@@ -64,12 +64,6 @@ impl fmt::Display for Expected {
 /// A feature of (extended) Betza notation that this module recognises but does not model.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Unsupported {
-    /// `p`: a hopper (cannon-like, jumps over one piece).
-    Hopper,
-    /// `g`: a grasshopper-like hopper that lands just behind the hurdle.
-    Grasshopper,
-    /// `n`: a non-jumping (lame) leap that an intermediate square blocks.
-    NonJumping,
     /// `j`: a jumping move that must (or may) skip a square.
     Jumping,
     /// `i`: a move allowed only as the piece's first move.
@@ -100,9 +94,6 @@ impl Unsupported {
     /// The feature a letter stands for in extended Betza notation, if it is one we recognise.
     pub(crate) fn of(letter: char) -> Option<Unsupported> {
         Some(match letter {
-            'p' => Unsupported::Hopper,
-            'g' => Unsupported::Grasshopper,
-            'n' => Unsupported::NonJumping,
             'j' => Unsupported::Jumping,
             'i' => Unsupported::Initial,
             'e' => Unsupported::EnPassant,
@@ -121,9 +112,6 @@ impl Unsupported {
 
     fn describe(self) -> &'static str {
         match self {
-            Unsupported::Hopper => "hopper",
-            Unsupported::Grasshopper => "grasshopper-style hopper",
-            Unsupported::NonJumping => "non-jumping (lame) leap",
             Unsupported::Jumping => "jumping move",
             Unsupported::Initial => "initial-move-only move",
             Unsupported::EnPassant => "en passant capture",
@@ -172,6 +160,18 @@ pub enum BetzaError {
     DoubledRider { at: usize, letter: char },
     /// `h` (half) not preceded by one of `f b l r`.
     LoneHalf { at: usize },
+    /// Two different kind letters (`n`, `p`, `g`) on one atom; `at` is the second.
+    ConflictingKinds {
+        at: usize,
+        letter: char,
+        first: char,
+    },
+    /// `n` on a rider (`nR`, `nNN`, `nN2`); `at` is the `n`. Fairy-Stockfish ignores it there.
+    LameRider { at: usize },
+    /// A range after a grasshopper (`gR3`); `at` is its first digit.
+    GrasshopperRange { at: usize },
+    /// `p` or `g` on a leap longer than 2 squares on an axis (H L C Z J G); `at` is the atom.
+    LongHop { at: usize, letter: char },
     /// A letter of extended Betza notation that this module does not model.
     Unsupported {
         at: usize,
@@ -195,6 +195,10 @@ impl BetzaError {
             | BetzaError::RangeAfterDoubled { at }
             | BetzaError::DoubledRider { at, .. }
             | BetzaError::LoneHalf { at }
+            | BetzaError::ConflictingKinds { at, .. }
+            | BetzaError::LameRider { at }
+            | BetzaError::GrasshopperRange { at }
+            | BetzaError::LongHop { at, .. }
             | BetzaError::Unsupported { at, .. } => at,
         }
     }
@@ -246,14 +250,34 @@ impl fmt::Display for BetzaError {
                 f,
                 "`h` (half) at {at} must follow one of f b l r (fh, bh, lh, rh)"
             ),
+            BetzaError::ConflictingKinds { at, letter, first } => write!(
+                f,
+                "`{letter}` at {at} on an atom already marked `{first}`: an atom is at most one \
+                 of lame (n), hopper (p) or grasshopper (g)"
+            ),
+            BetzaError::LameRider { at } => write!(
+                f,
+                "`n` (lame) at {at} is on a rider: only a leaper can be lame (nN, nA, nD), \
+                 and Fairy-Stockfish ignores `n` on riders"
+            ),
+            BetzaError::GrasshopperRange { at } => write!(
+                f,
+                "range at {at} after a grasshopper: `g` lands right behind its screen; write \
+                 `p` with a range (pR3) for a hopper that goes up to that many squares beyond"
+            ),
+            BetzaError::LongHop { at, letter } => write!(
+                f,
+                "hopper on `{letter}` at {at}: hoppers move along leaps of at most 2 squares \
+                 on an axis (W F D N A, R B Q), as in Fairy-Stockfish"
+            ),
             BetzaError::Unsupported {
                 at,
                 letter,
                 feature,
             } => write!(
                 f,
-                "`{letter}` at {at} ({}) is not supported: only leaps, riders, direction \
-                 modifiers and m/c are",
+                "`{letter}` at {at} ({}) is not supported: only leaps, riders, hoppers (p g), \
+                 lame leaps (n), direction modifiers and m/c are",
                 feature.describe()
             ),
         }
@@ -271,6 +295,10 @@ pub enum InvalidAtom {
     NoVectors,
     /// A vector that is not one of the leap's (for White).
     NotOfLeap((i32, i32)),
+    /// A lame atom that rides.
+    LameRider,
+    /// A hopper on a leap longer than 2 squares on an axis.
+    LongHop(super::Leap),
 }
 
 impl fmt::Display for InvalidAtom {
@@ -281,6 +309,12 @@ impl fmt::Display for InvalidAtom {
             InvalidAtom::NotOfLeap((dx, dy)) => {
                 write!(f, "({dx}, {dy}) is not a vector of the atom's leap")
             }
+            InvalidAtom::LameRider => f.write_str("a lame atom that rides (only leapers are lame)"),
+            InvalidAtom::LongHop(leap) => write!(
+                f,
+                "a hopper on {}: hoppers move along leaps of at most 2 squares on an axis",
+                leap.letter()
+            ),
         }
     }
 }
