@@ -829,6 +829,31 @@ mod tests {
             Some(1)
         );
         assert_eq!(QUEEN.could_reach(sq("d4"), sq("d4"), Color::White), None);
+        // A lame leap reaches what its leap does; a hopper needs room for a screen.
+        let horse = design("nN");
+        assert_eq!(horse.could_reach(sq("b1"), sq("c3"), Color::White), Some(0));
+        assert_eq!(horse.could_reach(sq("b1"), sq("d5"), Color::White), None);
+        let cannon = design("mRcpR");
+        assert_eq!(
+            cannon.could_reach(sq("a1"), sq("a2"), Color::White),
+            Some(0)
+        );
+        assert_eq!(
+            cannon.could_reach(sq("a1"), sq("a3"), Color::White),
+            Some(0)
+        );
+        assert_eq!(
+            design("cpR").could_reach(sq("a1"), sq("a2"), Color::White),
+            None
+        );
+        assert_eq!(
+            design("cpR").could_reach(sq("a1"), sq("a3"), Color::White),
+            Some(0)
+        );
+        assert_eq!(
+            design("gQ").could_reach(sq("a1"), sq("h8"), Color::White),
+            Some(1)
+        );
     }
 
     #[test]
