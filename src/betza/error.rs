@@ -168,10 +168,11 @@ pub enum BetzaError {
     },
     /// `n` on a rider (`nR`, `nNN`, `nN2`); `at` is the `n`. Fairy-Stockfish ignores it there.
     LameRider { at: usize },
-    /// A range after a grasshopper (`gR3`); `at` is its first digit.
-    GrasshopperRange { at: usize },
-    /// `p` or `g` on a leap longer than 2 squares on an axis (H L C Z J G); `at` is the atom.
-    LongHop { at: usize, letter: char },
+    /// A range after a hopper (`pR3`, `gR2`); `at` is its first digit.
+    HopperRange { at: usize },
+    /// `p` or `g` on an atom off the rank, file and diagonal lines (D N A H L C Z J G); `at`
+    /// is the atom.
+    HopperLine { at: usize, letter: char },
     /// A letter of extended Betza notation that this module does not model.
     Unsupported {
         at: usize,
@@ -197,8 +198,8 @@ impl BetzaError {
             | BetzaError::LoneHalf { at }
             | BetzaError::ConflictingKinds { at, .. }
             | BetzaError::LameRider { at }
-            | BetzaError::GrasshopperRange { at }
-            | BetzaError::LongHop { at, .. }
+            | BetzaError::HopperRange { at }
+            | BetzaError::HopperLine { at, .. }
             | BetzaError::Unsupported { at, .. } => at,
         }
     }
@@ -260,15 +261,16 @@ impl fmt::Display for BetzaError {
                 "`n` (lame) at {at} is on a rider: only a leaper can be lame (nN, nA, nD), \
                  and Fairy-Stockfish ignores `n` on riders"
             ),
-            BetzaError::GrasshopperRange { at } => write!(
+            BetzaError::HopperRange { at } => write!(
                 f,
-                "range at {at} after a grasshopper: `g` lands right behind its screen; write \
-                 `p` with a range (pR3) for a hopper that goes up to that many squares beyond"
+                "range at {at} after a hopper: a hopper goes any distance beyond its screen \
+                 (p) or lands right behind it (g), as in Fairy-Stockfish, which has no hopper \
+                 of limited range"
             ),
-            BetzaError::LongHop { at, letter } => write!(
+            BetzaError::HopperLine { at, letter } => write!(
                 f,
-                "hopper on `{letter}` at {at}: hoppers move along leaps of at most 2 squares \
-                 on an axis (W F D N A, R B Q), as in Fairy-Stockfish"
+                "hopper on `{letter}` at {at}: hoppers move along ranks, files and diagonals \
+                 only (W F R B Q K), the lines Fairy-Stockfish's hoppers use"
             ),
             BetzaError::Unsupported {
                 at,
@@ -297,8 +299,10 @@ pub enum InvalidAtom {
     NotOfLeap((i32, i32)),
     /// A lame atom that rides.
     LameRider,
-    /// A hopper on a leap longer than 2 squares on an axis.
-    LongHop(super::Leap),
+    /// A hopper off the rank, file and diagonal lines (not W or F).
+    HopperLine(super::Leap),
+    /// A hopper with a limited range.
+    HopperRange,
 }
 
 impl fmt::Display for InvalidAtom {
@@ -310,11 +314,14 @@ impl fmt::Display for InvalidAtom {
                 write!(f, "({dx}, {dy}) is not a vector of the atom's leap")
             }
             InvalidAtom::LameRider => f.write_str("a lame atom that rides (only leapers are lame)"),
-            InvalidAtom::LongHop(leap) => write!(
+            InvalidAtom::HopperLine(leap) => write!(
                 f,
-                "a hopper on {}: hoppers move along leaps of at most 2 squares on an axis",
+                "a hopper on {}: hoppers move along ranks, files and diagonals only (W, F)",
                 leap.letter()
             ),
+            InvalidAtom::HopperRange => {
+                f.write_str("a hopper of limited range (a hopper goes any distance, or one square)")
+            }
         }
     }
 }

@@ -34,44 +34,24 @@
 //!     on which more of the leap remains, or diagonally when as much remains on both. So `nN`
 //!     (the xiangqi horse) is blocked by the orthogonal neighbour in its long direction, `nA`
 //!     (the xiangqi elephant) by the diagonal middle square, `nD` (`fmnD`, a pawn's double
-//!     step) by the middle square, `nH` by both squares between; the camel `nL` (1,3) by the
-//!     two orthogonal squares (0,1) and (0,2), the zebra `nZ` (2,3) by (0,1) and (1,2)
-//!     (Janggi's elephant), `nG` by (1,1) and (2,2); `nW`, `nF` pass over nothing. Leapers
+//!     step) by the middle square, the zebra `nZ` (2,3) by (0,1) and (1,2) (Janggi's
+//!     elephant). These four are the lame leaps Fairy-Stockfish's engine generates. The same
+//!     path gives `nH` both squares between, the camel `nL` (1,3) the two orthogonal squares
+//!     (0,1) and (0,2), `nG` (1,1) and (2,2), and `nW`, `nF` none (they move as `W`, `F`):
+//!     Fairy-Stockfish's path function reads them so, but its engine gives these pieces no
+//!     lame move at all, so a game meant to match its counts uses `nD nN nA nZ` only. Leapers
 //!     only: `n` on a rider (`nR`, `nNN`, `nN2`) is an error, since Fairy-Stockfish ignores
 //!     it there.
-//!   - `p`, a hopper (the cannon): it rides along the atom's line, passes exactly one piece
-//!     (the screen) anywhere on it, then moves to empty squares or captures the first piece
-//!     beyond (`pR`, `pB`, `pQ`; `mRcpR` is the xiangqi cannon). As in Fairy-Stockfish, a
-//!     hopper on a leaper rides its line (`pN` = `pNN`, `pW` = `pR`), and a range counts the
-//!     squares beyond the screen (`pR3`; `pR1` is the grasshopper).
+//!   - `p`, a hopper (the cannon): it rides along a rank, file or diagonal, passes exactly one
+//!     piece (the screen) anywhere on it, then moves to empty squares or captures the first
+//!     piece beyond (`pR`, `pB`, `pQ`; `mRcpR` is the xiangqi cannon). As in
+//!     Fairy-Stockfish, a hopper on a leaper rides its line (`pW` = `pR`, `pK` = `pQ`).
 //!   - `g`, the grasshopper: it passes the first piece on the line and lands on the square
-//!     right behind it, empty or to capture (`gQ`, `gR`, `gB`); a range after it (`gR3`) is
-//!     an error.
-//!   - Hoppers follow the lines of leaps of at most 2 squares on an axis (`W F D N A` and the
-//!     shortcuts), the lines Fairy-Stockfish's hoppers move on; `p` or `g` on `H L C Z J G`
-//!     is an error. An atom is at most one of `n`, `p`, `g` (`pnN` is an error); a kind
-//!     letter, like `m` and `c`, keeps the direction letters around it apart.
-//! - **Directions** `f b l r v s h`, relative to the owner, White moving up (dy > 0):
-//!   - single letters select the vectors *mostly* in that direction (ties included):
-//!     `f` = dy > 0 and dy >= |dx|. So `fW` = {(0,1)}, `fF` = both forward diagonals, `fN` =
-//!     the two narrow forward leaps {(1,2), (-1,2)}, `sN` the four wide leaps, `vN` the four
-//!     narrow ones, `lN` = {(-2,1), (-2,-1)}. `v` = `f` + `b`, `s` = `l` + `r`.
-//!   - two letters form one token when they are one of Fairy-Stockfish's pairs, read greedily
-//!     left to right: doubled letters (`ff` = `f`, `bb`, `ll`, `rr`, `vv`, `ss`); halves
-//!     `fh bh lh rh` (every vector on that side: `fhN` = the four forward knight leaps); and
-//!     a vertical then a horizontal letter or the reverse (`fl fr fs bl br bs lf lb lv rf rb
-//!     rv`). For such a mixed pair the first letter picks a half and the second the dominant
-//!     direction inside it: `frF` = (1,1); `fsN` = the two wide forward leaps {(2,1), (-2,1)}
-//!     (e4 to c5 and g5); `frN` = (2,1), `rfN` = (1,2); `rvN` = {(1,2), (1,-2)}. On
-//!     orthogonal atoms a mixed pair is the union of its letters (`fsW`, the xiangqi soldier,
-//!     is forward and sideways; `frlR` = forward, right and left), as in Fairy-Stockfish.
-//!   - letters that do not pair add up: `fbD` = `vD`; `sf`, `vs`, `vl`, `sv`, `fb`, `rl` are
-//!     two single letters (a union), so `vsN` is all eight leaps.
-//!   - `h` must end one of the half pairs; anywhere else it is an error.
-//! - **Groups**: `P(X Y ...)` means exactly `PX PY ...`: the group's prefix is written before
-//!   each atom inside, textually, and groups nest (`f(c(N)W)` = `fcN fW`). Letters pair across
-//!   the boundary as they would in the expanded text: `f(rN)` = `frN`, and `m`/`c` between
-//!   two direction letters keep them apart, in a group as in `fcrN` (= `fcN` + `rcN`).
+//!     right behind it, empty or to capture (`gQ`, `gR`, `gB`).
+//!   - Fairy-Stockfish's hoppers move on ranks, files and diagonals only and have no range:
+//!     `p` or `g` on `D N A H L C Z J G` is an error, and so is a range after a hopper
+//!     (`pR3`). An atom is at most one of `n`, `p`, `g` (`pnN` is an error); a kind letter,
+//!     like `m` and `c`, keeps the direction letters around it apart.
 //!
 //! For Black every vector is turned half round (dx and dy negated), as in Fairy-Stockfish:
 //! directions are the piece's own, so `l` is the left of the player who owns it ([`Side`]).
@@ -83,8 +63,8 @@
 //! `Display` keeps the atoms in their order (no merging of different atoms: `WR` stays
 //! `WR`, since csipgs prices atoms one by one), and writes each one canonically: the
 //! shortest direction text for its set of vectors (`fbD` prints as `vD`, `ffN` as `fN`), then
-//! `m` or `c`, then `n`, `p` or `g` (a hopper that lands right behind its screen as `g`, any
-//! other as `p` with its rider letter: `pN` prints as `pNN`, `gN` as `gNN`), then the letter (`L` and `Z`, not `C` and `J`; a `W` or `F` rider as `R` or
+//! `m` or `c`, then `n`, `p` or `g` (a hopper with its rider letter: `pW` prints as `pR`,
+//! `gF` as `gB`), then the letter (`L` and `Z`, not `C` and `J`; a `W` or `F` rider as `R` or
 //! `B`, with its range: `WW` prints as `R`, `W4` as `R4`), then the range. Two consecutive
 //! atoms W and F with all their directions, the same range and the same modality print as
 //! `K` (or `Q`, `Q4` for riders); a run of two or more atoms with the same non-empty prefix
@@ -119,10 +99,10 @@ pub enum Kind {
     /// `n`, a lame (non-jumping) leaper: a piece on a square of the leap's path (see
     /// [`lame_path`]) blocks the leap. Leapers only.
     Lame,
-    /// `p` or `g`, a hopper: the atom rides along its leap's line, passes exactly one piece
-    /// (the screen) anywhere on it, and then goes on as a rider whose range counts the squares
-    /// beyond the screen: [`Range::Leaper`] lands right behind the screen (the grasshopper,
-    /// `g`), [`Range::Unlimited`] goes any distance (the cannon, `p`).
+    /// `p` or `g`, a hopper: the atom rides along its rank, file or diagonal, passes exactly
+    /// one piece (the screen) anywhere on it, and then goes on as a rider whose range counts
+    /// the squares beyond the screen: [`Range::Leaper`] lands right behind the screen (the
+    /// grasshopper, `g`), [`Range::Unlimited`] goes any distance (the cannon, `p`).
     Hopper,
 }
 
@@ -359,13 +339,18 @@ impl Atom {
         })
     }
 
-    /// The same atom made lame or a hopper. A lame atom is a leaper; a hopper moves along a
-    /// leap of at most 2 squares on each axis (W F D N A), the lines Fairy-Stockfish's
-    /// hoppers follow.
+    /// The same atom made lame or a hopper. A lame atom is a leaper; a hopper moves along
+    /// ranks, files or diagonals (W, F), the lines Fairy-Stockfish's hoppers use, with a range
+    /// of [`Range::Leaper`] (the grasshopper) or [`Range::Unlimited`] (the cannon).
     pub fn with_kind(self, kind: Kind) -> Result<Atom, InvalidAtom> {
         match kind {
             Kind::Lame if self.range != Range::Leaper => Err(InvalidAtom::LameRider),
-            Kind::Hopper if self.leap.coords().1 > 2 => Err(InvalidAtom::LongHop(self.leap)),
+            Kind::Hopper if !matches!(self.leap, Leap::W | Leap::F) => {
+                Err(InvalidAtom::HopperLine(self.leap))
+            }
+            Kind::Hopper if matches!(self.range, Range::Limited(_)) => {
+                Err(InvalidAtom::HopperRange)
+            }
             _ => Ok(Atom { kind, ..self }),
         }
     }
@@ -588,7 +573,7 @@ fn modality_text(m: Modality) -> &'static str {
 }
 
 /// The modality and kind letters of an atom, and the range its body prints: a hopper's is a
-/// rider's (`pR`, `pNN`, `pR3`), the grasshopper (one square beyond the screen) with `g`.
+/// rider's (`pR`, `pB`), the cannon with `p` and the grasshopper (one square beyond the screen) with `g`.
 fn modifiers(a: &Atom) -> (String, Range) {
     let m = modality_text(a.modality);
     match (a.kind, a.range) {

@@ -219,18 +219,22 @@ fn atom(
             (Kind::Lame, range)
         }
         Some((kind_letter, _)) => {
-            if leaps.into_iter().flatten().any(|l| l.coords().1 > 2) {
-                return Err(BetzaError::LongHop { at, letter });
+            if leaps
+                .into_iter()
+                .flatten()
+                .any(|l| !matches!(l, Leap::W | Leap::F))
+            {
+                return Err(BetzaError::HopperLine { at, letter });
             }
-            // Fairy-Stockfish reads a hopper on a leaper as on its rider (`pN` = `pNN`); the
-            // range counts the squares beyond the screen, and `g` is one square.
-            match (kind_letter, range, digits_at) {
-                (b'g', Range::Limited(_), Some(d)) => {
-                    return Err(BetzaError::GrasshopperRange { at: d })
-                }
-                (b'g', _, _) => (Kind::Hopper, Range::Leaper),
-                (_, Range::Leaper, None) => (Kind::Hopper, Range::Unlimited),
-                (_, r, _) => (Kind::Hopper, r),
+            if let Some(d) = digits_at {
+                return Err(BetzaError::HopperRange { at: d });
+            }
+            // Fairy-Stockfish reads a hopper on a leaper as on its rider (`pW` = `pR`); the
+            // range counts the squares beyond the screen: `g` is one square, `p` any number.
+            if kind_letter == b'g' {
+                (Kind::Hopper, Range::Leaper)
+            } else {
+                (Kind::Hopper, Range::Unlimited)
             }
         }
     };

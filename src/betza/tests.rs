@@ -492,14 +492,13 @@ fn hoppers_ride_beyond_their_screen() {
             .all(|a| a.kind() == Kind::Hopper && a.range() == Range::Leaper));
     }
     assert_eq!(design("gQ").atoms().len(), 2);
-    // Fairy-Stockfish reads a hopper on a leaper as on its rider, and a range as the squares
-    // beyond the screen (1 is the grasshopper).
-    assert_eq!(design("pN"), design("pNN"));
+    // Fairy-Stockfish reads a hopper on a leaper as on its rider.
     assert_eq!(design("pW"), design("pR"));
-    assert_eq!(one("pR3").range(), Range::Limited(3));
-    assert_eq!(design("pR1"), design("gR"));
-    assert_eq!(design("gNN"), design("gN"));
+    assert_eq!(design("pWW"), design("pR"));
+    assert_eq!(design("gF"), design("gB"));
+    assert_eq!(design("pK"), design("pQ"));
     assert_eq!(design("p(RB)"), design("pQ"));
+    assert_ne!(design("pR"), design("gR"));
 }
 
 #[test]
@@ -515,18 +514,19 @@ fn kinds_print_canonically_and_read_back() {
         ("pQ", "pQ"),
         ("pB", "pB"),
         ("p(WWFF)", "pQ"),
-        ("pN", "pNN"),
-        ("pR3", "pR3"),
+        ("pK", "pQ"),
         ("gQ", "gQ"),
         ("gR", "gR"),
         ("gB", "gB"),
-        ("gN", "gNN"),
-        ("pR1", "gR"),
+        ("gW", "gR"),
+        ("fpR", "fpR"),
         ("nK", "nK"),
+        ("nZ", "nZ"),
         ("RcpRnN", "RcpRnN"),
         ("fnNbN", "fnNbN"),
         ("n(NA)", "n(NA)"),
-        ("cp(RB)gN", "cpQgNN"),
+        ("cp(RB)gR", "cpQgR"),
+        ("gBgR", "g(BR)"),
     ] {
         assert_eq!(canonical(text), printed, "{text}");
         assert_eq!(design(printed), design(text), "{text} printed as {printed}");
@@ -541,10 +541,13 @@ fn kinds_that_make_no_move_are_refused_with_where() {
         ("WnN2", 1, "only a leaper can be lame"),
         ("pnN", 1, "already marked `p`"),
         ("gpR", 1, "already marked `g`"),
-        ("gR3", 2, "`g` lands right behind its screen"),
-        ("pH", 1, "at most 2 squares"),
-        ("gZ", 1, "at most 2 squares"),
-        ("cpL", 2, "at most 2 squares"),
+        ("gR3", 2, "no hopper of limited range"),
+        ("pR2", 2, "no hopper of limited range"),
+        ("pW1", 2, "no hopper of limited range"),
+        ("pN", 1, "ranks, files and diagonals only"),
+        ("gNN", 1, "ranks, files and diagonals only"),
+        ("pD", 1, "ranks, files and diagonals only"),
+        ("cpL", 2, "ranks, files and diagonals only"),
         ("p", 0, "has no atom after it"),
     ] {
         let e = error(text);
@@ -558,7 +561,9 @@ fn kinds_that_make_no_move_are_refused_with_where() {
     let camel = Atom::new(Leap::L, Range::Leaper, Modality::Both).unwrap();
     assert_eq!(
         camel.with_kind(Kind::Hopper),
-        Err(InvalidAtom::LongHop(Leap::L))
+        Err(InvalidAtom::HopperLine(Leap::L))
     );
     assert_eq!(camel.with_kind(Kind::Lame).unwrap().kind(), Kind::Lame);
+    let r3 = Atom::new(Leap::W, Range::Limited(3), Modality::Both).unwrap();
+    assert_eq!(r3.with_kind(Kind::Hopper), Err(InvalidAtom::HopperRange));
 }

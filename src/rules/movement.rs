@@ -633,6 +633,7 @@ impl AttackTable {
     /// open, for a caller that knows `target` was not attacked before. A lame leap's path need
     /// not lie on a line from `target` (the camel's does not): where [`Self::has_lame`], a
     /// caller that empties a square off every line from `target` must use [`Self::attacker`].
+    /// Where a piece hops, filling a square of a ray can open an attack too (a new screen).
     #[inline]
     pub fn attacker_along(
         &self,
@@ -1069,8 +1070,16 @@ mod tests {
             names(&b, "a1", &design("pR"), Color::White),
             ["a4", "a5", "xa6"]
         );
-        // A limited hopper: at most two squares beyond the screen.
-        assert_eq!(names(&b, "a1", &design("pR2"), Color::White), ["a4", "a5"]);
+        // The model also holds a hopper of limited range (Betza has none): at most two
+        // squares beyond the screen.
+        let two = Movement {
+            atoms: Cow::Owned(vec![Atom {
+                steps: Cow::Borrowed(&WAZIR),
+                reach: Reach::Hop(2),
+                modality: Modality::Both,
+            }]),
+        };
+        assert_eq!(names(&b, "a1", &two, Color::White), ["a4", "a5"]);
         // Diagonal and both.
         let b = board(&[
             ("c3", Color::White, Role::Pawn),
@@ -1119,7 +1128,7 @@ mod tests {
 
     /// Designs for the agreement tests: lame leapers, hoppers, grasshoppers and plain atoms.
     const MIXED: [&str; 12] = [
-        "nN", "nA", "fmnDfcF", "nH", "nL", "nZ", "mRcpR", "pB", "gQ", "pNN", "pR2", "N",
+        "nN", "nA", "fmnDfcF", "nH", "nL", "nZ", "mRcpR", "pB", "gQ", "cpQ", "gR", "N",
     ];
 
     fn random_board(cells: &[(u8, u8)], ids: &[crate::rules::design::DesignId]) -> Board {
