@@ -427,6 +427,8 @@ struct Ray {
     codes: [u64; 4],
     /// Whether some rider hops (so the ray goes on past a first piece).
     hops: bool,
+    /// The cell codes of the riders that hop.
+    hop_codes: [u64; 4],
 }
 
 /// The squares an attack on a square can come from, for one attacking side, built from the
@@ -526,9 +528,9 @@ impl AttackTable {
     /// The pieces that alone stand between `target` and a rider of this table on one of its
     /// rays, or alone block the path of a lame leaper of this table that would otherwise
     /// attack it: the only pieces whose leaving could open an attack on `target` (a pinned
-    /// piece, whichever side it is on). `None` when a rider hops, since then a piece that
-    /// moves can also open an attack by becoming or ceasing to be a screen. Conservative: a
-    /// rider's range is not counted.
+    /// piece, whichever side it is on). `None` when a hopper stands on one of its rays from
+    /// `target`, since then a piece that moves can also open an attack by becoming or ceasing
+    /// to be a screen. Conservative: a rider's range is not counted.
     pub fn screens(&self, board: &Board, target: Sq) -> Option<Vec<Sq>> {
         use super::board::cell::{EMPTY, WALL};
         let mut out = Vec::new();
@@ -547,7 +549,7 @@ impl AttackTable {
             }
         }
         for ray in &self.rays {
-            if ray.hops {
+            if ray.hops && Self::hopper_on(ray, board, target) {
                 return None;
             }
             let mut s = target.offset(ray.dir);
@@ -570,6 +572,23 @@ impl AttackTable {
         Some(out)
     }
 
+    /// Whether a hopper of `ray` stands anywhere on it from `target`: without one, no move
+    /// can open a hop along it (the attacking side's pieces stand still).
+    fn hopper_on(ray: &Ray, board: &Board, target: Sq) -> bool {
+        use super::board::cell::WALL;
+        let mut s = target.offset(ray.dir);
+        loop {
+            let c = board.cell(s);
+            if c == WALL {
+                return false;
+            }
+            if ray.hop_codes[c as usize >> 6] >> (c & 63) & 1 != 0 {
+                return true;
+            }
+            s = s.offset(ray.dir);
+        }
+    }
+
     /// The tables of both colours for pieces of these roles, in this order.
     pub fn for_both(kinds: &[(Role, &Movement)]) -> [AttackTable; 2] {
         Color::ALL.map(|c| {
@@ -590,6 +609,7 @@ impl AttackTable {
                     riders: Vec::new(),
                     codes: [0; 4],
                     hops: false,
+                    hop_codes: [0; 4],
                 });
                 self.rays.len() - 1
             }
@@ -597,6 +617,9 @@ impl AttackTable {
         let ray = &mut self.rays[i];
         ray.codes[entry.code as usize >> 6] |= 1 << (entry.code & 63);
         ray.hops |= entry.hop;
+        if entry.hop {
+            ray.hop_codes[entry.code as usize >> 6] |= 1 << (entry.code & 63);
+        }
         ray.riders.push(entry);
     }
 
@@ -1193,8 +1216,8 @@ mod tests {
                     if let Some(h) = hit {
                         proptest::prop_assert!(by_walk.contains(&h.from));
                     }
-                    // Screens: with no hopper in the table and `t` not attacked, emptying any
-                    // other occupied square not listed leaves `t` unattacked.
+                    // Screens: where they are listed and `t` is not attacked, emptying any other
+                    // occupied square not listed leaves `t` unattacked.
                     if hit.is_none() {
                         if let Some(screens) = table.screens(&b, t) {
                             for j in 0..64u8 {
@@ -1207,6 +1230,19 @@ mod tests {
                                 proptest::prop_assert!(
                                     table.attacker(&emptied, t, |_| true, |_, _| false).is_none(),
                                     "emptying {:?} opens {:?}", x, t
+                                );
+                            }
+                            // Nor does filling an empty square (a new screen for a hopper).
+                            for j in 0..64u8 {
+                                let y = Sq::of(Square::new(j % 8, j / 8));
+                                if b.cell(y) != crate::rules::board::cell::EMPTY {
+                                    continue;
+                                }
+                                let mut filled = b.clone();
+                                filled.put(y.square(), Some(Piece::new(Color::White, Role::Pawn)));
+                                proptest::prop_assert!(
+                                    table.attacker(&filled, t, |_| true, |_, _| false).is_none(),
+                                    "filling {:?} opens {:?}", y, t
                                 );
                             }
                         }
