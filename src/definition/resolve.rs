@@ -86,7 +86,15 @@ pub fn component_settings(component: &str) -> &'static [&'static str] {
             "black",
             "both",
         ],
-        "castling" => &["king", "rooks", "king-to", "rook-to", "chess960", "rank"],
+        "castling" => &[
+            "king",
+            "rooks",
+            "king-to",
+            "rook-to",
+            "rooks-from",
+            "chess960",
+            "rank",
+        ],
         "check" => &["safety"],
         "checkmate" | "stalemate" => &["value"],
         "extinction" => &["pieces", "value"],
@@ -1432,7 +1440,7 @@ impl<'a> Resolver<'a> {
                 },
                 None => s.broken = true,
             },
-            "king-to" | "rook-to" => match st.values.as_slice() {
+            "king-to" | "rook-to" | "rooks-from" => match st.values.as_slice() {
                 [q, k] => {
                     let q = self.file(src, q, board.files);
                     let k = self.file(src, k, board.files);
@@ -1440,8 +1448,10 @@ impl<'a> Resolver<'a> {
                         (Some(q), Some(k)) => {
                             if head == "king-to" {
                                 s.king_to = Some([q, k]);
-                            } else {
+                            } else if head == "rook-to" {
                                 s.rook_to = Some([q, k]);
+                            } else {
+                                s.rooks_from = Some([q, k]);
                             }
                         }
                         _ => s.broken = true,
@@ -1975,6 +1985,7 @@ impl<'a> Resolver<'a> {
                     rook_to,
                     chess960: s.chess960.unwrap_or(false),
                     rank: s.rank.unwrap_or(1),
+                    rooks_from: s.rooks_from,
                 }
             }
             "check" => Component::Check {
@@ -2124,6 +2135,7 @@ struct Settings {
     king: Option<Letter>,
     king_to: Option<[u8; 2]>,
     rook_to: Option<[u8; 2]>,
+    rooks_from: Option<[u8; 2]>,
     chess960: Option<bool>,
     mandatory: Option<bool>,
     captured_only: Option<bool>,
