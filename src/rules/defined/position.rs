@@ -581,11 +581,22 @@ impl Position {
             }
             // A royal king may not castle out of check, nor pass over an attacked square;
             // where it lands the legality test looks, with the rook moved. A king that is not
-            // royal castles through attacks.
+            // royal castles through attacks. The origin is looked at even when the king stays
+            // on it (Chess960): castling out of check is never allowed. The squares it passes
+            // are looked at with the king lifted off its origin, as it will have left it: a
+            // king that is safe where it stands (atomic: next to the enemy king) may still be
+            // attacked through that square on its way.
             let them = us.other();
             let (a, b) = (kf.min(kto), kf.max(kto));
-            if guarded && (a..=b).any(|f| f != kto && self.attacked(at(f), them)) {
-                continue;
+            if guarded {
+                if self.attacked(ks, them) {
+                    continue;
+                }
+                let mut lifted = self.clone();
+                lifted.board.set_cell(ks, cell::EMPTY);
+                if (a..=b).any(|f| f != kto && f != kf && lifted.attacked(at(f), them)) {
+                    continue;
+                }
             }
             out.push(Move {
                 from: ks,

@@ -23,7 +23,6 @@ const PENDING: &[&str] = &[
     "grasshopper",
     "newzealand",
     "3check",
-    "atomic",
     "antichess",
     "giveaway",
     "coregal",
@@ -139,6 +138,40 @@ fn pending_games_have_no_definition() {
                 || crate::definition::load::bundled(&line.variant).is_some(),
             "{} has no definition",
             line.variant
+        );
+    }
+}
+
+/// Engine fixes found while writing the bundled games, each pinned on a small position whose
+/// count Fairy-Stockfish gives.
+mod engine {
+    use super::{count, Line};
+
+    fn perft(variant: &str, fen: &str, depth: u32, chess960: bool) -> u64 {
+        let line = Line {
+            variant: variant.to_string(),
+            position: fen.to_string(),
+            depth,
+            count: 0,
+            chess960,
+        };
+        count(&line, 1_000_000).expect("a count")
+    }
+
+    /// A Chess960 king that castles without moving (g1, rook h1 to f1) would block the check
+    /// it stands in: castling out of check is refused all the same (Kf2, Kg2, Kh2 remain).
+    #[test]
+    fn no_castling_out_of_check_when_the_king_stays() {
+        assert_eq!(perft("chess", "k7/8/8/8/8/8/8/1r4KR w K - 0 1", 1, true), 3);
+    }
+
+    /// An atomic king next to the enemy king is safe where it stands, but the square it
+    /// crosses when castling (d8, seen through e8) is attacked by the rook on f8.
+    #[test]
+    fn castling_path_is_judged_with_the_king_lifted() {
+        assert_eq!(
+            perft("atomic", "r3kR2/5K2/8/8/8/8/8/6r1 b q - 0 1", 1, false),
+            26
         );
     }
 }
