@@ -912,6 +912,10 @@ impl Position {
             };
             let decided = |color: Color| Some((color, g.ending.value, g.ending.tag.rule));
             if reached(mover) {
+                // The second player matched the first: neither got there first.
+                if g.timing == Timing::UnlessMatched && reached(last) {
+                    return Some((mover, Value::Draw, g.ending.tag.rule));
+                }
                 return decided(mover);
             }
             match g.timing {

@@ -145,7 +145,19 @@ fn pending_games_have_no_definition() {
 /// Engine fixes found while writing the bundled games, each pinned on a small position whose
 /// count Fairy-Stockfish gives.
 mod engine {
-    use super::{count, Line};
+    use super::{count, variant_of, Line};
+    use crate::rules::{Color, Options, Rules};
+
+    /// The outcome of a FEN of a bundled game: the winner (`None`: a draw) and the rule.
+    fn outcome(variant: &str, fen: &str) -> Option<(Option<Color>, &'static str)> {
+        let variant = variant_of(variant).expect("a bundled definition");
+        crate::with_variant!(variant, R => {
+            let options = Options::defaults(R::options());
+            let geometry = R::geometry_for(None).expect("a board");
+            let pos = R::from_fen(geometry, fen, &options).expect("a FEN");
+            pos.outcome().map(|o| (o.winner, o.rule))
+        })
+    }
 
     fn perft(variant: &str, fen: &str, depth: u32, chess960: bool) -> u64 {
         let line = Line {
@@ -172,6 +184,24 @@ mod engine {
         assert_eq!(
             perft("atomic", "r3kR2/5K2/8/8/8/8/8/6r1 b q - 0 1", 1, false),
             26
+        );
+    }
+
+    /// Racing Kings: a king on the eighth rank wins, unless the other king matched it on the
+    /// very next move, which draws.
+    #[test]
+    fn a_matched_goal_is_a_draw() {
+        assert_eq!(
+            outcome("racingkings", "1K6/8/8/8/8/8/8/k7 b - - 0 1"),
+            Some((Some(Color::White), "goal"))
+        );
+        assert_eq!(
+            outcome("racingkings", "1K4k1/8/8/8/8/8/8/8 w - - 0 1"),
+            Some((None, "goal"))
+        );
+        assert_eq!(
+            outcome("racingkings", "1K6/5k2/8/8/8/8/8/8 b - - 0 1"),
+            None
         );
     }
 }
