@@ -465,6 +465,11 @@ pub trait Rules: Clone + Sized {
     /// included); `None` where it does not, or the variant has no repetition rule.
     fn repetition_draw(&self, seen: usize) -> Option<&'static str>;
 
+    /// The role a piece's name (`knight`) stands for in this variant.
+    fn role_of_word(word: &str) -> Option<Role> {
+        Role::from_word(word)
+    }
+
     /// The rule ids for resignation and agreed draws.
     fn resignation_rule() -> &'static str;
     fn agreement_rule() -> &'static str;

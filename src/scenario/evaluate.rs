@@ -1463,8 +1463,10 @@ impl<R: Rules> Lowering<R> {
         let text = name.node.as_str();
         let mut chars = text.chars();
         let role = match (chars.next(), chars.next()) {
+            // A defined variant's own letters first: its `A` is not ChessXpanse's Archer.
+            (Some(c), None) if R::info().pieces.contains(&Role::Kind(c)) => Some(Role::Kind(c)),
             (Some(c), None) if c.is_ascii_uppercase() => Role::from_letter(c),
-            _ => Role::from_word(text),
+            _ => R::role_of_word(text),
         };
         role.ok_or_else(|| {
             // The variant's own pieces, listed and suggested: another variant's are no help.

@@ -50,6 +50,8 @@ impl KindSet {
 #[derive(Clone, Debug)]
 pub struct Kind {
     pub letter: char,
+    /// The role its pieces have on the board and in turns ([`role_of`]).
+    pub role: Role,
     pub name: String,
     pub movement: Movement,
     pub royal: bool,
@@ -196,6 +198,7 @@ impl Compiled {
             .iter()
             .map(|p| Kind {
                 letter: p.letter,
+                role: role_of(p.letter),
                 name: p.name.clone(),
                 movement: movement_of(&p.design),
                 royal: p.royal,
@@ -207,13 +210,13 @@ impl Compiled {
         let mut kind_of = [0u8; 256];
         for (i, k) in kinds.iter().enumerate() {
             for color in Color::ALL {
-                kind_of[Piece::new(color, Role::Kind(k.letter)).code() as usize] = i as u8 + 1;
+                kind_of[Piece::new(color, k.role).code() as usize] = i as u8 + 1;
             }
         }
         let tables = Color::ALL.map(|color| {
             let coded: Vec<(u8, &Movement)> = kinds
                 .iter()
-                .map(|k| (Piece::new(color, Role::Kind(k.letter)).code(), &k.movement))
+                .map(|k| (Piece::new(color, k.role).code(), &k.movement))
                 .collect();
             AttackTable::new(color, &coded)
         });
@@ -414,7 +417,7 @@ impl Compiled {
     /// The piece of kind `kind` for `color`.
     #[inline]
     pub fn piece(&self, color: Color, kind: usize) -> Piece {
-        Piece::new(color, Role::Kind(self.kinds[kind].letter))
+        Piece::new(color, self.kinds[kind].role)
     }
 
     pub fn kind_of_letter(&self, letter: char) -> Option<usize> {
@@ -429,4 +432,16 @@ fn betza_movement(text: &str) -> Option<Movement> {
     crate::betza::Design::parse(text)
         .ok()
         .map(|d| movement_of(&d))
+}
+
+/// The role a definition's letter plays: the orthodox letters `K Q R B N P` are the orthodox
+/// roles (so turns read and print as in chess, `e4` and `Nf3`, and the pieces get their
+/// glyphs), every other letter a [`Role::Kind`]. What a piece does is always the definition's.
+pub fn role_of(letter: char) -> Role {
+    match letter {
+        'K' | 'Q' | 'R' | 'B' | 'N' | 'P' => {
+            Role::from_letter(letter).unwrap_or(Role::Kind(letter))
+        }
+        _ => Role::Kind(letter),
+    }
 }

@@ -164,7 +164,7 @@ fn entry_of(def: Definition) -> Entry {
         pieces: Box::leak(
             def.pieces
                 .iter()
-                .map(|p| Role::Kind(p.letter))
+                .map(|p| compile::role_of(p.letter))
                 .collect::<Vec<_>>()
                 .into_boxed_slice(),
         ),
@@ -406,7 +406,7 @@ impl Rules for Position {
             design: None,
             from: m.from.square(),
             legs: vec![Leg::onto(to.square(), victim)],
-            promotion: m.promotion().map(|k| Role::Kind(self.c.kinds[k].letter)),
+            promotion: m.promotion().map(|k| self.c.kinds[k].role),
             castle,
         })
     }
@@ -511,6 +511,15 @@ impl Rules for Position {
     fn repetition_draw(&self, seen: usize) -> Option<&'static str> {
         let (t, times) = self.c.repetition?;
         (seen >= times as usize).then_some(t.rule)
+    }
+
+    fn role_of_word(word: &str) -> Option<Role> {
+        bound()
+            .def
+            .pieces
+            .iter()
+            .find(|p| p.name == word)
+            .map(|p| compile::role_of(p.letter))
     }
 
     fn resignation_rule() -> &'static str {
