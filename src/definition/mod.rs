@@ -10,6 +10,7 @@
 
 pub mod error;
 pub mod fen;
+pub mod fmt;
 pub mod model;
 pub mod parse;
 pub mod resolve;

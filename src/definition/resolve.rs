@@ -105,12 +105,16 @@ pub fn parse(name: &str, text: &str, load: &Loader) -> Result<Definition, Errors
         lines: Vec::new(),
         errors: Vec::new(),
         layer_source: Vec::new(),
+        not_a_definition: false,
         load,
     };
     let root = r.add_source(name, text);
     let items = r.layer(root, &mut Vec::new(), 0);
     let definition = match items {
-        Some(layer) if r.errors.is_empty() => r.resolve(root, &layer),
+        // Errors of inheritance (a `without` that drops nothing, a letter given twice) leave
+        // a consistent list of statements: resolving it finds the other errors too. A text
+        // that is no definition at all (no `variant` line) is not resolved.
+        Some(layer) if !r.not_a_definition => r.resolve(root, &layer),
         _ => None,
     };
     match definition {
@@ -165,6 +169,8 @@ struct Resolver<'a> {
     /// Per text read: the `source` of the definition it holds (inherited when it gives none),
     /// which its rules default to.
     layer_source: Vec<String>,
+    /// Some text read does not start with `variant`: its other errors would be noise.
+    not_a_definition: bool,
     load: &'a Loader<'a>,
 }
 
@@ -324,12 +330,12 @@ impl<'a> Resolver<'a> {
                 src,
                 Problem::new(
                     format!(
-                        "inheritance loops back: {}",
+                        "inheritance loops back: {} again",
                         chain
                             .iter()
                             .map(|n| format!("`{n}`"))
                             .collect::<Vec<_>>()
-                            .join(" starts from ")
+                            .join(", which starts from ")
                     ),
                     value.span.clone(),
                     "starts from a definition that starts from this one",
@@ -349,6 +355,9 @@ impl<'a> Resolver<'a> {
     /// The keys of one text's own statements, checking that each is given once in it and
     /// that `variant` comes first.
     fn own_items(&mut self, src: usize, statements: &[Statement]) -> Vec<Item> {
+        if statements.first().is_none_or(|s| s.head.text != "variant") {
+            self.not_a_definition = true;
+        }
         match statements.first() {
             Some(first) if first.head.text == "variant" => {}
             Some(first) => self.error(
@@ -1027,6 +1036,8 @@ impl<'a> Resolver<'a> {
         let mut default: Option<&SynValue> = None;
         let mut reason: Option<String> = None;
         let mut seen: Vec<(&str, usize)> = Vec::new();
+        // A misspelt setting is reported once, not also as missing.
+        let mut misspelt = false;
         for s in &block.statements {
             let head = s.head.text.as_str();
             if !OPTION_SETTINGS.contains(&head) {
@@ -1044,6 +1055,7 @@ impl<'a> Resolver<'a> {
                     )),
                 );
                 ok = false;
+                misspelt = true;
                 continue;
             }
             if let Some(&(_, first)) = seen.iter().find(|(h, _)| *h == head) {
@@ -1113,7 +1125,7 @@ impl<'a> Resolver<'a> {
                 reason.is_some() || seen.iter().any(|s| s.0 == "reason"),
             ),
         ] {
-            if !given {
+            if !given && !misspelt {
                 self.error(
                     src,
                     Problem::new(
@@ -1126,8 +1138,18 @@ impl<'a> Resolver<'a> {
                 ok = false;
             }
         }
+        // A broken option is still declared, so that `when` lines naming it are not reported
+        // as well (the definition fails on the error reported here).
         let (values, _) = values?;
-        let default = default?;
+        let Some(default) = default else {
+            return Some(OptionDecl {
+                name: nv.text.clone(),
+                default: values[0].clone(),
+                values,
+                reason: reason.unwrap_or_default(),
+                span: self.model_span(src, &stmt.span),
+            });
+        };
         if !values.contains(&default.text) {
             let mean = did_you_mean(&default.text, values.iter().map(String::as_str));
             self.error(
@@ -1144,7 +1166,8 @@ impl<'a> Resolver<'a> {
             );
             ok = false;
         }
-        ok.then(|| OptionDecl {
+        let _ = ok;
+        Some(OptionDecl {
             name: nv.text.clone(),
             values,
             default: default.text.clone(),
@@ -1236,6 +1259,7 @@ impl<'a> Resolver<'a> {
             if !known {
                 self.unknown_setting(src, kind, setting);
                 s.broken = true;
+                s.misspelt = true;
                 continue;
             }
             let repeatable = head == "when" || REGION_SIDES.contains(&head);
@@ -1259,11 +1283,15 @@ impl<'a> Resolver<'a> {
                 self.no_block(src, setting);
                 s.broken = true;
             }
+            s.given.push(head.to_string());
             self.setting(src, setting, board, &mut s);
         }
         let span = self.model_span(src, &stmt.span);
         let id = s.id.clone().unwrap_or_else(|| kind.to_string());
         let Some(clause) = s.clause.clone() else {
+            if s.misspelt {
+                return None;
+            }
             self.error(
                 src,
                 Problem::new(
@@ -1930,6 +1958,11 @@ impl<'a> Resolver<'a> {
                 moves: s.moves.unwrap_or(50),
             },
         };
+        // `(what, why)`: what is the setting's name in backquotes, or "a region".
+        missing.retain(|(what, _)| !s.given.iter().any(|g| what.trim_matches('`') == g));
+        if s.misspelt {
+            missing.clear();
+        }
         for (what, why) in missing {
             self.error(
                 src,
@@ -2009,6 +2042,11 @@ struct Settings {
     moves: Option<u16>,
     region: [Vec<Cell>; 2],
     region_given: bool,
+    /// The settings written, valid or not: one that is wrong is reported once, not also as
+    /// missing.
+    given: Vec<String>,
+    /// A setting's name was not known (and reported): a required one missing may be it.
+    misspelt: bool,
     /// Some setting was wrong (and reported): the rule is not built.
     broken: bool,
 }
