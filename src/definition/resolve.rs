@@ -10,7 +10,7 @@
 //! checks (a letter that is not a piece) see the final definition, and an error in an inherited
 //! statement points at the parent's text.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use super::error::{Error, Errors, Source};
 use super::fen;
@@ -30,6 +30,10 @@ pub type Loader<'a> = dyn Fn(&str) -> Result<(String, String), String> + 'a;
 
 /// The largest board side.
 pub const MAX_BOARD_SIDE: u8 = 16;
+
+/// At most this many errors are reported for one definition: a text that is not a definition
+/// at all (a pasted file) gives a screenful, not a million lines.
+pub const MAX_ERRORS: usize = 100;
 
 /// How deep `from` may nest: deeper is reported as a cycle would be, never followed.
 const MAX_DEPTH: usize = 16;
@@ -194,6 +198,9 @@ impl<'a> Resolver<'a> {
     }
 
     fn error(&mut self, src: usize, problem: Problem) {
+        if self.errors.len() >= MAX_ERRORS {
+            return;
+        }
         self.errors.push(Error {
             source: src,
             problem,
@@ -261,33 +268,44 @@ impl<'a> Resolver<'a> {
                 }
             }
         }
-        let mut items = inherited;
+        // Slots, emptied when dropped, and where each key stands: one pass, however long.
+        let mut slots: Vec<Option<Item>> = inherited.into_iter().map(Some).collect();
+        let mut index: HashMap<Key, usize> = HashMap::new();
+        for (k, item) in slots.iter().enumerate() {
+            if let Some(item) = item {
+                index.insert(item.key.clone(), k);
+            }
+        }
         let mut child_holes = false;
-        for stmt in &tree.statements {
-            let head = stmt.head.text.as_str();
-            if head == "from" {
+        for (stmt, own) in tree.statements.iter().zip(own) {
+            if stmt.head.text == "without" {
+                self.without(src, stmt, &mut slots, &mut index, has_parent);
                 continue;
             }
-            if head == "without" {
-                self.without(src, stmt, &mut items, has_parent);
-                continue;
-            }
-            let Some(item) = own.iter().find(|i| i.stmt.span == stmt.span) else {
+            let Some(item) = own else {
                 continue;
             };
             if item.key == Key::Holes {
                 if !child_holes {
-                    items.retain(|i| i.key != Key::Holes);
+                    for slot in &mut slots {
+                        if slot.as_ref().is_some_and(|i| i.key == Key::Holes) {
+                            *slot = None;
+                        }
+                    }
                     child_holes = true;
                 }
-                items.push(item.clone());
+                slots.push(Some(item));
                 continue;
             }
-            match items.iter().position(|i| i.key == item.key) {
-                Some(k) => items[k] = item.clone(),
-                None => items.push(item.clone()),
+            match index.get(&item.key) {
+                Some(&k) if slots[k].is_some() => slots[k] = Some(item),
+                _ => {
+                    index.insert(item.key.clone(), slots.len());
+                    slots.push(Some(item));
+                }
             }
         }
+        let items: Vec<Item> = slots.into_iter().flatten().collect();
         if let Some(source) = items.iter().find(|i| i.key == Key::Source) {
             if let Some(v) = source.stmt.values.first() {
                 self.layer_source[src] = v.text.clone();
@@ -354,7 +372,7 @@ impl<'a> Resolver<'a> {
 
     /// The keys of one text's own statements, checking that each is given once in it and
     /// that `variant` comes first.
-    fn own_items(&mut self, src: usize, statements: &[Statement]) -> Vec<Item> {
+    fn own_items(&mut self, src: usize, statements: &[Statement]) -> Vec<Option<Item>> {
         if statements.first().is_none_or(|s| s.head.text != "variant") {
             self.not_a_definition = true;
         }
@@ -377,7 +395,7 @@ impl<'a> Resolver<'a> {
                 ),
             ),
         }
-        let mut items: Vec<Item> = Vec::new();
+        let mut items: Vec<Option<Item>> = Vec::with_capacity(statements.len());
         let mut seen: HashMap<Key, usize> = HashMap::new();
         let mut from_seen: Option<usize> = None;
         for (k, stmt) in statements.iter().enumerate() {
@@ -396,9 +414,13 @@ impl<'a> Resolver<'a> {
                         );
                     }
                     from_seen = Some(stmt.span.start);
+                    items.push(None);
                     continue;
                 }
-                "without" => continue,
+                "without" => {
+                    items.push(None);
+                    continue;
+                }
                 "variant" => Key::Variant,
                 "title" => Key::Title,
                 "source" => Key::Source,
@@ -447,22 +469,30 @@ impl<'a> Resolver<'a> {
                         ),
                     };
                     self.error(src, problem);
+                    items.push(None);
                     continue;
                 }
                 seen.insert(key.clone(), stmt.span.start);
             }
-            items.push(Item {
+            items.push(Some(Item {
                 src,
                 key,
                 stmt: stmt.clone(),
-            });
+            }));
         }
         items
     }
 
     /// `without piece <letter>`, `without option <name>` or `without <rule-id>`: drops an
     /// inherited statement.
-    fn without(&mut self, src: usize, stmt: &Statement, items: &mut Vec<Item>, has_parent: bool) {
+    fn without(
+        &mut self,
+        src: usize,
+        stmt: &Statement,
+        slots: &mut [Option<Item>],
+        index: &mut HashMap<Key, usize>,
+        has_parent: bool,
+    ) {
         let usage = "write `without piece <letter>`, `without option <name>` or \
                      `without <rule-id>`";
         if stmt.block.is_some() {
@@ -498,34 +528,36 @@ impl<'a> Resolver<'a> {
             );
             return;
         }
-        match items.iter().position(|i| i.key == key) {
-            Some(k) => {
-                items.remove(k);
-            }
-            None => {
-                let known: Vec<String> = items
-                    .iter()
-                    .filter_map(|i| match (&i.key, what) {
-                        (Key::Piece(l), "piece") | (Key::Option(l), "option") => Some(l.clone()),
-                        (Key::Rule(l), "rule") => Some(l.clone()),
-                        _ => None,
-                    })
-                    .collect();
-                let mean = did_you_mean(&value.text, known.iter().map(String::as_str));
-                self.error(
-                    src,
-                    Problem::new(
-                        format!(
-                            "there is no inherited {what} `{}` to drop{mean}",
-                            value.text
-                        ),
-                        value.span.clone(),
-                        "not inherited",
-                    )
-                    .with_help(format!("the inherited {what}s: {}", list(&known))),
-                );
+        if let Some(slot) = index.get(&key).and_then(|&k| slots.get_mut(k)) {
+            if slot.take().is_some() {
+                return;
             }
         }
+        if self.errors.len() >= MAX_ERRORS {
+            return;
+        }
+        let known: Vec<String> = slots
+            .iter()
+            .flatten()
+            .filter_map(|i| match (&i.key, what) {
+                (Key::Piece(l), "piece") | (Key::Option(l), "option") => Some(l.clone()),
+                (Key::Rule(l), "rule") => Some(l.clone()),
+                _ => None,
+            })
+            .collect();
+        let mean = did_you_mean(&value.text, known.iter().map(String::as_str));
+        self.error(
+            src,
+            Problem::new(
+                format!(
+                    "there is no inherited {what} `{}` to drop{mean}",
+                    value.text
+                ),
+                value.span.clone(),
+                "not inherited",
+            )
+            .with_help(format!("the inherited {what}s: {}", list(&known))),
+        );
     }
 
     // ------------------------------------------------------------------------------------------
@@ -601,6 +633,11 @@ impl<'a> Resolver<'a> {
             holes: &holes,
             pieces: &pieces,
             options: &options,
+            option_index: options
+                .iter()
+                .enumerate()
+                .map(|(k, o)| (o.name.as_str(), k))
+                .collect(),
         };
         let mut rules = Vec::new();
         for item in items {
@@ -1078,8 +1115,9 @@ impl<'a> Resolver<'a> {
             match head {
                 "values" => {
                     let mut list: Vec<String> = Vec::new();
+                    let mut listed: HashSet<&str> = HashSet::new();
                     for v in &s.values {
-                        if list.contains(&v.text) {
+                        if !listed.insert(v.text.as_str()) {
                             self.error(
                                 src,
                                 Problem::new(
@@ -1304,7 +1342,11 @@ impl<'a> Resolver<'a> {
             return None;
         };
         for (option, value, ospan, vspan) in s.when_raw.clone() {
-            match board.options.iter().find(|o| o.name == option) {
+            match board
+                .option_index
+                .get(option.as_str())
+                .map(|&k| &board.options[k])
+            {
                 None => {
                     let mean = did_you_mean(&option, board.options.iter().map(|o| o.name.as_str()));
                     let names: Vec<String> = board.options.iter().map(|o| o.name.clone()).collect();
@@ -2014,6 +2056,8 @@ struct BoardInfo<'a> {
     holes: &'a [Cell],
     pieces: &'a [PieceDef],
     options: &'a [OptionDecl],
+    /// Where each option stands in `options`, by name.
+    option_index: HashMap<&'a str, usize>,
 }
 
 /// A component's settings as read, before defaults.

@@ -1104,3 +1104,21 @@ mod robustness {
         }
     }
 }
+
+#[test]
+fn deep_nesting_and_long_inputs_are_bounded() {
+    let deep = format!("variant t\n{}", "a {".repeat(100_000));
+    assert_eq!(errors(&deep).messages(), ["blocks nest more than 8 deep"]);
+    // Many statements and many errors: one pass each, and at most 100 errors reported.
+    let many = format!("{BASE}{}", "bogus 1\n".repeat(20_000));
+    let e = errors(&many);
+    assert_eq!(e.errors.len(), super::resolve::MAX_ERRORS);
+    let options: String = (0..5_000)
+        .map(|k| format!("option o{k} {{\n  values a b\n  default a\n  reason \"r\"\n}}\n"))
+        .collect();
+    let whens: String = (0..5_000)
+        .map(|k| format!("check {{\n  id c{k}\n  clause \"x\"\n  when o{k} b\n}}\n"))
+        .collect();
+    let d = read(&format!("{BASE}{options}{whens}")).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(d.rules.len(), 5_000);
+}
