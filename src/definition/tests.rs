@@ -1122,3 +1122,61 @@ fn deep_nesting_and_long_inputs_are_bounded() {
     let d = read(&format!("{BASE}{options}{whens}")).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(d.rules.len(), 5_000);
 }
+
+/// Every example of `docs/defining-variants.md` reads: a whole definition on its own, a part
+/// of one added to chess (on its board, or on a 10x10 one).
+#[test]
+fn the_reference_examples_read() {
+    let doc = include_str!("../../docs/defining-variants.md");
+    let mut blocks = Vec::new();
+    let mut current: Option<String> = None;
+    for line in doc.lines() {
+        match (&mut current, line.starts_with("```")) {
+            (None, true) => current = Some(String::new()),
+            (Some(block), true) => {
+                blocks.push(std::mem::take(block));
+                current = None;
+            }
+            (Some(block), false) => {
+                block.push_str(line);
+                block.push('\n');
+            }
+            (None, false) => {}
+        }
+    }
+    let options =
+        "option stalemate-reading {\n  values loss draw\n  default loss\n  reason \"r\"\n}\n";
+    let small =
+        format!("variant doc\nfrom chess\npiece A archbishop BN\npiece C chancellor RN\n{options}");
+    let start10 = "start \"4k5/10/10/10/10/10/10/10/10/4K5 w - - 0 1\"\n";
+    let large = format!("{small}board 10x10\n{start10}");
+    let mut read_count = 0;
+    for block in &blocks {
+        if block.trim_start().starts_with("error:") {
+            continue;
+        }
+        let tries: Vec<String> = if block.starts_with("variant") && block.lines().count() > 1 {
+            vec![block.clone()]
+        } else if block.starts_with("variant") {
+            vec![format!(
+                "{block}board 8x8\npiece K king K royal\nstart \"4k3/8/8/8/8/8/8/4K3 w - - 0 1\"\n"
+            )]
+        } else {
+            vec![
+                format!("variant doc\nfrom chess\n{block}"),
+                format!("{small}{block}"),
+                format!("{large}{block}"),
+                format!("{small}{start10}{block}"),
+            ]
+        };
+        let results: Vec<_> = tries
+            .iter()
+            .map(|t| parse("doc.def", t, &loader(&[])))
+            .collect();
+        if !results.iter().any(Result::is_ok) {
+            panic!("{block}\n{}", results.last().unwrap().as_ref().unwrap_err());
+        }
+        read_count += 1;
+    }
+    assert!(read_count > 25, "{read_count}");
+}
