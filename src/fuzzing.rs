@@ -135,7 +135,7 @@ fn options_from_bits<R: Rules>(bits: u16, third: bool) -> Options {
             continue;
         };
         options
-            .set(R::options(), R::NAME, def.name, def.values[pick])
+            .set(R::options(), R::name(), def.name, def.values[pick])
             .expect("a catalogued option value");
     }
     options
@@ -678,7 +678,7 @@ pub mod structured {
         }
 
         fn piece_letter(&mut self) -> Result<char> {
-            let common = match R::NAME {
+            let common = match R::name() {
                 "cypher" => "KQRBNPS",
                 "xpanse" => "KQRBNPGMA",
                 _ => "KQRBNP",
@@ -704,7 +704,7 @@ pub mod structured {
             } else {
                 self.name_from(&values)?
             };
-            let _ = self.options.set(defs, R::NAME, &name, &value);
+            let _ = self.options.set(defs, R::name(), &name, &value);
             if !header {
                 self.out.push_str("  ");
             }
@@ -909,7 +909,7 @@ pub mod structured {
                     }
                 }
                 let side = if turn == Color::White { 'w' } else { 'b' };
-                let rest = match R::NAME {
+                let rest = match R::name() {
                     "cypher" => " - 0/0 -",
                     // The two-field form; the counters take their defaults.
                     "xpanse" => "",
@@ -1273,7 +1273,7 @@ pub mod structured {
                 }
                 13..=14 => self.result_assertion()?,
                 15 => format!("zone {} = {}", self.square_name()?, {
-                    let zones = R::ZONES.to_vec();
+                    let zones = R::zones().to_vec();
                     self.name_from(&zones)?
                 }),
                 16 => format!("perft {} = {}", self.depth()?, self.number()?),

@@ -159,7 +159,7 @@ fn needs_size<R: Rules>(
         .filter_map(|p| p.square.rank.parse::<u8>().ok())
         .max();
     let fits = match (files, ranks) {
-        (Some(f), Some(r)) => R::INFO
+        (Some(f), Some(r)) => R::info()
             .boards
             .iter()
             .filter(|&&(bf, br)| bf >= f && br >= r)
@@ -168,19 +168,19 @@ fn needs_size<R: Rules>(
     };
     let problem = match fits {
         Some((f, r)) => Problem::new(
-            format!("{} needs a board size: add `--size {f}x{r}`", R::NAME),
+            format!("{} needs a board size: add `--size {f}x{r}`", R::name()),
             place,
             "no --size for this board",
         )
         .with_help(format!(
             "{f}x{r} is the smallest size this board fits; sizes: {}",
-            R::INFO.boards_text()
+            R::info().boards_text()
         )),
         None => Problem::new(
             format!(
                 "{} needs a board size: add `--size <files>x<ranks>`; sizes: {}",
-                R::NAME,
-                R::INFO.boards_text()
+                R::name(),
+                R::info().boards_text()
             ),
             place,
             "no --size",

@@ -241,7 +241,7 @@ pub(super) fn options_with<R: Rules>(pins: &[String]) -> Result<Options, String>
     let mut options = Options::defaults(R::options());
     for pin in pins {
         let (name, value) = super::location::parse_option(pin)?;
-        options.set(R::options(), R::NAME, &name, &value)?;
+        options.set(R::options(), R::name(), &name, &value)?;
     }
     Ok(options)
 }
@@ -288,7 +288,7 @@ fn moves<R: Rules>(
             let sq = geometry.parse_square(&f).ok_or_else(|| {
                 format!(
                     "square `{f}` is not on the {} board ({})",
-                    R::NAME,
+                    R::name(),
                     geometry.describe()
                 )
             })?;
@@ -338,19 +338,19 @@ fn rules<R: Rules>(coverage: &[PathBuf]) -> Outcome {
             return Err(Failure::Input(format!(
                 "no {} scenario under {}: coverage counts the scenarios of files that say \
                  `variant {}`",
-                R::NAME,
+                R::name(),
                 coverage
                     .iter()
                     .map(|p| p.display().to_string())
                     .collect::<Vec<_>>()
                     .join(", "),
-                R::NAME
+                R::name()
             )));
         }
         Some(found)
     };
     let width = R::rules().iter().map(|r| r.id.len()).max().unwrap_or(0);
-    outln!("rules of {}:", R::NAME)?;
+    outln!("rules of {}:", R::name())?;
     let mut uncovered = 0;
     for r in R::rules() {
         match &counts {

@@ -252,7 +252,7 @@ fn print_text<R: Rules>(
     options: &[Consulted],
 ) -> Result<(), Failure> {
     let pos = game.position();
-    outln!("{} {}, {} to move", R::NAME, pos.fen(), pos.turn())?;
+    outln!("{} {}, {} to move", R::name(), pos.fen(), pos.turn())?;
     match &e.verdict {
         Verdict::Legal { turn, result } => {
             if turn.is_empty() || turn == written {
@@ -377,7 +377,7 @@ fn to_json<R: Rules>(
         Verdict::TooManyTurns(_) => ("too-many-turns", None, None, Vec::new()),
     };
     json!({
-        "variant": R::NAME,
+        "variant": R::name(),
         "fen": pos.fen(),
         "to_move": pos.turn().to_string(),
         "turn": written,

@@ -157,7 +157,7 @@ fn invariant_name<R: Rules>(name: &str) -> Result<&'static str, Failure> {
             let names: Vec<_> = R::invariants().iter().map(|i| i.name).collect();
             Failure::Input(format!(
                 "unknown invariant `{name}`; invariants of {}: {}{}",
-                R::NAME,
+                R::name(),
                 names.join(", "),
                 crate::suggest::did_you_mean(name, names.iter().copied())
             ))
@@ -584,7 +584,7 @@ fn split<R: Rules>(
         job: 0,
         jobs: 0,
         fingerprint: String::new(),
-        variant: R::NAME.into(),
+        variant: R::name().into(),
         size: root.size.clone(),
         root: root.fen.clone().unwrap_or_else(|| "start".into()),
         options: game

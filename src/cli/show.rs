@@ -133,7 +133,7 @@ fn has_start<R: Rules>(size: Option<&str>) -> Result<(), Failure> {
     // whether it has a start at all.
     let (geometry, size_error) = match R::geometry_for(parsed) {
         Ok(g) => (g, None),
-        Err(e) => match R::INFO.boards.first().map(|&b| R::geometry_for(Some(b))) {
+        Err(e) => match R::info().boards.first().map(|&b| R::geometry_for(Some(b))) {
             Some(Ok(g)) => (g, Some(e)),
             _ => return Err(Failure::Input(e.to_string())),
         },
@@ -168,7 +168,7 @@ fn picture_of<R: Rules>(
         let sq = g.parse_square(from).ok_or_else(|| {
             Failure::Input(format!(
                 "--moves-from: square `{from}` is not on the {} board ({})",
-                R::NAME,
+                R::name(),
                 g.describe()
             ))
         })?;

@@ -11,6 +11,7 @@
 pub mod error;
 pub mod fen;
 pub mod fmt;
+pub mod load;
 pub mod model;
 pub mod parse;
 pub mod resolve;

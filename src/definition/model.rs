@@ -132,31 +132,54 @@ pub enum Safety {
     AnyOne,
 }
 
+/// When reaching a goal decides the game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Timing {
+    /// As soon as the piece stands there.
+    AtOnce,
+    /// If the piece still stands there when its side is to move again (the other side has
+    /// one turn to answer).
+    AfterReply,
+    /// At once, except that a second player whose opponent got there first may still move
+    /// if it can reach its own goal with that move.
+    UnlessMatched,
+}
+
 /// The kinds of rule components. Each is generated and judged by the one engine; what each
 /// setting means is in `docs/defining-variants.md`.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Component {
     /// Pieces on their double-step squares may advance two (or up to `steps`) squares straight
-    /// forward through empty squares, moving only.
+    /// forward through empty squares, moving only; or, with `movement`, make that move
+    /// (Betza, to an empty square) instead.
     DoubleStep {
         pieces: Vec<char>,
         region: Sides<Region>,
         /// The longest step, 2 or 3.
         steps: u8,
+        /// The move made from the region instead of the straight steps (`mfnA`).
+        movement: Option<String>,
     },
     /// A piece passed over by an enemy's double step may be taken on the square it passed,
-    /// on the very next turn, by these pieces moving there as they capture.
-    EnPassant { pieces: Vec<char> },
+    /// on the very next turn, by these pieces moving there as they capture, onto a square of
+    /// the capturer's `region` (everywhere when it is empty).
+    EnPassant {
+        pieces: Vec<char>,
+        region: Sides<Region>,
+    },
     /// A piece of `pieces` that ends a move in its side's region is exchanged for one of
     /// `into` (optional unless `mandatory`, and always where it could never move again).
     Promotion {
         pieces: Vec<char>,
         region: Sides<Region>,
-        into: Vec<char>,
+        /// The kinds each side promotes into, `[white, black]`.
+        into: Sides<Vec<char>>,
         mandatory: bool,
         /// Only into a kind the side has fewer of on the board than at the start (grand
         /// chess: only to a piece that has been captured).
         captured_only: bool,
+        /// Only into a kind while the side has fewer than this many of it.
+        limits: Vec<(char, u8)>,
     },
     /// The king moves towards an unmoved rook on its first rank to `king_to`, the rook to
     /// `rook_to` (`[queenside, kingside]` files), neither having moved, the squares between
@@ -171,6 +194,8 @@ pub enum Component {
         /// Castling rights name the rook's file (Chess960, Shredder-FEN): the king and rook
         /// may start anywhere on the first rank.
         chess960: bool,
+        /// The rank castling happens on, counted from each side's own edge (1: the first).
+        rank: u8,
     },
     /// Royal pieces may not be left attacked (a turn that does is refused).
     Check { safety: Safety },
@@ -180,12 +205,36 @@ pub enum Component {
     Stalemate { value: Value },
     /// A side that has lost every piece of one of `pieces` (all its pieces when empty).
     Extinction { pieces: Vec<char>, value: Value },
-    /// A side whose piece of `pieces` stands in its goal region after a turn.
+    /// A side whose piece of `pieces` stands in its goal region.
     Goal {
         pieces: Vec<char>,
         region: Sides<Region>,
         value: Value,
+        timing: Timing,
     },
+    /// A side left with its one last piece (a bare king).
+    BareKing {
+        value: Value,
+        /// The rule applies only while the other side has at least this many pieces.
+        against: u8,
+        /// A bare side whose turn it is still moves (it may bare the other side too) while
+        /// the other side has no more than `against` pieces.
+        reply: bool,
+    },
+    /// A piece of `pieces` standing on a square whose first-move right it still has (in a
+    /// FEN, the file letters of the castling field) may make `movement` (Betza, to an empty
+    /// square). The right goes when a piece leaves or is captured on that square.
+    FirstMove {
+        pieces: Vec<char>,
+        movement: String,
+        /// Whether the move may be made while in check.
+        in_check: bool,
+        /// A royal piece's right also goes when an enemy piece of these kinds ends a move on
+        /// its rank or file.
+        lost_on_line: Vec<char>,
+    },
+    /// A royal piece in check may only move to capture the piece that gives check.
+    CheckedRoyalCaptures,
     /// A side that has been checked `checks` times.
     CheckCount { checks: u8, value: Value },
     /// A side that can capture must capture.
@@ -214,6 +263,9 @@ impl Component {
             Component::Stalemate { .. } => "stalemate",
             Component::Extinction { .. } => "extinction",
             Component::Goal { .. } => "goal",
+            Component::BareKing { .. } => "bare-king",
+            Component::FirstMove { .. } => "first-move",
+            Component::CheckedRoyalCaptures => "checked-royal-captures",
             Component::CheckCount { .. } => "check-count",
             Component::CompulsoryCapture => "compulsory-capture",
             Component::NoGivingCheck => "no-giving-check",

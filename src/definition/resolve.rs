@@ -15,7 +15,8 @@ use std::collections::{HashMap, HashSet};
 use super::error::{Error, Errors, Source};
 use super::fen;
 use super::model::{
-    Cell, Component, Definition, OptionDecl, PieceDef, Region, Rule, Safety, Sides, Span, Value,
+    Cell, Component, Definition, OptionDecl, PieceDef, Region, Rule, Safety, Sides, Span, Timing,
+    Value,
 };
 use super::parse::parse_tree;
 use super::syntax::{self, Statement, Value as SynValue};
@@ -60,6 +61,9 @@ pub const COMPONENTS: &[&str] = &[
     "explosion",
     "repetition",
     "move-count",
+    "bare-king",
+    "first-move",
+    "checked-royal-captures",
 ];
 
 /// The settings every component takes.
@@ -72,22 +76,27 @@ const REGION_SIDES: &[&str] = &["white", "black", "both"];
 /// stand for its region lines.
 pub fn component_settings(component: &str) -> &'static [&'static str] {
     match component {
-        "double-step" => &["pieces", "steps", "white", "black", "both"],
-        "en-passant" => &["pieces"],
+        "double-step" => &["pieces", "steps", "move", "white", "black", "both"],
+        "en-passant" => &["pieces", "white", "black", "both"],
         "promotion" => &[
             "pieces",
             "into",
             "mandatory",
             "captured-only",
+            "limit",
+            "white-into",
+            "black-into",
             "white",
             "black",
             "both",
         ],
-        "castling" => &["king", "rooks", "king-to", "rook-to", "chess960"],
+        "castling" => &["king", "rooks", "king-to", "rook-to", "chess960", "rank"],
         "check" => &["safety"],
         "checkmate" | "stalemate" => &["value"],
         "extinction" => &["pieces", "value"],
-        "goal" => &["pieces", "value", "white", "black", "both"],
+        "goal" => &["pieces", "value", "timing", "white", "black", "both"],
+        "bare-king" => &["value", "against", "reply"],
+        "first-move" => &["pieces", "move", "in-check", "lost-on-line"],
         "check-count" => &["checks", "value"],
         "explosion" => &["immune"],
         "repetition" => &["times"],
@@ -1465,7 +1474,8 @@ impl<'a> Resolver<'a> {
                     s.broken = true;
                 }
             },
-            "pieces" | "into" | "rooks" | "immune" => {
+            "pieces" | "into" | "rooks" | "immune" | "white-into" | "black-into"
+            | "lost-on-line" => {
                 let letters = self.letters(src, st, board.pieces);
                 match letters {
                     Some(l) => {
@@ -1473,6 +1483,9 @@ impl<'a> Resolver<'a> {
                             "pieces" => &mut s.pieces,
                             "into" => &mut s.into,
                             "rooks" => &mut s.rooks,
+                            "white-into" => &mut s.white_into,
+                            "black-into" => &mut s.black_into,
+                            "lost-on-line" => &mut s.lost_on_line,
                             _ => &mut s.immune,
                         };
                         *slot = Some(l);
@@ -1515,7 +1528,7 @@ impl<'a> Resolver<'a> {
                     s.broken = true;
                 }
             },
-            "chess960" | "mandatory" | "captured-only" => {
+            "chess960" | "mandatory" | "captured-only" | "reply" | "in-check" => {
                 match self.single_value(src, st, "`yes` or `no`") {
                     Some(v) => match self.choice(src, v, &["yes", "no"]) {
                         Some(k) => {
@@ -1523,6 +1536,8 @@ impl<'a> Resolver<'a> {
                             match head {
                                 "chess960" => s.chess960 = b,
                                 "mandatory" => s.mandatory = b,
+                                "reply" => s.reply = b,
+                                "in-check" => s.in_check = b,
                                 _ => s.captured_only = b,
                             }
                         }
@@ -1564,6 +1579,87 @@ impl<'a> Resolver<'a> {
                     },
                     None => s.broken = true,
                 }
+            }
+            "move" => match self.single_value(src, st, "a move in Betza notation") {
+                Some(v) => match Design::parse(&v.text) {
+                    Ok(_) => s.movement = Some(v.text.clone()),
+                    Err(e) => {
+                        self.error(
+                            src,
+                            Problem::new(
+                                format!("`{}` is not a move in Betza notation: {e}", v.text),
+                                v.span.clone(),
+                                "not Betza",
+                            )
+                            .with_help("as in `move mfnA` (a lame two-square diagonal step)"),
+                        );
+                        s.broken = true;
+                    }
+                },
+                None => s.broken = true,
+            },
+            "timing" => {
+                match self.single_value(src, st, "`at-once`, `after-reply` or `unless-matched`") {
+                    Some(v) => {
+                        match self.choice(src, v, &["at-once", "after-reply", "unless-matched"]) {
+                            Some(k) => {
+                                s.timing = Some(
+                                    [Timing::AtOnce, Timing::AfterReply, Timing::UnlessMatched][k],
+                                )
+                            }
+                            None => s.broken = true,
+                        }
+                    }
+                    None => s.broken = true,
+                }
+            }
+            "rank" | "against" => {
+                let (lo, hi, what) = if head == "rank" {
+                    (
+                        1,
+                        u32::from(board.ranks),
+                        "the rank, counted from each side's own edge",
+                    )
+                } else {
+                    (0, 255, "how many pieces the other side must have")
+                };
+                match self.single_value(src, st, what) {
+                    Some(v) => match self.number(src, v, lo, hi) {
+                        Some(n) if head == "rank" => s.rank = Some(n as u8),
+                        Some(n) => s.against = Some(n as u8),
+                        None => s.broken = true,
+                    },
+                    None => s.broken = true,
+                }
+            }
+            "limit" => {
+                let mut limits = Vec::new();
+                for v in &st.values {
+                    let mut chars = v.text.chars();
+                    let letter = chars.next().unwrap_or(' ');
+                    let n: Option<u8> = chars.as_str().parse().ok();
+                    match n {
+                        Some(n) if board.pieces.iter().any(|p| p.letter == letter) => {
+                            limits.push((letter, n))
+                        }
+                        _ => {
+                            self.error(
+                                src,
+                                Problem::new(
+                                    format!("`{}` is not a piece letter and a number", v.text),
+                                    v.span.clone(),
+                                    "not a limit",
+                                )
+                                .with_help(format!(
+                                    "as in `limit Q1 R2`: at most one queen, two rooks; the pieces: {}",
+                                    piece_list(board.pieces)
+                                )),
+                            );
+                            s.broken = true;
+                        }
+                    }
+                }
+                s.limits = Some(limits);
             }
             "white" | "black" | "both" => {
                 s.region_given = true;
@@ -1873,10 +1969,12 @@ impl<'a> Resolver<'a> {
                     pieces,
                     region: region(s),
                     steps: s.steps.unwrap_or(2),
+                    movement: s.movement.clone(),
                 }
             }
             "en-passant" => Component::EnPassant {
                 pieces: pawn_pieces(&s.pieces, &mut missing),
+                region: region(s),
             },
             "promotion" => {
                 let pieces = pawn_pieces(&s.pieces, &mut missing);
@@ -1886,19 +1984,23 @@ impl<'a> Resolver<'a> {
                         "say where pieces promote: `white rank 8` and `black rank 1`",
                     ));
                 }
-                let into = letters(&s.into).unwrap_or_else(|| {
+                let both = letters(&s.into);
+                let white = letters(&s.white_into).or_else(|| both.clone());
+                let black = letters(&s.black_into).or_else(|| both.clone());
+                if white.is_none() || black.is_none() {
                     missing.push((
                         "`into`",
-                        "list the kinds a piece may promote into: `into Q R B N`",
+                        "list the kinds a piece may promote into: `into Q R B N` (or \
+                         `white-into` and `black-into` when the sides differ)",
                     ));
-                    Vec::new()
-                });
+                }
                 Component::Promotion {
                     pieces,
                     region: region(s),
-                    into,
+                    into: [white.unwrap_or_default(), black.unwrap_or_default()],
                     mandatory: s.mandatory.unwrap_or(true),
                     captured_only: s.captured_only.unwrap_or(false),
+                    limits: s.limits.clone().unwrap_or_default(),
                 }
             }
             "castling" => {
@@ -1940,6 +2042,7 @@ impl<'a> Resolver<'a> {
                     king_to,
                     rook_to,
                     chess960: s.chess960.unwrap_or(false),
+                    rank: s.rank.unwrap_or(1),
                 }
             }
             "check" => Component::Check {
@@ -1977,6 +2080,7 @@ impl<'a> Resolver<'a> {
                     pieces,
                     region: region(s),
                     value: s.value.unwrap_or(Value::Win),
+                    timing: s.timing.unwrap_or(Timing::AtOnce),
                 }
             }
             "check-count" => {
@@ -1988,6 +2092,28 @@ impl<'a> Resolver<'a> {
                     value: s.value.unwrap_or(Value::Loss),
                 }
             }
+            "bare-king" => Component::BareKing {
+                value: s.value.unwrap_or(Value::Loss),
+                against: s.against.unwrap_or(0),
+                reply: s.reply.unwrap_or(false),
+            },
+            "first-move" => {
+                let pieces = letters(&s.pieces).unwrap_or_else(|| {
+                    missing.push(("`pieces`", "name the pieces with a first move: `pieces K`"));
+                    Vec::new()
+                });
+                let movement = s.movement.clone().unwrap_or_else(|| {
+                    missing.push(("`move`", "give the first move in Betza: `move fsN`"));
+                    String::new()
+                });
+                Component::FirstMove {
+                    pieces,
+                    movement,
+                    in_check: s.in_check.unwrap_or(true),
+                    lost_on_line: letters(&s.lost_on_line).unwrap_or_default(),
+                }
+            }
+            "checked-royal-captures" => Component::CheckedRoyalCaptures,
             "compulsory-capture" => Component::CompulsoryCapture,
             "no-giving-check" => Component::NoGivingCheck,
             "explosion" => Component::Explosion {
@@ -2029,18 +2155,16 @@ impl<'a> Resolver<'a> {
             );
             s.broken = true;
         }
-        if let Component::Castling { king, .. } = &component {
-            if *king != ' ' && !royals.contains(king) {
-                let at = s.king.map_or(head.clone(), |l| l.span.0..l.span.1);
-                let src = s.king.map_or(src, |l| l.src);
+        if let (Component::Castling { king, rooks, .. }, Some(l)) = (&component, s.king) {
+            if rooks.contains(king) {
                 self.error(
-                    src,
+                    l.src,
                     Problem::new(
-                        format!("the castling king `{king}` is not a royal piece"),
-                        at,
-                        "not royal",
+                        format!("the castling king `{king}` is also one of its rooks"),
+                        l.span.0..l.span.1,
+                        "king and rook",
                     )
-                    .with_help("mark it `royal` in its `piece` line"),
+                    .with_help("the king castles with a piece of another kind: `rooks R`"),
                 );
                 s.broken = true;
             }
@@ -2084,6 +2208,16 @@ struct Settings {
     checks: Option<u8>,
     times: Option<u8>,
     moves: Option<u16>,
+    movement: Option<String>,
+    white_into: Option<Vec<Letter>>,
+    black_into: Option<Vec<Letter>>,
+    lost_on_line: Option<Vec<Letter>>,
+    limits: Option<Vec<(char, u8)>>,
+    rank: Option<u8>,
+    timing: Option<Timing>,
+    against: Option<u8>,
+    reply: Option<bool>,
+    in_check: Option<bool>,
     region: [Vec<Cell>; 2],
     region_given: bool,
     /// The settings written, valid or not: one that is wrong is reported once, not also as

@@ -73,7 +73,9 @@ fn chess_is_the_expected_model() {
         d.start,
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
     );
-    assert!(d.options.is_empty());
+    assert_eq!(d.options.len(), 1);
+    assert_eq!(d.options[0].name, "chess960");
+    assert_eq!(d.options[0].values, ["off", "on"]);
     let components: Vec<Component> = d.rules.iter().map(|r| r.component.clone()).collect();
     assert_eq!(
         components,
@@ -81,22 +83,36 @@ fn chess_is_the_expected_model() {
             Component::DoubleStep {
                 pieces: vec!['P'],
                 region: [rank(8, 1), rank(8, 6)],
-                steps: 2
+                steps: 2,
+                movement: None,
             },
-            Component::EnPassant { pieces: vec!['P'] },
+            Component::EnPassant {
+                pieces: vec!['P'],
+                region: Default::default(),
+            },
             Component::Promotion {
                 pieces: vec!['P'],
                 region: [rank(8, 7), rank(8, 0)],
-                into: vec!['Q', 'R', 'B', 'N'],
+                into: [vec!['Q', 'R', 'B', 'N'], vec!['Q', 'R', 'B', 'N']],
                 mandatory: true,
-                captured_only: false
+                captured_only: false,
+                limits: vec![],
             },
             Component::Castling {
                 king: 'K',
                 rooks: vec!['R'],
                 king_to: [2, 6],
                 rook_to: [3, 5],
-                chess960: false
+                chess960: false,
+                rank: 1,
+            },
+            Component::Castling {
+                king: 'K',
+                rooks: vec!['R'],
+                king_to: [2, 6],
+                rook_to: [3, 5],
+                chess960: true,
+                rank: 1,
             },
             Component::Check {
                 safety: Safety::All
@@ -108,15 +124,17 @@ fn chess_is_the_expected_model() {
         ]
     );
     for r in &d.rules {
-        assert_eq!(r.id, r.component.name());
+        if r.id != "castling-960" {
+            assert_eq!(r.id, r.component.name());
+        }
         assert_eq!(r.source, "FIDE Laws of Chess");
-        assert!(r.when.is_empty());
+        assert_eq!(r.when.is_empty(), r.component.name() != "castling");
         assert!(!r.clause.is_empty());
     }
     assert!(d.rules[1]
         .clause
         .starts_with("A pawn that could have captured"));
-    assert_eq!((d.rules[0].span.line, d.rules[0].span.col), (17, 1));
+    assert_eq!((d.rules[0].span.line, d.rules[0].span.col), (23, 1));
 }
 
 #[test]
@@ -204,6 +222,7 @@ goal {{
             pieces,
             region,
             steps,
+            movement: None,
         } => {
             assert_eq!(pieces, &['P']);
             assert_eq!(*steps, 2);
@@ -223,7 +242,8 @@ goal {{
             rooks: vec!['R'],
             king_to: [2, 6],
             rook_to: [3, 5],
-            chess960: false
+            chess960: false,
+            rank: 1,
         }
     );
     match &d.rules[3].component {
@@ -231,6 +251,7 @@ goal {{
             pieces,
             region,
             value,
+            timing: Timing::AtOnce,
         } => {
             assert_eq!(pieces, &['K']);
             assert_eq!(*value, Value::Win);
@@ -265,7 +286,8 @@ castling {
             rooks: vec!['R'],
             king_to: [2, 8],
             rook_to: [3, 7],
-            chess960: true
+            chess960: true,
+            rank: 1,
         }
     );
 }
@@ -343,7 +365,7 @@ fn unknown_names_suggest_the_valid_ones() {
         e.errors[0].problem.help.as_deref(),
         Some(
             "the settings of `promotion`: id, clause, source, when, pieces, into, mandatory, \
-             captured-only, white, black, both"
+             captured-only, limit, white-into, black-into, white, black, both"
         )
     );
     assert_eq!(
@@ -422,10 +444,10 @@ fn letters_must_be_pieces() {
     );
     assert_eq!(
         one_error(&format!(
-            "{BASE}castling {{\n  clause \"x\"\n  king P\n  rooks K\n}}\n"
+            "{BASE}castling {{\n  clause \"x\"\n  king K\n  rooks K\n}}\n"
         ))
         .0,
-        "the castling king `P` is not a royal piece"
+        "the castling king `K` is also one of its rooks"
     );
 }
 
@@ -639,7 +661,7 @@ option bare {
   reason \"Not settled.\"
 }
 extinction {
-  id bare-king
+  id lone-king
   clause \"A side left with its king alone loses.\"
   pieces Q R B N A P
   when bare win
@@ -675,16 +697,20 @@ fn inheritance_replaces_drops_and_adds() {
             "double-step",
             "en-passant",
             "promotion",
+            "castling-960",
             "check",
             "checkmate",
             "stalemate",
             "repetition",
             "move-count",
-            "bare-king"
+            "lone-king"
         ]
     );
     match &d.rules[2].component {
-        Component::Promotion { into, .. } => assert_eq!(into, &['Q', 'R', 'B', 'N', 'A']),
+        Component::Promotion { into, .. } => {
+            assert_eq!(into[0], ['Q', 'R', 'B', 'N', 'A']);
+            assert_eq!(into[1], into[0]);
+        }
         other => panic!("{other:?}"),
     }
     assert_eq!(
@@ -694,9 +720,9 @@ fn inheritance_replaces_drops_and_adds() {
     // An inherited rule keeps its parent's source; the child's own default to the inherited
     // source too.
     assert_eq!(d.rules[0].source, "FIDE Laws of Chess");
-    assert_eq!(d.rules[8].when, [("bare".into(), "win".into())]);
+    assert_eq!(d.rules[9].when, [("bare".into(), "win".into())]);
     // The inherited rule's span is in the parent's text.
-    assert_eq!(d.rules[0].span.line, 17);
+    assert_eq!(d.rules[0].span.line, 23);
 }
 
 #[test]
@@ -715,12 +741,13 @@ fn inheritance_errors() {
     assert_eq!(
         located,
         [
-            "child.def:3:9 there is no inherited rule `castlng` to drop; did you mean `castling`?",
+            "child.def:3:9 there is no inherited rule `castlng` to drop; did you mean `castling` or \
+             `castling-960`?",
             // Dropping the knight leaves chess's start and promotion naming it: the errors are
             // in chess.
             "chess:15:9 the start position does not fit the board: `n` is not a piece of this \
              definition (its pieces: K Q R B P)",
-            "chess:34:14 `N` is not a piece of this definition",
+            "chess:40:14 `N` is not a piece of this definition",
         ]
     );
     let cycle = parse(

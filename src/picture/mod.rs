@@ -121,7 +121,7 @@ impl Picture {
     pub fn of<R: Rules>(pos: &R) -> Picture {
         let board = pos.board();
         let g = *board.geometry();
-        let zones: Vec<&'static str> = R::ZONES.to_vec();
+        let zones: Vec<&'static str> = R::zones().to_vec();
         let cells = g
             .squares()
             .map(|sq| Cell {
@@ -132,7 +132,7 @@ impl Picture {
             })
             .collect();
         Picture {
-            variant: R::NAME,
+            variant: R::name(),
             files: (0..g.files).map(|f| g.file_label(f)).collect(),
             ranks: (0..g.ranks).map(|r| g.rank_label(r)).collect(),
             cells,

@@ -25,13 +25,13 @@ pub mod cell {
 
     pub const EMPTY: u8 = 0;
     pub const WALL: u8 = 0xFF;
-    pub const KING: u8 = Role::King as u8;
-    pub const QUEEN: u8 = Role::Queen as u8;
-    pub const ROOK: u8 = Role::Rook as u8;
-    pub const BISHOP: u8 = Role::Bishop as u8;
-    pub const KNIGHT: u8 = Role::Knight as u8;
-    pub const PAWN: u8 = Role::Pawn as u8;
-    pub const SPY: u8 = Role::Spy as u8;
+    pub const KING: u8 = Role::King.code();
+    pub const QUEEN: u8 = Role::Queen.code();
+    pub const ROOK: u8 = Role::Rook.code();
+    pub const BISHOP: u8 = Role::Bishop.code();
+    pub const KNIGHT: u8 = Role::Knight.code();
+    pub const PAWN: u8 = Role::Pawn.code();
+    pub const SPY: u8 = Role::Spy.code();
 }
 
 use cell::{EMPTY, WALL};
@@ -279,6 +279,13 @@ impl Board {
         } else {
             None
         }
+    }
+
+    /// Takes a square out of the board (a hole, `*` in a FEN): nothing stands on it or
+    /// passes through it, as on the wall around the board.
+    pub fn remove_square(&mut self, square: Square) {
+        assert!(self.geometry.contains(square), "square off the board");
+        self.cells[Sq::of(square).index()] = WALL;
     }
 
     pub fn put(&mut self, square: Square, piece: Option<Piece>) {

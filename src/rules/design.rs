@@ -15,7 +15,7 @@ use super::piece::{Color, Piece, Role};
 
 /// The most distinct designs one run can hold: their ids fill the cell codes above the fixed
 /// roles' and below the wall's.
-pub const MAX_DESIGNS: usize = 110;
+pub const MAX_DESIGNS: usize = 64;
 
 /// An interned design.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

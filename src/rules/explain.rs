@@ -420,7 +420,7 @@ pub fn consulted<R: Rules>(
                 .map(|v| {
                     let mut other = options.clone();
                     let found = other
-                        .set(R::options(), R::NAME, def.name, v)
+                        .set(R::options(), R::name(), def.name, v)
                         .and_then(|()| {
                             // Rebuilding consults options too; that is not this turn's doing.
                             let (e, _) = consulted::during(|| again(&other));

@@ -9,6 +9,7 @@ pub mod chess;
 pub mod consulted;
 pub mod csipgs;
 pub mod cypher;
+pub mod defined;
 pub mod design;
 pub mod explain;
 pub mod game;
@@ -327,11 +328,13 @@ pub trait Rules: Clone + Sized {
     /// The variant's compact move, used by the hot paths.
     type Move: Copy + Eq + fmt::Debug;
 
-    /// What the variant is (its registry entry, [`variants::REGISTRY`]).
-    const INFO: VariantInfo;
+    /// What the variant is (its registry entry, [`variants::REGISTRY`], or a definition's).
+    fn info() -> &'static VariantInfo;
 
     /// The variant's name as scenario files write it.
-    const NAME: &'static str = Self::INFO.name;
+    fn name() -> &'static str {
+        Self::info().name
+    }
 
     /// The most legal turns one position may have. A variant whose turn lists can outgrow
     /// memory (ChessXpanse's paths) sets it: its generator stops once it has produced more,
@@ -476,7 +479,7 @@ pub trait Rules: Clone + Sized {
     fn time_out(&self) -> Result<Outcome, Refusal> {
         Err(Refusal::new(
             "no-such-action",
-            format!("{} has no move clock, so no timeouts", Self::NAME),
+            format!("{} has no move clock, so no timeouts", Self::name()),
         ))
     }
 
@@ -502,7 +505,9 @@ pub trait Rules: Clone + Sized {
     fn check_invariant(&self, name: &str) -> Result<(), String>;
 
     /// The names of the zones a square can be in; empty where the variant has none.
-    const ZONES: &'static [&'static str] = Self::INFO.zones;
+    fn zones() -> &'static [&'static str] {
+        Self::info().zones
+    }
 
     /// The zone of a square, for variants with zones.
     fn zone(&self, _square: Square) -> Option<&'static str> {
@@ -510,11 +515,13 @@ pub trait Rules: Clone + Sized {
     }
 
     /// Whether the variant prices piece designs (`expect cost`).
-    const HAS_COSTS: bool = Self::INFO.designs;
+    fn has_costs() -> bool {
+        Self::info().designs
+    }
 
     /// The price of a design in Betza notation, for variants with [`Rules::HAS_COSTS`].
     fn cost(_design: &str) -> Result<u64, String> {
-        Err(format!("{} has no piece designs to price", Self::NAME))
+        Err(format!("{} has no piece designs to price", Self::name()))
     }
 
     /// [`Rules::cost`] under the readings of `options` (where a reading changes prices). A

@@ -53,24 +53,26 @@ impl FromStr for Color {
     }
 }
 
-/// What a piece is, independent of its colour. The codes are stable: they are packed into
-/// board cells (see [`Piece`]). `Design` stands for every designed piece; which design it is,
-/// the piece says ([`Piece::design`]).
+/// What a piece is, independent of its colour. The codes ([`Role::code`]) are stable: they
+/// are packed into board cells (see [`Piece`]). `Design` stands for every designed piece;
+/// which design it is, the piece says ([`Piece::design`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[repr(u8)]
 pub enum Role {
-    King = 1,
-    Queen = 2,
-    Rook = 3,
-    Bishop = 4,
-    Knight = 5,
-    Pawn = 6,
-    Spy = 7,
-    Gatekeeper = 8,
-    Mage = 9,
-    Archer = 10,
+    King,
+    Queen,
+    Rook,
+    Bishop,
+    Knight,
+    Pawn,
+    Spy,
+    Gatekeeper,
+    Mage,
+    Archer,
     /// A piece designed in Betza notation (csipgs chess, invented pieces).
-    Design = 16,
+    Design,
+    /// A piece of a variant written as a definition, known by its letter (`A` to `Z`): what it
+    /// is called and how it moves, the definition says.
+    Kind(char),
 }
 
 impl Role {
@@ -87,12 +89,41 @@ impl Role {
         Role::Archer,
     ];
 
+    /// The role part of a cell code: 1 to 10 for the fixed roles, [`DESIGN_BASE`] for
+    /// designs (a designed piece adds its id), then one code per definition letter.
+    #[inline]
+    pub const fn code(self) -> u8 {
+        match self {
+            Role::King => 1,
+            Role::Queen => 2,
+            Role::Rook => 3,
+            Role::Bishop => 4,
+            Role::Knight => 5,
+            Role::Pawn => 6,
+            Role::Spy => 7,
+            Role::Gatekeeper => 8,
+            Role::Mage => 9,
+            Role::Archer => 10,
+            Role::Design => DESIGN_BASE,
+            Role::Kind(c) => KIND_BASE + (c as u8).wrapping_sub(b'A'),
+        }
+    }
+
     #[inline]
     pub fn from_code(code: u8) -> Option<Role> {
         match code {
             DESIGN_BASE..=DESIGN_LAST => Some(Role::Design),
+            KIND_BASE..=KIND_LAST => Some(Role::Kind((b'A' + code - KIND_BASE) as char)),
             _ => Role::ALL.get((code as usize).wrapping_sub(1)).copied(),
         }
+    }
+
+    /// A defined variant's piece kind by its letter, upper or lower case; `None` for a
+    /// character that is not a letter.
+    pub fn kind(letter: char) -> Option<Role> {
+        letter
+            .is_ascii_alphabetic()
+            .then(|| Role::Kind(letter.to_ascii_uppercase()))
     }
 
     pub fn letter(self) -> char {
@@ -108,6 +139,7 @@ impl Role {
             Role::Mage => 'M',
             Role::Archer => 'A',
             Role::Design => '(',
+            Role::Kind(c) => c,
         }
     }
 
@@ -131,6 +163,7 @@ impl Role {
             Role::Mage => "mage",
             Role::Archer => "archer",
             Role::Design => "design",
+            Role::Kind(_) => "piece",
         }
     }
 
@@ -146,8 +179,13 @@ impl fmt::Display for Role {
 }
 
 /// The role part of the cell codes of designed pieces: design `i` is `DESIGN_BASE + i`.
-const DESIGN_BASE: u8 = Role::Design as u8;
+const DESIGN_BASE: u8 = 16;
 const DESIGN_LAST: u8 = DESIGN_BASE + MAX_DESIGNS as u8 - 1;
+/// The role part of the cell codes of defined pieces: letter `A` is `KIND_BASE`.
+const KIND_BASE: u8 = DESIGN_LAST + 1;
+const KIND_LAST: u8 = KIND_BASE + 25;
+// The highest code, `KIND_LAST << 1 | 1`, stays below the wall's 0xFF.
+const _: () = assert!(KIND_LAST < 127);
 
 /// A coloured piece, packed into one byte: `role << 1 | colour`, where a designed piece's role
 /// part is [`Role::Design`]'s code plus its design id. Never zero, never 0xFF, so board cells
@@ -159,7 +197,7 @@ impl Piece {
     /// A piece of a fixed role; designed pieces are made by [`Piece::designed`].
     #[inline]
     pub const fn new(color: Color, role: Role) -> Piece {
-        Piece(((role as u8) << 1) | color as u8)
+        Piece((role.code() << 1) | color as u8)
     }
 
     /// A designed piece.

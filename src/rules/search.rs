@@ -62,6 +62,10 @@ pub fn command_max_nodes(kind: SearchKind, variant: super::Variant) -> u64 {
         (SearchKind::Invariant, Cypher) => 100 * M,
         (SearchKind::Invariant, Csipgs) => 100 * M,
         (SearchKind::Invariant, Xpanse) => 30 * M,
+        // The generic engine plays every move to judge it: budgeted as the slowest built-in.
+        (SearchKind::Perft, Defined(_)) => 600 * M,
+        (SearchKind::Win, Defined(_)) => 600 * M,
+        (SearchKind::Invariant, Defined(_)) => 30 * M,
     }
 }
 

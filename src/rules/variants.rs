@@ -8,7 +8,7 @@ use std::str::FromStr;
 
 use super::piece::Role;
 use super::setup_error::SetupError;
-use super::{chess, csipgs, cypher, xpanse, Reason};
+use super::{chess, csipgs, cypher, defined, xpanse, Reason};
 
 /// What a variant is, for the language and the messages: the scenario language asks the
 /// registry which variant has zones, designs or check instead of naming variants.
@@ -78,6 +78,8 @@ pub enum Variant {
     Cypher,
     Csipgs,
     Xpanse,
+    /// A variant written as a definition, read in this run.
+    Defined(defined::DefId),
 }
 
 impl Variant {
@@ -94,6 +96,7 @@ impl Variant {
             Variant::Cypher => &cypher::INFO,
             Variant::Csipgs => &csipgs::INFO,
             Variant::Xpanse => &xpanse::INFO,
+            Variant::Defined(id) => &defined::entry(id).info,
         }
     }
 
@@ -131,6 +134,12 @@ impl FromStr for Variant {
         if let Some(v) = Variant::ALL.iter().find(|v| v.name() == s) {
             return Ok(*v);
         }
+        if let Some(v) = defined::find(s) {
+            return Ok(v);
+        }
+        if crate::definition::load::is_path(s) || crate::definition::load::bundled(s).is_some() {
+            return crate::definition::load::variant(s);
+        }
         let known: Vec<_> = Variant::ALL.iter().map(|v| v.name()).collect();
         if REGISTRY.iter().any(|v| v.name == s) {
             Err(format!(
@@ -140,11 +149,18 @@ impl FromStr for Variant {
         } else {
             // Variants without an interpreter are suggested too: a misspelt `xpanse` should
             // hear of `xpanse`.
+            let names = REGISTRY
+                .iter()
+                .map(|v| v.name)
+                .chain(crate::definition::load::bundled_names());
             Err(format!(
-                "unknown variant {}; variants: {}{}",
+                "unknown variant {}; variants: {}, and the definitions {}{}",
                 chess::quoted(s),
                 known.join(", "),
-                crate::suggest::did_you_mean(s, REGISTRY.iter().map(|v| v.name))
+                crate::definition::load::bundled_names()
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                crate::suggest::did_you_mean(s, names)
             ))
         }
     }
@@ -171,6 +187,11 @@ macro_rules! with_variant {
                 type $R = $crate::rules::xpanse::Xpanse;
                 $body
             }
+            $crate::rules::Variant::Defined(id) => {
+                let _bound = $crate::rules::defined::bind(id);
+                type $R = $crate::rules::defined::Position;
+                $body
+            }
         }
     };
 }
@@ -185,7 +206,7 @@ mod tests {
         for v in Variant::ALL {
             assert!(v.info().interpreted, "{v}");
             assert!(REGISTRY.contains(v.info()), "{v}");
-            let name = crate::with_variant!(v, R => R::NAME);
+            let name = crate::with_variant!(v, R => R::name());
             assert_eq!(name, v.name());
         }
         let mut names: Vec<_> = REGISTRY.iter().map(|v| v.name).collect();

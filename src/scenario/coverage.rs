@@ -167,7 +167,7 @@ pub fn rule_coverage<R: Rules>(paths: &[PathBuf]) -> Result<Coverage, String> {
                 continue;
             }
         };
-        if file.variant.node != R::NAME {
+        if file.variant.node != R::name() {
             *other_variants.entry(file.variant.node.clone()).or_insert(0) += 1;
             continue;
         }

@@ -378,12 +378,12 @@ impl<'a, R: Rules> Evaluator<'a, R> {
         })?;
         let mut options = Options::defaults(R::options());
         for o in &file.options {
-            if let Err(e) = options.set(R::options(), R::NAME, &o.name.node, &o.value.node) {
+            if let Err(e) = options.set(R::options(), R::name(), &o.name.node, &o.value.node) {
                 problems.push(Problem::new(e, o.span.clone(), "this option"));
             }
         }
         for (name, value) in &settings.overrides {
-            if let Err(e) = options.set(R::options(), R::NAME, name, value) {
+            if let Err(e) = options.set(R::options(), R::name(), name, value) {
                 problems.push(Problem::new(e, file.variant.span.clone(), "for this file"));
             }
         }
@@ -445,11 +445,11 @@ impl<'a, R: Rules> Evaluator<'a, R> {
         }
         let hint = did_you_mean(&id.node, R::rules().iter().map(|r| r.id));
         Err(Problem::new(
-            format!("unknown rule id `{}` for {}{hint}", id.node, R::NAME),
+            format!("unknown rule id `{}` for {}{hint}", id.node, R::name()),
             id.span.clone(),
             "not a rule of this variant",
         )
-        .with_help(format!("`arbiter rules {}` lists the rule ids", R::NAME)))
+        .with_help(format!("`arbiter rules {}` lists the rule ids", R::name())))
     }
 
     /// A search depth (in plies) within [`search::MAX_DEPTH`].
@@ -471,7 +471,7 @@ impl<'a, R: Rules> Evaluator<'a, R> {
                 format!(
                     "unknown key `{}`; keys of {}: {}{}",
                     kv.key.node,
-                    R::NAME,
+                    R::name(),
                     names.join(", "),
                     did_you_mean(&kv.key.node, names.iter().copied())
                 ),
@@ -525,7 +525,7 @@ impl<'a, R: Rules> Evaluator<'a, R> {
                 }
                 StatementKind::Option(o) => push(
                     scratch
-                        .set(R::options(), R::NAME, &o.name.node, &o.value.node)
+                        .set(R::options(), R::name(), &o.name.node, &o.value.node)
                         .map_err(|e| Problem::new(e, o.span.clone(), "this option")),
                 ),
                 StatementKind::Board(placements) => {
@@ -581,14 +581,14 @@ impl<'a, R: Rules> Evaluator<'a, R> {
             Assertion::Result(_, Some(reason)) => {
                 // Suggested from this variant's own reasons only: another variant's is no
                 // better a guess than an unknown word.
-                let names: Vec<_> = R::INFO.reasons.iter().map(|r| r.name()).collect();
+                let names: Vec<_> = R::info().reasons.iter().map(|r| r.name()).collect();
                 let hint = did_you_mean(&reason.node, names.iter().copied());
                 push(match reason.node.parse::<Reason>() {
-                    Ok(r) if R::INFO.reasons.contains(&r) => Ok(()),
+                    Ok(r) if R::info().reasons.contains(&r) => Ok(()),
                     Ok(r) => Err(Problem::new(
                         format!(
                             "a {} game never ends by {}; it ends by {}{hint}",
-                            R::NAME,
+                            R::name(),
                             r.name(),
                             names.join(", ")
                         ),
@@ -599,7 +599,7 @@ impl<'a, R: Rules> Evaluator<'a, R> {
                         format!(
                             "unknown reason `{}`; a {} game ends by {}{hint}",
                             reason.node,
-                            R::NAME,
+                            R::name(),
                             names.join(", ")
                         ),
                         reason.span.clone(),
@@ -615,24 +615,24 @@ impl<'a, R: Rules> Evaluator<'a, R> {
             }
             Assertion::Zone(sq, zone) => {
                 push(self.square(sq).map(|_| ()));
-                if R::ZONES.is_empty() {
+                if R::zones().is_empty() {
                     push(Err(Problem::new(
                         format!(
                             "{} has no zones; `expect zone` is for {}",
-                            R::NAME,
+                            R::name(),
                             names_where(|v| !v.zones.is_empty())
                         ),
                         span.clone(),
                         "not answerable in this variant",
                     )));
-                } else if !R::ZONES.contains(&zone.node.as_str()) {
+                } else if !R::zones().contains(&zone.node.as_str()) {
                     push(Err(Problem::new(
                         format!(
                             "unknown zone `{}`; zones of {}: {}{}",
                             zone.node,
-                            R::NAME,
-                            R::ZONES.join(", "),
-                            did_you_mean(&zone.node, R::ZONES.iter().copied())
+                            R::name(),
+                            R::zones().join(", "),
+                            did_you_mean(&zone.node, R::zones().iter().copied())
                         ),
                         zone.span.clone(),
                         "no such zone",
@@ -640,11 +640,11 @@ impl<'a, R: Rules> Evaluator<'a, R> {
                 }
             }
             Assertion::Cost(design, _) => {
-                if !R::HAS_COSTS {
+                if !R::has_costs() {
                     push(Err(Problem::new(
                         format!(
                             "{} has no piece designs; `expect cost` is for {}",
-                            R::NAME,
+                            R::name(),
                             names_where(|v| v.designs)
                         ),
                         span.clone(),
@@ -658,10 +658,10 @@ impl<'a, R: Rules> Evaluator<'a, R> {
                     );
                 }
             }
-            Assertion::Check(_) if !R::INFO.check => push(Err(Problem::new(
+            Assertion::Check(_) if !R::info().check => push(Err(Problem::new(
                 format!(
                     "{} has no check; `expect check` is for {}",
-                    R::NAME,
+                    R::name(),
                     names_where(|v| v.check)
                 ),
                 span.clone(),
@@ -677,7 +677,7 @@ impl<'a, R: Rules> Evaluator<'a, R> {
                         format!(
                             "unknown invariant `{}`; invariants of {}: {}{}",
                             name.node,
-                            R::NAME,
+                            R::name(),
                             names.join(", "),
                             did_you_mean(&name.node, names.iter().copied())
                         ),
@@ -753,7 +753,7 @@ impl<'a, R: Rules> Evaluator<'a, R> {
                         .any(|(n, _)| *n == o.name.node)
                     {
                         run.options
-                            .set(R::options(), R::NAME, &o.name.node, &o.value.node)
+                            .set(R::options(), R::name(), &o.name.node, &o.value.node)
                             .map_err(|e| Problem::new(e, o.span.clone(), "this option"))?;
                     }
                     if run.game.is_some() {
@@ -1151,7 +1151,7 @@ impl<'a, R: Rules> Evaluator<'a, R> {
                     return Err(Problem::new(
                         format!(
                             "{} has no check; `expect check` cannot be answered",
-                            R::NAME
+                            R::name()
                         ),
                         span.clone(),
                         "not answerable in this variant",
@@ -1398,7 +1398,7 @@ impl<R: Rules> Lowering<R> {
                 format!(
                     "square `{}` is not on the {} board ({})",
                     name.text(),
-                    R::NAME,
+                    R::name(),
                     self.geometry.describe()
                 ),
                 name.span.clone(),
@@ -1412,7 +1412,7 @@ impl<R: Rules> Lowering<R> {
     pub fn piece_ref(&self, piece: &PieceName) -> Result<PieceRef, Problem> {
         match piece {
             PieceName::Name(name) => self.role_named(name).map(PieceRef::Role),
-            PieceName::Design(d) if R::INFO.invented => crate::rules::design::intern(&d.text)
+            PieceName::Design(d) if R::info().invented => crate::rules::design::intern(&d.text)
                 .map(PieceRef::Design)
                 .map_err(|e| {
                     Problem::new(
@@ -1426,7 +1426,7 @@ impl<R: Rules> Lowering<R> {
                     "invented pieces such as `({})` stand only on boards of {}; {} has none",
                     d.text,
                     names_where(|v| v.invented),
-                    R::NAME
+                    R::name()
                 ),
                 d.span.clone(),
                 "a design",
@@ -1438,15 +1438,15 @@ impl<R: Rules> Lowering<R> {
     /// has, or an invented one where the variant allows them.
     pub fn piece(&self, color: Color, piece: &PieceName) -> Result<Piece, Problem> {
         match self.piece_ref(piece)? {
-            PieceRef::Role(r) if R::INFO.pieces.contains(&r) => Ok(Piece::new(color, r)),
+            PieceRef::Role(r) if R::info().pieces.contains(&r) => Ok(Piece::new(color, r)),
             PieceRef::Role(r) => {
-                let words = R::INFO.pieces.iter().map(|p| p.word());
+                let words = R::info().pieces.iter().map(|p| p.word());
                 Err(Problem::new(
                     format!(
                         "{} has no {}; its pieces are {} ({}){}",
-                        R::NAME,
+                        R::name(),
                         r.word(),
-                        R::INFO.letters(),
+                        R::info().letters(),
                         words.clone().collect::<Vec<_>>().join(", "),
                         did_you_mean(r.word(), words)
                     ),
@@ -1468,12 +1468,12 @@ impl<R: Rules> Lowering<R> {
         };
         role.ok_or_else(|| {
             // The variant's own pieces, listed and suggested: another variant's are no help.
-            let words = R::INFO.pieces.iter().map(|r| r.word());
+            let words = R::info().pieces.iter().map(|r| r.word());
             Problem::new(
                 format!(
                     "unknown piece `{text}`; {} pieces are named by a letter ({}) or a word ({}){}",
-                    R::NAME,
-                    R::INFO.letters(),
+                    R::name(),
+                    R::info().letters(),
                     words.clone().collect::<Vec<_>>().join(", "),
                     did_you_mean(text, words)
                 ),
@@ -1511,7 +1511,7 @@ impl<R: Rules> Lowering<R> {
                                     .chars()
                                     .next()
                                     .and_then(Role::from_letter)
-                                    .filter(|r| R::INFO.pieces.contains(r));
+                                    .filter(|r| R::info().pieces.contains(r));
                                 let hint = match small {
                                     Some(_) if piece.is_none() && turn.text.is_char_boundary(1) => {
                                         let mut text = turn.text.clone();
@@ -1525,7 +1525,7 @@ impl<R: Rules> Lowering<R> {
                                 Problem::new(
                                     format!(
                                         "`{f}` is not a file of the {} board ({}){hint}",
-                                        R::NAME,
+                                        R::name(),
                                         self.geometry.describe()
                                     ),
                                     turn.span.clone(),
@@ -1538,7 +1538,7 @@ impl<R: Rules> Lowering<R> {
                                 Problem::new(
                                     format!(
                                         "`{r}` is not a rank of the {} board ({})",
-                                        R::NAME,
+                                        R::name(),
                                         self.geometry.describe()
                                     ),
                                     turn.span.clone(),

@@ -656,7 +656,7 @@ fn move_checks(
         },
     };
     let m = Move {
-        promo: promo.map_or(0, |r| r as u8),
+        promo: promo.map_or(0, |r| r.code()),
         ..Move::new(cell(from), cell(to), kind)
     };
     if let (Some(w), Some(c)) = (written, captures) {

@@ -668,7 +668,7 @@ impl Chess {
         let piece = self.at(from);
         let captured = self.at(to);
         // Invented pieces have the cell codes from the first design's up.
-        if captured >= (Role::Design as u8) << 1 {
+        if captured >= Role::Design.code() << 1 {
             self.designed -= 1;
         }
         // Saturating, though the clock stays at most MAX_HALFMOVE in a game (see there); only
@@ -990,7 +990,9 @@ fn parse_fullmove(text: &str) -> Result<u32, String> {
 
 impl Rules for Chess {
     type Move = Move;
-    const INFO: VariantInfo = INFO;
+    fn info() -> &'static VariantInfo {
+        &INFO
+    }
 
     fn rules() -> &'static [RuleDef] {
         RULES

@@ -190,7 +190,7 @@ impl Slot {
     /// design never changes once interned, so each is priced once per run and reading: move
     /// generation asks for the price of every buyable design at every node.
     pub fn price(self, separate: Reading<bool>) -> Result<u64, String> {
-        const ROLES: usize = Role::Design as usize;
+        const ROLES: usize = Role::Design.code() as usize;
         const N: usize = ROLES + design::MAX_DESIGNS;
         type Cache = [OnceLock<Result<u64, String>>; N];
         static PRICES: [Cache; 2] = [
@@ -198,7 +198,7 @@ impl Slot {
             [const { OnceLock::new() }; N],
         ];
         let i = match self {
-            Slot::Role(r) => r as usize,
+            Slot::Role(r) => r.code() as usize,
             Slot::Design(d) => ROLES + usize::from(d.index()),
         };
         let [by_moves, by_letters] = [Letters::MoveSet, Letters::Separate]
@@ -860,7 +860,9 @@ impl fmt::Display for Slot {
 
 impl Rules for Csipgs {
     type Move = Move;
-    const INFO: VariantInfo = INFO;
+    fn info() -> &'static VariantInfo {
+        &INFO
+    }
 
     fn rules() -> &'static [RuleDef] {
         RULES

@@ -165,7 +165,7 @@ fn attack_tables() -> &'static [AttackTable; 2] {
         let kinds: Vec<(Role, &movement::Movement)> = movement::ATTACK_ORDER
             .iter()
             .chain(&[Role::Spy])
-            .map(|&r| (r, movement_of(r as u8)))
+            .map(|&r| (r, movement_of(r.code())))
             .collect();
         AttackTable::for_both(&kinds)
     })
@@ -179,12 +179,12 @@ fn attack_tables_with_designs() -> super::design::Tables {
     }
     let mut roles = [Role::Spy; 7];
     roles[..6].copy_from_slice(&movement::ATTACK_ORDER);
-    let kinds = roles.map(|r| (r, movement_of(r as u8)));
+    let kinds = roles.map(|r| (r, movement_of(r.code())));
     super::design::tables_with_designs(&TABLES, &kinds)
 }
 
 /// The role code of the first design; design `i` has role code `DESIGN + i`.
-const DESIGN: u8 = Role::Design as u8;
+const DESIGN: u8 = Role::Design.code();
 
 /// Whether a role code is an invented piece's (rule `invented-piece`).
 #[inline(always)]
@@ -2455,7 +2455,9 @@ fn parse_yes_no(text: &str, what: &str) -> Result<bool, String> {
 
 impl Rules for Cypher {
     type Move = Move;
-    const INFO: VariantInfo = INFO;
+    fn info() -> &'static VariantInfo {
+        &INFO
+    }
 
     fn rules() -> &'static [RuleDef] {
         RULES

@@ -21,8 +21,8 @@ pub(super) fn check(pos: &Xpanse, name: &str) -> Result<(), String> {
                 return Ok(());
             }
             let them = mover.color().other().index();
-            let now = counts(&pos.board)[them][role as usize];
-            if now < last.before[them][role as usize] {
+            let now = counts(&pos.board)[them][role.code() as usize];
+            if now < last.before[them][role.code() as usize] {
                 return Err(format!(
                     "the {} {} killed the {} {}",
                     mover.color(),

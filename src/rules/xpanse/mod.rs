@@ -314,7 +314,7 @@ fn win(c: Color, reason: Reason, rule: &'static str) -> Outcome {
 pub(crate) fn counts(board: &Board) -> Counts {
     let mut n = [[0u8; 12]; 2];
     for (_, p) in board.pieces() {
-        let r = (p.role() as usize).min(11);
+        let r = (p.role().code() as usize).min(11);
         n[p.color().index()][r] = n[p.color().index()][r].saturating_add(1);
     }
     n
@@ -709,14 +709,14 @@ impl Xpanse {
                 }
             }
             // A side to move without a King has lost its last one: the battle is over.
-            if n[c.index()][Role::King as usize] == 0 && c != turn {
+            if n[c.index()][Role::King.code() as usize] == 0 && c != turn {
                 return Err(SetupError::new(
                     Kind::Kings,
                     format!("{c} has no king; each side needs at least one (rule piece-limits)"),
                 ));
             }
             for (role, most) in LIMITS {
-                let have = n[c.index()][role as usize];
+                let have = n[c.index()][role.code() as usize];
                 if have > most {
                     return Err(SetupError::new(
                         Kind::Placement,
@@ -940,7 +940,9 @@ const PER_COLOR_FEN_KEYS: [&str; 4] = [
 
 impl Rules for Xpanse {
     type Move = Move;
-    const INFO: VariantInfo = INFO;
+    fn info() -> &'static VariantInfo {
+        &INFO
+    }
     /// A million turns (150 MB of moves): the most crowded boards give more, since the
     /// Archer's ricochet paths multiply (rule `path-no-revisit` bounds their length, not
     /// their number).

@@ -112,7 +112,7 @@ pub fn every_property<R: Rules>(pos: &R, options: &Options) -> Result<(), String
 /// A scenario with `pos` set up under `options` and the one expectation `expect <assertion>`.
 fn scenario_with<R: Rules>(pos: &R, options: &Options, assertion: &str) -> String {
     let g = *pos.board().geometry();
-    let mut src = format!("variant {}", R::NAME);
+    let mut src = format!("variant {}", R::name());
     if R::geometry_for(None).ok() != Some(g) {
         src.push_str(&format!(" {}x{}", g.files, g.ranks));
     }

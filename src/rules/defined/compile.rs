@@ -1,0 +1,428 @@
+//! A definition made ready to play under one set of readings: piece kinds by cell code, attack
+//! tables, squares as bit sets, and the components that apply under those readings, each with
+//! its rule id. Built once per definition and readings, and kept for the whole run.
+
+use crate::definition::model::{self, Component, Definition, Safety, Timing, Value};
+use crate::rules::board::{Geometry, Sq, Square, CELLS};
+use crate::rules::design::movement_of;
+use crate::rules::movement::{AttackTable, Movement};
+use crate::rules::piece::{Color, Piece, Role};
+
+/// A set of mailbox cells.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct SqSet([u64; CELLS.div_ceil(64)]);
+
+impl SqSet {
+    #[inline]
+    pub fn has(&self, sq: Sq) -> bool {
+        self.0[sq.index() >> 6] >> (sq.index() & 63) & 1 != 0
+    }
+
+    pub fn add(&mut self, sq: Sq) {
+        self.0[sq.index() >> 6] |= 1 << (sq.index() & 63);
+    }
+
+    fn of_region(region: &model::Region) -> SqSet {
+        let mut s = SqSet::default();
+        for c in &region.cells {
+            s.add(Sq::of(Square::new(c.file, c.rank)));
+        }
+        s
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.iter().all(|w| *w == 0)
+    }
+}
+
+/// A set of piece kinds, by index in the definition.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct KindSet(pub u64);
+
+impl KindSet {
+    #[inline]
+    pub fn has(self, kind: usize) -> bool {
+        self.0 >> kind & 1 != 0
+    }
+}
+
+/// One kind of piece, as the engine plays it.
+#[derive(Clone, Debug)]
+pub struct Kind {
+    pub letter: char,
+    pub name: String,
+    pub movement: Movement,
+    pub royal: bool,
+    pub pawn: bool,
+    /// The rule id of its movement, `<name>-move`.
+    pub move_rule: &'static str,
+    pub clause: String,
+}
+
+/// A rule id and the component's index in the definition, for explanations.
+#[derive(Clone, Copy, Debug)]
+pub struct Tag {
+    pub rule: &'static str,
+    pub index: usize,
+}
+
+#[derive(Clone, Debug)]
+pub struct DoubleStep {
+    pub tag: Tag,
+    pub kinds: KindSet,
+    pub region: [SqSet; 2],
+    pub steps: u8,
+    /// The move made instead of the straight steps.
+    pub movement: Option<Movement>,
+}
+
+#[derive(Clone, Debug)]
+pub struct EnPassant {
+    pub tag: Tag,
+    pub kinds: KindSet,
+    /// Where each side may capture en passant; empty: anywhere.
+    pub region: [SqSet; 2],
+}
+
+#[derive(Clone, Debug)]
+pub struct FirstMove {
+    pub tag: Tag,
+    pub kinds: KindSet,
+    pub movement: Movement,
+    pub in_check: bool,
+    pub lost_on_line: KindSet,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct BareKing {
+    pub ending: Ending,
+    pub against: u8,
+    pub reply: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct Promotion {
+    pub tag: Tag,
+    pub kinds: KindSet,
+    pub region: [SqSet; 2],
+    /// The kinds each side promotes into, by index.
+    pub into: [Vec<usize>; 2],
+    pub mandatory: bool,
+    pub captured_only: bool,
+    /// `(kind, n)`: only while the side has fewer than `n` of the kind.
+    pub limits: Vec<(usize, u8)>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Castling {
+    pub tag: Tag,
+    pub king: usize,
+    pub rooks: KindSet,
+    pub king_to: [u8; 2],
+    pub rook_to: [u8; 2],
+    pub chess960: bool,
+    /// The rank castling happens on, from each side's own edge, from 0.
+    pub rank: u8,
+}
+
+/// A game-ending rule's value and rule.
+#[derive(Clone, Copy, Debug)]
+pub struct Ending {
+    pub tag: Tag,
+    pub value: Value,
+}
+
+#[derive(Clone, Debug)]
+pub struct Goal {
+    pub ending: Ending,
+    pub kinds: KindSet,
+    pub region: [SqSet; 2],
+    pub timing: Timing,
+}
+
+#[derive(Clone, Debug)]
+pub struct Extinction {
+    pub ending: Ending,
+    /// Empty: every piece of the side.
+    pub kinds: KindSet,
+}
+
+/// A definition under one set of readings.
+pub struct Compiled {
+    pub def: Definition,
+    pub geometry: Geometry,
+    pub kinds: Vec<Kind>,
+    /// Cell code to kind index + 1 (0: no kind of this definition).
+    kind_of: [u8; 256],
+    pub tables: [AttackTable; 2],
+    /// The squares of the board (holes left out), in [`Geometry::squares`] order.
+    pub squares: Vec<Sq>,
+    pub holes: Vec<Square>,
+    pub royal: KindSet,
+    pub double_steps: Vec<DoubleStep>,
+    pub en_passant: Option<EnPassant>,
+    pub first_moves: Vec<FirstMove>,
+    pub bare_king: Option<BareKing>,
+    pub checked_royal_captures: Option<Tag>,
+    pub promotions: Vec<Promotion>,
+    pub castling: Option<Castling>,
+    pub check: Option<(Tag, Safety)>,
+    pub checkmate: Option<Ending>,
+    pub stalemate: Option<Ending>,
+    pub extinctions: Vec<Extinction>,
+    pub goals: Vec<Goal>,
+    pub check_count: Option<(Ending, u8)>,
+    pub compulsory_capture: Option<Tag>,
+    pub no_giving_check: Option<Tag>,
+    pub explosion: Option<(Tag, KindSet)>,
+    pub repetition: Option<(Tag, u8)>,
+    pub move_count: Option<(Tag, u16)>,
+}
+
+/// Leaks a string for the `&'static str` rule ids the shared vocabulary uses: a definition is
+/// compiled once per run and readings, so this is bounded by the definitions a run reads.
+pub fn leak(s: &str) -> &'static str {
+    Box::leak(s.to_string().into_boxed_str())
+}
+
+impl Compiled {
+    /// The definition under the readings `reading(option) = value`.
+    pub fn new(def: Definition, reading: &dyn Fn(&str) -> String) -> Compiled {
+        let geometry = Geometry::lettered(def.files, def.ranks);
+        let kinds: Vec<Kind> = def
+            .pieces
+            .iter()
+            .map(|p| Kind {
+                letter: p.letter,
+                name: p.name.clone(),
+                movement: movement_of(&p.design),
+                royal: p.royal,
+                pawn: p.pawn,
+                move_rule: leak(&format!("{}-move", p.name)),
+                clause: p.clause.clone(),
+            })
+            .collect();
+        let mut kind_of = [0u8; 256];
+        for (i, k) in kinds.iter().enumerate() {
+            for color in Color::ALL {
+                kind_of[Piece::new(color, Role::Kind(k.letter)).code() as usize] = i as u8 + 1;
+            }
+        }
+        let tables = Color::ALL.map(|color| {
+            let coded: Vec<(u8, &Movement)> = kinds
+                .iter()
+                .map(|k| (Piece::new(color, Role::Kind(k.letter)).code(), &k.movement))
+                .collect();
+            AttackTable::new(color, &coded)
+        });
+        let holes: Vec<Square> = def
+            .holes
+            .iter()
+            .map(|c| Square::new(c.file, c.rank))
+            .collect();
+        let squares = geometry
+            .squares()
+            .filter(|s| !holes.contains(s))
+            .map(Sq::of)
+            .collect();
+        let index = |letter: &char| def.pieces.iter().position(|p| p.letter == *letter);
+        let set = |letters: &[char]| {
+            KindSet(
+                letters
+                    .iter()
+                    .filter_map(index)
+                    .fold(0, |acc, i| acc | 1 << i),
+            )
+        };
+        let royal = KindSet(
+            kinds
+                .iter()
+                .enumerate()
+                .filter(|(_, k)| k.royal)
+                .fold(0, |acc, (i, _)| acc | 1 << i),
+        );
+        let mut c = Compiled {
+            geometry,
+            kinds,
+            kind_of,
+            tables,
+            squares,
+            holes,
+            royal,
+            double_steps: Vec::new(),
+            en_passant: None,
+            first_moves: Vec::new(),
+            bare_king: None,
+            checked_royal_captures: None,
+            promotions: Vec::new(),
+            castling: None,
+            check: None,
+            checkmate: None,
+            stalemate: None,
+            extinctions: Vec::new(),
+            goals: Vec::new(),
+            check_count: None,
+            compulsory_capture: None,
+            no_giving_check: None,
+            explosion: None,
+            repetition: None,
+            move_count: None,
+            def: def.clone(),
+        };
+        for (at, rule) in def.rules.iter().enumerate() {
+            if !rule.when.iter().all(|(o, v)| reading(o) == *v) {
+                continue;
+            }
+            let tag = Tag {
+                rule: leak(&rule.id),
+                index: at,
+            };
+            let ending = |value| Ending { tag, value };
+            let sides = |r: &[model::Region; 2]| [SqSet::of_region(&r[0]), SqSet::of_region(&r[1])];
+            match &rule.component {
+                Component::DoubleStep {
+                    pieces,
+                    region,
+                    steps,
+                    movement,
+                } => c.double_steps.push(DoubleStep {
+                    tag,
+                    kinds: set(pieces),
+                    region: sides(region),
+                    steps: *steps,
+                    movement: movement.as_deref().and_then(betza_movement),
+                }),
+                Component::EnPassant { pieces, region } => {
+                    c.en_passant = Some(EnPassant {
+                        tag,
+                        kinds: set(pieces),
+                        region: sides(region),
+                    })
+                }
+                Component::FirstMove {
+                    pieces,
+                    movement,
+                    in_check,
+                    lost_on_line,
+                } => {
+                    if let Some(m) = betza_movement(movement) {
+                        c.first_moves.push(FirstMove {
+                            tag,
+                            kinds: set(pieces),
+                            movement: m,
+                            in_check: *in_check,
+                            lost_on_line: set(lost_on_line),
+                        })
+                    }
+                }
+                Component::BareKing {
+                    value,
+                    against,
+                    reply,
+                } => {
+                    c.bare_king = Some(BareKing {
+                        ending: ending(*value),
+                        against: *against,
+                        reply: *reply,
+                    })
+                }
+                Component::CheckedRoyalCaptures => c.checked_royal_captures = Some(tag),
+                Component::Promotion {
+                    pieces,
+                    region,
+                    into,
+                    mandatory,
+                    captured_only,
+                    limits,
+                } => c.promotions.push(Promotion {
+                    tag,
+                    kinds: set(pieces),
+                    region: sides(region),
+                    into: [
+                        into[0].iter().filter_map(index).collect(),
+                        into[1].iter().filter_map(index).collect(),
+                    ],
+                    mandatory: *mandatory,
+                    captured_only: *captured_only,
+                    limits: limits
+                        .iter()
+                        .filter_map(|(l, n)| index(l).map(|k| (k, *n)))
+                        .collect(),
+                }),
+                Component::Castling {
+                    king,
+                    rooks,
+                    king_to,
+                    rook_to,
+                    chess960,
+                    rank,
+                } => {
+                    c.castling = index(king).map(|king| Castling {
+                        tag,
+                        king,
+                        rooks: set(rooks),
+                        king_to: *king_to,
+                        rook_to: *rook_to,
+                        chess960: *chess960,
+                        rank: rank.saturating_sub(1),
+                    })
+                }
+                Component::Check { safety } => c.check = Some((tag, *safety)),
+                Component::Checkmate { value } => c.checkmate = Some(ending(*value)),
+                Component::Stalemate { value } => c.stalemate = Some(ending(*value)),
+                Component::Extinction { pieces, value } => c.extinctions.push(Extinction {
+                    ending: ending(*value),
+                    kinds: set(pieces),
+                }),
+                Component::Goal {
+                    pieces,
+                    region,
+                    value,
+                    timing,
+                } => c.goals.push(Goal {
+                    ending: ending(*value),
+                    kinds: set(pieces),
+                    region: sides(region),
+                    timing: *timing,
+                }),
+                Component::CheckCount { checks, value } => {
+                    c.check_count = Some((ending(*value), *checks))
+                }
+                Component::CompulsoryCapture => c.compulsory_capture = Some(tag),
+                Component::NoGivingCheck => c.no_giving_check = Some(tag),
+                Component::Explosion { immune } => c.explosion = Some((tag, set(immune))),
+                Component::Repetition { times } => c.repetition = Some((tag, *times)),
+                Component::MoveCount { moves } => c.move_count = Some((tag, *moves)),
+            }
+        }
+        c
+    }
+
+    /// The kind index of a cell code, if it holds a piece of this definition.
+    #[inline]
+    pub fn kind_at(&self, code: u8) -> Option<usize> {
+        match self.kind_of[code as usize] {
+            0 => None,
+            k => Some(k as usize - 1),
+        }
+    }
+
+    /// The piece of kind `kind` for `color`.
+    #[inline]
+    pub fn piece(&self, color: Color, kind: usize) -> Piece {
+        Piece::new(color, Role::Kind(self.kinds[kind].letter))
+    }
+
+    pub fn kind_of_letter(&self, letter: char) -> Option<usize> {
+        self.kinds
+            .iter()
+            .position(|k| k.letter == letter.to_ascii_uppercase())
+    }
+}
+
+/// The movement a Betza text gives (already checked by the definition's reader).
+fn betza_movement(text: &str) -> Option<Movement> {
+    crate::betza::Design::parse(text)
+        .ok()
+        .map(|d| movement_of(&d))
+}

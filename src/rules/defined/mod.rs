@@ -1,0 +1,531 @@
+//! The generic engine: one [`Rules`] implementation that plays any variant written as a
+//! definition ([`crate::definition`]). Each component of the definition is written once, in
+//! [`position`]: the generator produces what it allows and the legality test asks the ones
+//! that forbid, so legal turns, refusals and explanations come from the same code.
+//!
+//! A definition is read once per run and kept ([`register`]); [`Variant::Defined`] names it by
+//! id. The [`Rules`] trait asks some things of a variant without a position (its catalogue,
+//! its options, its start): for a defined variant those come from the definition that
+//! [`with_variant!`](crate::with_variant) binds to the running thread ([`bind`]).
+
+mod compile;
+mod position;
+#[cfg(test)]
+mod tests;
+
+use std::cell::Cell;
+use std::sync::{Mutex, RwLock};
+
+pub use compile::Compiled;
+pub use position::{Move, Position, Special};
+
+use super::explain::Step;
+use super::{Action, CastleSide, Color, Leg, Role, Turn, TurnPattern};
+use super::{
+    Geometry, InvariantDef, KeyDef, OptionDef, Options, Outcome, Reason, Refusal, RuleDef, Rules,
+    Setup, SetupError, Variant, VariantInfo,
+};
+use crate::definition::model::Value;
+use crate::definition::Definition;
+
+/// A definition read in this run, with what the shared vocabulary needs as `'static` data.
+pub struct Entry {
+    pub def: Definition,
+    pub info: VariantInfo,
+    pub rules: Vec<RuleDef>,
+    pub options: Vec<OptionDef>,
+    /// The definition compiled under each set of readings asked for so far.
+    compiled: Mutex<Vec<(Vec<&'static str>, &'static Compiled, &'static [[u8; 64]; 2])>>,
+}
+
+/// A registered definition.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct DefId(u16);
+
+static ENTRIES: RwLock<Vec<&'static Entry>> = RwLock::new(Vec::new());
+
+/// The most definitions one run reads (each is kept for the run).
+pub const MAX_DEFINITIONS: usize = 1024;
+
+/// Keeps a definition for the rest of the run and returns its variant; the same definition
+/// registered twice is one variant.
+pub fn register(def: Definition) -> Result<Variant, String> {
+    let mut entries = ENTRIES.write().unwrap_or_else(|e| e.into_inner());
+    if let Some(i) = entries.iter().position(|e| e.def == def) {
+        return Ok(Variant::Defined(DefId(i as u16)));
+    }
+    if entries.len() >= MAX_DEFINITIONS {
+        return Err(format!(
+            "too many definitions in one run: at most {MAX_DEFINITIONS}"
+        ));
+    }
+    let entry: &'static Entry = Box::leak(Box::new(entry_of(def)));
+    entries.push(entry);
+    Ok(Variant::Defined(DefId(entries.len() as u16 - 1)))
+}
+
+/// The registered definition `id`.
+pub fn entry(id: DefId) -> &'static Entry {
+    let entries = ENTRIES.read().unwrap_or_else(|e| e.into_inner());
+    entries[id.0 as usize]
+}
+
+/// The definitions registered under `name`.
+pub fn find(name: &str) -> Option<Variant> {
+    let entries = ENTRIES.read().unwrap_or_else(|e| e.into_inner());
+    entries
+        .iter()
+        .position(|e| e.def.name == name)
+        .map(|i| Variant::Defined(DefId(i as u16)))
+}
+
+fn leak_strs(v: &[String]) -> &'static [&'static str] {
+    Box::leak(
+        v.iter()
+            .map(|s| compile::leak(s))
+            .collect::<Vec<_>>()
+            .into_boxed_slice(),
+    )
+}
+
+fn entry_of(def: Definition) -> Entry {
+    let l = compile::leak;
+    let mut rules = vec![
+        super::rule(
+            "not-your-turn",
+            "the players move alternately",
+            "a player moves only pieces of their own colour, on their own turn",
+        ),
+        super::rule(
+            "no-piece-there",
+            "the players move alternately",
+            "a move starts from a square holding a piece of the player's colour",
+        ),
+        super::rule(
+            "own-piece-on-target",
+            "the pieces' movements",
+            "a piece may not move to a square occupied by a piece of its own colour",
+        ),
+        super::rule("resignation", "the players", "a player who resigns loses"),
+        super::rule(
+            "agreement",
+            "the players",
+            "the players may agree to a draw",
+        ),
+    ];
+    let source = l(&def.source);
+    for p in &def.pieces {
+        rules.push(
+            super::rule(
+                l(&format!("{}-move", p.name)),
+                source,
+                l(&format!("the {} moves as `{}`", p.name, p.betza)),
+            )
+            .quote(l(&p.clause)),
+        );
+    }
+    for r in &def.rules {
+        rules.push(
+            super::rule(l(&r.id), l(&r.source), l(&summary(&r.component))).quote(l(&r.clause)),
+        );
+    }
+    let options = def
+        .options
+        .iter()
+        .map(|o| OptionDef {
+            name: l(&o.name),
+            values: leak_strs(&o.values),
+            default: l(&o.default),
+            reason: l(&o.reason),
+        })
+        .collect();
+    let mut reasons = vec![Reason::Resignation, Reason::Agreement];
+    for r in &def.rules {
+        use crate::definition::Component as C;
+        let reason = match r.component {
+            C::Checkmate { .. } => Reason::Checkmate,
+            C::Stalemate { .. } => Reason::Stalemate,
+            C::Extinction { .. } | C::Explosion { .. } => Reason::Extinction,
+            C::Goal { .. } => Reason::Infiltration,
+            C::BareKing { .. } => Reason::Extinction,
+            C::CheckCount { .. } => Reason::Checkmate,
+            C::Repetition { .. } => Reason::Repetition,
+            C::MoveCount { .. } => Reason::FiftyMove,
+            _ => continue,
+        };
+        if !reasons.contains(&reason) {
+            reasons.push(reason);
+        }
+    }
+    let info = VariantInfo {
+        name: l(&def.name),
+        game: l(&def.title),
+        boards: Box::leak(vec![(def.files, def.ranks)].into_boxed_slice()),
+        pieces: Box::leak(
+            def.pieces
+                .iter()
+                .map(|p| Role::Kind(p.letter))
+                .collect::<Vec<_>>()
+                .into_boxed_slice(),
+        ),
+        designs: false,
+        invented: false,
+        zones: &[],
+        check: def
+            .rules
+            .iter()
+            .any(|r| matches!(r.component, crate::definition::Component::Check { .. })),
+        reasons: Box::leak(reasons.into_boxed_slice()),
+        interpreted: true,
+    };
+    Entry {
+        def,
+        info,
+        rules,
+        options,
+        compiled: Mutex::new(Vec::new()),
+    }
+}
+
+/// A component's summary for the catalogue, in the engine's words.
+fn summary(c: &crate::definition::Component) -> String {
+    use crate::definition::Component as C;
+    match c {
+        C::DoubleStep { steps, .. } => format!("a piece on its double-step squares may advance up to {steps} squares straight forward over empty squares"),
+        C::EnPassant { .. } => "a piece passed over by a double step may be taken on a square it passed, on the next turn only".into(),
+        C::Promotion { .. } => "a piece ending its move in its promotion zone is exchanged for one of the named kinds".into(),
+        C::Castling { .. } => "the king and an unmoved rook castle, with the squares between them empty and the king not in check nor passing an attacked square".into(),
+        C::Check { .. } => "no move may leave the mover's royal pieces attacked".into(),
+        C::Checkmate { value } => format!("a side in check with no legal move: {}", value_word(*value)),
+        C::Stalemate { value } => format!("a side not in check with no legal move: {}", value_word(*value)),
+        C::Extinction { value, .. } => format!("a side that has lost every piece of a named kind: {}", value_word(*value)),
+        C::Goal { value, .. } => format!("a side whose named piece reaches its goal: {}", value_word(*value)),
+        C::CheckCount { checks, value } => format!("a side that has given {checks} checks: {}", value_word(*value)),
+        C::CompulsoryCapture => "a side that can capture must capture".into(),
+        C::NoGivingCheck => "no move may give check".into(),
+        C::Explosion { .. } => "a capture removes the capturing piece and every non-immune piece around the capture square".into(),
+        C::Repetition { times } => format!("the same position for the {}th time: a draw", times),
+        C::MoveCount { moves } => format!("{moves} moves by each side without a capture or a pawn move: a draw"),
+        C::BareKing { value, .. } => format!("a side left with one piece: {}", value_word(*value)),
+        C::FirstMove { movement, .. } => format!("a piece on a square it keeps a first-move right on may also move `{movement}`"),
+        C::CheckedRoyalCaptures => "a royal piece in check moves only to capture a piece that gives check".into(),
+    }
+}
+
+fn value_word(v: Value) -> &'static str {
+    match v {
+        Value::Win => "it wins",
+        Value::Loss => "it loses",
+        Value::Draw => "a draw",
+    }
+}
+
+impl Entry {
+    /// The definition compiled under `options`, once per run and readings.
+    pub fn compiled(
+        &'static self,
+        options: &Options,
+    ) -> (&'static Compiled, &'static [[u8; 64]; 2]) {
+        let key: Vec<&'static str> = self.options.iter().map(|o| options.get(o.name)).collect();
+        let mut cache = self.compiled.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((_, c, s)) = cache.iter().find(|(k, _, _)| *k == key) {
+            return (c, s);
+        }
+        let reading = |name: &str| -> String {
+            self.options
+                .iter()
+                .position(|o| o.name == name)
+                .map(|i| key[i].to_string())
+                .unwrap_or_default()
+        };
+        let c: &'static Compiled = Box::leak(Box::new(Compiled::new(self.def.clone(), &reading)));
+        let start = Position::read_fen(c, &self.def.start, Box::leak(Box::new([[0; 64]; 2])))
+            .map(|p| p.counts)
+            .unwrap_or([[0; 64]; 2]);
+        let s: &'static [[u8; 64]; 2] = Box::leak(Box::new(start));
+        cache.push((key, c, s));
+        (c, s)
+    }
+}
+
+thread_local! {
+    static BOUND: Cell<Option<&'static Entry>> = const { Cell::new(None) };
+}
+
+/// Keeps a definition bound to the thread until dropped, then restores the one before.
+pub struct Bound(Option<&'static Entry>);
+
+impl Drop for Bound {
+    fn drop(&mut self) {
+        BOUND.with(|b| b.set(self.0));
+    }
+}
+
+/// Binds definition `id` to the running thread, for the [`Rules`] functions that have no
+/// position to ask.
+pub fn bind(id: DefId) -> Bound {
+    let e = entry(id);
+    Bound(BOUND.with(|b| b.replace(Some(e))))
+}
+
+fn bound() -> &'static Entry {
+    BOUND
+        .with(|b| b.get())
+        .expect("a defined variant's rules are asked for inside with_variant!, which binds it")
+}
+
+impl Rules for Position {
+    type Move = Move;
+
+    fn info() -> &'static VariantInfo {
+        &bound().info
+    }
+
+    fn rules() -> &'static [RuleDef] {
+        &bound().rules
+    }
+
+    fn options() -> &'static [OptionDef] {
+        &bound().options
+    }
+
+    fn state_keys() -> &'static [KeyDef] {
+        &[]
+    }
+
+    fn invariants() -> &'static [InvariantDef] {
+        &[]
+    }
+
+    fn geometry_for(size: Option<(u8, u8)>) -> Result<Geometry, SetupError> {
+        let e = bound();
+        if let Some((f, r)) = size {
+            e.info.check_board(f, r)?;
+        }
+        Ok(Geometry::lettered(e.def.files, e.def.ranks))
+    }
+
+    fn start(_geometry: Geometry, options: &Options) -> Result<Self, SetupError> {
+        let e = bound();
+        let (c, s) = e.compiled(options);
+        Position::read_fen(c, &e.def.start, s)
+    }
+
+    fn from_setup(setup: &Setup, options: &Options) -> Result<Self, SetupError> {
+        let mut fen = setup.board.fen_placement();
+        fen.push_str(if setup.turn == Color::White {
+            " w"
+        } else {
+            " b"
+        });
+        let e = bound();
+        let (c, s) = e.compiled(options);
+        let key = |k: &str| setup.keys.get(&(k.to_string(), None)).cloned();
+        for ((name, _), _) in setup.keys.iter() {
+            if ![
+                "castling",
+                "en-passant",
+                "halfmove-clock",
+                "fullmove-number",
+            ]
+            .contains(&name.as_str())
+            {
+                return Err(SetupError::key(format!(
+                    "{} has no state key `{name}`",
+                    e.def.name
+                )));
+            }
+        }
+        fen.push_str(&format!(
+            " {} {} {} {}",
+            key("castling").unwrap_or_else(|| "-".into()),
+            key("en-passant").unwrap_or_else(|| "-".into()),
+            key("halfmove-clock").unwrap_or_else(|| "0".into()),
+            key("fullmove-number").unwrap_or_else(|| "1".into()),
+        ));
+        Position::read_fen(c, &fen, s)
+    }
+
+    fn to_setup(&self) -> Setup {
+        let mut setup = Setup::empty(self.c.geometry);
+        setup.board = self.board.clone();
+        setup.turn = self.turn;
+        setup
+    }
+
+    fn from_fen(_geometry: Geometry, fen: &str, options: &Options) -> Result<Self, SetupError> {
+        let e = bound();
+        let (c, s) = e.compiled(options);
+        Position::read_fen(c, fen, s)
+    }
+
+    fn fen(&self) -> String {
+        Position::fen(self)
+    }
+
+    fn board(&self) -> &super::Board {
+        &self.board
+    }
+
+    fn turn(&self) -> Color {
+        self.turn
+    }
+
+    fn legal_moves(&self, out: &mut Vec<Move>) {
+        Position::legal_moves(self, out)
+    }
+
+    fn play(&mut self, m: Move) {
+        self.apply(m)
+    }
+
+    fn describe(&self, m: Move) -> Turn {
+        let g = self.c.geometry;
+        let piece = self.board.piece_at(m.from);
+        let role = piece.map_or(Role::Kind('?'), |p| p.role());
+        let victim = match m.special {
+            Special::EnPassant { victim } => self.board.piece_at(victim),
+            Special::Castle { .. } => None,
+            _ => self.board.piece_at(m.to),
+        };
+        let (to, castle) = match m.special {
+            Special::Castle { rook, side } => {
+                let chess960 = self.c.castling.as_ref().is_some_and(|c| c.chess960);
+                let side = if side == 1 {
+                    CastleSide::King
+                } else {
+                    CastleSide::Queen
+                };
+                (if chess960 { rook } else { m.to }, Some(side))
+            }
+            _ => (m.to, None),
+        };
+        let _ = g;
+        Turn::single(Action::Move {
+            role,
+            design: None,
+            from: m.from.square(),
+            legs: vec![Leg::onto(to.square(), victim)],
+            promotion: m.promotion().map(|k| Role::Kind(self.c.kinds[k].letter)),
+            castle,
+        })
+    }
+
+    fn in_check(&self) -> Option<bool> {
+        Position::in_check(self)
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        let mut moves = Vec::new();
+        self.legal_moves(&mut moves);
+        self.outcome_with(!moves.is_empty())
+    }
+
+    fn outcome_with(&self, has_legal_turn: bool) -> Option<Outcome> {
+        let outcome = |color: Color, value: Value, reason: Reason, rule: &'static str| Outcome {
+            winner: match value {
+                Value::Win => Some(color),
+                Value::Loss => Some(color.other()),
+                Value::Draw => None,
+            },
+            reason,
+            rule,
+        };
+        if let Some((color, value, rule)) = self.decided() {
+            return Some(outcome(color, value, Reason::Extinction, rule));
+        }
+        if has_legal_turn {
+            return None;
+        }
+        let checked = self.in_check() == Some(true);
+        let ending = if checked {
+            self.c.checkmate
+        } else {
+            self.c.stalemate
+        };
+        let reason = if checked {
+            Reason::Checkmate
+        } else {
+            Reason::Stalemate
+        };
+        let e = ending.or(self.c.stalemate)?;
+        Some(outcome(self.turn, e.value, reason, e.tag.rule))
+    }
+
+    fn refusal(&self, pattern: &TurnPattern) -> Refusal {
+        let mut pseudo = Vec::new();
+        self.pseudo_moves(&mut pseudo);
+        for m in pseudo {
+            if pattern.matches(&self.describe(m)) {
+                let mut next = self.clone();
+                next.apply(m);
+                if !self.legal_after(m, &next) {
+                    let rule = self
+                        .c
+                        .check
+                        .map(|(t, _)| t.rule)
+                        .or(self.c.no_giving_check.map(|t| t.rule))
+                        .unwrap_or("no-such-piece");
+                    return Refusal::new(
+                        rule,
+                        "the move would leave a royal piece attacked or give a forbidden check",
+                    );
+                }
+                if let Some(t) = self.c.compulsory_capture {
+                    return Refusal::new(t.rule, "a capture is possible, so the move must capture");
+                }
+            }
+        }
+        Refusal::new(
+            "no-piece-there",
+            "no piece of the side to move can make this move",
+        )
+    }
+
+    fn explain_legal(&self, m: Move) -> Vec<Step> {
+        let mut steps = Vec::new();
+        if let Some(k) = self
+            .board
+            .piece_at(m.from)
+            .and_then(|p| self.c.kind_at(p.code()))
+        {
+            let kind = &self.c.kinds[k];
+            steps.push(Step::allows(
+                kind.move_rule,
+                format!("the {} moves so", kind.name),
+            ));
+        }
+        if let Some((t, _)) = self.c.check {
+            steps.push(Step::allows(
+                t.rule,
+                "no royal piece of the mover is left attacked",
+            ));
+        }
+        steps
+    }
+
+    fn repetition_key(&self) -> u64 {
+        self.key()
+    }
+
+    fn repetition_draw(&self, seen: usize) -> Option<&'static str> {
+        let (t, times) = self.c.repetition?;
+        (seen >= times as usize).then_some(t.rule)
+    }
+
+    fn resignation_rule() -> &'static str {
+        "resignation"
+    }
+
+    fn agreement_rule() -> &'static str {
+        "agreement"
+    }
+
+    fn state_key(&self, key: &str, _color: Option<Color>) -> String {
+        format!("no state key `{key}`")
+    }
+
+    fn check_invariant(&self, name: &str) -> Result<(), String> {
+        Err(format!("no invariant `{name}`"))
+    }
+}

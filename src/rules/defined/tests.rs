@@ -1,0 +1,155 @@
+//! Fairy-Stockfish's perft suite, set A, from the bundled definitions: every line's count at
+//! depths 1 to 3 (as Fairy-Stockfish measured them, `tests/data/fsf/perft-a-low-depth.txt`)
+//! here, and every line at its full depth behind `--ignored` (run it in release:
+//! `cargo test --release --lib defined::tests -- --ignored`).
+
+use crate::rules::{perft_within, Limits, Options, Rules, Variant};
+
+const LOW: &str = include_str!("../../../tests/data/fsf/perft-a-low-depth.txt");
+const FULL: &str = include_str!("../../../tests/data/fsf/perft-a.txt");
+
+/// Games of set A whose definitions are not written yet: their lines are not run, and
+/// [`pending_games_have_no_definition`] keeps this list honest.
+const PENDING: &[&str] = &[
+    "losalamos",
+    "torpedo",
+    "berolina",
+    "pawnsideways",
+    "legan",
+    "makruk",
+    "cambodian",
+    "karouk",
+    "makpong",
+    "ai-wok",
+    "almost",
+    "chigorin",
+    "spartan",
+    "shatar",
+    "shatranj",
+    "amazon",
+    "grasshopper",
+    "newzealand",
+    "racingkings",
+    "3check",
+    "atomic",
+    "antichess",
+    "giveaway",
+    "horde",
+    "coregal",
+    "knightmate",
+    "losers",
+    "kinglet",
+    "extinction",
+    "capablanca",
+    "janus",
+    "chancellor",
+    "grand",
+    "opulent",
+    "tencubed",
+    "wolf",
+    "shako",
+    "jesonmor",
+];
+
+/// One line of a perft data file: `variant | position | depth | count [| chess960]`.
+#[derive(Debug)]
+pub(crate) struct Line {
+    pub variant: String,
+    pub position: String,
+    pub depth: u32,
+    pub count: u64,
+    pub chess960: bool,
+}
+
+pub(crate) fn lines(text: &str) -> Vec<Line> {
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            let f: Vec<&str> = l.split('|').map(str::trim).collect();
+            Line {
+                variant: f[0].to_string(),
+                position: f[1].to_string(),
+                depth: f[2].parse().expect("a depth"),
+                count: f[3].parse().expect("a count"),
+                chess960: f.get(4) == Some(&"chess960"),
+            }
+        })
+        .collect()
+}
+
+/// The definition a data file's variant name stands for: the bundled one, also for `chess`
+/// (whose plain name is the built-in).
+fn variant_of(name: &str) -> Result<Variant, String> {
+    let spec = if name == "chess" {
+        "chess.def".to_string()
+    } else {
+        name.to_string()
+    };
+    crate::definition::load::variant(&spec)
+}
+
+/// The count of one line, or why there is none.
+pub(crate) fn count(line: &Line, max_nodes: u64) -> Result<u64, String> {
+    let variant = variant_of(&line.variant)?;
+    crate::with_variant!(variant, R => {
+        let mut options = Options::defaults(R::options());
+        if line.chess960 {
+            options.set(R::options(), R::name(), "chess960", "on")?;
+        }
+        let geometry = R::geometry_for(None).map_err(|e| e.message().to_string())?;
+        let pos = if line.position == "startpos" {
+            R::start(geometry, &options)
+        } else {
+            R::from_fen(geometry, &line.position, &options)
+        }
+        .map_err(|e| e.message().to_string())?;
+        perft_within(&pos, line.depth, &mut Limits::unlimited().with_max_nodes(max_nodes).budget()).map_err(|e| e.to_string())
+    })
+}
+
+fn check(text: &str, max_count: u64) {
+    let mut failures = Vec::new();
+    let mut ran = 0;
+    for line in lines(text) {
+        if PENDING.contains(&line.variant.as_str()) || line.count > max_count {
+            continue;
+        }
+        ran += 1;
+        match count(&line, line.count.saturating_mul(4).max(1000)) {
+            Ok(n) if n == line.count => {}
+            Ok(n) => failures.push(format!("{line:?}: {n}")),
+            Err(e) => failures.push(format!("{line:?}: {e}")),
+        }
+    }
+    assert!(ran > 0);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn perft_a_depths_one_to_three() {
+    check(LOW, 300_000);
+}
+
+#[test]
+#[ignore = "heavy: run in release"]
+fn perft_a_full_depth() {
+    check(FULL, u64::MAX);
+}
+
+#[test]
+fn pending_games_have_no_definition() {
+    for game in PENDING {
+        assert!(
+            crate::definition::load::bundled(game).is_none(),
+            "{game} has a definition now: take it off PENDING"
+        );
+    }
+    for line in lines(FULL) {
+        assert!(
+            PENDING.contains(&line.variant.as_str())
+                || crate::definition::load::bundled(&line.variant).is_some(),
+            "{} has no definition",
+            line.variant
+        );
+    }
+}
