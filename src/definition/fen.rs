@@ -129,6 +129,16 @@ pub fn square_name(cell: Cell) -> String {
 
 /// Reads a FEN against a board and its pieces.
 pub fn parse(text: &str, shape: &Shape) -> Result<Fen, FenError> {
+    if !(1..=26).contains(&shape.files) || shape.ranks == 0 {
+        return Err(err(
+            0,
+            1,
+            format!(
+                "a board of {}x{} has no FEN: files run from a to z at most",
+                shape.files, shape.ranks
+            ),
+        ));
+    }
     // The fields with their starting column, in characters.
     let mut fields: Vec<(usize, &str)> = Vec::new();
     let mut start: Option<(usize, usize)> = None;

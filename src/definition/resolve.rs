@@ -118,6 +118,7 @@ pub fn parse(name: &str, text: &str, load: &Loader) -> Result<Definition, Errors
         lines: Vec::new(),
         errors: Vec::new(),
         layer_source: Vec::new(),
+        loaded_by: Vec::new(),
         not_a_definition: false,
         load,
     };
@@ -133,6 +134,20 @@ pub fn parse(name: &str, text: &str, load: &Loader) -> Result<Definition, Errors
     match definition {
         Some(d) if r.errors.is_empty() => Ok(d),
         _ => {
+            // An error in an inherited text says which definition inherits it.
+            for e in &mut r.errors {
+                if let Some((child, pos)) = r.loaded_by.get(e.source).copied().flatten() {
+                    let note = format!(
+                        "`{}` is inherited: `from` at {}",
+                        r.sources[e.source].name,
+                        location(&r.sources[child], &r.lines[child], pos)
+                    );
+                    e.problem.help = Some(match e.problem.help.take() {
+                        Some(help) => format!("{help}\n{note}"),
+                        None => note,
+                    });
+                }
+            }
             // Sorted by text, then place: the order a reader meets them.
             r.errors
                 .sort_by_key(|e| (e.source, e.problem.span.start, e.problem.span.end));
@@ -182,6 +197,8 @@ struct Resolver<'a> {
     /// Per text read: the `source` of the definition it holds (inherited when it gives none),
     /// which its rules default to.
     layer_source: Vec<String>,
+    /// Per text read: the text whose `from` line read it, and where that line's value is.
+    loaded_by: Vec<Option<(usize, usize)>>,
     /// Some text read does not start with `variant`: its other errors would be noise.
     not_a_definition: bool,
     load: &'a Loader<'a>,
@@ -203,6 +220,7 @@ impl<'a> Resolver<'a> {
         });
         self.lines.push(LineIndex::new(text));
         self.layer_source.push(String::new());
+        self.loaded_by.push(None);
         self.sources.len() - 1
     }
 
@@ -375,6 +393,7 @@ impl<'a> Resolver<'a> {
             return None;
         }
         let psrc = self.add_source(&pname, &ptext);
+        self.loaded_by[psrc] = Some((src, value.span.start));
         let layer = self.layer(psrc, stack, depth + 1)?;
         Some((psrc, layer))
     }
@@ -692,6 +711,19 @@ impl<'a> Resolver<'a> {
                 "write `option <name> { values ...; default ...; reason \"...\" }`, one setting a \
                  line"
             })
+        } else if let Some(owner) = setting_owner(&head.text) {
+            Problem::new(
+                format!(
+                    "`{}` is a setting, not a statement: it goes in the block of {owner}",
+                    head.text
+                ),
+                head.span.clone(),
+                "a setting out of its block",
+            )
+            .with_help(format!(
+                "write it inside `<component> {{ ... }}`; the components: {}",
+                COMPONENTS.join(", ")
+            ))
         } else {
             Problem::new(
                 format!("unknown statement `{}`{mean}", head.text),
@@ -1415,6 +1447,21 @@ impl<'a> Resolver<'a> {
             .filter(|c| component_settings(c).contains(&head))
             .map(|c| format!("`{c}`"))
             .collect::<Vec<_>>();
+        if STATEMENTS.contains(&head) || COMPONENTS.contains(&head) {
+            self.error(
+                src,
+                Problem::new(
+                    format!("`{head}` is a top-level statement, not a setting of `{kind}`"),
+                    setting.head.span.clone(),
+                    "inside a block",
+                )
+                .with_help(format!(
+                    "close the block of `{kind}` with `}}` before it; the settings of `{kind}`: {}",
+                    allowed.join(", ")
+                )),
+            );
+            return;
+        }
         let message = if elsewhere.is_empty() {
             let mean = did_you_mean(head, allowed.iter().copied());
             format!("unknown setting `{head}` of `{kind}`{mean}")
@@ -2234,6 +2281,33 @@ const PIECE_USAGE: &str = "write `piece <letter> <name> <betza> [royal] [pawn] [
 
 const OPTION_USAGE: &str = "write `option <name> {`, then `values <v>...`, `default <v>` and \
                             `reason \"...\"` one a line, then `}`";
+
+/// What takes a setting of this name: "a component" (any), "`castling`" (one kind) or "an
+/// `option`"; `None` when no block takes it.
+fn setting_owner(head: &str) -> Option<String> {
+    if COMMON_SETTINGS.contains(&head) {
+        return Some("a component".to_string());
+    }
+    if OPTION_SETTINGS.contains(&head) {
+        return Some("an `option`".to_string());
+    }
+    let kinds: Vec<String> = COMPONENTS
+        .iter()
+        .filter(|c| component_settings(c).contains(&head))
+        .map(|c| format!("`{c}`"))
+        .collect();
+    match kinds.len() {
+        0 => None,
+        1 => Some(kinds[0].clone()),
+        _ => Some(format!("a component ({})", kinds.join(", "))),
+    }
+}
+
+/// `name:line:col` of a place in a text.
+fn location(source: &Source, lines: &LineIndex, pos: usize) -> String {
+    let (line, col) = lines.line_col(&source.text, pos);
+    format!("{}:{line}:{col}", source.name)
+}
 
 /// A component's rule id: its `id` setting, or its name.
 fn rule_id(stmt: &Statement) -> String {

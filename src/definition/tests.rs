@@ -389,6 +389,25 @@ fn unknown_names_suggest_the_valid_ones() {
 }
 
 #[test]
+fn settings_and_statements_out_of_place() {
+    assert_eq!(
+        one_error(&format!("{BASE}clause \"x\"\n")).0,
+        "`clause` is a setting, not a statement: it goes in the block of a component"
+    );
+    assert_eq!(
+        one_error(&format!("{BASE}king-to c g\n")).0,
+        "`king-to` is a setting, not a statement: it goes in the block of `castling`"
+    );
+    assert_eq!(
+        one_error(&format!(
+            "{BASE}check {{\n  clause \"x\"\n  piece Q queen Q\n}}\n"
+        ))
+        .0,
+        "`piece` is a top-level statement, not a setting of `check`"
+    );
+}
+
+#[test]
 fn piece_errors() {
     assert_eq!(
         one_error(&format!("{BASE}piece K other W\n")),
@@ -750,6 +769,13 @@ fn inheritance_errors() {
             "chess:40:14 `N` is not a piece of this definition",
         ]
     );
+    assert_eq!(
+        e.errors[2].problem.help.as_deref(),
+        Some(
+            "the pieces: K (king), Q (queen), R (rook), B (bishop), P (pawn)\n`chess` is \
+             inherited: `from` at child.def:2:6"
+        )
+    );
     let cycle = parse(
         "a",
         "variant a\nfrom b\n",
@@ -1030,6 +1056,13 @@ fn fen_fields_are_typed() {
     assert_eq!(bad.column, 23);
     let bad = fen::parse("4k3/8/8/8/8/8/8/4K3 w - e9 0 1", &shape).unwrap_err();
     assert_eq!(bad.message, "`e9` is not a square of the board (8 ranks)");
+    let none = fen::Shape {
+        files: 0,
+        ranks: 0,
+        holes: &[],
+        letters: &letters,
+    };
+    assert!(fen::parse("8", &none).is_err());
     let bad = fen::parse("4k3/8/8/8/8/8/8/4K3 w - - 0 1 9", &shape).unwrap_err();
     assert_eq!(bad.message, "unexpected `9` after the end of the FEN");
 }
