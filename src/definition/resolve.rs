@@ -699,18 +699,20 @@ impl<'a> Resolver<'a> {
         let head = &item.stmt.head;
         let known = STATEMENTS.iter().chain(COMPONENTS).copied();
         let mean = did_you_mean(&head.text, known);
-        let problem = if head.text == "piece" || head.text == "option" {
+        let problem = if head.text == "piece" {
+            Problem::new(
+                "a piece needs a letter, a name and its move in Betza notation",
+                item.stmt.span.clone(),
+                "incomplete",
+            )
+            .with_help(PIECE_USAGE)
+        } else if head.text == "option" {
             Problem::new(
                 format!("`{}` needs a name after it", head.text),
                 item.stmt.span.clone(),
                 "incomplete",
             )
-            .with_help(if head.text == "piece" {
-                PIECE_USAGE
-            } else {
-                "write `option <name> { values ...; default ...; reason \"...\" }`, one setting a \
-                 line"
-            })
+            .with_help(OPTION_USAGE)
         } else if let Some(owner) = setting_owner(&head.text) {
             Problem::new(
                 format!(

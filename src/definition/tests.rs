@@ -434,6 +434,14 @@ fn piece_errors() {
         one_error(&format!("{BASE}piece Q queen\n")).0,
         "a piece needs a letter, a name and its move in Betza notation"
     );
+    assert_eq!(
+        one_error(&format!("{BASE}piece\n")).0,
+        "a piece needs a letter, a name and its move in Betza notation"
+    );
+    assert_eq!(
+        one_error(&format!("{BASE}option\n")).0,
+        "`option` needs a name after it"
+    );
 }
 
 #[test]
