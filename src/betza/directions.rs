@@ -145,12 +145,29 @@ pub(crate) struct Prefix {
     pending: Option<(u8, usize)>,
     can_move: bool,
     can_capture: bool,
+    /// The kind letter (`n`, `p` or `g`) read, and its offset.
+    kind: Option<(u8, usize)>,
 }
 
 impl Prefix {
     /// Reads one modifier letter (a direction letter, `m` or `c`) at byte offset `at`.
     pub(crate) fn push(&mut self, letter: u8, at: usize) -> Result<(), BetzaError> {
         match letter {
+            b'n' | b'p' | b'g' => {
+                // Like `m` and `c`, a kind letter keeps the direction letters around it apart.
+                self.flush()?;
+                match self.kind {
+                    Some((first, _)) if first != letter => {
+                        return Err(BetzaError::ConflictingKinds {
+                            at,
+                            letter: letter as char,
+                            first: first as char,
+                        })
+                    }
+                    Some(_) => {}
+                    None => self.kind = Some((letter, at)),
+                }
+            }
             b'm' | b'c' => {
                 self.flush()?;
                 if letter == b'm' {
@@ -202,6 +219,7 @@ impl Prefix {
             tokens: self.tokens,
             counts: self.counts,
             modality,
+            kind: self.kind,
         })
     }
 }
@@ -212,6 +230,8 @@ pub(crate) struct Finished {
     tokens: u64,
     counts: Counts,
     pub(crate) modality: Modality,
+    /// The kind letter (`n`, `p` or `g`) and its offset, if any.
+    pub(crate) kind: Option<(u8, usize)>,
 }
 
 impl Finished {

@@ -8,7 +8,7 @@ use std::fmt;
 pub struct Expected {
     /// An atom letter: `W F D H A G N L C Z J` or a shortcut `R B Q K`.
     pub atom: bool,
-    /// A lower-case modifier: a direction `f b l r s v h` or a modality `m c`.
+    /// A lower-case modifier: a direction `f b l r s v h`, a modality `m c` or a kind `n p g`.
     pub modifier: bool,
     /// `(`, opening a group.
     pub open: bool,
@@ -42,7 +42,7 @@ impl fmt::Display for Expected {
             items.push("an atom (W F D H A G N L C Z J R B Q K)");
         }
         if self.modifier {
-            items.push("a modifier (f b l r s v h m c)");
+            items.push("a modifier (f b l r s v h m c n p g)");
         }
         if self.open {
             items.push("`(`");
@@ -64,12 +64,6 @@ impl fmt::Display for Expected {
 /// A feature of (extended) Betza notation that this module recognises but does not model.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Unsupported {
-    /// `p`: a hopper (cannon-like, jumps over one piece).
-    Hopper,
-    /// `g`: a grasshopper-like hopper that lands just behind the hurdle.
-    Grasshopper,
-    /// `n`: a non-jumping (lame) leap that an intermediate square blocks.
-    NonJumping,
     /// `j`: a jumping move that must (or may) skip a square.
     Jumping,
     /// `i`: a move allowed only as the piece's first move.
@@ -100,9 +94,6 @@ impl Unsupported {
     /// The feature a letter stands for in extended Betza notation, if it is one we recognise.
     pub(crate) fn of(letter: char) -> Option<Unsupported> {
         Some(match letter {
-            'p' => Unsupported::Hopper,
-            'g' => Unsupported::Grasshopper,
-            'n' => Unsupported::NonJumping,
             'j' => Unsupported::Jumping,
             'i' => Unsupported::Initial,
             'e' => Unsupported::EnPassant,
@@ -121,9 +112,6 @@ impl Unsupported {
 
     fn describe(self) -> &'static str {
         match self {
-            Unsupported::Hopper => "hopper",
-            Unsupported::Grasshopper => "grasshopper-style hopper",
-            Unsupported::NonJumping => "non-jumping (lame) leap",
             Unsupported::Jumping => "jumping move",
             Unsupported::Initial => "initial-move-only move",
             Unsupported::EnPassant => "en passant capture",
@@ -172,6 +160,19 @@ pub enum BetzaError {
     DoubledRider { at: usize, letter: char },
     /// `h` (half) not preceded by one of `f b l r`.
     LoneHalf { at: usize },
+    /// Two different kind letters (`n`, `p`, `g`) on one atom; `at` is the second.
+    ConflictingKinds {
+        at: usize,
+        letter: char,
+        first: char,
+    },
+    /// `n` on a rider (`nR`, `nNN`, `nN2`); `at` is the `n`. Fairy-Stockfish ignores it there.
+    LameRider { at: usize },
+    /// A range after a hopper (`pR3`, `gR2`); `at` is its first digit.
+    HopperRange { at: usize },
+    /// `p` or `g` on an atom off the rank, file and diagonal lines (D N A H L C Z J G); `at`
+    /// is the atom.
+    HopperLine { at: usize, letter: char },
     /// A letter of extended Betza notation that this module does not model.
     Unsupported {
         at: usize,
@@ -195,6 +196,10 @@ impl BetzaError {
             | BetzaError::RangeAfterDoubled { at }
             | BetzaError::DoubledRider { at, .. }
             | BetzaError::LoneHalf { at }
+            | BetzaError::ConflictingKinds { at, .. }
+            | BetzaError::LameRider { at }
+            | BetzaError::HopperRange { at }
+            | BetzaError::HopperLine { at, .. }
             | BetzaError::Unsupported { at, .. } => at,
         }
     }
@@ -246,14 +251,35 @@ impl fmt::Display for BetzaError {
                 f,
                 "`h` (half) at {at} must follow one of f b l r (fh, bh, lh, rh)"
             ),
+            BetzaError::ConflictingKinds { at, letter, first } => write!(
+                f,
+                "`{letter}` at {at} on an atom already marked `{first}`: an atom is at most one \
+                 of lame (n), hopper (p) or grasshopper (g)"
+            ),
+            BetzaError::LameRider { at } => write!(
+                f,
+                "`n` (lame) at {at} is on a rider: only a leaper can be lame (nN, nA, nD), \
+                 and Fairy-Stockfish ignores `n` on riders"
+            ),
+            BetzaError::HopperRange { at } => write!(
+                f,
+                "range at {at} after a hopper: a hopper goes any distance beyond its screen \
+                 (p) or lands right behind it (g), as in Fairy-Stockfish, which has no hopper \
+                 of limited range"
+            ),
+            BetzaError::HopperLine { at, letter } => write!(
+                f,
+                "hopper on `{letter}` at {at}: hoppers move along ranks, files and diagonals \
+                 only (W F R B Q K), the lines Fairy-Stockfish's hoppers use"
+            ),
             BetzaError::Unsupported {
                 at,
                 letter,
                 feature,
             } => write!(
                 f,
-                "`{letter}` at {at} ({}) is not supported: only leaps, riders, direction \
-                 modifiers and m/c are",
+                "`{letter}` at {at} ({}) is not supported: only leaps, riders, hoppers (p g), \
+                 lame leaps (n), direction modifiers and m/c are",
                 feature.describe()
             ),
         }
@@ -271,6 +297,12 @@ pub enum InvalidAtom {
     NoVectors,
     /// A vector that is not one of the leap's (for White).
     NotOfLeap((i32, i32)),
+    /// A lame atom that rides.
+    LameRider,
+    /// A hopper off the rank, file and diagonal lines (not W or F).
+    HopperLine(super::Leap),
+    /// A hopper with a limited range.
+    HopperRange,
 }
 
 impl fmt::Display for InvalidAtom {
@@ -280,6 +312,15 @@ impl fmt::Display for InvalidAtom {
             InvalidAtom::NoVectors => f.write_str("an atom without any direction"),
             InvalidAtom::NotOfLeap((dx, dy)) => {
                 write!(f, "({dx}, {dy}) is not a vector of the atom's leap")
+            }
+            InvalidAtom::LameRider => f.write_str("a lame atom that rides (only leapers are lame)"),
+            InvalidAtom::HopperLine(leap) => write!(
+                f,
+                "a hopper on {}: hoppers move along ranks, files and diagonals only (W, F)",
+                leap.letter()
+            ),
+            InvalidAtom::HopperRange => {
+                f.write_str("a hopper of limited range (a hopper goes any distance, or one square)")
             }
         }
     }

@@ -28,27 +28,30 @@
 //!   1 is the leaper itself (`W1` = `W`). Doubling a shortcut rider (`RR`) is an error, and
 //!   so is a range after a doubled atom (`NN2`). `KK` doubles both of `K`'s atoms (= `Q`).
 //! - **Modalities**: `m` move only, `c` capture only; neither (or both) means both.
-//! - **Directions** `f b l r v s h`, relative to the owner, White moving up (dy > 0):
-//!   - single letters select the vectors *mostly* in that direction (ties included):
-//!     `f` = dy > 0 and dy >= |dx|. So `fW` = {(0,1)}, `fF` = both forward diagonals, `fN` =
-//!     the two narrow forward leaps {(1,2), (-1,2)}, `sN` the four wide leaps, `vN` the four
-//!     narrow ones, `lN` = {(-2,1), (-2,-1)}. `v` = `f` + `b`, `s` = `l` + `r`.
-//!   - two letters form one token when they are one of Fairy-Stockfish's pairs, read greedily
-//!     left to right: doubled letters (`ff` = `f`, `bb`, `ll`, `rr`, `vv`, `ss`); halves
-//!     `fh bh lh rh` (every vector on that side: `fhN` = the four forward knight leaps); and
-//!     a vertical then a horizontal letter or the reverse (`fl fr fs bl br bs lf lb lv rf rb
-//!     rv`). For such a mixed pair the first letter picks a half and the second the dominant
-//!     direction inside it: `frF` = (1,1); `fsN` = the two wide forward leaps {(2,1), (-2,1)}
-//!     (e4 to c5 and g5); `frN` = (2,1), `rfN` = (1,2); `rvN` = {(1,2), (1,-2)}. On
-//!     orthogonal atoms a mixed pair is the union of its letters (`fsW`, the xiangqi soldier,
-//!     is forward and sideways; `frlR` = forward, right and left), as in Fairy-Stockfish.
-//!   - letters that do not pair add up: `fbD` = `vD`; `sf`, `vs`, `vl`, `sv`, `fb`, `rl` are
-//!     two single letters (a union), so `vsN` is all eight leaps.
-//!   - `h` must end one of the half pairs; anywhere else it is an error.
-//! - **Groups**: `P(X Y ...)` means exactly `PX PY ...`: the group's prefix is written before
-//!   each atom inside, textually, and groups nest (`f(c(N)W)` = `fcN fW`). Letters pair across
-//!   the boundary as they would in the expanded text: `f(rN)` = `frN`, and `m`/`c` between
-//!   two direction letters keep them apart, in a group as in `fcrN` (= `fcN` + `rcN`).
+//! - **Kinds**, as Fairy-Stockfish's `from_betza` reads them ([`Kind`]):
+//!   - `n`, a lame (non-jumping) leaper: a piece on a square of the leap's path blocks it. The
+//!     path is Fairy-Stockfish's ([`lame_path`]): from the start, one square along the axis
+//!     on which more of the leap remains, or diagonally when as much remains on both. So `nN`
+//!     (the xiangqi horse) is blocked by the orthogonal neighbour in its long direction, `nA`
+//!     (the xiangqi elephant) by the diagonal middle square, `nD` (`fmnD`, a pawn's double
+//!     step) by the middle square, the zebra `nZ` (2,3) by (0,1) and (1,2) (Janggi's
+//!     elephant). These four are the lame leaps Fairy-Stockfish's engine generates. The same
+//!     path gives `nH` both squares between, the camel `nL` (1,3) the two orthogonal squares
+//!     (0,1) and (0,2), `nG` (1,1) and (2,2), and `nW`, `nF` none (they move as `W`, `F`):
+//!     Fairy-Stockfish's path function reads them so, but its engine gives these pieces no
+//!     lame move at all, so a game meant to match its counts uses `nD nN nA nZ` only. Leapers
+//!     only: `n` on a rider (`nR`, `nNN`, `nN2`) is an error, since Fairy-Stockfish ignores
+//!     it there.
+//!   - `p`, a hopper (the cannon): it rides along a rank, file or diagonal, passes exactly one
+//!     piece (the screen) anywhere on it, then moves to empty squares or captures the first
+//!     piece beyond (`pR`, `pB`, `pQ`; `mRcpR` is the xiangqi cannon). As in
+//!     Fairy-Stockfish, a hopper on a leaper rides its line (`pW` = `pR`, `pK` = `pQ`).
+//!   - `g`, the grasshopper: it passes the first piece on the line and lands on the square
+//!     right behind it, empty or to capture (`gQ`, `gR`, `gB`).
+//!   - Fairy-Stockfish's hoppers move on ranks, files and diagonals only and have no range:
+//!     `p` or `g` on `D N A H L C Z J G` is an error, and so is a range after a hopper
+//!     (`pR3`). An atom is at most one of `n`, `p`, `g` (`pnN` is an error); a kind letter,
+//!     like `m` and `c`, keeps the direction letters around it apart.
 //!
 //! For Black every vector is turned half round (dx and dy negated), as in Fairy-Stockfish:
 //! directions are the piece's own, so `l` is the left of the player who owns it ([`Side`]).
@@ -60,7 +63,8 @@
 //! `Display` keeps the atoms in their order (no merging of different atoms: `WR` stays
 //! `WR`, since csipgs prices atoms one by one), and writes each one canonically: the
 //! shortest direction text for its set of vectors (`fbD` prints as `vD`, `ffN` as `fN`), then
-//! `m` or `c`, then the letter (`L` and `Z`, not `C` and `J`; a `W` or `F` rider as `R` or
+//! `m` or `c`, then `n`, `p` or `g` (a hopper with its rider letter: `pW` prints as `pR`,
+//! `gF` as `gB`), then the letter (`L` and `Z`, not `C` and `J`; a `W` or `F` rider as `R` or
 //! `B`, with its range: `WW` prints as `R`, `W4` as `R4`), then the range. Two consecutive
 //! atoms W and F with all their directions, the same range and the same modality print as
 //! `K` (or `Q`, `Q4` for riders); a run of two or more atoms with the same non-empty prefix
@@ -69,11 +73,14 @@
 //!
 //! # Not supported
 //!
-//! Hoppers (`p`, `g`), non-jumping leaps (`n`), `j`, initial moves (`i`), en passant (`e`),
-//! multi-leg moves (`a`), check-only moves (`k`), bent, crooked and circular riders (`t`,
-//! `z`, `q`), `o`, `d`, `u` and castling (`O`) are refused with [`BetzaError::Unsupported`],
-//! which names the feature; XBetza's `0` for an unlimited range is refused as a range of 0.
-//! Whole-piece properties (royal, colourbound, relay) are not part of a design's text.
+//! `j`, initial moves (`i`), en passant (`e`), multi-leg moves (`a`), check-only moves (`k`),
+//! bent, crooked and circular riders (`t`, `z`, `q`), `o`, `d`, `u` and castling (`O`) are
+//! refused with [`BetzaError::Unsupported`], which names the feature: a variant expresses
+//! double steps, en passant and castling as rule components, not in a piece's design
+//! (`ifmnD` is written `fmnD` with a double-step region). XBetza's `0` for an unlimited range
+//! is refused as a range of 0. Leaps longer than 3 squares on an axis have no letter here:
+//! the engine's board is padded by 3 cells, the most one step may cross. Whole-piece
+//! properties (royal, colourbound, relay) are not part of a design's text.
 
 mod directions;
 mod error;
@@ -83,6 +90,53 @@ use std::fmt;
 use std::str::FromStr;
 
 pub use error::{BetzaError, Expected, InvalidAtom, Unsupported};
+
+/// How an atom treats the squares it passes over.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Kind {
+    /// No modifier: a leaper jumps over them, a rider needs them empty.
+    Jumping,
+    /// `n`, a lame (non-jumping) leaper: a piece on a square of the leap's path (see
+    /// [`lame_path`]) blocks the leap. Leapers only.
+    Lame,
+    /// `p` or `g`, a hopper: the atom rides along its rank, file or diagonal, passes exactly
+    /// one piece (the screen) anywhere on it, and then goes on as a rider whose range counts
+    /// the squares beyond the screen: [`Range::Leaper`] lands right behind the screen (the
+    /// grasshopper, `g`), [`Range::Unlimited`] goes any distance (the cannon, `p`).
+    Hopper,
+}
+
+/// The squares a lame leap by `(dx, dy)` passes over, as offsets from its start, and how
+/// many there are (at most 2 for leaps of up to 3 squares), as Fairy-Stockfish reads `n`: from
+/// the start, step one square along the axis on which more of the leap remains, or diagonally
+/// when as much remains on both, until the destination. So `nN` is blocked on the orthogonal
+/// neighbour in the leap's long direction (the xiangqi horse), `nA` on the diagonal middle
+/// square (the xiangqi elephant), `nD` on the middle square, `nH` on both squares between;
+/// the camel `nL` (1,3) on the two orthogonal squares (0,1), (0,2); the zebra `nZ` (2,3) on
+/// (0,1) and (1,2) (Janggi's elephant); `nG` (3,3) on (1,1), (2,2). `W` and `F` pass over
+/// nothing.
+pub fn lame_path(dx: i32, dy: i32) -> ([(i32, i32); 2], usize) {
+    let mut out = [(0, 0); 2];
+    let mut n = 0;
+    let (mut x, mut y) = (0, 0);
+    // Leaps longer than 3 squares have no path here (none exists in the notation).
+    while (x, y) != (dx, dy) && n < 2 {
+        let (rx, ry) = (dx - x, dy - y);
+        match rx.abs().cmp(&ry.abs()) {
+            std::cmp::Ordering::Greater => x += rx.signum(),
+            std::cmp::Ordering::Less => y += ry.signum(),
+            std::cmp::Ordering::Equal => {
+                x += rx.signum();
+                y += ry.signum();
+            }
+        }
+        if (x, y) != (dx, dy) {
+            out[n] = (x, y);
+            n += 1;
+        }
+    }
+    (out, n)
+}
 
 /// The geometry of an atom's leap.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -270,6 +324,7 @@ pub struct Atom {
     /// Bit i: vector i of `leap.vectors()`.
     mask: u8,
     modality: Modality,
+    kind: Kind,
 }
 
 impl Atom {
@@ -280,7 +335,24 @@ impl Atom {
             range: normal_range(range)?,
             mask: leap.full_mask(),
             modality,
+            kind: Kind::Jumping,
         })
+    }
+
+    /// The same atom made lame or a hopper. A lame atom is a leaper; a hopper moves along
+    /// ranks, files or diagonals (W, F), the lines Fairy-Stockfish's hoppers use, with a range
+    /// of [`Range::Leaper`] (the grasshopper) or [`Range::Unlimited`] (the cannon).
+    pub fn with_kind(self, kind: Kind) -> Result<Atom, InvalidAtom> {
+        match kind {
+            Kind::Lame if self.range != Range::Leaper => Err(InvalidAtom::LameRider),
+            Kind::Hopper if !matches!(self.leap, Leap::W | Leap::F) => {
+                Err(InvalidAtom::HopperLine(self.leap))
+            }
+            Kind::Hopper if matches!(self.range, Range::Limited(_)) => {
+                Err(InvalidAtom::HopperRange)
+            }
+            _ => Ok(Atom { kind, ..self }),
+        }
     }
 
     /// An atom limited to some of its leap's vectors (for White; duplicates are ignored).
@@ -306,6 +378,7 @@ impl Atom {
             range: normal_range(range)?,
             mask,
             modality,
+            kind: Kind::Jumping,
         })
     }
 
@@ -332,6 +405,11 @@ impl Atom {
     /// Move only, capture only, or both.
     pub fn modality(&self) -> Modality {
         self.modality
+    }
+
+    /// Jumping, lame or a hopper.
+    pub fn kind(&self) -> Kind {
+        self.kind
     }
 
     /// Whether the atom has every direction of its leap.
@@ -387,6 +465,8 @@ pub struct Step {
     pub range: Range,
     /// What the move may do at its destination.
     pub modality: Modality,
+    /// Jumping, lame or a hopper.
+    pub kind: Kind,
 }
 
 /// A piece design: its atoms, in the order written (shortcuts and groups expanded).
@@ -433,6 +513,7 @@ impl Design {
                     dy,
                     range: a.range,
                     modality: a.modality,
+                    kind: a.kind,
                 })
             })
             .collect()
@@ -491,6 +572,18 @@ fn modality_text(m: Modality) -> &'static str {
     }
 }
 
+/// The modality and kind letters of an atom, and the range its body prints: a hopper's is a
+/// rider's (`pR`, `pB`), the cannon with `p` and the grasshopper (one square beyond the screen) with `g`.
+fn modifiers(a: &Atom) -> (String, Range) {
+    let m = modality_text(a.modality);
+    match (a.kind, a.range) {
+        (Kind::Jumping, r) => (m.to_string(), r),
+        (Kind::Lame, r) => (format!("{m}n"), r),
+        (Kind::Hopper, Range::Leaper) => (format!("{m}g"), Range::Unlimited),
+        (Kind::Hopper, r) => (format!("{m}p"), r),
+    }
+}
+
 /// One printed item: the prefix (direction letters and modality) and the body.
 struct Chunk {
     prefix: String,
@@ -509,15 +602,14 @@ fn chunks(atoms: &[Atom]) -> Vec<Chunk> {
                 && b.is_all_directions()
                 && a.range == b.range
                 && a.modality == b.modality
+                && a.kind == b.kind
             {
-                let body = match a.range {
+                let (prefix, range) = modifiers(&a);
+                let body = match range {
                     Range::Leaper => "K".to_string(),
                     r => body('Q', Some('Q'), r),
                 };
-                out.push(Chunk {
-                    prefix: modality_text(a.modality).to_string(),
-                    body,
-                });
+                out.push(Chunk { prefix, body });
                 i += 2;
                 continue;
             }
@@ -527,9 +619,10 @@ fn chunks(atoms: &[Atom]) -> Vec<Chunk> {
             Leap::F => Some('B'),
             _ => None,
         };
+        let (modifiers, range) = modifiers(&a);
         out.push(Chunk {
-            prefix: a.direction_text() + modality_text(a.modality),
-            body: body(a.leap.letter(), rider_letter, a.range),
+            prefix: a.direction_text() + &modifiers,
+            body: body(a.leap.letter(), rider_letter, range),
         });
         i += 1;
     }

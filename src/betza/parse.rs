@@ -3,7 +3,7 @@
 
 use super::directions::{is_direction, Prefix};
 use super::error::{BetzaError, Expected, Unsupported};
-use super::{Atom, Design, Leap, Range};
+use super::{Atom, Design, Kind, Leap, Range};
 
 /// An open group: where its `(` is, the modifiers that apply inside it, and whether it holds
 /// anything yet.
@@ -47,7 +47,7 @@ pub(crate) fn parse_with(
     let mut i = 0;
     while let Some(ch) = text[i..].chars().next() {
         match ch {
-            'm' | 'c' => {
+            'm' | 'c' | 'n' | 'p' | 'g' => {
                 prefix.push(ch as u8, i)?;
                 first_modifier.get_or_insert((ch, i));
                 last = Last::Modifier;
@@ -172,6 +172,7 @@ fn atom(
     let bytes = text.as_bytes();
     let mut end = at + 1;
     let mut rangeable = true;
+    let mut digits_at = None;
     let range = if bytes.get(end) == Some(&(letter as u8)) {
         if base_rider {
             return Err(BetzaError::DoubledRider { at: end, letter });
@@ -184,6 +185,7 @@ fn atom(
         Range::Unlimited
     } else if bytes.get(end).is_some_and(u8::is_ascii_digit) {
         let start = end;
+        digits_at = Some(start);
         if bytes[start] == b'0' {
             return Err(BetzaError::ZeroRange { at: start });
         }
@@ -208,6 +210,34 @@ fn atom(
         Range::Leaper
     };
     let finished = prefix.finish()?;
+    let (kind, range) = match finished.kind {
+        None => (Kind::Jumping, range),
+        Some((b'n', at)) => {
+            if base_rider || range != Range::Leaper {
+                return Err(BetzaError::LameRider { at });
+            }
+            (Kind::Lame, range)
+        }
+        Some((kind_letter, _)) => {
+            if leaps
+                .into_iter()
+                .flatten()
+                .any(|l| !matches!(l, Leap::W | Leap::F))
+            {
+                return Err(BetzaError::HopperLine { at, letter });
+            }
+            if let Some(d) = digits_at {
+                return Err(BetzaError::HopperRange { at: d });
+            }
+            // Fairy-Stockfish reads a hopper on a leaper as on its rider (`pW` = `pR`); the
+            // range counts the squares beyond the screen: `g` is one square, `p` any number.
+            if kind_letter == b'g' {
+                (Kind::Hopper, Range::Leaper)
+            } else {
+                (Kind::Hopper, Range::Unlimited)
+            }
+        }
+    };
     if let Some(written) = written {
         for leap in leaps.into_iter().flatten() {
             written.push(finished.written(leap));
@@ -219,6 +249,7 @@ fn atom(
             range,
             mask: finished.mask(leap),
             modality: finished.modality,
+            kind,
         });
     }
     Ok((end, rangeable))

@@ -347,12 +347,12 @@ fn errors_say_where_and_what() {
     assert_eq!(
         error("WDx").to_string(),
         "unexpected `x` at 2: expected a range digit, an atom (W F D H A G N L C Z J R B Q K), \
-         a modifier (f b l r s v h m c), `(` or the end of the design"
+         a modifier (f b l r s v h m c n p g), `(` or the end of the design"
     );
     assert_eq!(
         error("fcx").to_string(),
         "unexpected `x` at 2: expected an atom (W F D H A G N L C Z J R B Q K), a modifier \
-         (f b l r s v h m c) or `(`"
+         (f b l r s v h m c n p g) or `(`"
     );
     assert!(matches!(
         error("(NN x"),
@@ -425,9 +425,6 @@ fn errors_say_where_and_what() {
 #[test]
 fn unsupported_features_are_named() {
     for (text, at, feature) in [
-        ("mRcpR", 3, Unsupported::Hopper),
-        ("gQ", 0, Unsupported::Grasshopper),
-        ("nN", 0, Unsupported::NonJumping),
         ("jR", 0, Unsupported::Jumping),
         ("fmWifmnD", 3, Unsupported::Initial),
         ("fmWfceF", 5, Unsupported::EnPassant),
@@ -442,7 +439,131 @@ fn unsupported_features_are_named() {
         }
     }
     assert_eq!(
-        error("pR").to_string(),
-        "`p` at 0 (hopper) is not supported: only leaps, riders, direction modifiers and m/c are"
+        error("jR").to_string(),
+        "`j` at 0 (jumping move) is not supported: only leaps, riders, hoppers (p g), lame \
+         leaps (n), direction modifiers and m/c are"
     );
+}
+
+#[test]
+fn lame_leapers_keep_their_leap_and_name_their_path() {
+    let horse = one("nN");
+    assert_eq!(horse.kind(), Kind::Lame);
+    assert_eq!(horse.range(), Range::Leaper);
+    assert_eq!(horse.vectors(Side::White).len(), 8);
+    // Fairy-Stockfish's paths: the orthogonal neighbour in the long direction for the
+    // knight, the middle for the alfil and dabbaba, both squares for the threeleaper.
+    let path = |dx, dy| {
+        let (p, n) = lame_path(dx, dy);
+        p[..n].to_vec()
+    };
+    assert_eq!(path(1, 2), [(0, 1)]);
+    assert_eq!(path(-2, 1), [(-1, 0)]);
+    assert_eq!(path(2, -2), [(1, -1)]);
+    assert_eq!(path(0, 2), [(0, 1)]);
+    assert_eq!(path(0, -3), [(0, -1), (0, -2)]);
+    assert_eq!(path(1, 3), [(0, 1), (0, 2)]);
+    assert_eq!(path(-3, 2), [(-1, 0), (-2, 1)]);
+    assert_eq!(path(3, 3), [(1, 1), (2, 2)]);
+    assert_eq!(path(0, 1), []);
+    assert_eq!(path(1, 1), []);
+    // The pawn's double step as Fairy-Stockfish writes it (without `i`).
+    let d = design("fmnD");
+    assert_eq!(d.vectors(Side::White), [(0, 2)]);
+    assert_eq!(d.atoms()[0].modality(), Modality::Move);
+    assert_eq!(d.atoms()[0].kind(), Kind::Lame);
+    // The kind is part of the atom: `nN` is not `N`.
+    assert_ne!(design("nN"), design("N"));
+}
+
+#[test]
+fn hoppers_ride_beyond_their_screen() {
+    let cannon = design("mRcpR");
+    assert_eq!(cannon.atoms().len(), 2);
+    assert_eq!(cannon.atoms()[0].kind(), Kind::Jumping);
+    assert_eq!(cannon.atoms()[1].kind(), Kind::Hopper);
+    assert_eq!(cannon.atoms()[1].range(), Range::Unlimited);
+    assert_eq!(cannon.atoms()[1].modality(), Modality::Capture);
+    // The grasshopper lands right behind its screen: one square beyond.
+    for g in ["gQ", "gR", "gB"] {
+        assert!(design(g)
+            .atoms()
+            .iter()
+            .all(|a| a.kind() == Kind::Hopper && a.range() == Range::Leaper));
+    }
+    assert_eq!(design("gQ").atoms().len(), 2);
+    // Fairy-Stockfish reads a hopper on a leaper as on its rider.
+    assert_eq!(design("pW"), design("pR"));
+    assert_eq!(design("pWW"), design("pR"));
+    assert_eq!(design("gF"), design("gB"));
+    assert_eq!(design("pK"), design("pQ"));
+    assert_eq!(design("p(RB)"), design("pQ"));
+    assert_ne!(design("pR"), design("gR"));
+}
+
+#[test]
+fn kinds_print_canonically_and_read_back() {
+    for (text, printed) in [
+        ("nN", "nN"),
+        ("nA", "nA"),
+        ("fmnD", "fmnD"),
+        ("nfmD", "fmnD"),
+        ("mRcpR", "mRcpR"),
+        ("pR", "pR"),
+        ("pWW", "pR"),
+        ("pQ", "pQ"),
+        ("pB", "pB"),
+        ("p(WWFF)", "pQ"),
+        ("pK", "pQ"),
+        ("gQ", "gQ"),
+        ("gR", "gR"),
+        ("gB", "gB"),
+        ("gW", "gR"),
+        ("fpR", "fpR"),
+        ("nK", "nK"),
+        ("nZ", "nZ"),
+        ("RcpRnN", "RcpRnN"),
+        ("fnNbN", "fnNbN"),
+        ("n(NA)", "n(NA)"),
+        ("cp(RB)gR", "cpQgR"),
+        ("gBgR", "g(BR)"),
+    ] {
+        assert_eq!(canonical(text), printed, "{text}");
+        assert_eq!(design(printed), design(text), "{text} printed as {printed}");
+    }
+}
+
+#[test]
+fn kinds_that_make_no_move_are_refused_with_where() {
+    for (text, at, part) in [
+        ("nR", 0, "only a leaper can be lame"),
+        ("nNN", 0, "only a leaper can be lame"),
+        ("WnN2", 1, "only a leaper can be lame"),
+        ("pnN", 1, "already marked `p`"),
+        ("gpR", 1, "already marked `g`"),
+        ("gR3", 2, "no hopper of limited range"),
+        ("pR2", 2, "no hopper of limited range"),
+        ("pW1", 2, "no hopper of limited range"),
+        ("pN", 1, "ranks, files and diagonals only"),
+        ("gNN", 1, "ranks, files and diagonals only"),
+        ("pD", 1, "ranks, files and diagonals only"),
+        ("cpL", 2, "ranks, files and diagonals only"),
+        ("p", 0, "has no atom after it"),
+    ] {
+        let e = error(text);
+        assert_eq!(e.offset(), at, "{text}: {e}");
+        assert!(e.to_string().contains(part), "{text}: {e}");
+    }
+    // Doubled kind letters are one kind.
+    assert_eq!(design("ppR"), design("pR"));
+    let plain = Atom::new(Leap::N, Range::Unlimited, Modality::Both).unwrap();
+    assert_eq!(plain.with_kind(Kind::Lame), Err(InvalidAtom::LameRider));
+    let camel = Atom::new(Leap::L, Range::Leaper, Modality::Both).unwrap();
+    assert_eq!(
+        camel.with_kind(Kind::Hopper),
+        Err(InvalidAtom::HopperLine(Leap::L))
+    );
+    assert_eq!(camel.with_kind(Kind::Lame).unwrap().kind(), Kind::Lame);
+    let r3 = Atom::new(Leap::W, Range::Limited(3), Modality::Both).unwrap();
+    assert_eq!(r3.with_kind(Kind::Hopper), Err(InvalidAtom::HopperRange));
 }

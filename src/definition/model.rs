@@ -196,6 +196,9 @@ pub enum Component {
         chess960: bool,
         /// The rank castling happens on, counted from each side's own edge (1: the first).
         rank: u8,
+        /// The files `[queenside, kingside]` from which `Q` and `K` in a FEN look inwards for
+        /// the rook; `None`: from the edges (the outermost rook).
+        rooks_from: Option<[u8; 2]>,
     },
     /// Royal pieces may not be left attacked (a turn that does is refused).
     Check { safety: Safety },

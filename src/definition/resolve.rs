@@ -90,7 +90,15 @@ pub fn component_settings(component: &str) -> &'static [&'static str] {
             "black",
             "both",
         ],
-        "castling" => &["king", "rooks", "king-to", "rook-to", "chess960", "rank"],
+        "castling" => &[
+            "king",
+            "rooks",
+            "king-to",
+            "rook-to",
+            "rooks-from",
+            "chess960",
+            "rank",
+        ],
         "check" => &["safety"],
         "checkmate" | "stalemate" => &["value"],
         "extinction" => &["pieces", "value"],
@@ -800,7 +808,9 @@ impl<'a> Resolver<'a> {
 
     /// Names that scenario files and the command line write: `[a-z][a-z0-9-]*`.
     fn check_name(&mut self, src: usize, v: &SynValue, what: &str) -> bool {
-        let ok = v.text.starts_with(|c: char| c.is_ascii_lowercase())
+        let ok = v
+            .text
+            .starts_with(|c: char| c.is_ascii_lowercase() || c.is_ascii_digit())
             && v.text
                 .chars()
                 .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
@@ -814,7 +824,7 @@ impl<'a> Resolver<'a> {
                 )
                 .with_help(
                     "names are written in small letters, digits and `-`, starting with a \
-                     letter (`grand-chess`)",
+                     letter or a digit (`grand-chess`, `3check`)",
                 ),
             );
         }
@@ -1549,7 +1559,7 @@ impl<'a> Resolver<'a> {
                 },
                 None => s.broken = true,
             },
-            "king-to" | "rook-to" => match st.values.as_slice() {
+            "king-to" | "rook-to" | "rooks-from" => match st.values.as_slice() {
                 [q, k] => {
                     let q = self.file(src, q, board.files);
                     let k = self.file(src, k, board.files);
@@ -1557,8 +1567,10 @@ impl<'a> Resolver<'a> {
                         (Some(q), Some(k)) => {
                             if head == "king-to" {
                                 s.king_to = Some([q, k]);
-                            } else {
+                            } else if head == "rook-to" {
                                 s.rook_to = Some([q, k]);
+                            } else {
+                                s.rooks_from = Some([q, k]);
                             }
                         }
                         _ => s.broken = true,
@@ -2092,6 +2104,7 @@ impl<'a> Resolver<'a> {
                     rook_to,
                     chess960: s.chess960.unwrap_or(false),
                     rank: s.rank.unwrap_or(1),
+                    rooks_from: s.rooks_from,
                 }
             }
             "check" => Component::Check {
@@ -2248,6 +2261,7 @@ struct Settings {
     king: Option<Letter>,
     king_to: Option<[u8; 2]>,
     rook_to: Option<[u8; 2]>,
+    rooks_from: Option<[u8; 2]>,
     chess960: Option<bool>,
     mandatory: Option<bool>,
     captured_only: Option<bool>,

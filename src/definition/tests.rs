@@ -105,6 +105,7 @@ fn chess_is_the_expected_model() {
                 rook_to: [3, 5],
                 chess960: false,
                 rank: 1,
+                rooks_from: None,
             },
             Component::Castling {
                 king: 'K',
@@ -113,6 +114,7 @@ fn chess_is_the_expected_model() {
                 rook_to: [3, 5],
                 chess960: true,
                 rank: 1,
+                rooks_from: None,
             },
             Component::Check {
                 safety: Safety::All

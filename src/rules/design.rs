@@ -164,10 +164,16 @@ pub fn movement_of(design: &betza::Design) -> Movement {
                     .map(|(dx, dy)| (dx as i8, dy as i8))
                     .collect(),
             ),
-            reach: match a.range() {
-                betza::Range::Leaper => Reach::Leap,
-                betza::Range::Unlimited => Reach::Ride(0),
-                betza::Range::Limited(n) => Reach::Ride(n),
+            reach: match (a.kind(), a.range()) {
+                (betza::Kind::Jumping, betza::Range::Leaper) => Reach::Leap,
+                (betza::Kind::Jumping, betza::Range::Unlimited) => Reach::Ride(0),
+                (betza::Kind::Jumping, betza::Range::Limited(n)) => Reach::Ride(n),
+                // Only leapers are lame (the parser refuses `n` on a rider).
+                (betza::Kind::Lame, _) => Reach::Lame,
+                // A hopper's range counts the squares beyond its screen.
+                (betza::Kind::Hopper, betza::Range::Leaper) => Reach::Hop(1),
+                (betza::Kind::Hopper, betza::Range::Unlimited) => Reach::Hop(0),
+                (betza::Kind::Hopper, betza::Range::Limited(n)) => Reach::Hop(n),
             },
             modality: match a.modality() {
                 betza::Modality::Move => Modality::Move,

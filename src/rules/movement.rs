@@ -2,22 +2,25 @@
 //! test every variant shares.
 //!
 //! An [`Atom`] is a set of step vectors (written for White: a positive rank step is forward;
-//! Black's are turned half round, so a piece's left is its owner's left), how far the piece goes along each (a single leap, a ride of any or a
-//! limited length, or a cannon-like hop over one screen), and whether the atom moves, captures
-//! or both. A [`Movement`] is a list of atoms; the orthodox pieces are defined this way
-//! ([`KING`], [`QUEEN`], ...), and so is any designed piece.
+//! Black's are turned half round, so a piece's left is its owner's left), how far the piece
+//! goes along each ([`Reach`]: a single leap, a lame leap that a piece on its path blocks, a
+//! ride of any or a limited length, or a hop over one screen, cannon-like or landing right
+//! behind it as the grasshopper does), and whether the atom moves, captures or both. A
+//! [`Movement`] is a list of atoms; the orthodox pieces are defined this way ([`KING`],
+//! [`QUEEN`], ...), and so is any designed piece.
 //!
 //! [`AttackTable`] turns the movements of the pieces that may attack into reverse lookups from
-//! the attacked square: the cells a leaper would stand on, and the rays along which a rider
-//! would be the first piece. A variant adds its own conditions (zones, transparent pieces)
-//! through the `admit` and `passes` callbacks of [`AttackTable::attacker`], so the geometry is
-//! written once. The orthodox chess generator keeps a specialised attack test for speed; the
+//! the attacked square: the cells a leaper would stand on (with the squares a lame leaper needs
+//! empty), and the rays along which a rider would be the first piece, or a hopper the second.
+//! A variant adds its own conditions (zones, transparent pieces) through the `admit` and
+//! `passes` callbacks of [`AttackTable::attacker`], so the geometry is written once. The orthodox chess generator keeps a specialised attack test for speed; the
 //! tests check it against this one.
 
 use std::borrow::Cow;
 
 use super::board::{delta, Board, Sq, Square};
 use super::piece::{Color, Piece, Role};
+use crate::betza::lame_path;
 
 /// Whether an atom moves to empty squares, captures, or both.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -44,12 +47,18 @@ impl Modality {
 pub enum Reach {
     /// One step, jumping over whatever stands between.
     Leap,
+    /// One step that a piece on a square of its path blocks (Betza `n`): the squares of
+    /// [`crate::betza::lame_path`] for the step as the board has it (turned for Black), so
+    /// the xiangqi horse `nN` is blocked by the orthogonal neighbour in its long direction.
+    Lame,
     /// Repeated steps over empty squares: at most this many, 0 for no limit.
     Ride(u8),
-    /// Like a ride, but it first jumps exactly one piece, the screen, anywhere along the line,
-    /// and then moves to an empty square or captures the first piece beyond (Betza `p` on a
-    /// rider; Xiangqi's cannon is a rider that moves and a hopper that captures).
-    Hop,
+    /// Like a ride, but it first passes exactly one piece, the screen, anywhere along the
+    /// line, and then moves to an empty square or captures the first piece beyond, at most
+    /// this many squares beyond the screen, 0 for no limit (Betza `p`: Xiangqi's cannon is a
+    /// rider that moves and a hopper that captures, `mRcpR`); 1 is the grasshopper (`g`),
+    /// which lands right behind its screen.
+    Hop(u8),
 }
 
 /// One atom of a movement: step vectors, reach and modality.
@@ -188,6 +197,28 @@ pub fn orthodox(role: Role) -> Option<&'static Movement> {
     })
 }
 
+/// A step vector as the board has it for `color`: White's as written, Black's turned.
+#[inline]
+fn turned(step: (i8, i8), color: Color) -> (i32, i32) {
+    let (f, r) = (step.0 as i32, step.1 as i32);
+    if color == Color::White {
+        (f, r)
+    } else {
+        (-f, -r)
+    }
+}
+
+/// The mailbox offsets, from the start of a lame leap by `(df, dr)` (as the board has it), of
+/// the squares that must be empty, and how many there are.
+#[inline]
+fn lame_offsets(df: i32, dr: i32) -> ([i32; 2], u8) {
+    let (path, n) = lame_path(df, dr);
+    (
+        [delta(path[0].0, path[0].1), delta(path[1].0, path[1].1)],
+        n as u8,
+    )
+}
+
 /// A step vector as a mailbox offset for `color`.
 #[inline]
 pub fn offset(step: (i8, i8), color: Color) -> i32 {
@@ -226,45 +257,71 @@ pub fn walk(
     mut visit: impl FnMut(Sq, Landing),
 ) {
     use super::board::cell::{EMPTY, WALL};
+    let landing = |a: &Atom, c: u8| {
+        if c == EMPTY {
+            Landing::Empty {
+                moves: a.modality.moves(),
+            }
+        } else {
+            Landing::Piece {
+                code: c,
+                captures: a.modality.captures(),
+            }
+        }
+    };
     for a in movement.atoms.iter() {
         for &step in a.steps.iter() {
             let d = offset(step, color);
+            if a.reach == Reach::Lame {
+                let t = from.offset(d);
+                let c = board.cell(t);
+                if c == WALL {
+                    continue;
+                }
+                let (dx, dy) = turned(step, color);
+                let (path, n) = lame_offsets(dx, dy);
+                let blocker = path[..n as usize]
+                    .iter()
+                    .map(|&p| from.offset(p))
+                    .find(|&s| board.cell(s) != EMPTY);
+                match blocker {
+                    None => visit(t, landing(a, c)),
+                    // A hole on the path blocks too, but is no piece to name.
+                    Some(by) if past_blockers && board.cell(by) != WALL => {
+                        visit(t, Landing::Blocked { by })
+                    }
+                    Some(_) => {}
+                }
+                continue;
+            }
             let mut t = from.offset(d);
+            // Squares reached: from the start for a ride, beyond the screen for a hop.
             let mut n = 0u8;
             let mut blocker: Option<Sq> = None;
             // A hopper's first piece on the line is its screen, not a target.
-            let mut screened = a.reach != Reach::Hop;
+            let mut screened = !matches!(a.reach, Reach::Hop(_));
             loop {
                 let c = board.cell(t);
                 if c == WALL {
                     break;
                 }
-                n = n.saturating_add(1);
                 if !screened {
                     screened = c != EMPTY;
-                } else if let Some(by) = blocker {
+                    t = t.offset(d);
+                    continue;
+                }
+                n = n.saturating_add(1);
+                if let Some(by) = blocker {
                     visit(t, Landing::Blocked { by });
-                } else if c == EMPTY {
-                    visit(
-                        t,
-                        Landing::Empty {
-                            moves: a.modality.moves(),
-                        },
-                    );
                 } else {
-                    visit(
-                        t,
-                        Landing::Piece {
-                            code: c,
-                            captures: a.modality.captures(),
-                        },
-                    );
-                    blocker = Some(t);
+                    visit(t, landing(a, c));
+                    if c != EMPTY {
+                        blocker = Some(t);
+                    }
                 }
                 let done = match a.reach {
-                    Reach::Leap => true,
-                    Reach::Ride(limit) => limit != 0 && n >= limit,
-                    Reach::Hop => false,
+                    Reach::Leap | Reach::Lame => true,
+                    Reach::Ride(limit) | Reach::Hop(limit) => limit != 0 && n >= limit,
                 };
                 if done || (blocker.is_some() && !past_blockers) {
                     break;
@@ -329,9 +386,10 @@ impl Movement {
                     && df == k * sf
                     && dr == k * sr
                     && match a.reach {
-                        Reach::Leap => k == 1,
+                        Reach::Leap | Reach::Lame => k == 1,
                         Reach::Ride(limit) => limit == 0 || k <= limit as i32,
-                        Reach::Hop => k >= 2,
+                        // The screen may stand right before the destination.
+                        Reach::Hop(_) => k >= 2,
                     }
             })
         })
@@ -339,12 +397,15 @@ impl Movement {
 }
 
 /// A leap that attacks the square it is looked up from: a piece `code` standing `offset`
-/// away attacks by its atom `atom`.
+/// away attacks by its atom `atom`, if the first `path_len` squares of `path` (offsets from
+/// the attacked square: a lame leap's path) are empty.
 #[derive(Clone, Copy, Debug)]
 struct LeapEntry {
     offset: i32,
     code: u8,
     atom: u8,
+    path: [i32; 2],
+    path_len: u8,
 }
 
 /// A piece that attacks along a ray when it is the first piece met from the attacked square.
@@ -352,7 +413,7 @@ struct LeapEntry {
 struct RideEntry {
     code: u8,
     atom: u8,
-    /// 0 for no limit.
+    /// 0 for no limit; for a hopper, the squares beyond its screen.
     range: u8,
     hop: bool,
 }
@@ -366,6 +427,8 @@ struct Ray {
     codes: [u64; 4],
     /// Whether some rider hops (so the ray goes on past a first piece).
     hops: bool,
+    /// The cell codes of the riders that hop.
+    hop_codes: [u64; 4],
 }
 
 /// The squares an attack on a square can come from, for one attacking side, built from the
@@ -374,6 +437,8 @@ struct Ray {
 pub struct AttackTable {
     leaps: Vec<LeapEntry>,
     rays: Vec<Ray>,
+    /// Whether some leap is lame (so emptying a square off the rays can open an attack).
+    lame: bool,
 }
 
 /// Where an attack was found: the attacker's square, its cell code and the index of the atom
@@ -404,19 +469,37 @@ impl AttackTable {
                 let symmetric = a.steps.iter().all(|&(f, r)| a.steps.contains(&(-f, -r)));
                 let sideways = a.steps.iter().all(|&(f, r)| a.steps.contains(&(-f, r)));
                 for &step in a.steps.iter() {
-                    let back = if symmetric {
-                        delta(step.0 as i32, step.1 as i32)
+                    let (f, r) = (step.0 as i32, step.1 as i32);
+                    // From the attacked square to the attacker, as the board has it.
+                    let back_vec = if symmetric {
+                        (f, r)
                     } else if sideways && color == Color::Black {
-                        -delta(step.0 as i32, -(step.1 as i32))
+                        (-f, r)
                     } else {
-                        -offset(step, color)
+                        let (tf, tr) = turned(step, color);
+                        (-tf, -tr)
                     };
+                    let back = delta(back_vec.0, back_vec.1);
                     match a.reach {
                         Reach::Leap => table.leaps.push(LeapEntry {
                             offset: back,
                             code,
                             atom: i as u8,
+                            path: [0; 2],
+                            path_len: 0,
                         }),
+                        Reach::Lame => {
+                            // The attacker leaps by -back_vec; its path, from the target.
+                            let (path, path_len) = lame_offsets(-back_vec.0, -back_vec.1);
+                            table.lame |= path_len > 0;
+                            table.leaps.push(LeapEntry {
+                                offset: back,
+                                code,
+                                atom: i as u8,
+                                path: path.map(|p| back + p),
+                                path_len,
+                            });
+                        }
                         Reach::Ride(range) => table.ray(
                             back,
                             RideEntry {
@@ -426,12 +509,12 @@ impl AttackTable {
                                 hop: false,
                             },
                         ),
-                        Reach::Hop => table.ray(
+                        Reach::Hop(range) => table.ray(
                             back,
                             RideEntry {
                                 code,
                                 atom: i as u8,
-                                range: 0,
+                                range,
                                 hop: true,
                             },
                         ),
@@ -443,15 +526,30 @@ impl AttackTable {
     }
 
     /// The pieces that alone stand between `target` and a rider of this table on one of its
-    /// rays: the only pieces whose leaving could open an attack on `target` (a pinned piece,
-    /// whichever side it is on). `None` when a rider hops, since then a piece that moves can
-    /// also open an attack by becoming or ceasing to be a screen. Conservative: a rider's
-    /// range is not counted.
+    /// rays, or alone block the path of a lame leaper of this table that would otherwise
+    /// attack it: the only pieces whose leaving could open an attack on `target` (a pinned
+    /// piece, whichever side it is on). `None` when a hopper stands on one of its rays from
+    /// `target`, since then a piece that moves can also open an attack by becoming or ceasing
+    /// to be a screen. Conservative: a rider's range is not counted.
     pub fn screens(&self, board: &Board, target: Sq) -> Option<Vec<Sq>> {
         use super::board::cell::{EMPTY, WALL};
         let mut out = Vec::new();
+        for e in self.leaps.iter().filter(|e| e.path_len > 0) {
+            if board.cell(target.offset(e.offset)) != e.code {
+                continue;
+            }
+            let mut occupied = e.path[..e.path_len as usize]
+                .iter()
+                .map(|&p| target.offset(p))
+                .filter(|&s| board.cell(s) != EMPTY);
+            if let (Some(only), None) = (occupied.next(), occupied.next()) {
+                if board.cell(only) != WALL {
+                    out.push(only);
+                }
+            }
+        }
         for ray in &self.rays {
-            if ray.hops {
+            if ray.hops && Self::hopper_on(ray, board, target) {
                 return None;
             }
             let mut s = target.offset(ray.dir);
@@ -474,6 +572,23 @@ impl AttackTable {
         Some(out)
     }
 
+    /// Whether a hopper of `ray` stands anywhere on it from `target`: without one, no move
+    /// can open a hop along it (the attacking side's pieces stand still).
+    fn hopper_on(ray: &Ray, board: &Board, target: Sq) -> bool {
+        use super::board::cell::WALL;
+        let mut s = target.offset(ray.dir);
+        loop {
+            let c = board.cell(s);
+            if c == WALL {
+                return false;
+            }
+            if ray.hop_codes[c as usize >> 6] >> (c & 63) & 1 != 0 {
+                return true;
+            }
+            s = s.offset(ray.dir);
+        }
+    }
+
     /// The tables of both colours for pieces of these roles, in this order.
     pub fn for_both(kinds: &[(Role, &Movement)]) -> [AttackTable; 2] {
         Color::ALL.map(|c| {
@@ -494,6 +609,7 @@ impl AttackTable {
                     riders: Vec::new(),
                     codes: [0; 4],
                     hops: false,
+                    hop_codes: [0; 4],
                 });
                 self.rays.len() - 1
             }
@@ -501,6 +617,9 @@ impl AttackTable {
         let ray = &mut self.rays[i];
         ray.codes[entry.code as usize >> 6] |= 1 << (entry.code & 63);
         ray.hops |= entry.hop;
+        if entry.hop {
+            ray.hop_codes[entry.code as usize >> 6] |= 1 << (entry.code & 63);
+        }
         ray.riders.push(entry);
     }
 
@@ -520,17 +639,8 @@ impl AttackTable {
         mut passes: impl FnMut(Sq, u8) -> bool,
     ) -> Option<Attack> {
         for e in &self.leaps {
-            let from = target.offset(e.offset);
-            let c = board.cell(from);
-            if c == e.code {
-                let hit = Attack {
-                    from,
-                    code: c,
-                    atom: e.atom,
-                };
-                if admit(hit) {
-                    return Some(hit);
-                }
+            if let Some(hit) = Self::leap_attacker(e, board, target, &mut admit, &mut passes) {
+                return Some(hit);
             }
         }
         for ray in &self.rays {
@@ -541,9 +651,12 @@ impl AttackTable {
         None
     }
 
-    /// [`Self::attacker`] on the rays leaving `target` in direction `dir` only (no leaps): the
-    /// only attacks that emptying a square in that direction can open, for a caller that
-    /// knows `target` was not attacked before.
+    /// [`Self::attacker`] on the rays leaving `target` in direction `dir` only, and the lame
+    /// leaps (no other leaps): the only attacks that emptying a square in that direction can
+    /// open, for a caller that knows `target` was not attacked before. A lame leap's path need
+    /// not lie on a line from `target` (the camel's does not): where [`Self::has_lame`], a
+    /// caller that empties a square off every line from `target` must use [`Self::attacker`].
+    /// Where a piece hops, filling a square of a ray can open an attack too (a new screen).
     #[inline]
     pub fn attacker_along(
         &self,
@@ -553,30 +666,76 @@ impl AttackTable {
         mut admit: impl FnMut(Attack) -> bool,
         mut passes: impl FnMut(Sq, u8) -> bool,
     ) -> Option<Attack> {
+        if self.lame {
+            for e in self.leaps.iter().filter(|e| e.path_len > 0) {
+                if let Some(hit) = Self::leap_attacker(e, board, target, &mut admit, &mut passes) {
+                    return Some(hit);
+                }
+            }
+        }
         self.rays
             .iter()
             .filter(|r| r.dir == dir)
             .find_map(|ray| Self::ray_attacker(ray, board, target, &mut admit, &mut passes))
     }
 
+    /// Whether some leap of this table is lame, so that emptying a square can open an attack
+    /// off the rays.
+    pub fn has_lame(&self) -> bool {
+        self.lame
+    }
+
+    /// The attack of one leap entry, if its piece stands there, its path is clear (a piece
+    /// that `passes` is as good as gone) and `admit` agrees.
+    #[inline(always)]
+    fn leap_attacker(
+        e: &LeapEntry,
+        board: &Board,
+        target: Sq,
+        admit: &mut impl FnMut(Attack) -> bool,
+        passes: &mut impl FnMut(Sq, u8) -> bool,
+    ) -> Option<Attack> {
+        use super::board::cell::{EMPTY, WALL};
+        let from = target.offset(e.offset);
+        let c = board.cell(from);
+        if c != e.code {
+            return None;
+        }
+        for &p in &e.path[..e.path_len as usize] {
+            let s = target.offset(p);
+            let pc = board.cell(s);
+            if pc != EMPTY && (pc == WALL || !passes(s, pc)) {
+                return None;
+            }
+        }
+        let hit = Attack {
+            from,
+            code: c,
+            atom: e.atom,
+        };
+        admit(hit).then_some(hit)
+    }
+
     /// Whether a rider or hopper of this table stands anywhere on the rays leaving `target` in
     /// direction `dir`, whatever stands between: where none does, no move that empties
-    /// squares there can open an attack on `target`.
+    /// squares there can open an attack on `target`. Always true when a leap of the table is
+    /// lame, since emptying a square of its path opens it.
     pub fn rides_along(&self, board: &Board, target: Sq, dir: i32) -> bool {
         use super::board::cell::{EMPTY, WALL};
-        self.rays.iter().filter(|r| r.dir == dir).any(|ray| {
-            let mut t = target.offset(dir);
-            loop {
-                let c = board.cell(t);
-                if c == WALL {
-                    return false;
+        self.lame
+            || self.rays.iter().filter(|r| r.dir == dir).any(|ray| {
+                let mut t = target.offset(dir);
+                loop {
+                    let c = board.cell(t);
+                    if c == WALL {
+                        return false;
+                    }
+                    if c != EMPTY && ray.codes[c as usize >> 6] >> (c & 63) & 1 != 0 {
+                        return true;
+                    }
+                    t = t.offset(dir);
                 }
-                if c != EMPTY && ray.codes[c as usize >> 6] >> (c & 63) & 1 != 0 {
-                    return true;
-                }
-                t = t.offset(dir);
-            }
-        })
+            })
     }
 
     /// The first attack along one ray.
@@ -593,6 +752,8 @@ impl AttackTable {
         let mut n = 0u8;
         // The first occupied cell that stops the ray, then (for hoppers) the one behind it.
         let mut screened = false;
+        // How far the screen is from `target`: the squares a hopper goes beyond it.
+        let mut beyond = 0u8;
         loop {
             t = t.offset(ray.dir);
             n = n.saturating_add(1);
@@ -605,7 +766,8 @@ impl AttackTable {
             }
             if ray.codes[c as usize >> 6] >> (c & 63) & 1 != 0 {
                 for e in &ray.riders {
-                    if e.code == c && e.hop == screened && (e.range == 0 || n <= e.range) {
+                    let far = if e.hop { beyond } else { n };
+                    if e.code == c && e.hop == screened && (e.range == 0 || far <= e.range) {
                         let hit = Attack {
                             from: t,
                             code: c,
@@ -624,6 +786,7 @@ impl AttackTable {
                 return None;
             }
             screened = true;
+            beyond = n;
         }
     }
 }
@@ -690,6 +853,31 @@ mod tests {
             Some(1)
         );
         assert_eq!(QUEEN.could_reach(sq("d4"), sq("d4"), Color::White), None);
+        // A lame leap reaches what its leap does; a hopper needs room for a screen.
+        let horse = design("nN");
+        assert_eq!(horse.could_reach(sq("b1"), sq("c3"), Color::White), Some(0));
+        assert_eq!(horse.could_reach(sq("b1"), sq("d5"), Color::White), None);
+        let cannon = design("mRcpR");
+        assert_eq!(
+            cannon.could_reach(sq("a1"), sq("a2"), Color::White),
+            Some(0)
+        );
+        assert_eq!(
+            cannon.could_reach(sq("a1"), sq("a3"), Color::White),
+            Some(0)
+        );
+        assert_eq!(
+            design("cpR").could_reach(sq("a1"), sq("a2"), Color::White),
+            None
+        );
+        assert_eq!(
+            design("cpR").could_reach(sq("a1"), sq("a3"), Color::White),
+            Some(0)
+        );
+        assert_eq!(
+            design("gQ").could_reach(sq("a1"), sq("h8"), Color::White),
+            Some(1)
+        );
     }
 
     #[test]
@@ -741,7 +929,7 @@ mod tests {
                 },
                 Atom {
                     steps: Cow::Borrowed(&WAZIR),
-                    reach: Reach::Hop,
+                    reach: Reach::Hop(0),
                     modality: Modality::Capture,
                 },
             ]),
@@ -800,5 +988,267 @@ mod tests {
             Some(at("d2"))
         );
         assert_eq!(table.attacker(&b, at("h1"), |_| true, |_, _| false), None);
+    }
+
+    fn design(text: &str) -> Movement {
+        crate::rules::design::movement_of(&text.parse().unwrap())
+    }
+
+    fn sq(s: &str) -> Sq {
+        Sq::of(Square::new(s.as_bytes()[0] - b'a', s.as_bytes()[1] - b'1'))
+    }
+
+    /// Every square the walk visits past blockers, as `square:what`.
+    fn walked(b: &Board, from: &str, m: &Movement, c: Color) -> Vec<String> {
+        let g = *b.geometry();
+        let mut out = Vec::new();
+        walk(m, b, sq(from), c, true, |t, l| {
+            let what = match l {
+                Landing::Empty { moves } => {
+                    format!("empty{}", if moves { "" } else { "-only-capture" })
+                }
+                Landing::Piece { captures, .. } => {
+                    format!("piece{}", if captures { "" } else { "-no-capture" })
+                }
+                Landing::Blocked { by } => format!("blocked-by-{}", g.square_name(by.square())),
+            };
+            out.push(format!("{}:{what}", g.square_name(t.square())));
+        });
+        out.sort();
+        out
+    }
+
+    #[test]
+    fn a_lame_leap_is_blocked_by_a_piece_on_its_path() {
+        let b = board(&[
+            ("e4", Color::White, Role::Knight),
+            ("e5", Color::White, Role::Pawn),
+            ("f4", Color::Black, Role::Pawn),
+            ("d5", Color::Black, Role::Pawn),
+        ]);
+        // The horse: e5 blocks d6 and f6, f4 blocks g5 and g3; d5 is on no path.
+        let horse = design("nN");
+        assert_eq!(
+            names(&b, "e4", &horse, Color::White),
+            ["c3", "c5", "d2", "f2"]
+        );
+        let w = walked(&b, "e4", &horse, Color::White);
+        for blocked in [
+            "d6:blocked-by-e5",
+            "f6:blocked-by-e5",
+            "g5:blocked-by-f4",
+            "g3:blocked-by-f4",
+        ] {
+            assert!(w.contains(&blocked.to_string()), "{w:?}");
+        }
+        // Without the blockers it is the knight.
+        let open = board(&[("e4", Color::White, Role::Knight)]);
+        assert_eq!(
+            names(&open, "e4", &horse, Color::White),
+            names(&open, "e4", &KNIGHT, Color::White)
+        );
+        // The elephant: the diagonal middle square; the dabbaba and threeleaper: the squares
+        // between; the camel (1,3): the two orthogonal squares (0,1), (0,2).
+        let b = board(&[("f5", Color::Black, Role::Pawn)]);
+        assert_eq!(
+            names(&b, "e4", &design("nA"), Color::White),
+            ["c2", "c6", "g2"]
+        );
+        let b = board(&[("e3", Color::White, Role::Pawn)]);
+        assert!(names(&b, "e2", &design("fmnD"), Color::White).is_empty());
+        assert_eq!(names(&b, "e7", &design("fmnD"), Color::Black), ["e5"]);
+        let b = board(&[("e6", Color::White, Role::Pawn)]);
+        assert_eq!(
+            names(&b, "e4", &design("fnH"), Color::White),
+            Vec::<String>::new()
+        );
+        assert_eq!(
+            names(&b, "e4", &design("fnL"), Color::White),
+            Vec::<String>::new()
+        );
+        assert_eq!(names(&b, "e4", &design("fL"), Color::White), ["d7", "f7"]);
+        // Captures: a lame leap takes what stands on its destination, never its blocker.
+        let b = board(&[("f6", Color::Black, Role::Rook)]);
+        assert_eq!(names(&b, "e4", &design("fnN"), Color::White), ["d6", "xf6"]);
+    }
+
+    #[test]
+    fn a_cannon_hops_exactly_one_screen() {
+        let b = board(&[
+            ("a1", Color::White, Role::Rook),
+            ("a3", Color::White, Role::Pawn),
+            ("a6", Color::Black, Role::Pawn),
+            ("a8", Color::Black, Role::Knight),
+        ]);
+        let cannon = design("mRcpR");
+        // Moves as a rook; captures only over a3, the first piece beyond (a6), not a8.
+        assert_eq!(
+            names(&b, "a1", &cannon, Color::White),
+            ["a2", "b1", "c1", "d1", "e1", "f1", "g1", "h1", "xa6"]
+        );
+        // Capture only: no screen on the first rank, nothing to take there.
+        assert_eq!(names(&b, "a1", &design("cpR"), Color::White), ["xa6"]);
+        // The janggi-style cannon moves beyond its screen too.
+        assert_eq!(
+            names(&b, "a1", &design("pR"), Color::White),
+            ["a4", "a5", "xa6"]
+        );
+        // The model also holds a hopper of limited range (Betza has none): at most two
+        // squares beyond the screen.
+        let two = Movement {
+            atoms: Cow::Owned(vec![Atom {
+                steps: Cow::Borrowed(&WAZIR),
+                reach: Reach::Hop(2),
+                modality: Modality::Both,
+            }]),
+        };
+        assert_eq!(names(&b, "a1", &two, Color::White), ["a4", "a5"]);
+        // Diagonal and both.
+        let b = board(&[
+            ("c3", Color::White, Role::Pawn),
+            ("f6", Color::Black, Role::Pawn),
+            ("b2", Color::White, Role::Bishop),
+        ]);
+        assert_eq!(
+            names(&b, "b2", &design("pB"), Color::White),
+            ["d4", "e5", "xf6"]
+        );
+        // From a1 the bishop on b2 is the screen and the own pawn on c3 stops the hop.
+        assert!(names(&b, "a1", &design("pQ"), Color::White).is_empty());
+        assert_eq!(
+            names(&b, "b2", &design("pQ"), Color::White),
+            ["d4", "e5", "xf6"]
+        );
+        // Zero screens: nothing.
+        assert!(names(&board(&[]), "a1", &design("pQ"), Color::White).is_empty());
+    }
+
+    #[test]
+    fn a_grasshopper_lands_right_behind_its_screen() {
+        let b = board(&[
+            ("d3", Color::White, Role::Pawn),
+            ("f3", Color::Black, Role::Pawn),
+            ("b1", Color::Black, Role::Pawn),
+            ("b3", Color::Black, Role::Pawn),
+        ]);
+        // Over d3 to d4, over f3 to g4, over b1 to a1; b3 has a4 behind, and c2 before it.
+        assert_eq!(
+            names(&b, "d1", &design("gQ"), Color::White),
+            ["a1", "a4", "d4", "g4"]
+        );
+        assert_eq!(names(&b, "d1", &design("gR"), Color::White), ["a1", "d4"]);
+        assert_eq!(names(&b, "d1", &design("gB"), Color::White), ["a4", "g4"]);
+        // It takes the piece right behind the screen, and goes no further.
+        let b = board(&[
+            ("d3", Color::White, Role::Pawn),
+            ("d4", Color::Black, Role::Rook),
+        ]);
+        assert_eq!(names(&b, "d1", &design("gR"), Color::White), ["xd4"]);
+        assert!(!walked(&b, "d1", &design("gR"), Color::White)
+            .iter()
+            .any(|w| w.starts_with("d5")));
+    }
+
+    /// Designs for the agreement tests: lame leapers, hoppers, grasshoppers and plain atoms.
+    const MIXED: [&str; 12] = [
+        "nN", "nA", "fmnDfcF", "nH", "nL", "nZ", "mRcpR", "pB", "gQ", "cpQ", "gR", "N",
+    ];
+
+    fn random_board(cells: &[(u8, u8)], ids: &[crate::rules::design::DesignId]) -> Board {
+        let g = Geometry::lettered(8, 8);
+        let mut b = Board::empty(g);
+        for (i, &(kind, colour)) in cells.iter().enumerate() {
+            if kind as usize >= ids.len() {
+                continue;
+            }
+            let c = if colour & 1 == 0 {
+                Color::White
+            } else {
+                Color::Black
+            };
+            b.put(
+                Square::new((i % 8) as u8, (i / 8) as u8),
+                Some(Piece::designed(c, ids[kind as usize])),
+            );
+        }
+        b
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+
+        /// The table finds an attack on an occupied square exactly when the walk of some piece
+        /// of that colour captures there, and names one of those pieces.
+        #[test]
+        fn the_attack_table_agrees_with_the_walk(
+            cells in proptest::collection::vec((0u8..30, 0u8..2), 64),
+            designs in proptest::sample::subsequence(MIXED.to_vec(), 1..=MIXED.len()),
+        ) {
+            use crate::rules::design::intern;
+            let ids: Vec<_> = designs.iter().map(|d| intern(d).unwrap()).collect();
+            let b = random_board(&cells, &ids);
+            for color in Color::ALL {
+                let kinds: Vec<(u8, &Movement)> = ids
+                    .iter()
+                    .map(|&d| (Piece::designed(color, d).code(), d.movement()))
+                    .collect();
+                let table = AttackTable::new(color, &kinds);
+                let mut walked_hits: Vec<(Sq, Sq)> = Vec::new();
+                for i in 0..64u8 {
+                    let from = Sq::of(Square::new(i % 8, i / 8));
+                    let c = b.cell(from);
+                    let Some(&(_, m)) = kinds.iter().find(|k| k.0 == c) else { continue };
+                    walk(m, &b, from, color, false, |t, l| {
+                        if let Landing::Piece { captures: true, .. } = l {
+                            walked_hits.push((t, from));
+                        }
+                    });
+                }
+                for i in 0..64u8 {
+                    let t = Sq::of(Square::new(i % 8, i / 8));
+                    if b.cell(t) == crate::rules::board::cell::EMPTY {
+                        continue;
+                    }
+                    let hit = table.attacker(&b, t, |_| true, |_, _| false);
+                    let by_walk: Vec<Sq> =
+                        walked_hits.iter().filter(|h| h.0 == t).map(|h| h.1).collect();
+                    proptest::prop_assert_eq!(hit.is_some(), !by_walk.is_empty(), "{:?} {:?}", color, t);
+                    if let Some(h) = hit {
+                        proptest::prop_assert!(by_walk.contains(&h.from));
+                    }
+                    // Screens: where they are listed and `t` is not attacked, emptying any other
+                    // occupied square not listed leaves `t` unattacked.
+                    if hit.is_none() {
+                        if let Some(screens) = table.screens(&b, t) {
+                            for j in 0..64u8 {
+                                let x = Sq::of(Square::new(j % 8, j / 8));
+                                if x == t || screens.contains(&x) || b.cell(x) == crate::rules::board::cell::EMPTY {
+                                    continue;
+                                }
+                                let mut emptied = b.clone();
+                                emptied.put(x.square(), None);
+                                proptest::prop_assert!(
+                                    table.attacker(&emptied, t, |_| true, |_, _| false).is_none(),
+                                    "emptying {:?} opens {:?}", x, t
+                                );
+                            }
+                            // Nor does filling an empty square (a new screen for a hopper).
+                            for j in 0..64u8 {
+                                let y = Sq::of(Square::new(j % 8, j / 8));
+                                if b.cell(y) != crate::rules::board::cell::EMPTY {
+                                    continue;
+                                }
+                                let mut filled = b.clone();
+                                filled.put(y.square(), Some(Piece::new(Color::White, Role::Pawn)));
+                                proptest::prop_assert!(
+                                    table.attacker(&filled, t, |_| true, |_, _| false).is_none(),
+                                    "filling {:?} opens {:?}", y, t
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
     }
 }

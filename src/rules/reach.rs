@@ -95,20 +95,31 @@ fn design_capture(
                 if k < 1 || df != k * sf || dr != k * sr {
                     return false;
                 }
-                // The pieces standing between that are not passable.
-                let between = (1..k)
-                    .filter(|&i| {
-                        let s = Square::new(
-                            (from.file as i32 + i * sf) as u8,
-                            (from.rank as i32 + i * sr) as u8,
-                        );
-                        board.get(s).is_some_and(|p| !passable(s, p))
-                    })
-                    .count();
+                let blocks = |s: Square| {
+                    board.is_wall(super::board::Sq::of(s))
+                        || board.get(s).is_some_and(|p| !passable(s, p))
+                };
+                let at = |i: i32, (x, y): (i32, i32)| {
+                    Square::new(
+                        (from.file as i32 + i * x) as u8,
+                        (from.rank as i32 + i * y) as u8,
+                    )
+                };
+                if a.reach == Range::Lame {
+                    let (path, n) = crate::betza::lame_path(sf, sr);
+                    return k == 1 && path[..n].iter().all(|&p| !blocks(at(1, p)));
+                }
+                // The steps at which a piece that is not passable stands between.
+                let mut between = (1..k).filter(|&i| blocks(at(i, (sf, sr))));
                 match a.reach {
-                    Range::Leap => k == 1,
-                    Range::Ride(limit) => (limit == 0 || k <= limit as i32) && between == 0,
-                    Range::Hop => k >= 2 && between == 1,
+                    Range::Leap | Range::Lame => k == 1,
+                    Range::Ride(limit) => {
+                        (limit == 0 || k <= limit as i32) && between.next().is_none()
+                    }
+                    Range::Hop(limit) => match (between.next(), between.next()) {
+                        (Some(screen), None) => limit == 0 || k - screen <= limit as i32,
+                        _ => false,
+                    },
                 }
             })
     })

@@ -2,7 +2,7 @@
 //! design; parsing is stable under print-parse; no input makes the parser panic; a design's
 //! moves are the union of its atoms' moves; adding an unmodified atom never lowers a price.
 
-use arbiter::betza::{Atom, BetzaError, Design, Leap, Modality, Range, Side};
+use arbiter::betza::{Atom, BetzaError, Design, Kind, Leap, Modality, Range, Side};
 use arbiter::rules::csipgs::price::price;
 use arbiter::rules::design::movement_of;
 use arbiter::rules::movement::destinations;
@@ -25,7 +25,21 @@ fn modality() -> impl Strategy<Value = Modality> {
     prop::sample::select(vec![Modality::Move, Modality::Capture, Modality::Both])
 }
 
+fn kind() -> impl Strategy<Value = Kind> {
+    prop_oneof![
+        4 => Just(Kind::Jumping),
+        1 => Just(Kind::Lame),
+        1 => Just(Kind::Hopper),
+    ]
+}
+
+/// Atoms of every kind: a kind the atom cannot have (a lame rider, a hopper on a long leap)
+/// leaves it jumping.
 fn atom() -> impl Strategy<Value = Atom> {
+    (plain_atom(), kind()).prop_map(|(a, kind)| a.with_kind(kind).unwrap_or(a))
+}
+
+fn plain_atom() -> impl Strategy<Value = Atom> {
     (leap(), range(), modality(), any::<u8>()).prop_map(|(leap, range, modality, bits)| {
         let all = leap.vectors();
         // Half the atoms with every direction, so that K and Q pairs and groups occur.
@@ -56,7 +70,8 @@ fn notation_text() -> impl Strategy<Value = String> {
     prop::collection::vec(
         prop::sample::select(vec![
             'W', 'F', 'D', 'N', 'A', 'H', 'L', 'C', 'Z', 'J', 'G', 'R', 'B', 'Q', 'K', 'f', 'b',
-            'l', 'r', 's', 'v', 'h', 'm', 'c', '(', ')', '1', '2', '0', '9', 'p', 'x', ' ',
+            'l', 'r', 's', 'v', 'h', 'm', 'c', '(', ')', '1', '2', '0', '9', 'p', 'x', ' ', 'n',
+            'g',
         ]),
         0..14,
     )

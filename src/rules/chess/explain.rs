@@ -132,9 +132,10 @@ impl Route {
     pub fn verb(&self) -> String {
         let far = self.step.0.abs().max(self.step.1.abs()) > 1;
         match self.reach {
-            Range::Leap if far => "leaps".into(),
-            Range::Leap => "steps".into(),
-            Range::Hop => "hops over a screen".into(),
+            Range::Leap | Range::Lame if far => "leaps".into(),
+            Range::Leap | Range::Lame => "steps".into(),
+            Range::Hop(1) => "hops over a screen to the square behind it".into(),
+            Range::Hop(_) => "hops over a screen".into(),
             Range::Ride(_) if self.steps == 1 && far => "leaps".into(),
             Range::Ride(_) if self.steps == 1 => "steps".into(),
             Range::Ride(_) => format!("moves {} steps", self.steps),
@@ -208,6 +209,57 @@ pub(crate) fn between(from: Square, route: &Route) -> Vec<Square> {
             )
         })
         .collect()
+}
+
+/// What a route that is not blocked needed on its way, as a sentence: the squares between
+/// that are empty (for a lame leap, the squares of its path; for a hopper, all but its
+/// screen) and the screen a hopper passes; `None` for a move that passes no square.
+pub(crate) fn passage_note(
+    board: &Board,
+    from: Square,
+    to: Square,
+    route: &Route,
+) -> Option<String> {
+    let (f, t) = (sq_name(from), sq_name(to));
+    let mut squares = if route.reach == Range::Lame {
+        let (path, n) = crate::betza::lame_path(route.step.0, route.step.1);
+        path[..n]
+            .iter()
+            .map(|&(x, y)| {
+                Square::new(
+                    (i32::from(from.file) + x) as u8,
+                    (i32::from(from.rank) + y) as u8,
+                )
+            })
+            .collect()
+    } else {
+        between(from, route)
+    };
+    let screen = match route.reach {
+        Range::Hop(_) => {
+            let i = squares.iter().position(|&s| board.get(s).is_some())?;
+            Some(squares.remove(i))
+        }
+        _ => None,
+    };
+    let names: Vec<String> = squares.into_iter().map(sq_name).collect();
+    let empty = format!(
+        "{} {} empty",
+        listed(&names),
+        if names.len() == 1 { "is" } else { "are" }
+    );
+    Some(match (screen, names.is_empty()) {
+        (None, true) => return None,
+        (None, false) if route.reach == Range::Lame => {
+            format!("nothing blocks the leap from {f} to {t}: {empty}")
+        }
+        (None, false) => format!("no piece stands between {f} and {t}: {empty}"),
+        (Some(s), true) => format!("it hops over the one piece on {}", sq_name(s)),
+        (Some(s), false) => format!(
+            "it hops over the one piece on {}, and otherwise {empty}",
+            sq_name(s)
+        ),
+    })
 }
 
 /// `a8, b8 and c8`.
@@ -594,18 +646,8 @@ fn move_checks(
                         BLOCKED,
                         tag(KIND_NORMAL, "blocked", Some(by.square())),
                     ));
-                } else if route.steps > 1 {
-                    let squares: Vec<String> =
-                        between(from, &route).into_iter().map(sq_name).collect();
-                    out.push(Check::pass(
-                        BLOCKED,
-                        "blocked",
-                        format!(
-                            "no piece stands between {f} and {t}: {} {} empty",
-                            listed(&squares),
-                            if squares.len() == 1 { "is" } else { "are" }
-                        ),
-                    ));
+                } else if let Some(note) = passage_note(b, from, to, &route) {
+                    out.push(Check::pass(BLOCKED, "blocked", note));
                 }
             }
         }

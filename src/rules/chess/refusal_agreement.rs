@@ -25,11 +25,16 @@ const STARTS: [&str; 6] = [
 
 /// Positions with invented pieces (from `tests/data/perft-chess-invented.txt`), whose legal
 /// moves come from the explorer itself.
-const INVENTED: [&str; 4] = [
+const INVENTED: [&str; 7] = [
     "r[WA][FD]qk[mBcR][NW]r/pppppppp/8/8/8/8/PPPPPPPP/R(WA)(FD)QK(mBcR)(NW)R w KQkq - 0 1",
     "r[L][G][mQcN]k[H][Z]r/pppppppp/8/8/8/8/PPPPPPPP/R(L)(G)(mQcN)K(H)(Z)R w KQkq - 0 1",
     "[R4][NNF][sWfD][RN]k[BN]nr/pppppppp/8/8/8/8/PPPPPPPP/(R4)(NNF)(sWfD)(RN)K(BN)NR w Kk - 0 1",
     "r3k2r/p1pp[BN]pb1/bn2p[L]p1/3PN3/Pp2P3/2(WA)2Q1p/1PP(fBbR)BPPP/R3K2R b KQkq a3 0 1",
+    // Lame leapers (whose path pins), a cannon and a grasshopper (whose screens do).
+    "r[nN][nA]qk[mRcpR][gQ]r/pppppppp/8/8/8/8/PPPPPPPP/R(nN)(nA)QK(mRcpR)(gQ)R w KQkq - 0 1",
+    "[pB][nZ][nL]qk[nH][gR][R]/pppppppp/8/8/8/8/PPPPPPPP/(pB)(nZ)(nL)QK(nH)(gR)(R) w - - 0 1",
+    // Open kings among lame leapers, whose paths pin: d2 to d3's horse, d7 to d6's.
+    "4k3/3p4/3(nN)4/8/8/3[nN]4/3B4/4K3 w - - 0 1",
 ];
 
 /// Positions of random playouts, each with its explored candidates.

@@ -22,8 +22,8 @@ use super::refuse::{
 };
 use super::*;
 use crate::rules::chess::explain::{
-    assemble, best_route, between, listed, routes, Check, Route, BLOCKED, FINAL, MARK, MOVEMENT,
-    PRE, TARGET,
+    assemble, best_route, listed, passage_note, routes, Check, Route, BLOCKED, FINAL, MARK,
+    MOVEMENT, PRE, TARGET,
 };
 use crate::rules::explain::Step;
 use crate::rules::movement::{Landing, Modality};
@@ -230,17 +230,8 @@ fn step_checks(pos: &Csipgs, from: Square, to: Square, capture: Option<bool>) ->
             ));
             if let Landing::Blocked { by } = route.landing {
                 out.push(Check::fail(BLOCKED, tag("blocked", Some(by.square()))));
-            } else if route.steps > 1 {
-                let squares: Vec<String> = between(from, &route).into_iter().map(sq_name).collect();
-                out.push(Check::pass(
-                    BLOCKED,
-                    "blocked",
-                    format!(
-                        "no piece stands between {f} and {t}: {} {} empty",
-                        listed(&squares),
-                        if squares.len() == 1 { "is" } else { "are" }
-                    ),
-                ));
+            } else if let Some(note) = passage_note(b, from, to, &route) {
+                out.push(Check::pass(BLOCKED, "blocked", note));
             }
         }
     }

@@ -24,7 +24,7 @@
 
 use std::fmt;
 
-use crate::betza::{Atom, Design, Leap, Modality, Range, Shape};
+use crate::betza::{Atom, Design, Kind, Leap, Modality, Range, Shape};
 
 /// An exact amount of zorkmids, in hundred-thousandths.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Default)]
@@ -120,6 +120,8 @@ pub enum PriceError {
     NoBase { atom: String },
     /// The table has no modifier for this set of directions.
     NoDirections { atom: String, what: &'static str },
+    /// The table prices no hopper (`p`, `g`) and no lame leap (`n`).
+    NoKind { atom: String, what: &'static str },
 }
 
 impl fmt::Display for PriceError {
@@ -132,6 +134,10 @@ impl fmt::Display for PriceError {
             PriceError::NoDirections { atom, what } => write!(
                 f,
                 "the price table has no modifier for {atom}: {what}; it prices forward, backward and sideways (both sides) on orthogonal atoms, forward and backward on diagonal ones, and forward, backward, wide and narrow on knights and camels"
+            ),
+            PriceError::NoKind { atom, what } => write!(
+                f,
+                "the price table has no price for {atom}: it prices no {what}, only leaps and riders that jump or ride as plain Betza atoms"
             ),
         }
     }
@@ -261,6 +267,14 @@ pub fn colourbound(design: &Design) -> bool {
 
 fn atom_price(atom: &Atom) -> Result<AtomPrice, PriceError> {
     let text = Design::new(vec![*atom]).map_or_else(String::new, |d| d.to_string());
+    let unpriced = match atom.kind() {
+        Kind::Jumping => None,
+        Kind::Lame => Some("lame (non-jumping) leaps (n)"),
+        Kind::Hopper => Some("hoppers (p, g)"),
+    };
+    if let Some(what) = unpriced {
+        return Err(PriceError::NoKind { atom: text, what });
+    }
     let (family, base) = base(atom).ok_or_else(|| PriceError::NoBase { atom: text.clone() })?;
     let modality = match atom.modality() {
         Modality::Move => Some(MOVE_ONLY),
@@ -539,6 +553,9 @@ mod tests {
             ("Z", "no base price for Z"),
             ("R4", "no base price for R4"),
             ("DD", "no base price"),
+            ("mRcpR", "no price for cpR: it prices no hoppers"),
+            ("gQ", "no price for gR"),
+            ("nN", "no price for nN: it prices no lame"),
             ("lW", "one side only"),
             ("frF", "one diagonal"),
             // One wide leap and one narrow one on a side: no modifier of the table.

@@ -123,6 +123,8 @@ pub struct Castling {
     pub chess960: bool,
     /// The rank castling happens on, from each side's own edge, from 0.
     pub rank: u8,
+    /// Where `Q` and `K` start looking for their rook, `[queenside, kingside]`.
+    pub rooks_from: Option<[u8; 2]>,
 }
 
 /// A game-ending rule's value and rule.
@@ -356,6 +358,7 @@ impl Compiled {
                     rook_to,
                     chess960,
                     rank,
+                    rooks_from,
                 } => {
                     c.castling = index(king).map(|king| Castling {
                         tag,
@@ -365,6 +368,7 @@ impl Compiled {
                         rook_to: *rook_to,
                         chess960: *chess960,
                         rank: rank.saturating_sub(1),
+                        rooks_from: *rooks_from,
                     })
                 }
                 Component::Check { safety } => c.check = Some((tag, *safety)),

@@ -209,9 +209,12 @@ impl Position {
                     && self.c.kind_at(code).is_some_and(|k| castling.rooks.has(k))
             };
             let files = self.c.geometry.files;
+            let [qfrom, kfrom] = castling.rooks_from.unwrap_or([0, files - 1]);
             let file = match right.rook {
-                fen::RookRef::Kingside => (king + 1..files).rev().find(|&f| is_rook(f)),
-                fen::RookRef::Queenside => (0..king).find(|&f| is_rook(f)),
+                fen::RookRef::Kingside => (king + 1..=kfrom.min(files - 1))
+                    .rev()
+                    .find(|&f| is_rook(f)),
+                fen::RookRef::Queenside => (qfrom..king).find(|&f| is_rook(f)),
                 fen::RookRef::File(f) => (f < files && is_rook(f)).then_some(f),
             };
             if let Some(f) = file {
@@ -915,10 +918,11 @@ impl Position {
                 _ => {}
             }
         }
-        // Only the side that just moved can have given its last check.
+        // Only the side that just moved can have given its last check; the rule happens to
+        // the side it checked, the side to move.
         if let Some((e, n)) = c.check_count {
             if self.checks[last.index()] >= n {
-                return Some((last, e.value, e.tag.rule));
+                return Some((mover, e.value, e.tag.rule));
             }
         }
         None

@@ -442,6 +442,9 @@ fn describe(rule: Rule) -> Option<&'static str> {
         Rule::square | Rule::lone_square | Rule::origin_square => "a square such as `e4`",
         Rule::color => "`white` or `black`",
         Rule::name => "a kebab-case name such as `field-sanctuary`",
+        Rule::variant_ref => {
+            "a variant name such as `chess`, or a definition's path such as `./my-game.def`"
+        }
         Rule::rule_id => "a rule id such as `field-sanctuary`",
         Rule::word => "a word such as `yes` or `3`",
         Rule::string | Rule::string_inner => "a string in double quotes",

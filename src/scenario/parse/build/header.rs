@@ -10,7 +10,7 @@ use crate::scenario::parse::messages::quoted;
 use crate::scenario::parse::MAX_BOARD_SIDE;
 
 impl Builder {
-    /// `variant_line = { kw_variant ~ name ~ board_size? }`
+    /// `variant_line = { kw_variant ~ variant_ref ~ board_size? }`
     #[allow(clippy::type_complexity)]
     pub(crate) fn variant_line(
         &mut self,
@@ -21,7 +21,7 @@ impl Builder {
         let mut size = None;
         for p in pair.into_inner() {
             match p.as_rule() {
-                Rule::name => name = Some(self.spanned_text(&p)),
+                Rule::variant_ref => name = Some(self.spanned_text(&p)),
                 Rule::board_size => size = self.board_size(p),
                 _ => {}
             }
@@ -71,7 +71,7 @@ impl Builder {
         let mut value = None;
         for p in pair.into_inner() {
             match p.as_rule() {
-                Rule::name => name = Some(self.spanned_text(&p)),
+                Rule::variant_ref => name = Some(self.spanned_text(&p)),
                 Rule::option_value => value = Some(self.option_value(p)?),
                 _ => {}
             }
