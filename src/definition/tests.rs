@@ -246,6 +246,7 @@ goal {{
             rook_to: [3, 5],
             chess960: false,
             rank: 1,
+            rooks_from: None,
         }
     );
     match &d.rules[3].component {
@@ -290,6 +291,7 @@ castling {
             rook_to: [3, 7],
             chess960: true,
             rank: 1,
+            rooks_from: None,
         }
     );
 }
