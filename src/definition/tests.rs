@@ -1252,3 +1252,14 @@ fn the_reference_examples_read() {
     }
     assert!(read_count > 25, "{read_count}");
 }
+
+#[test]
+fn crlf_and_byte_order_mark_read_the_same() {
+    let crlf = format!("\u{FEFF}{}", CHESS.replace('\n', "\r\n"));
+    let a = parse("chess", CHESS, &loader(&[])).unwrap();
+    let b = parse("chess", &crlf, &loader(&[])).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(unspanned(a), unspanned(b.clone()));
+    // Lines and columns do not count the byte-order mark or the carriage returns.
+    assert_eq!((b.pieces[0].span.line, b.pieces[0].span.col), (8, 1));
+    assert_eq!(super::fmt::format(&crlf).unwrap(), CHESS);
+}
