@@ -5,7 +5,10 @@ use std::fmt::Write;
 use std::path::Path;
 
 fn main() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("variants");
+    // Read at run time, not baked in with `env!`: a build script compiled in one checkout and
+    // reused from a copied `target/` must still read the checkout it is building.
+    let manifest = std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
+    let dir = Path::new(&manifest).join("variants");
     println!("cargo:rerun-if-changed={}", dir.display());
     let mut entries: Vec<(String, String)> = Vec::new();
     if let Ok(read) = std::fs::read_dir(&dir) {

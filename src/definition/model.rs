@@ -238,7 +238,8 @@ pub enum Component {
     },
     /// A royal piece in check may only move to capture the piece that gives check.
     CheckedRoyalCaptures,
-    /// A side that has been checked `checks` times.
+    /// A side that has given `checks` checks (the value is that side's, as the engine and
+    /// `rules` read it).
     CheckCount { checks: u8, value: Value },
     /// A side that can capture must capture.
     CompulsoryCapture,

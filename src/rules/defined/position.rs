@@ -584,11 +584,22 @@ impl Position {
             }
             // A royal king may not castle out of check, nor pass over an attacked square;
             // where it lands the legality test looks, with the rook moved. A king that is not
-            // royal castles through attacks.
+            // royal castles through attacks. The origin is looked at even when the king stays
+            // on it (Chess960): castling out of check is never allowed. The squares it passes
+            // are looked at with the king lifted off its origin, as it will have left it: a
+            // king that is safe where it stands (atomic: next to the enemy king) may still be
+            // attacked through that square on its way.
             let them = us.other();
             let (a, b) = (kf.min(kto), kf.max(kto));
-            if guarded && (a..=b).any(|f| f != kto && self.attacked(at(f), them)) {
-                continue;
+            if guarded {
+                if self.attacked(ks, them) {
+                    continue;
+                }
+                let mut lifted = self.clone();
+                lifted.board.set_cell(ks, cell::EMPTY);
+                if (a..=b).any(|f| f != kto && f != kf && lifted.attacked(at(f), them)) {
+                    continue;
+                }
             }
             out.push(Move {
                 from: ks,
@@ -904,6 +915,10 @@ impl Position {
             };
             let decided = |color: Color| Some((color, g.ending.value, g.ending.tag.rule));
             if reached(mover) {
+                // The second player matched the first: neither got there first.
+                if g.timing == Timing::UnlessMatched && reached(last) {
+                    return Some((mover, Value::Draw, g.ending.tag.rule));
+                }
                 return decided(mover);
             }
             match g.timing {
@@ -922,7 +937,7 @@ impl Position {
         // the side it checked, the side to move.
         if let Some((e, n)) = c.check_count {
             if self.checks[last.index()] >= n {
-                return Some((mover, e.value, e.tag.rule));
+                return Some((last, e.value, e.tag.rule));
             }
         }
         None
