@@ -2149,9 +2149,10 @@ impl<'a> Resolver<'a> {
                 if s.checks.is_none() {
                     missing.push(("`checks`", "say how many checks end the game: `checks 3`"));
                 }
+                // The value is the checking side's: giving the checks wins by default.
                 Component::CheckCount {
                     checks: s.checks.unwrap_or(1),
-                    value: s.value.unwrap_or(Value::Loss),
+                    value: s.value.unwrap_or(Value::Win),
                 }
             }
             "bare-king" => Component::BareKing {

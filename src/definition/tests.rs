@@ -1263,3 +1263,18 @@ fn crlf_and_byte_order_mark_read_the_same() {
     assert_eq!((b.pieces[0].span.line, b.pieces[0].span.col), (8, 1));
     assert_eq!(super::fmt::format(&crlf).unwrap(), CHESS);
 }
+
+#[test]
+fn check_count_is_won_by_the_checking_side_by_default() {
+    let d = read(&format!(
+        "{BASE}check-count {{\n  clause \"x\"\n  checks 3\n}}\n"
+    ))
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        d.rules[0].component,
+        Component::CheckCount {
+            checks: 3,
+            value: Value::Win
+        }
+    );
+}
