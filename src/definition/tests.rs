@@ -1278,3 +1278,20 @@ fn check_count_is_won_by_the_checking_side_by_default() {
         }
     );
 }
+
+/// Formatting every bundled definition keeps what it means, and a second pass changes nothing.
+#[test]
+fn formatting_the_bundled_definitions_keeps_their_meaning() {
+    use super::load;
+    let mut count = 0;
+    for name in load::bundled_names() {
+        let text = load::bundled(name).unwrap();
+        let formatted = super::fmt::format(text).unwrap_or_else(|e| panic!("{name}: {e:?}"));
+        assert_eq!(super::fmt::format(&formatted).unwrap(), formatted, "{name}");
+        let before = parse(name, text, &load::source).unwrap_or_else(|e| panic!("{e}"));
+        let after = parse(name, &formatted, &load::source).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(unspanned(before), unspanned(after), "{name}");
+        count += 1;
+    }
+    assert!(count > 10, "{count}");
+}
