@@ -14,7 +14,7 @@
 //!   comment at the end of a line stays at the end of that line, at its column when the line
 //!   leaves room (so aligned comments stay aligned), else one space after it.
 //!
-//! Formatting never changes what a text means: [`format`] reads its own output again and
+//! Formatting never changes what a text means: [`format()`] reads its own output again and
 //! returns an internal error rather than a layout whose syntax tree differs from the input's.
 
 use super::parse::parse_tree;
