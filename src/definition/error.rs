@@ -11,6 +11,7 @@ use crate::scenario::diagnostic::{LineIndex, Problem, Renderer};
 pub struct Source {
     /// The name errors give it (a path, or `chess` for a bundled definition).
     pub name: String,
+    /// The text as read.
     pub text: String,
 }
 
@@ -19,13 +20,16 @@ pub struct Source {
 pub struct Error {
     /// Index into [`Errors::sources`].
     pub source: usize,
+    /// What is wrong, where in that text.
     pub problem: Problem,
 }
 
 /// Everything wrong with a definition, in the order of the texts read and then of places.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Errors {
+    /// The texts read: the definition first, then those it inherits from.
     pub sources: Vec<Source>,
+    /// The errors, by text and then place.
     pub errors: Vec<Error>,
 }
 

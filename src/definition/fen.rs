@@ -14,7 +14,9 @@ use super::model::{Cell, Color};
 /// What a FEN is read against: the board and the piece letters of a definition.
 #[derive(Clone, Copy, Debug)]
 pub struct Shape<'a> {
+    /// Files of the board, 1 to 26.
     pub files: u8,
+    /// Ranks of the board.
     pub ranks: u8,
     /// Squares that are not part of the board: `*` in the FEN, or left empty.
     pub holes: &'a [Cell],
@@ -25,12 +27,15 @@ pub struct Shape<'a> {
 /// What stands on one square.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Placed {
+    /// No piece.
     Empty,
     /// Not part of the board.
     Hole,
+    /// A piece of a side.
     Piece {
         /// The kind's letter, upper case.
         letter: char,
+        /// Upper case in the FEN for White, lower case for Black.
         color: Color,
         /// Written with `~` after it: a piece that was promoted (it reverts if captured in some
         /// games, and counts as promoted for others).
@@ -52,7 +57,9 @@ pub enum RookRef {
 /// One castling right.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CastlingRight {
+    /// The side the right belongs to (upper case in the FEN for White).
     pub color: Color,
+    /// The rook it castles with.
     pub rook: RookRef,
 }
 
@@ -68,7 +75,9 @@ pub enum CheckCounters {
 /// A FEN, read.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Fen {
+    /// The board's files, as read against.
     pub files: u8,
+    /// The board's ranks, as read against.
     pub ranks: u8,
     /// Every square, rank by rank from White's first rank, each from the a-file:
     /// index `rank * files + file`.
@@ -83,6 +92,7 @@ pub struct Fen {
     pub halfmove: u32,
     /// The move number; 1 when not given.
     pub fullmove: u32,
+    /// The check counters, when the FEN gives them.
     pub checks: Option<CheckCounters>,
 }
 
@@ -103,6 +113,7 @@ pub struct FenError {
     pub column: usize,
     /// How many characters are wrong (at least 1).
     pub width: usize,
+    /// What is wrong, in words.
     pub message: String,
 }
 
@@ -129,6 +140,16 @@ pub fn square_name(cell: Cell) -> String {
 
 /// Reads a FEN against a board and its pieces.
 pub fn parse(text: &str, shape: &Shape) -> Result<Fen, FenError> {
+    if !(1..=26).contains(&shape.files) || shape.ranks == 0 {
+        return Err(err(
+            0,
+            1,
+            format!(
+                "a board of {}x{} has no FEN: files run from a to z at most",
+                shape.files, shape.ranks
+            ),
+        ));
+    }
     // The fields with their starting column, in characters.
     let mut fields: Vec<(usize, &str)> = Vec::new();
     let mut start: Option<(usize, usize)> = None;

@@ -3,13 +3,15 @@
 //! engine in `crate::rules::defined` plays. The bundled definitions are in the top-level
 //! `variants/` folder.
 //!
-//! The language is read in three steps: [`parse::parse_tree`] reads the text into a syntax tree
-//! of generic statements ([`syntax`]), [`resolve::parse`] applies inheritance and resolves every
-//! name into the [`model`], collecting [`Errors`].
-//! FENs are read by [`fen`], which the engine shares.
+//! The language (`docs/defining-variants.md`) is read in two steps: [`parse::parse_tree`] reads
+//! the text into a syntax tree of generic statements ([`syntax`]), and [`resolve::parse`]
+//! applies inheritance and resolves every name into the [`model`], collecting [`Errors`].
+//! [`fmt::format`] writes a text in canonical layout (`arbiter fmt`); [`load`] finds bundled
+//! definitions and files; FENs are read by [`fen`], which the engine shares.
 
 pub mod error;
 pub mod fen;
+pub mod fmt;
 pub mod load;
 pub mod model;
 pub mod parse;

@@ -16,11 +16,25 @@ use crate::scenario::diagnostic::{line_col, Problem};
 #[grammar = "../grammar/definition.pest"]
 pub struct DefinitionParser;
 
+/// How deep blocks may nest (one level is all the language uses).
+const MAX_NESTING: usize = 8;
+
 /// At most this many syntax errors are reported for one text: each costs a parse of the rest.
 const MAX_SYNTAX_ERRORS: usize = 10;
 
 /// Reads a definition's text into its syntax tree, or every syntax error found.
 pub fn parse_tree(src: &str) -> Result<File, Vec<Problem>> {
+    // The parser and the builder recurse into blocks: nesting is bounded before either runs.
+    if let Some(at) = too_deep(src) {
+        return Err(vec![Problem::new(
+            format!("blocks nest more than {MAX_NESTING} deep"),
+            at..at + 1,
+            "too deep",
+        )
+        .with_help(
+            "only components and options have a block, and their settings have none",
+        )]);
+    }
     match DefinitionParser::parse(Rule::file, src) {
         Ok(mut pairs) => {
             let mut file = File {
@@ -326,6 +340,17 @@ fn string_problem(src: &str, pos: usize) -> Option<Problem> {
 /// The `{` of the innermost block still open at the end of the text, outside strings and
 /// comments.
 fn unclosed_brace(src: &str) -> Option<usize> {
+    braces(src, |_| false).1
+}
+
+/// The first `{` that opens a block deeper than [`MAX_NESTING`], if any.
+fn too_deep(src: &str) -> Option<usize> {
+    braces(src, |depth| depth > MAX_NESTING).0
+}
+
+/// Scans the braces outside strings and comments: the first `{` at which `stop(depth)` holds,
+/// and the innermost `{` still open at the end.
+fn braces(src: &str, stop: impl Fn(usize) -> bool) -> (Option<usize>, Option<usize>) {
     let mut open = Vec::new();
     let mut chars = src.char_indices();
     while let Some((i, c)) = chars.next() {
@@ -348,12 +373,17 @@ fn unclosed_brace(src: &str) -> Option<usize> {
                     }
                 }
             }
-            '{' => open.push(i),
+            '{' => {
+                open.push(i);
+                if stop(open.len()) {
+                    return (Some(i), None);
+                }
+            }
             '}' => {
                 open.pop();
             }
             _ => {}
         }
     }
-    open.pop()
+    (None, open.pop())
 }

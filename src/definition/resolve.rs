@@ -10,7 +10,7 @@
 //! checks (a letter that is not a piece) see the final definition, and an error in an inherited
 //! statement points at the parent's text.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use super::error::{Error, Errors, Source};
 use super::fen;
@@ -31,6 +31,10 @@ pub type Loader<'a> = dyn Fn(&str) -> Result<(String, String), String> + 'a;
 
 /// The largest board side.
 pub const MAX_BOARD_SIDE: u8 = 16;
+
+/// At most this many errors are reported for one definition: a text that is not a definition
+/// at all (a pasted file) gives a screenful, not a million lines.
+pub const MAX_ERRORS: usize = 100;
 
 /// How deep `from` may nest: deeper is reported as a cycle would be, never followed.
 const MAX_DEPTH: usize = 16;
@@ -122,17 +126,36 @@ pub fn parse(name: &str, text: &str, load: &Loader) -> Result<Definition, Errors
         lines: Vec::new(),
         errors: Vec::new(),
         layer_source: Vec::new(),
+        loaded_by: Vec::new(),
+        not_a_definition: false,
         load,
     };
     let root = r.add_source(name, text);
     let items = r.layer(root, &mut Vec::new(), 0);
     let definition = match items {
-        Some(layer) if r.errors.is_empty() => r.resolve(root, &layer),
+        // Errors of inheritance (a `without` that drops nothing, a letter given twice) leave
+        // a consistent list of statements: resolving it finds the other errors too. A text
+        // that is no definition at all (no `variant` line) is not resolved.
+        Some(layer) if !r.not_a_definition => r.resolve(root, &layer),
         _ => None,
     };
     match definition {
         Some(d) if r.errors.is_empty() => Ok(d),
         _ => {
+            // An error in an inherited text says which definition inherits it.
+            for e in &mut r.errors {
+                if let Some((child, pos)) = r.loaded_by.get(e.source).copied().flatten() {
+                    let note = format!(
+                        "`{}` is inherited: `from` at {}",
+                        r.sources[e.source].name,
+                        location(&r.sources[child], &r.lines[child], pos)
+                    );
+                    e.problem.help = Some(match e.problem.help.take() {
+                        Some(help) => format!("{help}\n{note}"),
+                        None => note,
+                    });
+                }
+            }
             // Sorted by text, then place: the order a reader meets them.
             r.errors
                 .sort_by_key(|e| (e.source, e.problem.span.start, e.problem.span.end));
@@ -182,6 +205,10 @@ struct Resolver<'a> {
     /// Per text read: the `source` of the definition it holds (inherited when it gives none),
     /// which its rules default to.
     layer_source: Vec<String>,
+    /// Per text read: the text whose `from` line read it, and where that line's value is.
+    loaded_by: Vec<Option<(usize, usize)>>,
+    /// Some text read does not start with `variant`: its other errors would be noise.
+    not_a_definition: bool,
     load: &'a Loader<'a>,
 }
 
@@ -201,10 +228,14 @@ impl<'a> Resolver<'a> {
         });
         self.lines.push(LineIndex::new(text));
         self.layer_source.push(String::new());
+        self.loaded_by.push(None);
         self.sources.len() - 1
     }
 
     fn error(&mut self, src: usize, problem: Problem) {
+        if self.errors.len() >= MAX_ERRORS {
+            return;
+        }
         self.errors.push(Error {
             source: src,
             problem,
@@ -272,33 +303,44 @@ impl<'a> Resolver<'a> {
                 }
             }
         }
-        let mut items = inherited;
+        // Slots, emptied when dropped, and where each key stands: one pass, however long.
+        let mut slots: Vec<Option<Item>> = inherited.into_iter().map(Some).collect();
+        let mut index: HashMap<Key, usize> = HashMap::new();
+        for (k, item) in slots.iter().enumerate() {
+            if let Some(item) = item {
+                index.insert(item.key.clone(), k);
+            }
+        }
         let mut child_holes = false;
-        for stmt in &tree.statements {
-            let head = stmt.head.text.as_str();
-            if head == "from" {
+        for (stmt, own) in tree.statements.iter().zip(own) {
+            if stmt.head.text == "without" {
+                self.without(src, stmt, &mut slots, &mut index, has_parent);
                 continue;
             }
-            if head == "without" {
-                self.without(src, stmt, &mut items, has_parent);
-                continue;
-            }
-            let Some(item) = own.iter().find(|i| i.stmt.span == stmt.span) else {
+            let Some(item) = own else {
                 continue;
             };
             if item.key == Key::Holes {
                 if !child_holes {
-                    items.retain(|i| i.key != Key::Holes);
+                    for slot in &mut slots {
+                        if slot.as_ref().is_some_and(|i| i.key == Key::Holes) {
+                            *slot = None;
+                        }
+                    }
                     child_holes = true;
                 }
-                items.push(item.clone());
+                slots.push(Some(item));
                 continue;
             }
-            match items.iter().position(|i| i.key == item.key) {
-                Some(k) => items[k] = item.clone(),
-                None => items.push(item.clone()),
+            match index.get(&item.key) {
+                Some(&k) if slots[k].is_some() => slots[k] = Some(item),
+                _ => {
+                    index.insert(item.key.clone(), slots.len());
+                    slots.push(Some(item));
+                }
             }
         }
+        let items: Vec<Item> = slots.into_iter().flatten().collect();
         if let Some(source) = items.iter().find(|i| i.key == Key::Source) {
             if let Some(v) = source.stmt.values.first() {
                 self.layer_source[src] = v.text.clone();
@@ -341,12 +383,12 @@ impl<'a> Resolver<'a> {
                 src,
                 Problem::new(
                     format!(
-                        "inheritance loops back: {}",
+                        "inheritance loops back: {} again",
                         chain
                             .iter()
                             .map(|n| format!("`{n}`"))
                             .collect::<Vec<_>>()
-                            .join(" starts from ")
+                            .join(", which starts from ")
                     ),
                     value.span.clone(),
                     "starts from a definition that starts from this one",
@@ -359,13 +401,17 @@ impl<'a> Resolver<'a> {
             return None;
         }
         let psrc = self.add_source(&pname, &ptext);
+        self.loaded_by[psrc] = Some((src, value.span.start));
         let layer = self.layer(psrc, stack, depth + 1)?;
         Some((psrc, layer))
     }
 
     /// The keys of one text's own statements, checking that each is given once in it and
     /// that `variant` comes first.
-    fn own_items(&mut self, src: usize, statements: &[Statement]) -> Vec<Item> {
+    fn own_items(&mut self, src: usize, statements: &[Statement]) -> Vec<Option<Item>> {
+        if statements.first().is_none_or(|s| s.head.text != "variant") {
+            self.not_a_definition = true;
+        }
         match statements.first() {
             Some(first) if first.head.text == "variant" => {}
             Some(first) => self.error(
@@ -385,7 +431,7 @@ impl<'a> Resolver<'a> {
                 ),
             ),
         }
-        let mut items: Vec<Item> = Vec::new();
+        let mut items: Vec<Option<Item>> = Vec::with_capacity(statements.len());
         let mut seen: HashMap<Key, usize> = HashMap::new();
         let mut from_seen: Option<usize> = None;
         for (k, stmt) in statements.iter().enumerate() {
@@ -404,9 +450,13 @@ impl<'a> Resolver<'a> {
                         );
                     }
                     from_seen = Some(stmt.span.start);
+                    items.push(None);
                     continue;
                 }
-                "without" => continue,
+                "without" => {
+                    items.push(None);
+                    continue;
+                }
                 "variant" => Key::Variant,
                 "title" => Key::Title,
                 "source" => Key::Source,
@@ -455,22 +505,30 @@ impl<'a> Resolver<'a> {
                         ),
                     };
                     self.error(src, problem);
+                    items.push(None);
                     continue;
                 }
                 seen.insert(key.clone(), stmt.span.start);
             }
-            items.push(Item {
+            items.push(Some(Item {
                 src,
                 key,
                 stmt: stmt.clone(),
-            });
+            }));
         }
         items
     }
 
     /// `without piece <letter>`, `without option <name>` or `without <rule-id>`: drops an
     /// inherited statement.
-    fn without(&mut self, src: usize, stmt: &Statement, items: &mut Vec<Item>, has_parent: bool) {
+    fn without(
+        &mut self,
+        src: usize,
+        stmt: &Statement,
+        slots: &mut [Option<Item>],
+        index: &mut HashMap<Key, usize>,
+        has_parent: bool,
+    ) {
         let usage = "write `without piece <letter>`, `without option <name>` or \
                      `without <rule-id>`";
         if stmt.block.is_some() {
@@ -506,34 +564,36 @@ impl<'a> Resolver<'a> {
             );
             return;
         }
-        match items.iter().position(|i| i.key == key) {
-            Some(k) => {
-                items.remove(k);
-            }
-            None => {
-                let known: Vec<String> = items
-                    .iter()
-                    .filter_map(|i| match (&i.key, what) {
-                        (Key::Piece(l), "piece") | (Key::Option(l), "option") => Some(l.clone()),
-                        (Key::Rule(l), "rule") => Some(l.clone()),
-                        _ => None,
-                    })
-                    .collect();
-                let mean = did_you_mean(&value.text, known.iter().map(String::as_str));
-                self.error(
-                    src,
-                    Problem::new(
-                        format!(
-                            "there is no inherited {what} `{}` to drop{mean}",
-                            value.text
-                        ),
-                        value.span.clone(),
-                        "not inherited",
-                    )
-                    .with_help(format!("the inherited {what}s: {}", list(&known))),
-                );
+        if let Some(slot) = index.get(&key).and_then(|&k| slots.get_mut(k)) {
+            if slot.take().is_some() {
+                return;
             }
         }
+        if self.errors.len() >= MAX_ERRORS {
+            return;
+        }
+        let known: Vec<String> = slots
+            .iter()
+            .flatten()
+            .filter_map(|i| match (&i.key, what) {
+                (Key::Piece(l), "piece") | (Key::Option(l), "option") => Some(l.clone()),
+                (Key::Rule(l), "rule") => Some(l.clone()),
+                _ => None,
+            })
+            .collect();
+        let mean = did_you_mean(&value.text, known.iter().map(String::as_str));
+        self.error(
+            src,
+            Problem::new(
+                format!(
+                    "there is no inherited {what} `{}` to drop{mean}",
+                    value.text
+                ),
+                value.span.clone(),
+                "not inherited",
+            )
+            .with_help(format!("the inherited {what}s: {}", list(&known))),
+        );
     }
 
     // ------------------------------------------------------------------------------------------
@@ -609,6 +669,11 @@ impl<'a> Resolver<'a> {
             holes: &holes,
             pieces: &pieces,
             options: &options,
+            option_index: options
+                .iter()
+                .enumerate()
+                .map(|(k, o)| (o.name.as_str(), k))
+                .collect(),
         };
         let mut rules = Vec::new();
         for item in items {
@@ -642,18 +707,33 @@ impl<'a> Resolver<'a> {
         let head = &item.stmt.head;
         let known = STATEMENTS.iter().chain(COMPONENTS).copied();
         let mean = did_you_mean(&head.text, known);
-        let problem = if head.text == "piece" || head.text == "option" {
+        let problem = if head.text == "piece" {
+            Problem::new(
+                "a piece needs a letter, a name and its move in Betza notation",
+                item.stmt.span.clone(),
+                "incomplete",
+            )
+            .with_help(PIECE_USAGE)
+        } else if head.text == "option" {
             Problem::new(
                 format!("`{}` needs a name after it", head.text),
                 item.stmt.span.clone(),
                 "incomplete",
             )
-            .with_help(if head.text == "piece" {
-                PIECE_USAGE
-            } else {
-                "write `option <name> { values ...; default ...; reason \"...\" }`, one setting a \
-                 line"
-            })
+            .with_help(OPTION_USAGE)
+        } else if let Some(owner) = setting_owner(&head.text) {
+            Problem::new(
+                format!(
+                    "`{}` is a setting, not a statement: it goes in the block of {owner}",
+                    head.text
+                ),
+                head.span.clone(),
+                "a setting out of its block",
+            )
+            .with_help(format!(
+                "write it inside `<component> {{ ... }}`; the components: {}",
+                COMPONENTS.join(", ")
+            ))
         } else {
             Problem::new(
                 format!("unknown statement `{}`{mean}", head.text),
@@ -1046,6 +1126,8 @@ impl<'a> Resolver<'a> {
         let mut default: Option<&SynValue> = None;
         let mut reason: Option<String> = None;
         let mut seen: Vec<(&str, usize)> = Vec::new();
+        // A misspelt setting is reported once, not also as missing.
+        let mut misspelt = false;
         for s in &block.statements {
             let head = s.head.text.as_str();
             if !OPTION_SETTINGS.contains(&head) {
@@ -1063,6 +1145,7 @@ impl<'a> Resolver<'a> {
                     )),
                 );
                 ok = false;
+                misspelt = true;
                 continue;
             }
             if let Some(&(_, first)) = seen.iter().find(|(h, _)| *h == head) {
@@ -1085,8 +1168,9 @@ impl<'a> Resolver<'a> {
             match head {
                 "values" => {
                     let mut list: Vec<String> = Vec::new();
+                    let mut listed: HashSet<&str> = HashSet::new();
                     for v in &s.values {
-                        if list.contains(&v.text) {
+                        if !listed.insert(v.text.as_str()) {
                             self.error(
                                 src,
                                 Problem::new(
@@ -1132,7 +1216,7 @@ impl<'a> Resolver<'a> {
                 reason.is_some() || seen.iter().any(|s| s.0 == "reason"),
             ),
         ] {
-            if !given {
+            if !given && !misspelt {
                 self.error(
                     src,
                     Problem::new(
@@ -1145,8 +1229,18 @@ impl<'a> Resolver<'a> {
                 ok = false;
             }
         }
+        // A broken option is still declared, so that `when` lines naming it are not reported
+        // as well (the definition fails on the error reported here).
         let (values, _) = values?;
-        let default = default?;
+        let Some(default) = default else {
+            return Some(OptionDecl {
+                name: nv.text.clone(),
+                default: values[0].clone(),
+                values,
+                reason: reason.unwrap_or_default(),
+                span: self.model_span(src, &stmt.span),
+            });
+        };
         if !values.contains(&default.text) {
             let mean = did_you_mean(&default.text, values.iter().map(String::as_str));
             self.error(
@@ -1163,7 +1257,8 @@ impl<'a> Resolver<'a> {
             );
             ok = false;
         }
-        ok.then(|| OptionDecl {
+        let _ = ok;
+        Some(OptionDecl {
             name: nv.text.clone(),
             values,
             default: default.text.clone(),
@@ -1255,6 +1350,7 @@ impl<'a> Resolver<'a> {
             if !known {
                 self.unknown_setting(src, kind, setting);
                 s.broken = true;
+                s.misspelt = true;
                 continue;
             }
             let repeatable = head == "when" || REGION_SIDES.contains(&head);
@@ -1278,11 +1374,15 @@ impl<'a> Resolver<'a> {
                 self.no_block(src, setting);
                 s.broken = true;
             }
+            s.given.push(head.to_string());
             self.setting(src, setting, board, &mut s);
         }
         let span = self.model_span(src, &stmt.span);
         let id = s.id.clone().unwrap_or_else(|| kind.to_string());
         let Some(clause) = s.clause.clone() else {
+            if s.misspelt {
+                return None;
+            }
             self.error(
                 src,
                 Problem::new(
@@ -1295,7 +1395,11 @@ impl<'a> Resolver<'a> {
             return None;
         };
         for (option, value, ospan, vspan) in s.when_raw.clone() {
-            match board.options.iter().find(|o| o.name == option) {
+            match board
+                .option_index
+                .get(option.as_str())
+                .map(|&k| &board.options[k])
+            {
                 None => {
                     let mean = did_you_mean(&option, board.options.iter().map(|o| o.name.as_str()));
                     let names: Vec<String> = board.options.iter().map(|o| o.name.clone()).collect();
@@ -1355,6 +1459,21 @@ impl<'a> Resolver<'a> {
             .filter(|c| component_settings(c).contains(&head))
             .map(|c| format!("`{c}`"))
             .collect::<Vec<_>>();
+        if STATEMENTS.contains(&head) || COMPONENTS.contains(&head) {
+            self.error(
+                src,
+                Problem::new(
+                    format!("`{head}` is a top-level statement, not a setting of `{kind}`"),
+                    setting.head.span.clone(),
+                    "inside a block",
+                )
+                .with_help(format!(
+                    "close the block of `{kind}` with `}}` before it; the settings of `{kind}`: {}",
+                    allowed.join(", ")
+                )),
+            );
+            return;
+        }
         let message = if elsewhere.is_empty() {
             let mean = did_you_mean(head, allowed.iter().copied());
             format!("unknown setting `{head}` of `{kind}`{mean}")
@@ -2030,9 +2149,10 @@ impl<'a> Resolver<'a> {
                 if s.checks.is_none() {
                     missing.push(("`checks`", "say how many checks end the game: `checks 3`"));
                 }
+                // The value is the checking side's: giving the checks wins by default.
                 Component::CheckCount {
                     checks: s.checks.unwrap_or(1),
-                    value: s.value.unwrap_or(Value::Loss),
+                    value: s.value.unwrap_or(Value::Win),
                 }
             }
             "bare-king" => Component::BareKing {
@@ -2069,6 +2189,11 @@ impl<'a> Resolver<'a> {
                 moves: s.moves.unwrap_or(50),
             },
         };
+        // `(what, why)`: what is the setting's name in backquotes, or "a region".
+        missing.retain(|(what, _)| !s.given.iter().any(|g| what.trim_matches('`') == g));
+        if s.misspelt {
+            missing.clear();
+        }
         for (what, why) in missing {
             self.error(
                 src,
@@ -2118,6 +2243,8 @@ struct BoardInfo<'a> {
     holes: &'a [Cell],
     pieces: &'a [PieceDef],
     options: &'a [OptionDecl],
+    /// Where each option stands in `options`, by name.
+    option_index: HashMap<&'a str, usize>,
 }
 
 /// A component's settings as read, before defaults.
@@ -2157,6 +2284,11 @@ struct Settings {
     in_check: Option<bool>,
     region: [Vec<Cell>; 2],
     region_given: bool,
+    /// The settings written, valid or not: one that is wrong is reported once, not also as
+    /// missing.
+    given: Vec<String>,
+    /// A setting's name was not known (and reported): a required one missing may be it.
+    misspelt: bool,
     /// Some setting was wrong (and reported): the rule is not built.
     broken: bool,
 }
@@ -2166,6 +2298,33 @@ const PIECE_USAGE: &str = "write `piece <letter> <name> <betza> [royal] [pawn] [
 
 const OPTION_USAGE: &str = "write `option <name> {`, then `values <v>...`, `default <v>` and \
                             `reason \"...\"` one a line, then `}`";
+
+/// What takes a setting of this name: "a component" (any), "`castling`" (one kind) or "an
+/// `option`"; `None` when no block takes it.
+fn setting_owner(head: &str) -> Option<String> {
+    if COMMON_SETTINGS.contains(&head) {
+        return Some("a component".to_string());
+    }
+    if OPTION_SETTINGS.contains(&head) {
+        return Some("an `option`".to_string());
+    }
+    let kinds: Vec<String> = COMPONENTS
+        .iter()
+        .filter(|c| component_settings(c).contains(&head))
+        .map(|c| format!("`{c}`"))
+        .collect();
+    match kinds.len() {
+        0 => None,
+        1 => Some(kinds[0].clone()),
+        _ => Some(format!("a component ({})", kinds.join(", "))),
+    }
+}
+
+/// `name:line:col` of a place in a text.
+fn location(source: &Source, lines: &LineIndex, pos: usize) -> String {
+    let (line, col) = lines.line_col(&source.text, pos);
+    format!("{}:{line}:{col}", source.name)
+}
 
 /// A component's rule id: its `id` setting, or its name.
 fn rule_id(stmt: &Statement) -> String {

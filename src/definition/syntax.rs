@@ -9,6 +9,7 @@ pub type Span = Range<usize>;
 /// A whole definition as written.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct File {
+    /// The top-level statements, in order.
     pub statements: Vec<Statement>,
     /// Every comment, in text order (`fmt` keeps them).
     pub comments: Vec<Comment>,
@@ -17,8 +18,11 @@ pub struct File {
 /// `head value* { statement* }?`
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Statement {
+    /// The word it starts with.
     pub head: Word,
+    /// The values after the head, on its line.
     pub values: Vec<Value>,
+    /// The block that ends it, if any.
     pub block: Option<Block>,
     /// From the head to the last value or the closing brace.
     pub span: Span,
@@ -27,7 +31,9 @@ pub struct Statement {
 /// A bare word (a head or a value).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Word {
+    /// The word as written.
     pub text: String,
+    /// Where it stands.
     pub span: Span,
 }
 
@@ -37,6 +43,7 @@ pub struct Value {
     /// The word, or the string's text with its escapes read and each run of whitespace read
     /// as one space.
     pub text: String,
+    /// Written in quotes (a string), not bare.
     pub quoted: bool,
     /// The whole token, quotes included.
     pub span: Span,
@@ -45,6 +52,7 @@ pub struct Value {
 /// `{ statement* }`
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Block {
+    /// Its statements, in order.
     pub statements: Vec<Statement>,
     /// From `{` to `}`.
     pub span: Span,
@@ -55,6 +63,7 @@ pub struct Block {
 pub struct Comment {
     /// The comment, `#` included, trailing blanks left out.
     pub text: String,
+    /// Where it stands, `#` to the last character before the line end.
     pub span: Span,
 }
 

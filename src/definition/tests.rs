@@ -19,12 +19,10 @@ fn loader(extra: &[(&str, &str)]) -> impl Fn(&str) -> Result<(String, String), S
     }
 }
 
-#[allow(dead_code)]
 fn read(text: &str) -> Result<Definition, Errors> {
     parse("test.def", text, &loader(&[]))
 }
 
-#[allow(dead_code)]
 fn errors(text: &str) -> Errors {
     match read(text) {
         Ok(d) => panic!("expected errors, got {d:#?}"),
@@ -139,4 +137,1161 @@ fn chess_is_the_expected_model() {
         .clause
         .starts_with("A pawn that could have captured"));
     assert_eq!((d.rules[0].span.line, d.rules[0].span.col), (23, 1));
+}
+
+#[test]
+fn chess_is_in_canonical_layout() {
+    let formatted = super::fmt::format(CHESS).unwrap();
+    if formatted != CHESS {
+        for (a, b) in formatted.lines().zip(CHESS.lines()) {
+            if a != b {
+                panic!("\n{a:?}\n{b:?}");
+            }
+        }
+        panic!("lengths differ");
+    }
+}
+
+/// A small definition the error tests add to: a king, a pawn, a start that fits.
+const BASE: &str = "variant t
+board 8x8
+piece K king K royal
+piece P pawn fmWfcF pawn
+start \"4k3/8/8/8/8/8/8/4K3 w - - 0 1\"
+";
+
+/// The one error of `text`: its message and `line:col`.
+fn one_error(text: &str) -> (String, String) {
+    let e = errors(text);
+    assert_eq!(e.errors.len(), 1, "{e}");
+    let error = &e.errors[0];
+    (error.problem.message.clone(), e.location(error))
+}
+
+/// The errors of `text`, each as `line:col message`.
+fn all_errors(text: &str) -> Vec<String> {
+    let e = errors(text);
+    e.errors
+        .iter()
+        .map(|x| format!("{} {}", e.location(x), x.problem.message))
+        .collect()
+}
+
+#[test]
+fn defaults_regions_options_and_ids() {
+    let text = format!(
+        "{BASE}holes h8 a8
+piece R rook R
+option ep {{
+  values on off
+  default on
+  reason \"The source does not say whether en passant applies.\"
+}}
+double-step {{
+  clause \"Pawns may step two.\"
+  white rank 2
+  black ranks 7 6
+  both square d4
+}}
+en-passant {{
+  id ep-capture
+  clause \"En passant.\"
+  when ep on
+}}
+castling {{
+  clause \"Castling.\"
+}}
+goal {{
+  clause \"A king on d5 wins.\"
+  source \"the designer\"
+  both files d
+}}
+"
+    );
+    let text = text.replace("4k3/8", "*3k2*/8");
+    let d = read(&text).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        d.holes,
+        [Cell { file: 0, rank: 7 }, Cell { file: 7, rank: 7 }]
+    );
+    assert_eq!(d.options.len(), 1);
+    assert_eq!(d.options[0].values, ["on", "off"]);
+    assert_eq!(d.options[0].default, "on");
+    let ids: Vec<&str> = d.rules.iter().map(|r| r.id.as_str()).collect();
+    assert_eq!(ids, ["double-step", "ep-capture", "castling", "goal"]);
+    match &d.rules[0].component {
+        Component::DoubleStep {
+            pieces,
+            region,
+            steps,
+            movement: None,
+        } => {
+            assert_eq!(pieces, &['P']);
+            assert_eq!(*steps, 2);
+            let d4 = Cell { file: 3, rank: 3 };
+            assert_eq!(region[0].cells.len(), 9);
+            assert!(region[0].contains(d4));
+            assert_eq!(region[1].cells.len(), 17);
+            assert!(region[1].contains(Cell { file: 0, rank: 6 }));
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(d.rules[1].when, [("ep".to_string(), "on".to_string())]);
+    assert_eq!(
+        d.rules[2].component,
+        Component::Castling {
+            king: 'K',
+            rooks: vec!['R'],
+            king_to: [2, 6],
+            rook_to: [3, 5],
+            chess960: false,
+            rank: 1,
+            rooks_from: None,
+        }
+    );
+    match &d.rules[3].component {
+        Component::Goal {
+            pieces,
+            region,
+            value,
+            timing: Timing::AtOnce,
+        } => {
+            assert_eq!(pieces, &['K']);
+            assert_eq!(*value, Value::Win);
+            // The d-file without holes: all eight squares.
+            assert_eq!(region[0].cells.len(), 8);
+            assert_eq!(region[0], region[1]);
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(d.rules[3].source, "the designer");
+    assert_eq!(d.rules[0].source, "");
+    assert_eq!(d.title, "t");
+}
+
+#[test]
+fn castling_defaults_follow_the_board_width() {
+    let text = "variant w
+board 10x8
+piece K king K royal
+piece R rook R
+start \"r3k4r/10/10/10/10/10/10/R3K4R w KQkq - 0 1\"
+castling {
+  clause \"Castling.\"
+  chess960 yes
+}
+";
+    let d = read(text).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        d.rules[0].component,
+        Component::Castling {
+            king: 'K',
+            rooks: vec!['R'],
+            king_to: [2, 8],
+            rook_to: [3, 7],
+            chess960: true,
+            rank: 1,
+            rooks_from: None,
+        }
+    );
+}
+
+#[test]
+fn strings_read_escapes_and_fold_whitespace() {
+    let text = format!("{BASE}title \"Said   \\\"hi\\\"\n    and \\\\ left\"\n");
+    let d = read(&text).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(d.title, "Said \"hi\" and \\ left");
+}
+
+#[test]
+fn syntax_errors() {
+    assert_eq!(
+        one_error(&format!("{BASE}check {{\n  clause \"x\"\n")),
+        (
+            "expected a statement, the end of the line or `}`, found the end of the file".into(),
+            "test.def:7:12".into()
+        )
+    );
+    assert_eq!(
+        one_error(&format!("{BASE}title \"open\n")),
+        ("this string is never closed".into(), "test.def:6:7".into())
+    );
+    assert_eq!(
+        one_error(&format!("{BASE}title \"a\\q\"\n")),
+        (
+            "unknown escape `\\q` in a string".into(),
+            "test.def:6:9".into()
+        )
+    );
+    assert_eq!(
+        one_error(&format!("{BASE}}}\n")),
+        ("`}` closes no block".into(), "test.def:6:1".into())
+    );
+    assert_eq!(
+        one_error(&format!("{BASE}check\n{{\n}}\n")),
+        (
+            "a `{` must stand on the line of its statement".into(),
+            "test.def:7:1".into()
+        )
+    );
+    // Recovery: each broken line is reported.
+    let e = all_errors(&format!("{BASE}}}\ntitle \"x\" }}\nsource \"y\"\n"));
+    assert_eq!(
+        e,
+        [
+            "test.def:6:1 `}` closes no block",
+            "test.def:7:11 `}` closes no block"
+        ]
+    );
+}
+
+#[test]
+fn unknown_names_suggest_the_valid_ones() {
+    let e = errors(&format!("{BASE}castlin {{\n  clause \"x\"\n}}\n"));
+    assert_eq!(
+        e.messages(),
+        ["unknown statement `castlin`; did you mean `castling`?"]
+    );
+    let help = e.errors[0].problem.help.clone().unwrap();
+    assert!(help.contains("the components: double-step"), "{help}");
+    assert_eq!(e.location(&e.errors[0]), "test.def:6:1");
+    let e = errors(&format!(
+        "{BASE}piece Q queen Q\npromotion {{\n  clause \"x\"\n  white rank 8\n  into Q\n  mandatry yes\n  king-to c g\n}}\n"
+    ));
+    assert_eq!(
+        e.messages(),
+        [
+            "unknown setting `mandatry` of `promotion`; did you mean `mandatory`?",
+            "`king-to` is not a setting of `promotion` (it is one of `castling`)",
+        ]
+    );
+    assert_eq!(
+        e.errors[0].problem.help.as_deref(),
+        Some(
+            "the settings of `promotion`: id, clause, source, when, pieces, into, mandatory, \
+             captured-only, limit, white-into, black-into, white, black, both"
+        )
+    );
+    assert_eq!(
+        one_error(&format!("{BASE}piece Q queen Q rolay\n")).0,
+        "unknown piece flag `rolay`; did you mean `royal`?"
+    );
+    assert_eq!(
+        one_error(&format!(
+            "{BASE}check {{\n  clause \"x\"\n  safety any\n}}\n"
+        ))
+        .0,
+        "expected `all` or `any-one`, found `any`; did you mean `any-one`?"
+    );
+    assert_eq!(
+        one_error(&format!(
+            "{BASE}goal {{\n  clause \"x\"\n  white rnak 8\n}}\n"
+        ))
+        .0,
+        "expected `rank`, `file` or `square`, found `rnak`; did you mean `rank`?"
+    );
+}
+
+#[test]
+fn settings_and_statements_out_of_place() {
+    assert_eq!(
+        one_error(&format!("{BASE}clause \"x\"\n")).0,
+        "`clause` is a setting, not a statement: it goes in the block of a component"
+    );
+    assert_eq!(
+        one_error(&format!("{BASE}king-to c g\n")).0,
+        "`king-to` is a setting, not a statement: it goes in the block of `castling`"
+    );
+    assert_eq!(
+        one_error(&format!(
+            "{BASE}check {{\n  clause \"x\"\n  piece Q queen Q\n}}\n"
+        ))
+        .0,
+        "`piece` is a top-level statement, not a setting of `check`"
+    );
+}
+
+#[test]
+fn piece_errors() {
+    assert_eq!(
+        one_error(&format!("{BASE}piece K other W\n")),
+        (
+            "piece letter `K` is used twice (first at 3:1)".into(),
+            "test.def:6:7".into()
+        )
+    );
+    assert_eq!(
+        one_error(&format!("{BASE}piece Q king Q\n")).0,
+        "piece name `king` is used twice (first for `K`)"
+    );
+    let (message, at) = one_error(&format!("{BASE}piece Q queen Qx\n"));
+    assert!(
+        message.starts_with("the move `Qx` does not read as Betza notation: unexpected `x` at 1"),
+        "{message}"
+    );
+    assert_eq!(at, "test.def:6:16");
+    assert_eq!(
+        one_error(&format!("{BASE}piece q queen Q\n")).0,
+        "piece letters are capitals: `Q` (the FEN writes Black's in small letters)"
+    );
+    assert_eq!(
+        one_error(&format!("{BASE}piece Q queen\n")).0,
+        "a piece needs a letter, a name and its move in Betza notation"
+    );
+    assert_eq!(
+        one_error(&format!("{BASE}piece\n")).0,
+        "a piece needs a letter, a name and its move in Betza notation"
+    );
+    assert_eq!(
+        one_error(&format!("{BASE}option\n")).0,
+        "`option` needs a name after it"
+    );
+}
+
+#[test]
+fn letters_must_be_pieces() {
+    assert_eq!(
+        one_error(&format!(
+            "{BASE}promotion {{\n  clause \"x\"\n  white rank 8\n  black rank 1\n  into Q\n}}\n"
+        )),
+        (
+            "`Q` is not a piece of this definition".into(),
+            "test.def:10:8".into()
+        )
+    );
+    assert_eq!(
+        one_error(&format!(
+            "{BASE}en-passant {{\n  clause \"x\"\n  pieces p\n}}\n"
+        ))
+        .0,
+        "`p` is not a piece of this definition; pieces are named by their capital letter: `P`"
+    );
+    assert_eq!(
+        one_error(&format!(
+            "{BASE}explosion {{\n  clause \"x\"\n  immune pawn\n}}\n"
+        ))
+        .0,
+        "expected a piece letter, found `pawn`; `pawn` is written `P`"
+    );
+    assert_eq!(
+        one_error(&format!(
+            "{BASE}castling {{\n  clause \"x\"\n  king K\n  rooks K\n}}\n"
+        ))
+        .0,
+        "the castling king `K` is also one of its rooks"
+    );
+}
+
+#[test]
+fn royalty_is_needed_for_check_and_checkmate() {
+    let text = "variant t
+board 8x8
+piece P pawn fmWfcF pawn
+start \"8/8/8/8/8/8/8/8 w - - 0 1\"
+check {
+  clause \"x\"
+}
+checkmate {
+  clause \"y\"
+}
+";
+    assert_eq!(
+        all_errors(text),
+        [
+            "test.def:5:1 `check` needs a royal piece, and no piece is marked `royal`",
+            "test.def:8:1 `checkmate` needs a royal piece, and no piece is marked `royal`",
+        ]
+    );
+}
+
+#[test]
+fn start_positions_must_fit_the_board() {
+    let fen = |placement: &str| BASE.replace("4k3/8/8/8/8/8/8/4K3", placement);
+    assert_eq!(
+        one_error(&fen("4k3/9/8/8/8/8/8/4K3")),
+        (
+            "the start position does not fit the board: rank 7 has more than 8 squares, the \
+             width of the board"
+                .into(),
+            "test.def:5:12".into()
+        )
+    );
+    assert_eq!(
+        one_error(&fen("4k3/7/8/8/8/8/8/4K3")).0,
+        "the start position does not fit the board: rank 7 has 7 squares, the board has 8 files"
+    );
+    assert_eq!(
+        one_error(&fen("4k3/8/8/8/8/8/4K3")).0,
+        "the start position does not fit the board: the placement has 7 ranks, the board has 8"
+    );
+    assert_eq!(
+        one_error(&fen("4x3/8/8/8/8/8/8/4K3")),
+        (
+            "the start position does not fit the board: `x` is not a piece of this definition \
+             (its pieces: K P)"
+                .into(),
+            "test.def:5:9".into()
+        )
+    );
+    let holed = format!("{}holes a1\n", fen("4k3/8/8/8/8/8/8/K7"));
+    assert_eq!(
+        one_error(&holed),
+        (
+            "the start position does not fit the board: a piece on a1, which is not part of the \
+             board (a hole)"
+                .into(),
+            "test.def:5:24".into()
+        )
+    );
+    assert_eq!(
+        one_error(&BASE.replace(" w - - 0 1", " x - - 0 1")).0,
+        "the start position does not fit the board: expected the side to move, `w` or `b`, \
+         found `x`"
+    );
+    assert_eq!(
+        one_error(&BASE.replace("4k3/8/8/8/8/8/8/4K3", "4k3/8/8/8/8/8/8/4K3[]")).0,
+        "the start position does not fit the board: pockets (`[...]`) are not supported: \
+         definitions have no drops"
+    );
+    // A start written over two lines reads as one line; the column still points right.
+    let split = BASE.replace("4k3/8/8/8/8/8/8/4K3 w", "4k3/8/8/8/8/8/8/4K3\n      q");
+    assert_eq!(
+        one_error(&split),
+        (
+            "the start position does not fit the board: expected the side to move, `w` or `b`, \
+             found `q`"
+                .into(),
+            "test.def:6:7".into()
+        )
+    );
+}
+
+#[test]
+fn options_and_readings() {
+    let text = format!(
+        "{BASE}option o {{\n  values a b\n  default c\n  reason \"r\"\n}}\ncheck {{\n  clause \"x\"\n  when o c\n  when p a\n}}\n"
+    );
+    assert_eq!(
+        all_errors(&text),
+        [
+            "test.def:8:11 the default `c` is not among the option's values; did you mean `a` or `b`?",
+            "test.def:13:10 option `o` has no value `c`; did you mean `a` or `b`?",
+            "test.def:14:8 `when` names an unknown option `p`; did you mean `o`?",
+        ]
+    );
+    assert_eq!(
+        one_error(&format!(
+            "{BASE}option o {{\n  values a\n  reason \"r\"\n}}\n"
+        ))
+        .0,
+        "option `o` needs `default`"
+    );
+    assert_eq!(
+        one_error(&format!(
+            "{BASE}option o {{\n  values a\n  defualt a\n  reason \"r\"\n}}\n"
+        ))
+        .0,
+        "unknown option setting `defualt`; did you mean `default`?"
+    );
+}
+
+#[test]
+fn ids_are_unique() {
+    assert_eq!(
+        one_error(&format!(
+            "{BASE}check {{\n  clause \"x\"\n}}\ncheck {{\n  clause \"y\"\n}}\n"
+        )),
+        (
+            "rule id `check` is used twice (first at 6:1)".into(),
+            "test.def:9:1".into()
+        )
+    );
+    // Another id makes two components of one kind fine.
+    let two = format!(
+        "{BASE}extinction {{\n  clause \"x\"\n}}\nextinction {{\n  id pawns-gone\n  clause \"y\"\n  pieces P\n}}\n"
+    );
+    let d = read(&two).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(d.rules[1].id, "pawns-gone");
+    assert_eq!(
+        d.rules[0].component,
+        Component::Extinction {
+            pieces: vec![],
+            value: Value::Loss
+        }
+    );
+}
+
+#[test]
+fn board_sizes_and_squares() {
+    for size in ["17x8", "0x8", "8x17", "8x0"] {
+        assert_eq!(
+            one_error(&BASE.replace("8x8", size)).0,
+            format!("board {size} is out of range: boards are 1x1 to 16x16")
+        );
+    }
+    assert_eq!(
+        one_error(&BASE.replace("8x8", "8by8")).0,
+        "expected a board size `<files>x<ranks>`, found `8by8`"
+    );
+    assert_eq!(
+        one_error(&format!("{BASE}holes i1\n")).0,
+        "`i1` is not a square of this 8x8 board"
+    );
+    let d = read(&BASE.replace("8x8", "16x16").replace(
+        "4k3/8/8/8/8/8/8/4K3",
+        "4k11/16/16/16/16/16/16/16/16/16/16/16/16/16/16/4K11",
+    ))
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!((d.files, d.ranks), (16, 16));
+}
+
+#[test]
+fn missing_parts_are_errors() {
+    assert_eq!(
+        one_error(&format!("{BASE}check {{\n  safety all\n}}\n")).0,
+        "`check` needs a `clause`: the designer's words for the rule"
+    );
+    assert_eq!(
+        one_error(&format!("{BASE}check\n")).0,
+        "`check` needs a block with its settings, at least its `clause`"
+    );
+    assert_eq!(
+        one_error(&format!(
+            "{BASE}promotion {{\n  clause \"x\"\n  into K\n}}\n"
+        ))
+        .0,
+        "`promotion` needs a region"
+    );
+    assert_eq!(
+        one_error(&format!("{BASE}check-count {{\n  clause \"x\"\n}}\n")).0,
+        "`check-count` needs `checks`"
+    );
+    assert_eq!(
+        one_error(&BASE.replace("board 8x8\n", "")).0,
+        "the definition has no `board`"
+    );
+    assert_eq!(
+        one_error("").0,
+        "the definition is empty: it starts with `variant <name>`"
+    );
+    assert_eq!(
+        one_error(&format!("title \"x\"\n{BASE}")).0,
+        "a definition starts with `variant <name>`"
+    );
+}
+
+const CHILD: &str = "variant knightmare
+from chess
+title \"Chess with nightriders\"
+piece N nightrider NN \"The nightrider rides knight leaps in a line.\"
+piece A archbishop BN
+without castling
+option bare {
+  values win draw
+  default win
+  reason \"Not settled.\"
+}
+extinction {
+  id lone-king
+  clause \"A side left with its king alone loses.\"
+  pieces Q R B N A P
+  when bare win
+}
+promotion {
+  clause \"Pawns promote to any piece but the king.\"
+  white rank 8
+  black rank 1
+  into Q R B N A
+}
+";
+
+#[test]
+fn inheritance_replaces_drops_and_adds() {
+    let d = parse("knightmare.def", CHILD, &loader(&[])).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(d.name, "knightmare");
+    assert_eq!(d.parent.as_deref(), Some("chess"));
+    assert_eq!(d.title, "Chess with nightriders");
+    // Not replaced: inherited.
+    assert_eq!(d.source, "FIDE Laws of Chess");
+    assert_eq!(
+        d.start,
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+    );
+    let letters: String = d.pieces.iter().map(|p| p.letter).collect();
+    assert_eq!(letters, "KQRBNPA");
+    assert_eq!(d.pieces[4].name, "nightrider");
+    assert_eq!(d.pieces[4].betza, "NN");
+    let ids: Vec<&str> = d.rules.iter().map(|r| r.id.as_str()).collect();
+    assert_eq!(
+        ids,
+        [
+            "double-step",
+            "en-passant",
+            "promotion",
+            "castling-960",
+            "check",
+            "checkmate",
+            "stalemate",
+            "repetition",
+            "move-count",
+            "lone-king"
+        ]
+    );
+    match &d.rules[2].component {
+        Component::Promotion { into, .. } => {
+            assert_eq!(into[0], ['Q', 'R', 'B', 'N', 'A']);
+            assert_eq!(into[1], into[0]);
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(
+        d.rules[2].clause,
+        "Pawns promote to any piece but the king."
+    );
+    // An inherited rule keeps its parent's source; the child's own default to the inherited
+    // source too.
+    assert_eq!(d.rules[0].source, "FIDE Laws of Chess");
+    assert_eq!(d.rules[9].when, [("bare".into(), "win".into())]);
+    // The inherited rule's span is in the parent's text.
+    assert_eq!(d.rules[0].span.line, 23);
+}
+
+#[test]
+fn inheritance_errors() {
+    let e = parse(
+        "child.def",
+        "variant child\nfrom chess\nwithout castlng\nwithout piece N\n",
+        &loader(&[]),
+    )
+    .unwrap_err();
+    let located: Vec<String> = e
+        .errors
+        .iter()
+        .map(|x| format!("{} {}", e.location(x), x.problem.message))
+        .collect();
+    assert_eq!(
+        located,
+        [
+            "child.def:3:9 there is no inherited rule `castlng` to drop; did you mean `castling` or \
+             `castling-960`?",
+            // Dropping the knight leaves chess's start and promotion naming it: the errors are
+            // in chess.
+            "chess:15:9 the start position does not fit the board: `n` is not a piece of this \
+             definition (its pieces: K Q R B P)",
+            "chess:40:14 `N` is not a piece of this definition",
+        ]
+    );
+    assert_eq!(
+        e.errors[2].problem.help.as_deref(),
+        Some(
+            "the pieces: K (king), Q (queen), R (rook), B (bishop), P (pawn)\n`chess` is \
+             inherited: `from` at child.def:2:6"
+        )
+    );
+    let cycle = parse(
+        "a",
+        "variant a\nfrom b\n",
+        &loader(&[("a", "variant a\nfrom b\n"), ("b", "variant b\nfrom a\n")]),
+    )
+    .unwrap_err();
+    assert_eq!(
+        cycle.messages(),
+        ["inheritance loops back: `a`, which starts from `b`, which starts from `a` again"]
+    );
+    assert_eq!(cycle.location(&cycle.errors[0]), "b:2:6");
+    let unknown = parse("a", "variant a\nfrom nowhere\n", &loader(&[])).unwrap_err();
+    assert_eq!(
+        unknown.messages(),
+        ["cannot read the definition `nowhere`: no definition named `nowhere`"]
+    );
+    assert_eq!(
+        one_error(&format!("{BASE}without check\n")).0,
+        "`without` drops a part of the definition this one starts from, but it starts from none"
+    );
+    let own = parse(
+        "c.def",
+        "variant c\nfrom chess\npiece A archbishop BN\npiece A another BN\n",
+        &loader(&[]),
+    )
+    .unwrap_err();
+    assert_eq!(
+        own.messages(),
+        ["piece letter `A` is used twice (first at 3:1)"]
+    );
+}
+
+#[test]
+fn errors_render_like_scenario_errors() {
+    let e = errors(&format!("{BASE}castlin {{\n  clause \"x\"\n}}\n"));
+    let shown = e.to_string();
+    assert!(
+        shown.contains("error: unknown statement `castlin`; did you mean `castling`?"),
+        "{shown}"
+    );
+    assert!(shown.contains("╭─[test.def:6:1]"), "{shown}");
+    assert!(shown.contains(" 6 │ castlin {"), "{shown}");
+    assert!(shown.contains("^^^^^^^"), "{shown}");
+}
+
+/// A definition with every span set to zero, to compare meaning across layouts.
+fn unspanned(mut d: Definition) -> Definition {
+    d.pieces.iter_mut().for_each(|p| p.span = Span::default());
+    d.options.iter_mut().for_each(|o| o.span = Span::default());
+    d.rules.iter_mut().for_each(|r| r.span = Span::default());
+    d
+}
+
+#[test]
+fn formatting_keeps_meaning_and_comments() {
+    let messy = "\u{FEFF}# head comment\n\n\n   variant   t   # the name\ntitle \"a   long\n   title\"\r\nboard 8x8\npiece K king K royal \"k\"\npiece Q queen Q \"q\"  # trailing\n\n\npiece P pawn fmWfcF pawn\nstart \"4k3/8/8/8/8/8/8/4K3 w - - 0 1\"\n# before check\ncheck {   # opening\n\n      clause \"x \\\"y\\\"\"   \n  # inside\n\n  safety all\n\n\n  # last inside\n}  # closing\n# the end\n\n";
+    let formatted = super::fmt::format(messy).unwrap();
+    assert_eq!(
+        formatted,
+        "# head comment
+
+variant t        # the name
+title \"a long title\"
+board 8x8
+piece K king  K royal \"k\"
+piece Q queen Q       \"q\" # trailing
+
+piece P pawn fmWfcF pawn
+start \"4k3/8/8/8/8/8/8/4K3 w - - 0 1\"
+# before check
+check {   # opening
+  clause \"x \\\"y\\\"\"
+  # inside
+
+  safety all
+
+  # last inside
+}  # closing
+# the end
+"
+    );
+    assert_eq!(super::fmt::format(&formatted).unwrap(), formatted);
+    assert_eq!(
+        unspanned(read(messy).unwrap_or_else(|e| panic!("{e}"))),
+        unspanned(read(&formatted).unwrap())
+    );
+    let child = super::fmt::format(CHILD).unwrap();
+    assert_eq!(super::fmt::format(&child).unwrap(), child);
+    assert_eq!(
+        unspanned(parse("k", CHILD, &loader(&[])).unwrap()),
+        unspanned(parse("k", &child, &loader(&[])).unwrap())
+    );
+    assert!(super::fmt::format("variant t\n}\n").is_err());
+}
+
+/// The positions of Fairy-Stockfish's perft suite, set A (shared/data/fsf/perft-a.txt).
+const SUITE_FENS: &[&str] = &[
+    "10/rr3k4/ppppp5/10/10/10/10/6PPPP/5K2RR/10 w Kq - 0 1",
+    "1R4kr/4K3/8/8/8/8/8/8 b k - 0 1",
+    "2Q5/3Pq2k/6p1/4Bp1p/5P1P/8/8/K7 w - - 2 72",
+    "3mk3/r3s1R1/1psppnp1/p1pn4/1P2NP2/P1PPP1P1/4NS2/R1SKM3 w - - 0 1",
+    "4brn1/2K2k2/8/8/8/8/8/8 w - - 0 1",
+    "4k3/7r/8/P7/2p1n2P/3p2P1/1P3P2/PPP1PPP1 w - - 0 1",
+    "4k3/pp4q1/3P2p1/8/P3PP2/PPP2r2/PPP5/PPPP4 b - - 0 1",
+    "4kc3c/ernbq1b1re/ppp3p1pp/3p2pp2/4p5/5P4/2PN2P3/PP1PP2PPP/ER1BQKBNR1/5C3C w KQ - 0 9",
+    "4ncr1k1/1cr2P4/pp2p2pp1/P7PN/2Ep1p4/B3P1eN2/2P1n1P3/1B1P1K4/9p/5C2CR w - - 0 1",
+    "6/2P3/6/1K1k2/6/6 w - - 0 1",
+    "6R1/2k5/5K2/8/3r4/8/8/8 b - - 0 1",
+    "6r1/2K5/5k2/8/3R4/8/8/8 w - - 0 1",
+    "7r/1p4p1/pk3p2/RN6/8/P5Pp/3p1P1P/4R1K1 w - - 1 39 +2+0",
+    "7r/1p4p1/pk3p2/RN6/8/P5Pp/3p1P1P/4R1K1 w - - 1+3 1 39",
+    "8/1k5P/8/8/8/3K4/p7/8 b - - 0 1",
+    "8/1p6/8/8/8/8/P7/8 w - - 0 1",
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - -",
+    "8/2p5/8/8/8/8/P7/8 w - - 0 1",
+    "8/8/8/2sp2k1/7p/3P4/6K1/7r w - - 0 1",
+    "8/8/8/8/6Q1/8/2h3h1/4K1k1 b - - 0 1",
+    "8/8/8/8/8/8/2k5/rR4KR w KQ - 0 1",
+    "8/k5SP/8/8/8/8/8/8/8/7K w - - 0 1",
+    "Rr2k1rR/3K4/3p4/8/8/8/7P/8 w kq - 0 1",
+    "k6k/hh2Q2h/8/8/8/8/8/4K3 w - - 0 1",
+    "k7/5p2/4p2P/3p2P1/2p2P2/1p2P2P/p2P2P1/2P2P2 w - - 0 1",
+    "k7/6P1/8/8/8/2K2p2/4p3/8 w - - 0 1",
+    "nn1nnn1nn/9/3n1n3/9/9/9/3N1N3/9/NN1NNN1NN w - - 4 3",
+    "r1s1ks1r/3nm3/pppNpppp/3n4/5P2/PPPPPNPP/8/R1SKMS1R b DEe 0 0 5",
+    "r3k1rR/5K2/8/8/8/8/8/8 b kq - 0 1",
+    "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq -",
+    "r3kb1r/1pp1pppp/p1q2n2/3P4/6b1/2N2N2/PPP2PPP/R1BQ1RK1 b kq - 0 9",
+    "r4b1r/2kb1N2/p2Bpnp1/8/2Pp3p/1P1PPP2/P5PP/R3K2R b KQ - 0 1",
+    "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+    "r5k3/4q2c2/1ebppnp3/1pp3BeEQ/10/2PE2P3/1P3P4/5NP2P/rR3KB3/7C2 w Q - 3 35",
+    "r8r/1nbqkcabn1/ppp2ppppp/3p6/4pP4/10/10/PPPPP1PPPP/1NBQKCABN1/R8R w - e7 0 3",
+    "rn1mksnr/3s4/pppppppp/8/4N3/PPPPPPPP/8/R1SKMSNR b DEde - 3 2",
+    "rn1qkb1r/p5pp/2p5/3p4/N3P3/5P2/PPP4P/R1BQK3 w Qkq - 0 1",
+    "rn2kb1r/1pp1p2p/p2q1pp1/3P4/2P3b1/4PN2/PP3PPP/R2QKB1R b KQkq - 0 1",
+    "rn2kb1r/ppp1pppp/6q1/8/2PP2b1/5B2/PP3P1P/R1BQK1NR w KQkq - 1 9",
+    "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+    "rnbqb1kr/pppppppp/8/8/8/8/PPPPPPPP/RNBQB1KR w AHah - 0 1",
+    "rnbqkbnr/1ppppppp/8/6P1/p7/8/PPPPPP1P/RNBQKBNR w KQkq - 0 1",
+    "rnbqkbnr/6p1/2p1Pp1P/P1PPPP2/Pp4PP/1p2PPPP/1P2PPPP/PP1nPPPP b kq a3 0 18",
+    "rnbqkbnr/pp1p1ppp/8/2pPp3/8/8/PP1PPPPP/RNBQKBNR w KQkq d6c5 0 1",
+    "rnbqkbnr/pppp1ppp/8/2p5/5P2/8/PPP1PPPP/RNBQKBNR w KQkq c5d6 2 2",
+];
+
+#[test]
+fn every_fen_of_the_perft_suite_reads() {
+    use super::fen;
+    let mut read_count = 0;
+    for &position in SUITE_FENS {
+        let line = position;
+        let placement = position.split(' ').next().unwrap();
+        let ranks = placement.split('/').count() as u8;
+        let files: u32 = placement
+            .split('/')
+            .next()
+            .unwrap()
+            .chars()
+            .fold((0, 0), |(n, run), c| match c.to_digit(10) {
+                Some(d) => (n, run * 10 + d),
+                None if c == '~' => (n + run, 0),
+                None => (n + run + 1, 0),
+            })
+            .into_sum();
+        let mut holes = Vec::new();
+        for (i, rank) in placement.split('/').enumerate() {
+            let mut file = 0u8;
+            let mut run = 0u8;
+            for c in rank.chars() {
+                if let Some(d) = c.to_digit(10) {
+                    run = run * 10 + d as u8;
+                    continue;
+                }
+                file += run;
+                run = 0;
+                if c == '*' {
+                    holes.push(Cell {
+                        file,
+                        rank: ranks - 1 - i as u8,
+                    });
+                }
+                if c != '~' {
+                    file += 1;
+                }
+            }
+        }
+        let letters: Vec<char> = ('A'..='Z').collect();
+        let shape = fen::Shape {
+            files: files as u8,
+            ranks,
+            holes: &holes,
+            letters: &letters,
+        };
+        fen::parse(position, &shape).unwrap_or_else(|e| panic!("{line}: {e}"));
+        read_count += 1;
+    }
+    assert!(read_count > 30);
+}
+
+trait IntoSum {
+    fn into_sum(self) -> u32;
+}
+
+impl IntoSum for (u32, u32) {
+    fn into_sum(self) -> u32 {
+        self.0 + self.1
+    }
+}
+
+#[test]
+fn fen_fields_are_typed() {
+    use super::fen::{self, CastlingRight, CheckCounters, Placed, RookRef};
+    let letters: Vec<char> = "KQRBNP".chars().collect();
+    let shape = fen::Shape {
+        files: 8,
+        ranks: 8,
+        holes: &[],
+        letters: &letters,
+    };
+    let f = fen::parse(
+        "7r/1p4p1/pk3p2/RN6/8/P5Pp/3p1P1P/4R1K1 w - - 1+3 1 39",
+        &shape,
+    )
+    .unwrap();
+    assert_eq!(f.checks, Some(CheckCounters::Remaining([1, 3])));
+    assert_eq!((f.halfmove, f.fullmove), (1, 39));
+    let f = fen::parse(
+        "7r/1p4p1/pk3p2/RN6/8/P5Pp/3p1P1P/4R1K1 w - - 1 39 +2+0",
+        &shape,
+    )
+    .unwrap();
+    assert_eq!(f.checks, Some(CheckCounters::Given([2, 0])));
+    let f = fen::parse(
+        "rnbqkbnr/pppp1ppp/8/2p5/5P2/8/PPP1PPPP/RNBQKBNR w HAk c5d6 2 2",
+        &shape,
+    )
+    .unwrap();
+    assert_eq!(
+        f.castling,
+        [
+            CastlingRight {
+                color: Color::White,
+                rook: RookRef::File(7)
+            },
+            CastlingRight {
+                color: Color::White,
+                rook: RookRef::File(0)
+            },
+            CastlingRight {
+                color: Color::Black,
+                rook: RookRef::Kingside
+            },
+        ]
+    );
+    assert_eq!(
+        f.en_passant,
+        [Cell { file: 2, rank: 4 }, Cell { file: 3, rank: 5 }]
+    );
+    assert_eq!(
+        f.at(Cell { file: 4, rank: 0 }),
+        Placed::Piece {
+            letter: 'K',
+            color: Color::White,
+            promoted: false
+        }
+    );
+    let f = fen::parse("4k3/8/8/8/8/8/8/Q~3K3 b - - 0 1", &shape).unwrap();
+    assert_eq!(f.side, Color::Black);
+    assert_eq!(
+        f.at(Cell { file: 0, rank: 0 }),
+        Placed::Piece {
+            letter: 'Q',
+            color: Color::White,
+            promoted: true
+        }
+    );
+    let bad = fen::parse("4k3/8/8/8/8/8/8/4K3 w KX - 0 1", &shape).unwrap_err();
+    assert_eq!(bad.column, 23);
+    let bad = fen::parse("4k3/8/8/8/8/8/8/4K3 w - e9 0 1", &shape).unwrap_err();
+    assert_eq!(bad.message, "`e9` is not a square of the board (8 ranks)");
+    let none = fen::Shape {
+        files: 0,
+        ranks: 0,
+        holes: &[],
+        letters: &letters,
+    };
+    assert!(fen::parse("8", &none).is_err());
+    let bad = fen::parse("4k3/8/8/8/8/8/8/4K3 w - - 0 1 9", &shape).unwrap_err();
+    assert_eq!(bad.message, "unexpected `9` after the end of the FEN");
+}
+
+mod robustness {
+    use super::*;
+    use proptest::prelude::*;
+
+    const TOKENS: &[&str] = &[
+        "variant",
+        "t",
+        "from",
+        "chess",
+        "board",
+        "8x8",
+        "17x3",
+        "piece",
+        "K",
+        "P",
+        "king",
+        "fmWfcF",
+        "royal",
+        "pawn",
+        "start",
+        "\"4k3/8/8/8/8/8/8/4K3 w - - 0 1\"",
+        "\"x\"",
+        "\"",
+        "{",
+        "}",
+        "\n",
+        "\n",
+        "\n",
+        " ",
+        "# c",
+        "check",
+        "clause",
+        "castling",
+        "promotion",
+        "into",
+        "white",
+        "rank",
+        "8",
+        "option",
+        "values",
+        "default",
+        "reason",
+        "when",
+        "without",
+        "holes",
+        "a1",
+        "id",
+        "\\",
+        "\r",
+        "é",
+        "(WD)",
+    ];
+
+    fn soup() -> impl Strategy<Value = String> {
+        prop::collection::vec(prop::sample::select(TOKENS), 0..60).prop_map(|t| t.join(" "))
+    }
+
+    proptest! {
+        #[test]
+        fn token_soups_never_panic(text in soup()) {
+            let load = loader(&[]);
+            let first = parse("soup", &text, &load);
+            if let Ok(formatted) = super::super::fmt::format(&text) {
+                prop_assert_eq!(super::super::fmt::format(&formatted).ok(), Some(formatted.clone()));
+                let again = parse("soup", &formatted, &load);
+                match (first, again) {
+                    (Ok(a), Ok(b)) => prop_assert_eq!(unspanned(a), unspanned(b)),
+                    (Err(a), Err(b)) => prop_assert_eq!(a.errors.len(), b.errors.len()),
+                    (a, b) => prop_assert!(false, "{:?} / {:?}", a.is_ok(), b.is_ok()),
+                }
+            }
+        }
+
+        #[test]
+        fn byte_strings_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..200)) {
+            let text = String::from_utf8_lossy(&bytes);
+            let _ = parse("bytes", &text, &loader(&[]));
+            let _ = super::super::fmt::format(&text);
+            if let Ok(e) = parse("bytes", &text, &loader(&[])) {
+                let _ = e;
+            }
+        }
+
+        #[test]
+        fn chess_with_one_line_changed_never_panics(line in 0usize..70, text in soup()) {
+            let mut lines: Vec<&str> = CHESS.lines().collect();
+            if line < lines.len() {
+                lines[line] = &text;
+            }
+            let changed = lines.join("\n");
+            if let Err(e) = parse("chess", &changed, &loader(&[])) {
+                prop_assert!(!e.errors.is_empty());
+                let _ = e.to_string();
+            }
+        }
+    }
+}
+
+#[test]
+fn deep_nesting_and_long_inputs_are_bounded() {
+    let deep = format!("variant t\n{}", "a {".repeat(100_000));
+    assert_eq!(errors(&deep).messages(), ["blocks nest more than 8 deep"]);
+    // Many statements and many errors: one pass each, and at most 100 errors reported.
+    let many = format!("{BASE}{}", "bogus 1\n".repeat(20_000));
+    let e = errors(&many);
+    assert_eq!(e.errors.len(), super::resolve::MAX_ERRORS);
+    let options: String = (0..5_000)
+        .map(|k| format!("option o{k} {{\n  values a b\n  default a\n  reason \"r\"\n}}\n"))
+        .collect();
+    let whens: String = (0..5_000)
+        .map(|k| format!("check {{\n  id c{k}\n  clause \"x\"\n  when o{k} b\n}}\n"))
+        .collect();
+    let d = read(&format!("{BASE}{options}{whens}")).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(d.rules.len(), 5_000);
+}
+
+/// Every example of `docs/defining-variants.md` reads: a whole definition on its own, a part
+/// of one added to chess (on its board, or on a 10x10 one).
+#[test]
+fn the_reference_examples_read() {
+    let doc = include_str!("../../docs/defining-variants.md");
+    let mut blocks = Vec::new();
+    let mut current: Option<String> = None;
+    for line in doc.lines() {
+        match (&mut current, line.starts_with("```")) {
+            (None, true) => current = Some(String::new()),
+            (Some(block), true) => {
+                blocks.push(std::mem::take(block));
+                current = None;
+            }
+            (Some(block), false) => {
+                block.push_str(line);
+                block.push('\n');
+            }
+            (None, false) => {}
+        }
+    }
+    let options =
+        "option stalemate-reading {\n  values loss draw\n  default loss\n  reason \"r\"\n}\n";
+    let small =
+        format!("variant doc\nfrom chess\npiece A archbishop BN\npiece C chancellor RN\n{options}");
+    let start10 = "start \"4k5/10/10/10/10/10/10/10/10/4K5 w - - 0 1\"\n";
+    let large = format!("{small}board 10x10\n{start10}");
+    let mut read_count = 0;
+    for block in &blocks {
+        if block.trim_start().starts_with("error:") {
+            continue;
+        }
+        let tries: Vec<String> = if block.starts_with("variant") && block.lines().count() > 1 {
+            vec![block.clone()]
+        } else if block.starts_with("variant") {
+            vec![format!(
+                "{block}board 8x8\npiece K king K royal\nstart \"4k3/8/8/8/8/8/8/4K3 w - - 0 1\"\n"
+            )]
+        } else {
+            vec![
+                format!("variant doc\nfrom chess\n{block}"),
+                format!("{small}{block}"),
+                format!("{large}{block}"),
+                format!("{small}{start10}{block}"),
+            ]
+        };
+        let results: Vec<_> = tries
+            .iter()
+            .map(|t| parse("doc.def", t, &loader(&[])))
+            .collect();
+        if !results.iter().any(Result::is_ok) {
+            panic!("{block}\n{}", results.last().unwrap().as_ref().unwrap_err());
+        }
+        read_count += 1;
+    }
+    assert!(read_count > 25, "{read_count}");
+}
+
+#[test]
+fn crlf_and_byte_order_mark_read_the_same() {
+    let crlf = format!("\u{FEFF}{}", CHESS.replace('\n', "\r\n"));
+    let a = parse("chess", CHESS, &loader(&[])).unwrap();
+    let b = parse("chess", &crlf, &loader(&[])).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(unspanned(a), unspanned(b.clone()));
+    // Lines and columns do not count the byte-order mark or the carriage returns.
+    assert_eq!((b.pieces[0].span.line, b.pieces[0].span.col), (8, 1));
+    assert_eq!(super::fmt::format(&crlf).unwrap(), CHESS);
+}
+
+#[test]
+fn check_count_is_won_by_the_checking_side_by_default() {
+    let d = read(&format!(
+        "{BASE}check-count {{\n  clause \"x\"\n  checks 3\n}}\n"
+    ))
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        d.rules[0].component,
+        Component::CheckCount {
+            checks: 3,
+            value: Value::Win
+        }
+    );
+}
+
+/// Formatting every bundled definition keeps what it means, and a second pass changes nothing.
+#[test]
+fn formatting_the_bundled_definitions_keeps_their_meaning() {
+    use super::load;
+    let mut count = 0;
+    for name in load::bundled_names() {
+        let text = load::bundled(name).unwrap();
+        let formatted = super::fmt::format(text).unwrap_or_else(|e| panic!("{name}: {e:?}"));
+        assert_eq!(super::fmt::format(&formatted).unwrap(), formatted, "{name}");
+        let before = parse(name, text, &load::source).unwrap_or_else(|e| panic!("{e}"));
+        let after = parse(name, &formatted, &load::source).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(unspanned(before), unspanned(after), "{name}");
+        count += 1;
+    }
+    assert!(count > 10, "{count}");
 }
