@@ -34,6 +34,8 @@ pub struct Entry {
     pub info: VariantInfo,
     pub rules: Vec<RuleDef>,
     pub options: Vec<OptionDef>,
+    /// The state keys its components keep.
+    pub keys: Vec<KeyDef>,
     /// The definition compiled under each set of readings asked for so far.
     compiled: Mutex<Vec<(Vec<&'static str>, &'static Compiled, &'static [[u8; 64]; 2])>>,
 }
@@ -178,13 +180,72 @@ fn entry_of(def: Definition) -> Entry {
         reasons: Box::leak(reasons.into_boxed_slice()),
         interpreted: true,
     };
+    let keys = keys_of(&def);
     Entry {
         def,
         info,
         rules,
         options,
+        keys,
         compiled: Mutex::new(Vec::new()),
     }
+}
+
+/// The state keys a definition's components keep, as the built-in chess names them; the
+/// clocks and `fen` are in every FEN, so every definition has them.
+fn keys_of(def: &Definition) -> Vec<KeyDef> {
+    use crate::definition::Component as C;
+    let has = |f: &dyn Fn(&C) -> bool| def.rules.iter().any(|r| f(&r.component));
+    let key = |name, per_color, values, summary| KeyDef {
+        name,
+        per_color,
+        values,
+        summary,
+    };
+    let mut keys = Vec::new();
+    if has(&|c| matches!(c, C::Castling { .. })) {
+        keys.push(key(
+            "castling",
+            false,
+            "castling rights as a FEN writes them (KQkq, or rook files), or -",
+            "the castling rights still held (FEN field 3); no key means none",
+        ));
+    }
+    if has(&|c| matches!(c, C::EnPassant { .. })) {
+        keys.push(key(
+            "en-passant",
+            false,
+            "a square, or -",
+            "the square a double step just passed over (FEN field 4)",
+        ));
+    }
+    keys.push(key(
+        "halfmove-clock",
+        false,
+        "a number",
+        "half-moves since the last capture or pawn move, for the move-count rule",
+    ));
+    keys.push(key(
+        "fullmove-number",
+        false,
+        "a number from 1",
+        "the number of the current move, increased after Black moves",
+    ));
+    if has(&|c| matches!(c, C::CheckCount { .. })) {
+        keys.push(key(
+            "check-count",
+            true,
+            "a number",
+            "the checks the side has given, for the check-count rule",
+        ));
+    }
+    keys.push(key(
+        "fen",
+        false,
+        "a FEN (read-only)",
+        "the whole position in Fairy-Stockfish's FEN conventions",
+    ));
+    keys
 }
 
 /// A component's summary for the catalogue, in the engine's words.
@@ -290,7 +351,7 @@ impl Rules for Position {
     }
 
     fn state_keys() -> &'static [KeyDef] {
-        &[]
+        &bound().keys
     }
 
     fn invariants() -> &'static [InvariantDef] {
@@ -312,30 +373,52 @@ impl Rules for Position {
     }
 
     fn from_setup(setup: &Setup, options: &Options) -> Result<Self, SetupError> {
+        let e = bound();
+        let (c, s) = e.compiled(options);
         let mut fen = setup.board.fen_placement();
         fen.push_str(if setup.turn == Color::White {
             " w"
         } else {
             " b"
         });
-        let e = bound();
-        let (c, s) = e.compiled(options);
-        let key = |k: &str| setup.keys.get(&(k.to_string(), None)).cloned();
-        for ((name, _), _) in setup.keys.iter() {
-            if ![
-                "castling",
-                "en-passant",
-                "halfmove-clock",
-                "fullmove-number",
-            ]
-            .contains(&name.as_str())
-            {
+        let mut checks = [0u32; 2];
+        for ((name, color), value) in setup.keys.iter() {
+            let Some(def) = e.keys.iter().find(|k| k.name == name) else {
+                let names: Vec<_> = e.keys.iter().map(|k| k.name).collect();
                 return Err(SetupError::key(format!(
-                    "{} has no state key `{name}`",
-                    e.def.name
+                    "{} has no state key `{name}`; keys: {}",
+                    e.def.name,
+                    names.join(", ")
                 )));
+            };
+            if def.per_color != color.is_some() {
+                return Err(SetupError::key(if def.per_color {
+                    format!("the state key `{name}` takes a colour (`{name} white`)")
+                } else {
+                    format!("the state key `{name}` takes no colour")
+                }));
+            }
+            match name.as_str() {
+                "fen" => {
+                    return Err(SetupError::key(
+                        "the state key `fen` is read-only; give the position as a FEN instead",
+                    ))
+                }
+                "halfmove-clock" | "fullmove-number" if value.parse::<u32>().is_err() => {
+                    return Err(SetupError::key(format!(
+                        "`{name}` is a number, not `{value}`"
+                    )))
+                }
+                "check-count" => {
+                    let n = value.parse::<u32>().map_err(|_| {
+                        SetupError::key(format!("`check-count` is a number, not `{value}`"))
+                    })?;
+                    checks[color.unwrap_or(Color::White).index()] = n;
+                }
+                _ => {}
             }
         }
+        let key = |k: &str| setup.keys.get(&(k.to_string(), None)).cloned();
         fen.push_str(&format!(
             " {} {} {} {}",
             key("castling").unwrap_or_else(|| "-".into()),
@@ -343,6 +426,9 @@ impl Rules for Position {
             key("halfmove-clock").unwrap_or_else(|| "0".into()),
             key("fullmove-number").unwrap_or_else(|| "1".into()),
         ));
+        if c.check_count.is_some() {
+            fen.push_str(&format!(" +{}+{}", checks[0], checks[1]));
+        }
         Position::read_fen(c, &fen, s)
     }
 
@@ -350,6 +436,24 @@ impl Rules for Position {
         let mut setup = Setup::empty(self.c.geometry);
         setup.board = self.board.clone();
         setup.turn = self.turn;
+        for k in &bound().keys {
+            match (k.name, k.per_color) {
+                ("fen", _) => {}
+                (name, false) => {
+                    setup
+                        .keys
+                        .insert((name.to_string(), None), self.state_key(name, None));
+                }
+                (name, true) => {
+                    for color in Color::ALL {
+                        setup.keys.insert(
+                            (name.to_string(), Some(color)),
+                            self.state_key(name, Some(color)),
+                        );
+                    }
+                }
+            }
+        }
         setup
     }
 
@@ -530,8 +634,18 @@ impl Rules for Position {
         "agreement"
     }
 
-    fn state_key(&self, key: &str, _color: Option<Color>) -> String {
-        format!("no state key `{key}`")
+    fn state_key(&self, key: &str, color: Option<Color>) -> String {
+        let fen = Position::fen(self);
+        let field = |i: usize| fen.split(' ').nth(i).unwrap_or("-").to_string();
+        match key {
+            "castling" => field(2),
+            "en-passant" => field(3),
+            "halfmove-clock" => self.halfmove.to_string(),
+            "fullmove-number" => self.fullmove.to_string(),
+            "check-count" => self.checks[color.unwrap_or(Color::White).index()].to_string(),
+            "fen" => fen,
+            _ => String::new(),
+        }
     }
 
     fn check_invariant(&self, name: &str) -> Result<(), String> {
