@@ -9,6 +9,7 @@
 //! [`with_variant!`](crate::with_variant) binds to the running thread ([`bind`]).
 
 mod compile;
+mod judge;
 mod position;
 #[cfg(test)]
 mod tests;
@@ -108,6 +109,16 @@ fn entry_of(def: Definition) -> Entry {
             "the pieces' movements",
             "a piece may not move to a square occupied by a piece of its own colour",
         ),
+        super::rule(
+            "no-such-piece",
+            "the players move alternately",
+            "a move names a piece of the player's that stands where it says",
+        ),
+        super::rule(
+            "no-such-action",
+            "the pieces' movements",
+            "a turn is one move of a piece, written as going straight to its destination",
+        ),
         super::rule("resignation", "the players", "a player who resigns loses"),
         super::rule(
             "agreement",
@@ -130,6 +141,20 @@ fn entry_of(def: Definition) -> Entry {
         rules.push(
             super::rule(l(&r.id), l(&r.source), l(&summary(&r.component))).quote(l(&r.clause)),
         );
+        if matches!(r.component, crate::definition::Component::Castling { .. }) {
+            use position::CastleBar as B;
+            for (bar, what) in [
+                (B::Rights, "castling needs a right left on that side: neither the king nor that rook has moved"),
+                (B::Blocked, "the squares between the king and the rook, and where they go, are empty"),
+                (B::OutOfCheck, "a king in check may not castle"),
+                (B::ThroughCheck, "the king may not pass over an attacked square"),
+            ] {
+                rules.push(
+                    super::rule(l(&judge::castling_sub_id(&r.id, bar)), l(&r.source), what)
+                        .quote(l(&r.clause)),
+                );
+            }
+        }
     }
     let options = def
         .options
@@ -557,55 +582,25 @@ impl Rules for Position {
     }
 
     fn refusal(&self, pattern: &TurnPattern) -> Refusal {
-        let mut pseudo = Vec::new();
-        self.pseudo_moves(&mut pseudo);
-        for m in pseudo {
-            if pattern.matches(&self.describe(m)) {
-                let mut next = self.clone();
-                next.apply(m);
-                if !self.legal_after(m, &next) {
-                    let rule = self
-                        .c
-                        .check
-                        .map(|(t, _)| t.rule)
-                        .or(self.c.no_giving_check.map(|t| t.rule))
-                        .unwrap_or("no-such-piece");
-                    return Refusal::new(
-                        rule,
-                        "the move would leave a royal piece attacked or give a forbidden check",
-                    );
-                }
-                if let Some(t) = self.c.compulsory_capture {
-                    return Refusal::new(t.rule, "a capture is possible, so the move must capture");
-                }
-            }
+        let steps = self.judge(pattern);
+        match steps
+            .into_iter()
+            .find(|s| s.verdict == super::explain::StepVerdict::Forbids)
+        {
+            Some(s) => Refusal::new(s.rule, s.note),
+            None => Refusal::new(
+                "no-such-action",
+                "the written turn names no single move of this game",
+            ),
         }
-        Refusal::new(
-            "no-piece-there",
-            "no piece of the side to move can make this move",
-        )
+    }
+
+    fn explain_refused(&self, pattern: &TurnPattern) -> Vec<Step> {
+        self.judge(pattern)
     }
 
     fn explain_legal(&self, m: Move) -> Vec<Step> {
-        let mut steps = Vec::new();
-        if let Some(k) = self
-            .board
-            .piece_at(m.from)
-            .and_then(|p| self.c.kind_at(p.code()))
-        {
-            let kind = &self.c.kinds[k];
-            steps.push(Step::allows(
-                kind.move_rule,
-                format!("the {} moves so", kind.name),
-            ));
-        }
-        if let Some((t, _)) = self.c.check {
-            steps.push(Step::allows(
-                t.rule,
-                "no royal piece of the mover is left attacked",
-            ));
-        }
-        steps
+        self.judge_move(m)
     }
 
     fn repetition_key(&self) -> u64 {

@@ -30,6 +30,32 @@ pub enum Special {
     },
 }
 
+/// Which component forbids a move, as [`Position::forbidder`] finds it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Forbid {
+    /// `checked-royal-captures`: a royal piece in check moved without taking a checker.
+    CheckedRoyal,
+    /// `explosion`: the capture blew up the mover's own royal piece.
+    OwnRoyalExploded,
+    /// `check`: a royal piece of the mover is left attacked.
+    Check,
+    /// `no-giving-check`: the move gives check.
+    GivesCheck,
+}
+
+/// Why castling to one side is not generated, as [`Position::castlings_judged`] finds it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CastleBar {
+    /// No right to castle on that side is left.
+    Rights,
+    /// A square between the king and the rook, or where they go, is occupied.
+    Blocked,
+    /// The king is in check.
+    OutOfCheck,
+    /// The king would pass over an attacked square.
+    ThroughCheck,
+}
+
 /// A move of a defined variant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Move {
@@ -371,7 +397,7 @@ impl Position {
         }
     }
 
-    fn royal_count(&self, color: Color) -> u32 {
+    pub(super) fn royal_count(&self, color: Color) -> u32 {
         (0..self.c.kinds.len())
             .filter(|&k| self.c.royal.has(k))
             .map(|k| self.counts[color.index()][k] as u32)
@@ -555,17 +581,33 @@ impl Position {
     }
 
     fn castlings(&self, out: &mut Vec<Move>) {
+        self.castlings_judged(out, |_, _| {});
+    }
+
+    /// Appends the castlings the castling component allows, and tells `barred` for each side
+    /// (0 queenside, 1 kingside) it bars and why.
+    #[inline]
+    pub fn castlings_judged(&self, out: &mut Vec<Move>, mut barred: impl FnMut(u8, CastleBar)) {
         let Some(castling) = &self.c.castling else {
             return;
         };
         let us = self.turn;
         let rights = self.castle[us.index()];
-        if rights == 0 {
-            return;
-        }
-        let Some(kf) = self.king_file(us) else {
+        let Some(kf) = self.king_file(us).filter(|_| rights != 0) else {
+            barred(0, CastleBar::Rights);
+            barred(1, CastleBar::Rights);
             return;
         };
+        for side in 0..2u8 {
+            let files = if side == 1 {
+                u32::from(rights) >> (kf + 1)
+            } else {
+                u32::from(rights) & ((1u32 << kf) - 1)
+            };
+            if files == 0 {
+                barred(side, CastleBar::Rights);
+            }
+        }
         let rank = back_rank(self.c, us);
         let at = |f: u8| Sq::of(Square::new(f, rank));
         let ks = at(kf);
@@ -580,6 +622,7 @@ impl Position {
             let lo = kf.min(rf).min(kto).min(rto);
             let hi = kf.max(rf).max(kto).max(rto);
             if (lo..=hi).any(|f| f != kf && f != rf && self.board.cell(at(f)) != cell::EMPTY) {
+                barred(side, CastleBar::Blocked);
                 continue;
             }
             // A royal king may not castle out of check, nor pass over an attacked square;
@@ -593,11 +636,13 @@ impl Position {
             let (a, b) = (kf.min(kto), kf.max(kto));
             if guarded {
                 if self.attacked(ks, them) {
+                    barred(side, CastleBar::OutOfCheck);
                     continue;
                 }
                 let mut lifted = self.clone();
                 lifted.board.set_cell(ks, cell::EMPTY);
                 if (a..=b).any(|f| f != kto && f != kf && lifted.attacked(at(f), them)) {
+                    barred(side, CastleBar::ThroughCheck);
                     continue;
                 }
             }
@@ -778,30 +823,39 @@ impl Position {
     }
 
     /// Whether the mover, having played into `next`, broke no component that forbids.
+    #[inline]
     pub fn legal_after(&self, m: Move, next: &Position) -> bool {
+        self.forbidder(m, next).is_none()
+    }
+
+    /// The first component that forbids `m`, played into `next`, in the order they judge:
+    /// the one evaluation both the generator's legality test and the judge of written turns
+    /// use.
+    #[inline]
+    pub fn forbidder(&self, m: Move, next: &Position) -> Option<Forbid> {
         let c = self.c;
         let us = self.turn;
         let them = us.other();
         if c.checked_royal_captures.is_some() && !self.royal_escape_allowed(m) {
-            return false;
+            return Some(Forbid::CheckedRoyal);
         }
         if c.explosion.is_some() {
             if self.royal_count(us) > 0 && next.royal_count(us) == 0 {
-                return false;
+                return Some(Forbid::OwnRoyalExploded);
             }
             if self.royal_count(them) > 0 && next.royal_count(them) == 0 {
-                return true;
+                return None;
             }
         }
         if let Some((_, safety)) = c.check {
             if !next.royals_safe(us, safety) {
-                return false;
+                return Some(Forbid::Check);
             }
         }
         if c.no_giving_check.is_some() && next.royal_attacked(them) {
-            return false;
+            return Some(Forbid::GivesCheck);
         }
-        true
+        None
     }
 
     /// Appends the legal moves.
@@ -835,7 +889,7 @@ impl Position {
     }
 
     /// Under `checked-royal-captures`: a royal piece in check moves only to take a checker.
-    fn royal_escape_allowed(&self, m: Move) -> bool {
+    pub(super) fn royal_escape_allowed(&self, m: Move) -> bool {
         let c = self.c;
         let us = self.turn;
         let moving = self.board.cell(m.from);

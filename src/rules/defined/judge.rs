@@ -1,0 +1,341 @@
+//! Judging a written turn: the components that generate a move and the ones that forbid it,
+//! asked in the order they judge, each giving a [`Step`] with its rule id and a sentence about
+//! this turn. The generator ([`Position::pseudo_moves`], [`Position::castlings_judged`]) and
+//! the legality test ([`Position::forbidder`]) are the same code the legal moves come from.
+
+use super::position::{CastleBar, Forbid, Move, Position, Special};
+use crate::rules::explain::{Step, StepVerdict};
+use crate::rules::refusal::origins;
+use crate::rules::turn::{ActionPattern, MoveShape};
+use crate::rules::{CastleSide, Rules, Sq, TurnPattern};
+
+/// The castling sub-rule ids a castling component `id` refuses with, by [`CastleBar`].
+pub fn castling_sub_id(id: &str, bar: CastleBar) -> String {
+    let suffix = match bar {
+        CastleBar::Rights => "rights",
+        CastleBar::Blocked => "blocked",
+        CastleBar::OutOfCheck => "out-of-check",
+        CastleBar::ThroughCheck => "through-check",
+    };
+    format!("{id}-{suffix}")
+}
+
+/// The catalogue's own `'static` copy of rule id `id`.
+fn rule_id(id: &str) -> &'static str {
+    <Position as Rules>::rules()
+        .iter()
+        .find(|r| r.id == id)
+        .map_or("no-such-action", |r| r.id)
+}
+
+impl Position {
+    fn square_name(&self, sq: Sq) -> String {
+        self.c.geometry.square_name(sq.square())
+    }
+
+    fn kind_name(&self, sq: Sq) -> String {
+        self.c
+            .kind_at(self.board.cell(sq))
+            .map_or_else(|| "piece".into(), |k| self.c.kinds[k].name.clone())
+    }
+
+    /// The steps of one generated move: the components that produced it, then each that
+    /// judges it, up to the first that forbids.
+    pub fn judge_move(&self, m: Move) -> Vec<Step> {
+        let c = self.c;
+        let mut steps = Vec::new();
+        let name = self.kind_name(m.from);
+        let (from, to) = (self.square_name(m.from), self.square_name(m.to));
+        match m.special {
+            Special::Castle { .. } => {
+                if let Some(k) = &c.castling {
+                    steps.push(Step::allows(
+                        k.tag.rule,
+                        format!("the {name} on {from} may castle to {to}"),
+                    ));
+                }
+            }
+            _ => {
+                if let Some(k) = c.kind_at(self.board.cell(m.from)) {
+                    steps.push(Step::allows(
+                        c.kinds[k].move_rule,
+                        format!("the {name} may go from {from} to {to}"),
+                    ));
+                }
+            }
+        }
+        match m.special {
+            Special::Step => {
+                if let Some(d) = c.double_steps.first() {
+                    steps.push(Step::allows(
+                        d.tag.rule,
+                        format!("the {name} on {from} may step to {to} at once"),
+                    ));
+                }
+            }
+            Special::EnPassant { victim } => {
+                if let Some(e) = &c.en_passant {
+                    steps.push(Step::allows(
+                        e.tag.rule,
+                        format!(
+                            "the {} on {} just passed {to} and is taken en passant",
+                            self.kind_name(victim),
+                            self.square_name(victim)
+                        ),
+                    ));
+                }
+            }
+            _ => {}
+        }
+        if let (Some(k), Some(p)) = (m.promotion(), c.promotions.first()) {
+            steps.push(Step::effect(
+                p.tag.rule,
+                format!("the {name} becomes a {} on {to}", c.kinds[k].name),
+            ));
+        }
+        let mut next = self.clone();
+        next.apply(m);
+        let us = self.turn;
+        match self.forbidder(m, &next) {
+            Some(Forbid::CheckedRoyal) => {
+                if let Some(t) = c.checked_royal_captures {
+                    steps.push(Step::forbids(
+                        t.rule,
+                        format!("the {name} on {from} is in check and may move only to capture a piece giving check"),
+                    ));
+                }
+                return steps;
+            }
+            Some(Forbid::OwnRoyalExploded) => {
+                if let Some((t, _)) = c.explosion {
+                    steps.push(Step::forbids(
+                        t.rule,
+                        format!("the capture on {to} would blow up the mover's own royal piece"),
+                    ));
+                }
+                return steps;
+            }
+            Some(Forbid::Check) => {
+                if let Some((t, _)) = c.check {
+                    steps.push(Step::forbids(t.rule, next.attacked_note(us)));
+                }
+                return steps;
+            }
+            Some(Forbid::GivesCheck) => {
+                if let Some(t) = c.no_giving_check {
+                    steps.push(Step::forbids(
+                        t.rule,
+                        format!("{}: no move may give check", next.attacked_note(us.other())),
+                    ));
+                }
+                return steps;
+            }
+            None => {}
+        }
+        if let Some((t, _)) = c.explosion {
+            if self.is_capture(m) {
+                steps.push(Step::effect(
+                    t.rule,
+                    format!("the capture on {to} blows up the pieces around it"),
+                ));
+            }
+        }
+        if let Some((t, _)) = c.check {
+            steps.push(Step::allows(
+                t.rule,
+                format!("no royal piece of {us} is left attacked"),
+            ));
+        }
+        if let Some(t) = c.no_giving_check {
+            steps.push(Step::allows(t.rule, "the move gives no check"));
+        }
+        if let Some(t) = c.compulsory_capture {
+            if !self.is_capture(m) {
+                let mut legal = Vec::new();
+                self.legal_moves(&mut legal);
+                if let Some(cap) = legal.into_iter().find(|x| self.is_capture(*x)) {
+                    let text = self.describe(cap).text(&c.geometry);
+                    steps.push(Step::forbids(
+                        t.rule,
+                        format!("a capture is possible ({text}), so the move must capture"),
+                    ));
+                    return steps;
+                }
+                steps.push(Step::allows(t.rule, "no capture is possible"));
+            } else {
+                steps.push(Step::allows(t.rule, "the move captures"));
+            }
+        }
+        steps
+    }
+
+    /// `the move would leave the king on e1 attacked by the rook on e8`, for `color`'s
+    /// attacked royal piece in this (played) position.
+    fn attacked_note(&self, color: Color) -> String {
+        let c = self.c;
+        for royal in self.royals(color) {
+            if !self.attacked(royal, color.other()) {
+                continue;
+            }
+            let by = c.tables[color.other().index()]
+                .attacker(&self.board, royal, |_| true, |_, _| false)
+                .map(|a| {
+                    format!(
+                        " by the {} on {}",
+                        self.kind_name(a.from),
+                        self.square_name(a.from)
+                    )
+                })
+                .unwrap_or_default();
+            return format!(
+                "the move would leave the {} on {} attacked{by}",
+                self.kind_name(royal),
+                self.square_name(royal)
+            );
+        }
+        format!("the move would leave a royal piece of {color} attacked")
+    }
+
+    /// The steps for a written turn: those of the generated move that gets furthest, or the
+    /// component that generates no move the pattern names.
+    pub fn judge(&self, pattern: &TurnPattern) -> Vec<Step> {
+        let Some(action) = pattern.first().filter(
+            |_| matches!(pattern, TurnPattern::Actions { actions, .. } if actions.len() == 1),
+        ) else {
+            return vec![Step::forbids(
+                rule_id("no-such-action"),
+                "a turn of this game is one move",
+            )];
+        };
+        let mut pseudo = Vec::new();
+        let mut bars = [None; 2];
+        if let ActionPattern::Castle(side) = action {
+            let want = u8::from(*side == CastleSide::King);
+            self.castlings_judged(&mut pseudo, |s, bar| {
+                if bars[s as usize].is_none() {
+                    bars[s as usize] = Some(bar);
+                }
+            });
+            let Some(k) = &self.c.castling else {
+                return vec![Step::forbids(
+                    rule_id("no-such-action"),
+                    "this game has no castling",
+                )];
+            };
+            let found: Vec<Move> = pseudo
+                .iter()
+                .copied()
+                .filter(|m| pattern.matches(&self.describe(*m)))
+                .collect();
+            if found.is_empty() {
+                let bar = bars[want as usize].unwrap_or(CastleBar::Blocked);
+                let note = match bar {
+                    CastleBar::Rights => {
+                        "the king or that rook has moved: no castling right is left on that side"
+                    }
+                    CastleBar::Blocked => {
+                        "a square between the king and the rook, or where they go, is occupied"
+                    }
+                    CastleBar::OutOfCheck => "the king is in check and may not castle out of it",
+                    CastleBar::ThroughCheck => "the king would pass over an attacked square",
+                };
+                return vec![Step::forbids(
+                    rule_id(&castling_sub_id(k.tag.rule, bar)),
+                    note,
+                )];
+            }
+            return self.furthest(found);
+        }
+        let MoveShape::Straight(sm) = action.shape() else {
+            return vec![Step::forbids(
+                rule_id("no-such-action"),
+                "a move of this game goes straight to its destination",
+            )];
+        };
+        let g = &self.c.geometry;
+        let froms = match origins(&self.board, g, self.turn, sm.kind, sm.from) {
+            Ok(f) => f,
+            Err(r) => return vec![Step::forbids(rule_id(r.rule), r.reason)],
+        };
+        self.pseudo_moves(&mut pseudo);
+        let to = Sq::of(sm.to);
+        let mut best: Option<Vec<Step>> = None;
+        for from in froms.into_iter().map(Sq::of) {
+            let name = self.kind_name(from);
+            let (f, t) = (self.square_name(from), self.square_name(to));
+            let onto: Vec<Move> = pseudo
+                .iter()
+                .copied()
+                .filter(|m| {
+                    m.from == from
+                        && (m.to == to
+                            || matches!(m.special, Special::Castle { rook, .. } if rook == to))
+                })
+                .collect();
+            let steps = if onto.is_empty() {
+                let rule = self
+                    .c
+                    .kind_at(self.board.cell(from))
+                    .map_or("no-such-action", |k| self.c.kinds[k].move_rule);
+                if from != to && self.mine_at(to) {
+                    vec![Step::forbids(
+                        rule_id("own-piece-on-target"),
+                        format!("{t} holds a piece of {}", self.turn),
+                    )]
+                } else {
+                    vec![Step::forbids(
+                        rule,
+                        format!("the {name} cannot go from {f} to {t}"),
+                    )]
+                }
+            } else {
+                let found: Vec<Move> = onto
+                    .iter()
+                    .copied()
+                    .filter(|m| pattern.matches(&self.describe(*m)))
+                    .collect();
+                if found.is_empty() {
+                    let p = self.c.promotions.first();
+                    match (onto.iter().any(|m| m.promo > 0), p) {
+                        (true, Some(p)) => vec![Step::forbids(p.tag.rule, format!("the {name} reaching {t} must become one of the kinds the promotion rule names, as written"))],
+                        _ => vec![Step::forbids(self.c.kind_at(self.board.cell(from)).map_or("no-such-action", |k| self.c.kinds[k].move_rule), format!("the {name} cannot go from {f} to {t} as written"))],
+                    }
+                } else {
+                    self.furthest(found)
+                }
+            };
+            if best.as_ref().is_none_or(|b| progress(&steps) > progress(b)) {
+                best = Some(steps);
+            }
+        }
+        best.unwrap_or_default()
+    }
+
+    fn mine_at(&self, sq: Sq) -> bool {
+        self.board
+            .piece_at(sq)
+            .is_some_and(|p| p.color() == self.turn)
+    }
+
+    /// The steps of the candidate that gets furthest (the first, on a tie).
+    fn furthest(&self, found: Vec<Move>) -> Vec<Step> {
+        let mut best: Option<Vec<Step>> = None;
+        for m in found {
+            let steps = self.judge_move(m);
+            if best.as_ref().is_none_or(|b| progress(&steps) > progress(b)) {
+                best = Some(steps);
+            }
+        }
+        best.unwrap_or_default()
+    }
+}
+
+/// How far a judgement got: a legal one furthest, else the steps before the forbidding one.
+fn progress(steps: &[Step]) -> usize {
+    match steps.iter().position(|s| s.verdict == StepVerdict::Forbids) {
+        Some(i) => i,
+        None => usize::MAX,
+    }
+}
+
+use crate::rules::Color;
