@@ -38,8 +38,11 @@ pub struct Entry {
     /// The state keys its components keep.
     pub keys: Vec<KeyDef>,
     /// The definition compiled under each set of readings asked for so far.
-    compiled: Mutex<Vec<(Vec<&'static str>, &'static Compiled, &'static [[u8; 64]; 2])>>,
+    compiled: Mutex<Vec<CompiledFor>>,
 }
+
+/// A set of readings, the definition compiled under them and its start position's counts.
+type CompiledFor = (Vec<&'static str>, &'static Compiled, &'static [[u8; 64]; 2]);
 
 /// A registered definition.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
