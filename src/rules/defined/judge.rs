@@ -6,7 +6,7 @@
 use super::position::{CastleBar, Forbid, Move, Position, Special};
 use crate::rules::explain::{Step, StepVerdict};
 use crate::rules::refusal::origins;
-use crate::rules::turn::{ActionPattern, MoveShape};
+use crate::rules::turn::{ActionPattern, MoveShape, Origin};
 use crate::rules::{CastleSide, Rules, Sq, TurnPattern};
 
 /// The castling sub-rule ids a castling component `id` refuses with, by [`CastleBar`].
@@ -111,6 +111,15 @@ impl Position {
                     steps.push(Step::forbids(
                         t.rule,
                         format!("the capture on {to} would blow up the mover's own royal piece"),
+                    ));
+                }
+                return steps;
+            }
+            Some(Forbid::Check) if matches!(m.special, Special::Castle { .. }) => {
+                if let Some(k) = &c.castling {
+                    steps.push(Step::forbids(
+                        rule_id(&castling_sub_id(k.tag.rule, CastleBar::ThroughCheck)),
+                        format!("the {name} may not land on {to}, an attacked square"),
                     ));
                 }
                 return steps;
@@ -273,21 +282,7 @@ impl Position {
                 })
                 .collect();
             let steps = if onto.is_empty() {
-                let rule = self
-                    .c
-                    .kind_at(self.board.cell(from))
-                    .map_or("no-such-action", |k| self.c.kinds[k].move_rule);
-                if from != to && self.mine_at(to) {
-                    vec![Step::forbids(
-                        rule_id("own-piece-on-target"),
-                        format!("{t} holds a piece of {}", self.turn),
-                    )]
-                } else {
-                    vec![Step::forbids(
-                        rule,
-                        format!("the {name} cannot go from {f} to {t}"),
-                    )]
-                }
+                vec![self.unreached(from, to, sm.capture, &bars_of(self))]
             } else {
                 let found: Vec<Move> = onto
                     .iter()
@@ -308,7 +303,88 @@ impl Position {
                 best = Some(steps);
             }
         }
-        best.unwrap_or_default()
+        let best = best.unwrap_or_default();
+        let moved = best
+            .first()
+            .is_some_and(|s| s.verdict == StepVerdict::Forbids && s.rule.ends_with("-move"));
+        if moved && !matches!(sm.from, Origin::Exact(_)) {
+            let what = crate::rules::refusal::what(self.turn, sm.kind);
+            return vec![Step::forbids(
+                rule_id("no-such-piece"),
+                format!("no {what} can go to {}", g.square_name(sm.to)),
+            )];
+        }
+        best
+    }
+
+    /// Why no generated move takes the piece on `from` to `to`: the first component, in the
+    /// order they generate, that would have produced it on a board changed just enough.
+    fn unreached(&self, from: Sq, to: Sq, capture: bool, bars: &[Option<CastleBar>; 2]) -> Step {
+        let c = self.c;
+        let name = self.kind_name(from);
+        let (f, t) = (self.square_name(from), self.square_name(to));
+        let Some(kind) = c.kind_at(self.board.cell(from)) else {
+            return Step::forbids(
+                rule_id("no-piece-there"),
+                format!("there is no piece on {f}"),
+            );
+        };
+        let move_rule = c.kinds[kind].move_rule;
+        // The castling king going to its castling square is a castling, barred for a reason.
+        if let Some(k) = c.castling.as_ref().filter(|k| k.king == kind) {
+            let (a, b) = (from.square(), to.square());
+            if a.rank == b.rank && (a.file as i32 - b.file as i32).abs() > 1 {
+                for side in 0..2 {
+                    if b.file == k.king_to[side] && (side == 1) == (b.file > a.file) {
+                        let bar = bars[side].unwrap_or(CastleBar::Blocked);
+                        return Step::forbids(
+                            rule_id(&castling_sub_id(k.tag.rule, bar)),
+                            castle_note(bar),
+                        );
+                    }
+                }
+            }
+        }
+        // With an enemy piece on the target (never one of the mover's), would it get there?
+        let them = self.turn.other();
+        let reaches = |pos: &Position| {
+            let mut pseudo = Vec::new();
+            pos.pseudo_moves(&mut pseudo);
+            pseudo.iter().any(|m| m.from == from && m.to == to)
+        };
+        let mut target = self.clone();
+        target.board.put(to.square(), Some(c.piece(them, kind)));
+        let own_target = self.mine_at(to);
+        if own_target && reaches(&target) {
+            return Step::forbids(
+                rule_id("own-piece-on-target"),
+                format!("{t} holds a piece of {}", self.turn),
+            );
+        }
+        // On a board with only the mover (and the target), would it get there?
+        let mut bare = self.clone();
+        for sq in c.squares.iter().copied() {
+            if sq != from && sq != to {
+                bare.board.put(sq.square(), None);
+            }
+        }
+        if self.board.cell(to) != crate::rules::board::cell::EMPTY {
+            bare.board.put(to.square(), Some(c.piece(them, kind)));
+        }
+        if !own_target && reaches(&bare) {
+            return Step::forbids(
+                rule_id("blocked"),
+                format!("a piece stands in the way of the {name} from {f} to {t}"),
+            );
+        }
+        if let Some(e) = c.en_passant.as_ref().filter(|e| e.kinds.has(kind)) {
+            let mut ep = self.clone();
+            ep.board.put(to.square(), Some(c.piece(them, kind)));
+            if capture && self.board.cell(to) == crate::rules::board::cell::EMPTY && reaches(&ep) {
+                return Step::forbids(e.tag.rule, format!("no piece passed over {t} on the last move, so the {name} cannot take en passant there"));
+            }
+        }
+        Step::forbids(move_rule, format!("the {name} cannot go from {f} to {t}"))
     }
 
     fn mine_at(&self, sq: Sq) -> bool {
@@ -328,6 +404,30 @@ impl Position {
         }
         best.unwrap_or_default()
     }
+}
+
+fn castle_note(bar: CastleBar) -> &'static str {
+    match bar {
+        CastleBar::Rights => {
+            "the king or that rook has moved: no castling right is left on that side"
+        }
+        CastleBar::Blocked => {
+            "a square between the king and the rook, or where they go, is occupied"
+        }
+        CastleBar::OutOfCheck => "the king is in check and may not castle out of it",
+        CastleBar::ThroughCheck => "the king would pass over an attacked square",
+    }
+}
+
+/// Why each side's castling is barred, if it is.
+fn bars_of(pos: &Position) -> [Option<CastleBar>; 2] {
+    let mut bars = [None; 2];
+    pos.castlings_judged(&mut Vec::new(), |s, bar| {
+        if bars[s as usize].is_none() {
+            bars[s as usize] = Some(bar);
+        }
+    });
+    bars
 }
 
 /// How far a judgement got: a legal one furthest, else the steps before the forbidding one.

@@ -122,6 +122,11 @@ fn entry_of(def: Definition) -> Entry {
             "the pieces' movements",
             "a turn is one move of a piece, written as going straight to its destination",
         ),
+        super::rule(
+            "blocked",
+            "the pieces' movements",
+            "a piece that moves along a line may not pass over another piece",
+        ),
         super::rule("resignation", "the players", "a player who resigns loses"),
         super::rule(
             "agreement",
