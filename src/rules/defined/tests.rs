@@ -194,3 +194,72 @@ mod engine {
         });
     }
 }
+
+/// The judge and the generator are one evaluation: on every position of set A, and the
+/// positions one move on, a pseudo move the judge lets through is exactly a legal move, and
+/// one it refuses names a component of the definition.
+#[test]
+fn the_judge_agrees_with_the_legal_moves_on_set_a() {
+    use super::Position;
+    use crate::rules::explain::StepVerdict;
+    let mut seen = std::collections::HashSet::new();
+    for line in lines(LOW) {
+        if PENDING.contains(&line.variant.as_str()) || !seen.insert(line.position.clone()) {
+            continue;
+        }
+        let variant = variant_of(&line.variant).expect("a bundled definition");
+        let Variant::Defined(id) = variant else {
+            panic!("{} is not a definition", line.variant)
+        };
+        let _bound = super::bind(id);
+        let mut options = Options::defaults(Position::options());
+        if line.chess960 {
+            options
+                .set(Position::options(), "x", "chess960", "on")
+                .expect("a chess960 option");
+        }
+        let geometry = Position::geometry_for(None).expect("a board");
+        let start = if line.position == "startpos" {
+            Position::start(geometry, &options)
+        } else {
+            Position::from_fen(geometry, &line.position, &options)
+        }
+        .expect("a position");
+        let mut positions = vec![start.clone()];
+        let mut first = Vec::new();
+        start.legal_moves(&mut first);
+        for m in first.into_iter().take(8) {
+            let mut next = start.clone();
+            next.apply(m);
+            positions.push(next);
+        }
+        let ids: Vec<&str> = Position::rules().iter().map(|r| r.id).collect();
+        for pos in positions {
+            if pos.decided().is_some() {
+                continue;
+            }
+            let (mut pseudo, mut legal) = (Vec::new(), Vec::new());
+            pos.pseudo_moves(&mut pseudo);
+            pos.legal_moves(&mut legal);
+            for m in pseudo {
+                let steps = pos.judge_move(m);
+                let forbids = steps.iter().find(|s| s.verdict == StepVerdict::Forbids);
+                assert_eq!(
+                    forbids.is_none(),
+                    legal.contains(&m),
+                    "{}: {} judged {steps:?}",
+                    line.variant,
+                    pos.fen()
+                );
+                for s in &steps {
+                    assert!(
+                        ids.contains(&s.rule),
+                        "{}: {} is not in rules()",
+                        line.variant,
+                        s.rule
+                    );
+                }
+            }
+        }
+    }
+}
