@@ -334,9 +334,9 @@ impl Position {
         if let Some(k) = c.castling.as_ref().filter(|k| k.king == kind) {
             let (a, b) = (from.square(), to.square());
             if a.rank == b.rank && (a.file as i32 - b.file as i32).abs() > 1 {
-                for side in 0..2 {
+                for (side, bar) in bars.iter().enumerate() {
                     if b.file == k.king_to[side] && (side == 1) == (b.file > a.file) {
-                        let bar = bars[side].unwrap_or(CastleBar::Blocked);
+                        let bar = bar.unwrap_or(CastleBar::Blocked);
                         return Step::forbids(
                             rule_id(&castling_sub_id(k.tag.rule, bar)),
                             castle_note(bar),
