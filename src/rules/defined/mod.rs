@@ -35,8 +35,12 @@ pub struct Entry {
     pub rules: Vec<RuleDef>,
     pub options: Vec<OptionDef>,
     /// The definition compiled under each set of readings asked for so far.
-    compiled: Mutex<Vec<(Vec<&'static str>, &'static Compiled, &'static [[u8; 64]; 2])>>,
+    compiled: Mutex<Vec<Reading>>,
 }
+
+/// The definition compiled under one set of readings (the option values, in declaration
+/// order), with the piece counts of its start position.
+type Reading = (Vec<&'static str>, &'static Compiled, &'static [[u8; 64]; 2]);
 
 /// A registered definition.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
