@@ -61,7 +61,14 @@ pub fn source(spec: &str) -> Result<(String, String), String> {
 /// found, rendered with its file, line and column.
 pub fn load(spec: &str) -> Result<Definition, String> {
     let (name, text) = source(spec)?;
-    super::parse(&name, &text, &source).map_err(|e| e.to_string())
+    super::parse(&name, &text, &source).map_err(|e| {
+        let n = e.errors.len();
+        format!(
+            "the definition {} cannot be used ({}):\n{e}",
+            crate::text::path(Path::new(&name)),
+            crate::text::count(n, "error")
+        )
+    })
 }
 
 /// The variant a bundled name or a path stands for, read and registered for the run.

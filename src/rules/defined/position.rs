@@ -64,9 +64,9 @@ pub struct Position {
     /// Checks given by each side.
     pub checks: [u8; 2],
     /// How many pieces of each kind each side has, for extinction and promotion limits.
-    pub counts: [[u8; 64]; 2],
+    pub counts: [[u16; 64]; 2],
     /// The counts of the start position, for `captured-only` promotions.
-    pub start_counts: &'static [[u8; 64]; 2],
+    pub start_counts: &'static [[u16; 64]; 2],
 }
 
 /// The rank `r` (from 0) counted from `color`'s own edge of the board.
@@ -87,7 +87,7 @@ impl Position {
     pub fn read_fen(
         c: &'static Compiled,
         text: &str,
-        start_counts: &'static [[u8; 64]; 2],
+        start_counts: &'static [[u16; 64]; 2],
     ) -> Result<Position, SetupError> {
         let g = c.geometry;
         let letters: Vec<char> = c.kinds.iter().map(|k| k.letter).collect();
@@ -110,7 +110,7 @@ impl Position {
         for h in &c.holes {
             board.remove_square(*h);
         }
-        let mut counts = [[0u8; 64]; 2];
+        let mut counts = [[0u16; 64]; 2];
         for sq in g.squares() {
             let cell = Cell {
                 file: sq.file,
@@ -531,7 +531,10 @@ impl Position {
             if p.captured_only && have >= self.start_counts[us.index()][into] {
                 continue;
             }
-            if p.limits.iter().any(|&(k, n)| k == into && have >= n) {
+            if p.limits
+                .iter()
+                .any(|&(k, n)| k == into && have >= u16::from(n))
+            {
                 continue;
             }
             out.push(Move {
