@@ -8,6 +8,8 @@
 //! its options, its start): for a defined variant those come from the definition that
 //! [`with_variant!`](crate::with_variant) binds to the running thread ([`bind`]).
 
+#[cfg(test)]
+mod agreement;
 mod compile;
 mod position;
 #[cfg(test)]
