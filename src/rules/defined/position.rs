@@ -815,7 +815,12 @@ impl Position {
         let start = out.len();
         let mut pseudo = Vec::with_capacity(64);
         self.pseudo_moves(&mut pseudo);
+        let unpinned = self.unpinned();
         for m in pseudo {
+            if unpinned.as_ref().is_some_and(|u| u.admits(self, m)) {
+                out.push(m);
+                continue;
+            }
             let mut next = self.clone();
             next.apply(m);
             if self.legal_after(m, &next) {
@@ -835,6 +840,36 @@ impl Position {
                 }
             }
         }
+    }
+
+    /// What lets a move skip the legality test: where the only forbidding component is
+    /// `check` (or none is), a non-royal piece that no royal piece needs as a shield, moving
+    /// while no royal piece is attacked, can leave none attacked. `None` where every move is
+    /// tested.
+    fn unpinned(&self) -> Option<Unpinned> {
+        let c = self.c;
+        if c.explosion.is_some()
+            || c.no_giving_check.is_some()
+            || c.checked_royal_captures.is_some()
+        {
+            return None;
+        }
+        if c.check.is_none() {
+            return Some(Unpinned { shields: None });
+        }
+        let us = self.turn;
+        let them = us.other();
+        let mut shields = Vec::new();
+        for royal in self.royals(us) {
+            if self.attacked(royal, them) {
+                return None;
+            }
+            // `None` where a hopper could be screened: then any move may open an attack.
+            shields.extend(c.tables[them.index()].screens(&self.board, royal)?);
+        }
+        Some(Unpinned {
+            shields: Some(shields),
+        })
     }
 
     /// Under `checked-royal-captures`: a royal piece in check moves only to take a checker.
@@ -975,6 +1010,28 @@ impl Position {
 
 fn board_is_wall(board: &Board, sq: Sq) -> bool {
     sq.index() >= crate::rules::board::CELLS || board.cell(sq) == cell::WALL
+}
+
+/// The pieces whose moves need no legality test ([`Position::unpinned`]).
+struct Unpinned {
+    /// The squares of the pieces that shield a royal piece; `None`: no test at all (no
+    /// component forbids a move for what it leaves behind).
+    shields: Option<Vec<Sq>>,
+}
+
+impl Unpinned {
+    fn admits(&self, pos: &Position, m: Move) -> bool {
+        let Some(shields) = &self.shields else {
+            return true;
+        };
+        let royal = |k: usize| pos.c.royal.has(k);
+        // A piece that is or becomes royal is judged where it lands.
+        let moves_royal = pos.c.kind_at(pos.board.cell(m.from)).is_some_and(royal)
+            || m.promotion().is_some_and(royal);
+        !moves_royal
+            && matches!(m.special, Special::None | Special::Step)
+            && !shields.contains(&m.from)
+    }
 }
 
 fn gcd(a: u32, b: u32) -> u32 {
