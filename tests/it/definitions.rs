@@ -65,3 +65,36 @@ fn show_draws_pieces_without_a_glyph_as_lettered_discs() {
     snapshot("show_capablanca_svg", svg);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// The block of `docs/defining-variants.md` fenced with ```` ```lang ````, the first of them.
+fn doc_block(doc: &str, lang: &str) -> String {
+    let fence = format!("```{lang}\n");
+    let start = doc.find(&fence).expect("the block is in the tutorial") + fence.len();
+    let end = start + doc[start..].find("```").expect("the block ends");
+    doc[start..end].to_string()
+}
+
+#[test]
+fn the_tutorial_definition_and_scenario_check() {
+    let doc = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/docs/defining-variants.md"
+    ))
+    .unwrap();
+    let dir = std::env::temp_dir().join(format!("arbiter-tutorial-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("my.def"), doc_block(&doc, "def")).unwrap();
+    std::fs::write(dir.join("my.scn"), doc_block(&doc, "scn")).unwrap();
+    let my = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    let out = arbiter(&["check", &my("my.scn")]);
+    assert_eq!(out.lines().last(), Some("2 passed, 0 failed"), "{out}");
+    let perft = arbiter(&["perft", &my("my.def"), "3"]);
+    assert!(perft.starts_with("perft 3 = 1283\n"), "{perft}");
+    assert!(
+        doc.contains("perft 3 = 1283\n"),
+        "the tutorial shows the count"
+    );
+    // Both are in the canonical layout the tutorial promises.
+    arbiter(&["fmt", "--check", &my("my.def"), &my("my.scn")]);
+    std::fs::remove_dir_all(&dir).ok();
+}
