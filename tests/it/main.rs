@@ -15,6 +15,7 @@ mod coverage;
 mod csipgs_props;
 mod cypher_compound;
 mod cypher_props;
+mod definitions;
 mod editor_grammar;
 mod explain;
 mod fmt;
