@@ -8,6 +8,10 @@
 //! perft 4 of the ChessXpanse position once each and prints nodes per second;
 //! then Cypher perft 5 with the fast generator against the reference one that plays every
 //! candidate on a copy, alternately three times each, as a ratio of the two.
+//! `PERFT_DEFINED=1 cargo bench --bench perft` instead times variants written as definitions,
+//! played by the generic engine: three lines of Fairy-Stockfish's perft suite (capablanca, a
+//! 10x8 board; grand, 10x10; atomic) once each, then orthodox chess as a definition against
+//! the built-in, alternately three times each, as a ratio of the two.
 //! `PERFT_THREADS=1,2,4 cargo bench --bench perft` instead runs the parallel perft (chess 6,
 //! Cypher 5) on pools of those sizes and prints, per thread count, wall time and the CPU time
 //! of the whole process (user + system, all threads) against one thread's: a shared cost per
@@ -69,6 +73,14 @@ fn bench_perft(c: &mut Criterion) {
     let csipgs = csipgs_full();
     group.bench_function("csipgs full 4", |b| b.iter(|| perft(black_box(&csipgs), 4)));
     let crowded = xpanse_crowded();
+    let capablanca = arbiter::definition::load::variant("capablanca").expect("bundled");
+    arbiter::with_variant!(capablanca, R => {
+        let start = R::start(R::geometry_for(None).expect("a board"), &Options::defaults(R::options()))
+            .expect("the start");
+        group.bench_function("capablanca definition start 3", |b| {
+            b.iter(|| perft(black_box(&start), 3))
+        });
+    });
     group.bench_function("xpanse crowded 7x7 3", |b| {
         b.iter(|| perft(black_box(&crowded), 3))
     });
@@ -110,6 +122,46 @@ fn deep() {
     println!(
         "cypher start perft 5, three runs each: fast generator {fast:.3}s, reference {reference:.3}s: {:.1} times faster",
         reference / fast
+    );
+}
+
+/// Times a line of a defined variant once.
+fn timed_definition(name: &str, fen: Option<&str>, depth: u32, expected: u64) -> f64 {
+    let variant = arbiter::definition::load::variant(name).expect("a bundled definition");
+    arbiter::with_variant!(variant, R => {
+        let options = Options::defaults(R::options());
+        let geometry = R::geometry_for(None).expect("a board");
+        let pos = match fen {
+            Some(f) => R::from_fen(geometry, f, &options),
+            None => R::start(geometry, &options),
+        }
+        .expect("a position");
+        let t = Instant::now();
+        timed(name, &pos, depth, expected);
+        t.elapsed().as_secs_f64()
+    })
+}
+
+fn defined() {
+    timed_definition("capablanca", None, 4, 805_128);
+    timed_definition("grand", None, 3, 259_514);
+    timed_definition(
+        "atomic",
+        Some("rn2kb1r/1pp1p2p/p2q1pp1/3P4/2P3b1/4PN2/PP3PPP/R2QKB1R b KQkq - 0 1"),
+        4,
+        1_434_825,
+    );
+    // Paired runs, so that the ratio holds on a busy machine.
+    let (mut built_in, mut definition) = (0.0, 0.0);
+    for _ in 0..3 {
+        let t = Instant::now();
+        assert_eq!(perft(&position(START_FEN), 5), 4_865_609);
+        built_in += t.elapsed().as_secs_f64();
+        definition += timed_definition("chess.def", None, 5, 4_865_609);
+    }
+    println!(
+        "chess perft 5, three runs each: built-in {built_in:.3}s, definition {definition:.3}s: the definition takes {:.1} times as long",
+        definition / built_in
     );
 }
 
@@ -177,6 +229,10 @@ fn main() {
             .collect();
         scaling("start", &position(START_FEN), 6, 119_060_324, &threads);
         scaling("cypher start", &cypher_start(), 5, 38_967_548, &threads);
+        return;
+    }
+    if std::env::var_os("PERFT_DEFINED").is_some() {
+        defined();
         return;
     }
     if std::env::var_os("PERFT_DEEP").is_some() {

@@ -205,6 +205,67 @@ pub fn check_source(src: String) {
     }
 }
 
+/// `definition_text`: the bytes as a variant definition (a `from` line may name a bundled
+/// one). Its errors must render; the formatter must keep a definition that reads, and one
+/// that reads is registered, its start position written as a FEN that reads back to the same
+/// FEN, and its perft 2 counted within a small budget.
+pub fn definition_text(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let bundled = |name: &str| {
+        crate::definition::load::bundled(name)
+            .map(|t| (name.to_string(), t.to_string()))
+            .ok_or_else(|| format!("no bundled definition `{name}`"))
+    };
+    let def = match crate::definition::parse("fuzz.def", text, &bundled) {
+        Ok(def) => def,
+        Err(e) => {
+            assert!(!e.to_string().is_empty());
+            return;
+        }
+    };
+    if let Ok(formatted) = crate::definition::fmt::format(text) {
+        let again = crate::definition::parse("fuzz.def", &formatted, &bundled);
+        // Formatting moves text (a piece table is realigned), so places may differ.
+        let unplaced = |mut d: crate::definition::Definition| {
+            d.pieces
+                .iter_mut()
+                .for_each(|p| p.span = Default::default());
+            d.rules.iter_mut().for_each(|r| r.span = Default::default());
+            d.options
+                .iter_mut()
+                .for_each(|o| o.span = Default::default());
+            d
+        };
+        assert_eq!(
+            again.ok().map(unplaced),
+            Some(unplaced(def.clone())),
+            "formatting kept the meaning"
+        );
+    }
+    let Ok(variant) = crate::rules::defined::register(def) else {
+        return;
+    };
+    crate::with_variant!(variant, R => {
+        let options = Options::defaults(R::options());
+        let Ok(geometry) = R::geometry_for(None) else {
+            return;
+        };
+        let Ok(pos) = R::start(geometry, &options) else {
+            return;
+        };
+        let fen = pos.fen();
+        let back = R::from_fen(geometry, &fen, &options).expect("a position's FEN reads back");
+        assert_eq!(back.fen(), fen);
+        let _ = crate::rules::perft_within(
+            &pos,
+            2,
+            &mut Limits::unlimited().with_max_nodes(200_000).budget(),
+        );
+    })
+}
+
 /// `fen_chess`: the bytes as a chess FEN.
 pub fn fen_chess(data: &[u8]) {
     fen::<Chess>(data);

@@ -60,7 +60,9 @@ pub fn dispute(
     let render_all = |ps: Vec<crate::scenario::diagnostic::Problem>| {
         Failure::Rendered(ps.iter().map(|p| source.render(p)).collect())
     };
-    let file = parse_file(&source.src).map_err(render_all)?;
+    let mut file = parse_file(&source.src).map_err(render_all)?;
+    file.variant.node =
+        crate::definition::load::beside(&file.variant.node, Path::new(&source.path));
     let variant: Variant = file.variant.node.parse().map_err(Failure::Input)?;
     let mut settings = settings.clone();
     for pin in pins {

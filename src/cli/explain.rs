@@ -63,8 +63,10 @@ fn from_line(path: &Path, line: usize, turn: Option<&str>) -> Result<Located, Fa
         (source, None) => source,
         (source, Some(p)) => return Err(Failure::Rendered(source.render(&p))),
     };
-    let file = parse_file(&source.src)
+    let mut file = parse_file(&source.src)
         .map_err(|ps| Failure::Rendered(ps.iter().map(|p| source.render(p)).collect()))?;
+    file.variant.node =
+        crate::definition::load::beside(&file.variant.node, Path::new(&source.path));
     let (index, scenario, statement) = location::at_line(&file, &source, line)?;
     let Some(statement) = statement else {
         return Err(Failure::Input(format!(

@@ -1,5 +1,6 @@
 //! `arbiter fmt`: rewrites scenario files in their canonical layout
-//! ([`crate::scenario::format`]), or with `--check` only says which files are not in it.
+//! ([`crate::scenario::format`]) and definition files (`*.def`, named one by one) in theirs
+//! ([`crate::definition::fmt`]), or with `--check` only says which files are not in it.
 //!
 //! Exit status: 0 when nothing is (or would be) changed or files were rewritten, 1 with
 //! `--check` when some file is not formatted, 2 when some input cannot be used (a file that
@@ -43,6 +44,11 @@ pub fn fmt(paths: Vec<PathBuf>, check: bool, stdin: bool, force: Force) -> Resul
     let mut unusable = false;
     let mut files = Vec::new();
     for p in &paths {
+        // A definition is formatted when named; folders are searched for scenarios only.
+        if is_definition(p) && p.is_file() {
+            files.push(p.clone());
+            continue;
+        }
         match scenario_files(std::slice::from_ref(p)) {
             Ok(found) => {
                 for note in &found.skipped {
@@ -72,7 +78,12 @@ pub fn fmt(paths: Vec<PathBuf>, check: bool, stdin: bool, force: Force) -> Resul
                 continue;
             }
         };
-        match format(&source.src) {
+        let formatted = if is_definition(f) {
+            crate::definition::fmt::format(&source.src)
+        } else {
+            format(&source.src)
+        };
+        match formatted {
             Err(problems) => {
                 for p in &problems {
                     err(format_args!("{}", source.render(p)));
@@ -110,6 +121,11 @@ pub fn fmt(paths: Vec<PathBuf>, check: bool, stdin: bool, force: Force) -> Resul
     } else {
         0
     })
+}
+
+/// Whether a path names a definition rather than a scenario file.
+fn is_definition(path: &std::path::Path) -> bool {
+    path.extension().is_some_and(|e| e == "def")
 }
 
 /// Standard input to standard output; with `check`, only whether it is formatted.

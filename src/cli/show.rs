@@ -89,7 +89,9 @@ fn from_line(path: &Path, line: usize) -> Result<Located, Failure> {
         (source, None) => source,
         (source, Some(p)) => return Err(Failure::Rendered(source.render(&p))),
     };
-    let file = parse_file(&source.src).map_err(|ps| rendered(&source, &ps))?;
+    let mut file = parse_file(&source.src).map_err(|ps| rendered(&source, &ps))?;
+    file.variant.node =
+        crate::definition::load::beside(&file.variant.node, Path::new(&source.path));
     let (index, scenario, _) = location::at_line(&file, &source, line)?;
     // The statements that end before the line: on a statement's line, those before it; on a
     // blank or comment line, those above it.

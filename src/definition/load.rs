@@ -57,11 +57,37 @@ pub fn source(spec: &str) -> Result<(String, String), String> {
     Ok((spec.to_string(), text))
 }
 
+/// The variant a scenario file at `scenario` names by `spec`: a relative path is read from the
+/// scenario's folder, not the current one, so a scenario and its definition move together. A
+/// bare `name.def` with no such file beside the scenario keeps naming the bundled definition.
+pub fn beside(spec: &str, scenario: &Path) -> String {
+    let relative = Path::new(spec);
+    if !is_path(spec) || relative.is_absolute() {
+        return spec.to_string();
+    }
+    let Some(folder) = scenario.parent().filter(|f| !f.as_os_str().is_empty()) else {
+        return spec.to_string();
+    };
+    let joined = folder.join(relative);
+    if joined.exists() || spec.contains(['/', '\\']) {
+        joined.to_string_lossy().into_owned()
+    } else {
+        spec.to_string()
+    }
+}
+
 /// Reads and resolves the definition a name or path stands for; the error is every problem
 /// found, rendered with its file, line and column.
 pub fn load(spec: &str) -> Result<Definition, String> {
     let (name, text) = source(spec)?;
-    super::parse(&name, &text, &source).map_err(|e| e.to_string())
+    super::parse(&name, &text, &source).map_err(|e| {
+        let n = e.errors.len();
+        format!(
+            "the definition {} cannot be used ({}):\n{e}",
+            crate::text::path(Path::new(&name)),
+            crate::text::count(n, "error")
+        )
+    })
 }
 
 /// The variant a bundled name or a path stands for, read and registered for the run.

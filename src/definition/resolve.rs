@@ -1097,7 +1097,7 @@ impl<'a> Resolver<'a> {
     fn option(&mut self, item: &Item) -> Option<OptionDecl> {
         let (src, stmt) = (item.src, &item.stmt);
         let nv = &stmt.values[0];
-        let mut ok = self.check_name(src, nv, "an option name");
+        self.check_name(src, nv, "an option name");
         if let Some(extra) = stmt.values.get(1) {
             self.error(
                 src,
@@ -1108,7 +1108,6 @@ impl<'a> Resolver<'a> {
                 )
                 .with_help(OPTION_USAGE),
             );
-            ok = false;
         }
         let Some(block) = &stmt.block else {
             self.error(
@@ -1144,7 +1143,6 @@ impl<'a> Resolver<'a> {
                         OPTION_SETTINGS.join(", ")
                     )),
                 );
-                ok = false;
                 misspelt = true;
                 continue;
             }
@@ -1158,7 +1156,6 @@ impl<'a> Resolver<'a> {
                         "given again",
                     ),
                 );
-                ok = false;
                 continue;
             }
             seen.push((head, s.span.start));
@@ -1179,7 +1176,6 @@ impl<'a> Resolver<'a> {
                                     "given again",
                                 ),
                             );
-                            ok = false;
                         } else {
                             list.push(v.text.clone());
                         }
@@ -1193,7 +1189,6 @@ impl<'a> Resolver<'a> {
                                 "values missing",
                             ),
                         );
-                        ok = false;
                     }
                     values = Some((list, s));
                 }
@@ -1226,7 +1221,6 @@ impl<'a> Resolver<'a> {
                     )
                     .with_help(OPTION_USAGE),
                 );
-                ok = false;
             }
         }
         // A broken option is still declared, so that `when` lines naming it are not reported
@@ -1255,9 +1249,7 @@ impl<'a> Resolver<'a> {
                 )
                 .with_help(format!("the values: {}", values.join(", "))),
             );
-            ok = false;
         }
-        let _ = ok;
         Some(OptionDecl {
             name: nv.text.clone(),
             values,

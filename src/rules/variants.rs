@@ -154,7 +154,7 @@ impl FromStr for Variant {
                 .map(|v| v.name)
                 .chain(crate::definition::load::bundled_names());
             Err(format!(
-                "unknown variant {}; variants: {}, and the definitions {}{}",
+                "unknown variant {}; variants: {}; bundled definitions: {}; or the path of a definition (`./my-game.def`){}",
                 chess::quoted(s),
                 known.join(", "),
                 crate::definition::load::bundled_names()

@@ -267,13 +267,15 @@ impl FileCheck {
     pub fn plan(source: Source, settings: &Settings) -> Planned {
         // The scenarios that parsed run even when others of the file did not.
         let (file, mut problems) = parse_file_partial(&source.src);
-        let Some(file) = file else {
+        let Some(mut file) = file else {
             return Planned {
                 check: FileCheck::unusable_all(source, problems),
                 file: None,
                 selected: Vec::new(),
             };
         };
+        file.variant.node =
+            crate::definition::load::beside(&file.variant.node, std::path::Path::new(&source.path));
         let (selected, unrun) = match selected(&file, &source.src, settings) {
             Ok(selected) => (
                 selected,

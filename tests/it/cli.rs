@@ -900,3 +900,55 @@ fn counts_of_one_are_singular() {
         stdout(&o)
     );
 }
+
+#[test]
+fn a_scenario_reads_its_definition_from_its_own_folder() {
+    // `variant ./sixes.def` is beside the scenario, not in the folder the command runs in.
+    for cwd in [env!("CARGO_MANIFEST_DIR"), "/"] {
+        let scenario = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/data/definitions/beside.scn"
+        );
+        let shown = if cwd == "/" {
+            scenario
+        } else {
+            "tests/data/definitions/beside.scn"
+        };
+        let o = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+            .args(["check", shown])
+            .current_dir(cwd)
+            .output()
+            .expect("arbiter runs");
+        let out = stdout(&o);
+        assert_eq!(
+            out.lines().last(),
+            Some("2 passed, 0 failed"),
+            "{out}{}",
+            stderr(&o)
+        );
+        assert_eq!(o.status.code(), Some(0));
+    }
+}
+
+#[test]
+fn a_missing_definition_beside_a_scenario_is_named_by_its_joined_path() {
+    let dir = std::env::temp_dir().join(format!("arbiter-beside-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("t.scn");
+    std::fs::write(
+        &path,
+        "variant ./gone/nothing.def\n\nscenario \"x\" {\n  start\n  expect result none\n}\n",
+    )
+    .unwrap();
+    let o = arbiter(&["check", path.to_str().unwrap()]);
+    let all = format!("{}{}", stdout(&o), stderr(&o));
+    assert!(
+        all.contains(&format!(
+            "cannot read {}",
+            dir.join("./gone/nothing.def").display()
+        )),
+        "{all}"
+    );
+    assert_eq!(o.status.code(), Some(2), "{all}");
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -452,3 +452,62 @@ fn a_large_file_is_not_doubled_and_memory_stays_a_small_multiple_of_it() {
     let o = arbiter(&["fmt", "--check", "big.scn"], &dir, None);
     assert_eq!(o.status.code(), Some(0));
 }
+
+#[test]
+fn fmt_formats_a_named_definition_and_checks_it() {
+    let dir = scratch("definition");
+    let messy = "variant mini\nboard 4x4\npiece K king K royal \"The king steps.\"\npiece R rook R \"The rook slides.\"\nstart \"k3/4/4/R2K w - - 0 1\"\ncheck {\nclause   \"No royal may be left attacked.\"\n}\n";
+    std::fs::write(dir.join("mini.def"), messy).unwrap();
+    let o = arbiter(&["fmt", "--check", "mini.def"], &dir, None);
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert_eq!(String::from_utf8_lossy(&o.stdout), "mini.def\n");
+    assert_eq!(
+        std::fs::read_to_string(dir.join("mini.def")).unwrap(),
+        messy
+    );
+
+    let o = arbiter(&["fmt", "mini.def"], &dir, None);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let tidy = std::fs::read_to_string(dir.join("mini.def")).unwrap();
+    assert!(
+        tidy.contains("check {\n  clause \"No royal may be left attacked.\"\n}\n"),
+        "{tidy}"
+    );
+    assert!(
+        tidy.contains("piece K king K royal \"The king steps.\""),
+        "{tidy}"
+    );
+
+    let o = arbiter(&["fmt", "--check", "mini.def"], &dir, None);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&o.stdout), "");
+
+    // A definition that does not parse is left as it was, with its line and column.
+    std::fs::write(
+        dir.join("bad.def"),
+        "variant bad\ncheck {\n  clause \"x\"\n",
+    )
+    .unwrap();
+    let o = arbiter(&["fmt", "bad.def"], &dir, None);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("bad.def:3:12"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("bad.def")).unwrap(),
+        "variant bad\ncheck {\n  clause \"x\"\n"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -12,7 +12,7 @@
 
 use std::path::{Path, PathBuf};
 
-const TARGETS: [&str; 7] = [
+const TARGETS: [&str; 8] = [
     "check_text",
     "check_structured",
     "fen_chess",
@@ -20,6 +20,7 @@ const TARGETS: [&str; 7] = [
     "fen_csipgs",
     "fen_xpanse",
     "turn_text",
+    "definition_text",
 ];
 
 fn inputs(target: &str) -> Vec<PathBuf> {
@@ -111,6 +112,15 @@ fn turn_text() {
     run("turn_text", |_| true, arbiter::fuzzing::turn_text);
 }
 
+#[test]
+fn definition_text() {
+    run(
+        "definition_text",
+        |_| true,
+        arbiter::fuzzing::definition_text,
+    );
+}
+
 /// The body of a target, by name; `check_structured` inputs without the `fuzzing` feature
 /// run their `.scn` through `check_text`.
 fn body(target: &str, path: &Path) -> Option<fn(&[u8])> {
@@ -124,6 +134,7 @@ fn body(target: &str, path: &Path) -> Option<fn(&[u8])> {
         "fen_csipgs" => arbiter::fuzzing::fen_csipgs,
         "fen_xpanse" => arbiter::fuzzing::fen_xpanse,
         "turn_text" => arbiter::fuzzing::turn_text,
+        "definition_text" => arbiter::fuzzing::definition_text,
         _ => return None,
     })
 }

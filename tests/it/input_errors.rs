@@ -296,16 +296,21 @@ proptest! {
 fn misspelt_variants_options_and_values_are_suggested() {
     use arbiter::rules::Variant;
     let e = "chesss".parse::<Variant>().expect_err("no such variant");
-    assert_eq!(
-        e,
-        "unknown variant `chesss`; variants: chess, cypher, csipgs, xpanse; did you mean `chess`?"
+    assert!(
+        e.starts_with("unknown variant `chesss`; variants: chess, cypher, csipgs, xpanse; bundled definitions: 3check, ai-wok,"),
+        "{e}"
+    );
+    assert!(
+        e.ends_with("; or the path of a definition (`./my-game.def`); did you mean `chess`?"),
+        "{e}"
     );
     let e = "xpans".parse::<Variant>().expect_err("no such variant");
     assert!(e.ends_with("did you mean `xpanse`?"), "{e}");
     let e = "shogi".parse::<Variant>().expect_err("no such variant");
-    assert_eq!(
-        e,
-        "unknown variant `shogi`; variants: chess, cypher, csipgs, xpanse"
+    assert!(
+        e.starts_with("unknown variant `shogi`; variants: chess, cypher, csipgs, xpanse; bundled definitions: ")
+            && e.ends_with("; or the path of a definition (`./my-game.def`)"),
+        "{e}"
     );
 
     let defs = Chess::options();

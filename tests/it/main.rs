@@ -16,6 +16,7 @@ mod csipgs_props;
 mod cypher_compound;
 mod cypher_props;
 mod defined_chess;
+mod definitions;
 mod editor_grammar;
 mod explain;
 mod fmt;

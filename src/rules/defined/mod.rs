@@ -8,6 +8,8 @@
 //! its options, its start): for a defined variant those come from the definition that
 //! [`with_variant!`](crate::with_variant) binds to the running thread ([`bind`]).
 
+#[cfg(test)]
+mod agreement;
 mod compile;
 mod judge;
 mod position;
@@ -38,11 +40,16 @@ pub struct Entry {
     /// The state keys its components keep.
     pub keys: Vec<KeyDef>,
     /// The definition compiled under each set of readings asked for so far.
-    compiled: Mutex<Vec<CompiledFor>>,
+    compiled: Mutex<Vec<Reading>>,
 }
 
-/// A set of readings, the definition compiled under them and its start position's counts.
-type CompiledFor = (Vec<&'static str>, &'static Compiled, &'static [[u8; 64]; 2]);
+/// The definition compiled under one set of readings (the option values, in declaration
+/// order), with the piece counts of its start position.
+type Reading = (
+    Vec<&'static str>,
+    &'static Compiled,
+    &'static [[u16; 64]; 2],
+);
 
 /// A registered definition.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -319,7 +326,7 @@ impl Entry {
     pub fn compiled(
         &'static self,
         options: &Options,
-    ) -> (&'static Compiled, &'static [[u8; 64]; 2]) {
+    ) -> (&'static Compiled, &'static [[u16; 64]; 2]) {
         let key: Vec<&'static str> = self.options.iter().map(|o| options.get(o.name)).collect();
         let mut cache = self.compiled.lock().unwrap_or_else(|e| e.into_inner());
         if let Some((_, c, s)) = cache.iter().find(|(k, _, _)| *k == key) {
@@ -336,7 +343,7 @@ impl Entry {
         let start = Position::read_fen(c, &self.def.start, Box::leak(Box::new([[0; 64]; 2])))
             .map(|p| p.counts)
             .unwrap_or([[0; 64]; 2]);
-        let s: &'static [[u8; 64]; 2] = Box::leak(Box::new(start));
+        let s: &'static [[u16; 64]; 2] = Box::leak(Box::new(start));
         cache.push((key, c, s));
         (c, s)
     }

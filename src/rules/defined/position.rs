@@ -90,9 +90,9 @@ pub struct Position {
     /// Checks given by each side.
     pub checks: [u8; 2],
     /// How many pieces of each kind each side has, for extinction and promotion limits.
-    pub counts: [[u8; 64]; 2],
+    pub counts: [[u16; 64]; 2],
     /// The counts of the start position, for `captured-only` promotions.
-    pub start_counts: &'static [[u8; 64]; 2],
+    pub start_counts: &'static [[u16; 64]; 2],
 }
 
 /// The rank `r` (from 0) counted from `color`'s own edge of the board.
@@ -113,7 +113,7 @@ impl Position {
     pub fn read_fen(
         c: &'static Compiled,
         text: &str,
-        start_counts: &'static [[u8; 64]; 2],
+        start_counts: &'static [[u16; 64]; 2],
     ) -> Result<Position, SetupError> {
         let g = c.geometry;
         let letters: Vec<char> = c.kinds.iter().map(|k| k.letter).collect();
@@ -136,7 +136,7 @@ impl Position {
         for h in &c.holes {
             board.remove_square(*h);
         }
-        let mut counts = [[0u8; 64]; 2];
+        let mut counts = [[0u16; 64]; 2];
         for sq in g.squares() {
             let cell = Cell {
                 file: sq.file,
@@ -557,7 +557,10 @@ impl Position {
             if p.captured_only && have >= self.start_counts[us.index()][into] {
                 continue;
             }
-            if p.limits.iter().any(|&(k, n)| k == into && have >= n) {
+            if p.limits
+                .iter()
+                .any(|&(k, n)| k == into && have >= u16::from(n))
+            {
                 continue;
             }
             out.push(Move {
@@ -866,7 +869,12 @@ impl Position {
         let start = out.len();
         let mut pseudo = Vec::with_capacity(64);
         self.pseudo_moves(&mut pseudo);
+        let unpinned = self.unpinned();
         for m in pseudo {
+            if unpinned.as_ref().is_some_and(|u| u.admits(self, m)) {
+                out.push(m);
+                continue;
+            }
             let mut next = self.clone();
             next.apply(m);
             if self.legal_after(m, &next) {
@@ -886,6 +894,36 @@ impl Position {
                 }
             }
         }
+    }
+
+    /// What lets a move skip the legality test: where the only forbidding component is
+    /// `check` (or none is), a non-royal piece that no royal piece needs as a shield, moving
+    /// while no royal piece is attacked, can leave none attacked. `None` where every move is
+    /// tested.
+    fn unpinned(&self) -> Option<Unpinned> {
+        let c = self.c;
+        if c.explosion.is_some()
+            || c.no_giving_check.is_some()
+            || c.checked_royal_captures.is_some()
+        {
+            return None;
+        }
+        if c.check.is_none() {
+            return Some(Unpinned { shields: None });
+        }
+        let us = self.turn;
+        let them = us.other();
+        let mut shields = Vec::new();
+        for royal in self.royals(us) {
+            if self.attacked(royal, them) {
+                return None;
+            }
+            // `None` where a hopper could be screened: then any move may open an attack.
+            shields.extend(c.tables[them.index()].screens(&self.board, royal)?);
+        }
+        Some(Unpinned {
+            shields: Some(shields),
+        })
     }
 
     /// Under `checked-royal-captures`: a royal piece in check moves only to take a checker.
@@ -1026,6 +1064,28 @@ impl Position {
 
 fn board_is_wall(board: &Board, sq: Sq) -> bool {
     sq.index() >= crate::rules::board::CELLS || board.cell(sq) == cell::WALL
+}
+
+/// The pieces whose moves need no legality test ([`Position::unpinned`]).
+struct Unpinned {
+    /// The squares of the pieces that shield a royal piece; `None`: no test at all (no
+    /// component forbids a move for what it leaves behind).
+    shields: Option<Vec<Sq>>,
+}
+
+impl Unpinned {
+    fn admits(&self, pos: &Position, m: Move) -> bool {
+        let Some(shields) = &self.shields else {
+            return true;
+        };
+        let royal = |k: usize| pos.c.royal.has(k);
+        // A piece that is or becomes royal is judged where it lands.
+        let moves_royal = pos.c.kind_at(pos.board.cell(m.from)).is_some_and(royal)
+            || m.promotion().is_some_and(royal);
+        !moves_royal
+            && matches!(m.special, Special::None | Special::Step)
+            && !shields.contains(&m.from)
+    }
 }
 
 fn gcd(a: u32, b: u32) -> u32 {

@@ -71,7 +71,7 @@ impl Builder {
         let mut value = None;
         for p in pair.into_inner() {
             match p.as_rule() {
-                Rule::variant_ref => name = Some(self.spanned_text(&p)),
+                Rule::name => name = Some(self.spanned_text(&p)),
                 Rule::option_value => value = Some(self.option_value(p)?),
                 _ => {}
             }

@@ -1,0 +1,100 @@
+//! Commands on variants given as definitions: snapshots of `rules` (text, JSON, markdown) and
+//! `show` (text and SVG) on a bundled definition, so a change in what a designer sees is
+//! reviewed.
+
+use std::process::Command;
+
+/// Standard output of `arbiter ARGS`, which must succeed.
+fn arbiter(args: &[&str]) -> String {
+    let o = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("arbiter runs");
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "arbiter {args:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8(o.stdout).expect("UTF-8 output")
+}
+
+fn snapshot(name: &str, text: String) {
+    insta::with_settings!({
+        snapshot_path => "../../snapshots",
+        prepend_module_to_snapshot => false,
+        omit_expression => true,
+    }, {
+        insta::assert_snapshot!(format!("definitions__{name}"), text);
+    });
+}
+
+#[test]
+fn rules_of_a_definition_in_every_format() {
+    snapshot("rules_capablanca", arbiter(&["rules", "capablanca"]));
+    snapshot(
+        "rules_capablanca_json",
+        arbiter(&["rules", "capablanca", "--format", "json"]),
+    );
+    snapshot(
+        "rules_capablanca_markdown",
+        arbiter(&["rules", "capablanca", "--format", "markdown"]),
+    );
+}
+
+#[test]
+fn show_draws_pieces_without_a_glyph_as_lettered_discs() {
+    let text = arbiter(&["show", "capablanca"]);
+    // The archbishop (A) and chancellor (C) are drawn by their letters.
+    assert!(
+        text.contains("1  R  N  A  B  Q  K  B  C  N  R  1"),
+        "{text}"
+    );
+    snapshot("show_capablanca", text);
+    let dir = std::env::temp_dir().join(format!("arbiter-definitions-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("capablanca.svg");
+    arbiter(&["show", "capablanca", "-o", path.to_str().unwrap()]);
+    let svg = std::fs::read_to_string(&path).unwrap();
+    assert!(
+        svg.contains("text-anchor=\"middle\" fill=\"#1a1a1a\">A</text>")
+            && svg.contains("text-anchor=\"middle\" fill=\"#ffffff\">C</text>"),
+        "the archbishop and chancellor are lettered discs"
+    );
+    snapshot("show_capablanca_svg", svg);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// The block of `docs/defining-variants.md` fenced with ```` ```lang ````, the first of them.
+fn doc_block(doc: &str, lang: &str) -> String {
+    let fence = format!("```{lang}\n");
+    let start = doc.find(&fence).expect("the block is in the tutorial") + fence.len();
+    let end = start + doc[start..].find("```").expect("the block ends");
+    doc[start..end].to_string()
+}
+
+#[test]
+fn the_tutorial_definition_and_scenario_check() {
+    let doc = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/docs/defining-variants.md"
+    ))
+    .unwrap();
+    let dir = std::env::temp_dir().join(format!("arbiter-tutorial-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("my.def"), doc_block(&doc, "def")).unwrap();
+    std::fs::write(dir.join("my.scn"), doc_block(&doc, "scn")).unwrap();
+    let my = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    let out = arbiter(&["check", &my("my.scn")]);
+    assert_eq!(out.lines().last(), Some("2 passed, 0 failed"), "{out}");
+    let perft = arbiter(&["perft", &my("my.def"), "3"]);
+    assert!(perft.starts_with("perft 3 = 1283\n"), "{perft}");
+    assert!(
+        doc.contains("perft 3 = 1283\n"),
+        "the tutorial shows the count"
+    );
+    // Both are in the canonical layout the tutorial promises.
+    arbiter(&["fmt", "--check", &my("my.def"), &my("my.scn")]);
+    std::fs::remove_dir_all(&dir).ok();
+}
