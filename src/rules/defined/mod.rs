@@ -183,17 +183,8 @@ fn entry_of(def: Definition) -> Entry {
         .collect();
     let mut reasons = vec![Reason::Resignation, Reason::Agreement];
     for r in &def.rules {
-        use crate::definition::Component as C;
-        let reason = match r.component {
-            C::Checkmate { .. } => Reason::Checkmate,
-            C::Stalemate { .. } => Reason::Stalemate,
-            C::Extinction { .. } | C::Explosion { .. } => Reason::Extinction,
-            C::Goal { .. } => Reason::Infiltration,
-            C::BareKing { .. } => Reason::Extinction,
-            C::CheckCount { .. } => Reason::Checkmate,
-            C::Repetition { .. } => Reason::Repetition,
-            C::MoveCount { .. } => Reason::FiftyMove,
-            _ => continue,
+        let Some(reason) = reason_of(&r.component) else {
+            continue;
         };
         if !reasons.contains(&reason) {
             reasons.push(reason);
@@ -286,6 +277,22 @@ fn keys_of(def: &Definition) -> Vec<KeyDef> {
         "the whole position in Fairy-Stockfish's FEN conventions",
     ));
     keys
+}
+
+/// The reason a game ends for under a component, for those that end games.
+fn reason_of(c: &crate::definition::Component) -> Option<Reason> {
+    use crate::definition::Component as C;
+    Some(match c {
+        C::Checkmate { .. } => Reason::Checkmate,
+        C::Stalemate { .. } => Reason::Stalemate,
+        C::Extinction { .. } | C::Explosion { .. } => Reason::Extinction,
+        C::Goal { .. } => Reason::Infiltration,
+        C::BareKing { .. } => Reason::Extinction,
+        C::CheckCount { .. } => Reason::Checkmate,
+        C::Repetition { .. } => Reason::Repetition,
+        C::MoveCount { .. } => Reason::FiftyMove,
+        _ => return None,
+    })
 }
 
 /// A component's summary for the catalogue, in the engine's words.
@@ -576,7 +583,15 @@ impl Rules for Position {
             rule,
         };
         if let Some((color, value, rule)) = self.decided() {
-            return Some(outcome(color, value, Reason::Extinction, rule));
+            let reason = self
+                .c
+                .def
+                .rules
+                .iter()
+                .find(|r| r.id == rule)
+                .and_then(|r| reason_of(&r.component))
+                .unwrap_or(Reason::Extinction);
+            return Some(outcome(color, value, reason, rule));
         }
         if has_legal_turn {
             return None;
