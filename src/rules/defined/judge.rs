@@ -238,16 +238,7 @@ impl Position {
                 .collect();
             if found.is_empty() {
                 let bar = bars[want as usize].unwrap_or(CastleBar::Blocked);
-                let note = match bar {
-                    CastleBar::Rights => {
-                        "the king or that rook has moved: no castling right is left on that side"
-                    }
-                    CastleBar::Blocked => {
-                        "a square between the king and the rook, or where they go, is occupied"
-                    }
-                    CastleBar::OutOfCheck => "the king is in check and may not castle out of it",
-                    CastleBar::ThroughCheck => "the king would pass over an attacked square",
-                };
+                let note = castle_note(bar);
                 return vec![Step::forbids(
                     rule_id(&castling_sub_id(k.tag.rule, bar)),
                     note,
