@@ -1149,6 +1149,45 @@ mod tests {
             .any(|w| w.starts_with("d5")));
     }
 
+    #[test]
+    fn lame_leaps_open_attacks_off_the_rays_and_hoppers_on_them() {
+        let horse = design("nN");
+        let code = Piece::new(Color::Black, Role::Knight).code();
+        let table = AttackTable::new(Color::Black, &[(code, &horse)]);
+        assert!(table.has_lame());
+        // d3's horse reaches e1 over d2 only.
+        let b = board(&[
+            ("e1", Color::White, Role::King),
+            ("d2", Color::White, Role::Bishop),
+            ("d3", Color::Black, Role::Knight),
+        ]);
+        assert_eq!(table.attacker(&b, sq("e1"), |_| true, |_, _| false), None);
+        assert_eq!(table.screens(&b, sq("e1")), Some(vec![sq("d2")]));
+        // A bishop treated as gone does not block; emptied, the leap attacks along any line.
+        let through = table.attacker(&b, sq("e1"), |_| true, |s, _| s == sq("d2"));
+        assert_eq!(through.map(|a| a.from), Some(sq("d3")));
+        let mut open = b.clone();
+        open.put(sq("d2").square(), None);
+        let north = delta(0, 1);
+        assert!(table.rides_along(&open, sq("e1"), north));
+        let along = table.attacker_along(&open, sq("e1"), north, |_| true, |_, _| false);
+        assert_eq!(along.map(|a| a.from), Some(sq("d3")));
+        // A cannon's screens: none listed while a cannon stands on a ray from the target.
+        let cannon = design("mRcpR");
+        let code = Piece::new(Color::Black, Role::Rook).code();
+        let table = AttackTable::new(Color::Black, &[(code, &cannon)]);
+        let b = board(&[
+            ("e1", Color::White, Role::King),
+            ("e8", Color::Black, Role::Rook),
+        ]);
+        assert_eq!(table.screens(&b, sq("e1")), None);
+        let b = board(&[
+            ("e1", Color::White, Role::King),
+            ("d8", Color::Black, Role::Rook),
+        ]);
+        assert_eq!(table.screens(&b, sq("e1")), Some(vec![]));
+    }
+
     /// Designs for the agreement tests: lame leapers, hoppers, grasshoppers and plain atoms.
     const MIXED: [&str; 12] = [
         "nN", "nA", "fmnDfcF", "nH", "nL", "nZ", "mRcpR", "pB", "gQ", "cpQ", "gR", "N",

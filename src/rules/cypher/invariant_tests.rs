@@ -285,9 +285,11 @@ fn every_invariant_reports_its_violations_and_the_table_covers_the_catalogue() {
 pub(super) use crate::rules::testing::Rng;
 
 /// The designs of the invented pieces the random positions with designs take: leapers, riders
-/// (one of them along knight lines, one of limited range), and move-only and capture-only
-/// atoms.
-pub(super) const TEST_DESIGNS: [&str; 6] = ["WD", "NN", "fmWfcF", "mBcR", "R4", "cKmN"];
+/// (one of them along knight lines, one of limited range), move-only and capture-only atoms, a
+/// lame leaper (the xiangqi horse), a cannon and a grasshopper.
+pub(super) const TEST_DESIGNS: [&str; 9] = [
+    "WD", "NN", "fmWfcF", "mBcR", "R4", "cKmN", "nN", "mRcpR", "gQ",
+];
 
 /// A random valid position under random options: Kings often in Court or beside the Border,
 /// Spies often in Court, a few other pieces anywhere; with one or two invented pieces per side
