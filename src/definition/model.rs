@@ -84,6 +84,9 @@ pub struct PieceDef {
     pub pawn: bool,
     /// The designer's sentence for how it moves, quoted by `explain`.
     pub clause: String,
+    /// The designer's sentence for how it captures, when given apart: its captures are then
+    /// the rule `<name>-capture`, quoting it, rather than `<name>-move`.
+    pub capture_clause: Option<String>,
     pub span: Span,
 }
 
@@ -252,6 +255,13 @@ pub enum Component {
     Repetition { times: u8 },
     /// This many moves by each side without a capture or a pawn move: a draw.
     MoveCount { moves: u16 },
+    /// A draw when neither side can win by any series of moves, judged by material: besides
+    /// the royal pieces, nothing but one piece of an `alone` kind, or nothing but pieces of
+    /// `colour_bound` kinds all standing on squares of one colour.
+    InsufficientMaterial {
+        alone: Vec<char>,
+        colour_bound: Vec<char>,
+    },
 }
 
 impl Component {
@@ -276,6 +286,7 @@ impl Component {
             Component::Explosion { .. } => "explosion",
             Component::Repetition { .. } => "repetition",
             Component::MoveCount { .. } => "move-count",
+            Component::InsufficientMaterial { .. } => "insufficient-material",
         }
     }
 }

@@ -64,6 +64,7 @@ pub const COMPONENTS: &[&str] = &[
     "bare-king",
     "first-move",
     "checked-royal-captures",
+    "insufficient-material",
 ];
 
 /// The settings every component takes.
@@ -109,6 +110,7 @@ pub fn component_settings(component: &str) -> &'static [&'static str] {
         "explosion" => &["immune"],
         "repetition" => &["times"],
         "move-count" => &["moves"],
+        "insufficient-material" => &["alone", "colour-bound"],
         _ => &[],
     }
 }
@@ -1030,13 +1032,19 @@ impl<'a> Resolver<'a> {
                 None
             }
         };
-        let (mut royal, mut pawn, mut clause) = (false, false, None::<&SynValue>);
+        let (mut royal, mut pawn) = (false, false);
+        let (mut clause, mut capture) = (None::<&SynValue>, None::<&SynValue>);
         for v in &values[3..] {
-            if let Some(c) = clause {
+            if let Some(c) = capture.or(clause.filter(|_| !v.quoted)) {
                 self.error(
                     src,
                     Problem::new(
-                        "the piece's clause ends its line",
+                        if capture.is_some() {
+                            "the piece's clauses end its line: one for its moves, one for its \
+                             captures"
+                        } else {
+                            "the piece's clause ends its line"
+                        },
                         v.span.clone(),
                         "after the clause",
                     )
@@ -1046,7 +1054,10 @@ impl<'a> Resolver<'a> {
                 continue;
             }
             if v.quoted {
-                clause = Some(v);
+                match clause {
+                    None => clause = Some(v),
+                    Some(_) => capture = Some(v),
+                }
                 continue;
             }
             let flag = match v.text.as_str() {
@@ -1090,6 +1101,7 @@ impl<'a> Resolver<'a> {
             royal,
             pawn,
             clause: clause.map(|c| c.text.clone()).unwrap_or_default(),
+            capture_clause: capture.map(|c| c.text.clone()),
             span: self.model_span(src, &stmt.span),
         })
     }
@@ -1526,7 +1538,7 @@ impl<'a> Resolver<'a> {
                 }
             },
             "pieces" | "into" | "rooks" | "immune" | "white-into" | "black-into"
-            | "lost-on-line" => {
+            | "lost-on-line" | "alone" | "colour-bound" => {
                 let letters = self.letters(src, st, board.pieces);
                 match letters {
                     Some(l) => {
@@ -1537,6 +1549,8 @@ impl<'a> Resolver<'a> {
                             "white-into" => &mut s.white_into,
                             "black-into" => &mut s.black_into,
                             "lost-on-line" => &mut s.lost_on_line,
+                            "alone" => &mut s.alone,
+                            "colour-bound" => &mut s.colour_bound,
                             _ => &mut s.immune,
                         };
                         *slot = Some(l);
@@ -2177,6 +2191,20 @@ impl<'a> Resolver<'a> {
             "repetition" => Component::Repetition {
                 times: s.times.unwrap_or(3),
             },
+            "insufficient-material" => {
+                if s.alone.is_none() && s.colour_bound.is_none() {
+                    missing.push((
+                        "`alone`",
+                        "name the kinds that cannot win: `alone N B` (one of them beside the \
+                         royal pieces) or `colour-bound B` (any number, all on one square \
+                         colour)",
+                    ));
+                }
+                Component::InsufficientMaterial {
+                    alone: letters(&s.alone).unwrap_or_default(),
+                    colour_bound: letters(&s.colour_bound).unwrap_or_default(),
+                }
+            }
             _ => Component::MoveCount {
                 moves: s.moves.unwrap_or(50),
             },
@@ -2268,6 +2296,8 @@ struct Settings {
     white_into: Option<Vec<Letter>>,
     black_into: Option<Vec<Letter>>,
     lost_on_line: Option<Vec<Letter>>,
+    alone: Option<Vec<Letter>>,
+    colour_bound: Option<Vec<Letter>>,
     limits: Option<Vec<(char, u8)>>,
     rank: Option<u8>,
     timing: Option<Timing>,
@@ -2285,8 +2315,8 @@ struct Settings {
     broken: bool,
 }
 
-const PIECE_USAGE: &str = "write `piece <letter> <name> <betza> [royal] [pawn] [\"<clause>\"]`, \
-                           as in `piece N knight N \"The knight leaps.\"`";
+const PIECE_USAGE: &str = "write `piece <letter> <name> <betza> [royal] [pawn] [\"<clause>\"] \
+                           [\"<capture clause>\"]`, as in `piece N knight N \"The knight leaps.\"`";
 
 const OPTION_USAGE: &str = "write `option <name> {`, then `values <v>...`, `default <v>` and \
                             `reason \"...\"` one a line, then `}`";

@@ -73,9 +73,29 @@ fn chess_is_the_expected_model() {
         d.start,
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
     );
-    assert_eq!(d.options.len(), 1);
-    assert_eq!(d.options[0].name, "chess960");
-    assert_eq!(d.options[0].values, ["off", "on"]);
+    assert_eq!(
+        d.pieces[5].capture_clause.as_deref(),
+        Some("The pawn captures an enemy piece diagonally in front of it, and moves diagonally only to capture.")
+    );
+    let options: Vec<_> = d
+        .options
+        .iter()
+        .map(|o| (o.name.as_str(), o.values.clone()))
+        .collect();
+    assert_eq!(
+        options,
+        [
+            (
+                "repetition-draw",
+                vec!["threefold".to_string(), "fivefold".into()]
+            ),
+            (
+                "move-rule-draw",
+                vec!["fifty".to_string(), "seventy-five".into()]
+            ),
+            ("chess960", vec!["off".to_string(), "on".into()]),
+        ]
+    );
     let components: Vec<Component> = d.rules.iter().map(|r| r.component.clone()).collect();
     assert_eq!(
         components,
@@ -122,21 +142,46 @@ fn chess_is_the_expected_model() {
             Component::Checkmate { value: Value::Loss },
             Component::Stalemate { value: Value::Draw },
             Component::Repetition { times: 3 },
+            Component::Repetition { times: 5 },
             Component::MoveCount { moves: 50 },
+            Component::MoveCount { moves: 75 },
+            Component::InsufficientMaterial {
+                alone: vec!['B', 'N'],
+                colour_bound: vec!['B'],
+            },
+        ]
+    );
+    let ids: Vec<&str> = d.rules.iter().map(|r| r.id.as_str()).collect();
+    assert_eq!(
+        ids,
+        [
+            "double-step",
+            "en-passant",
+            "promotion",
+            "castling",
+            "castling-960",
+            "own-king-in-check",
+            "checkmate",
+            "stalemate",
+            "repetition",
+            "repetition-fivefold",
+            "fifty-move",
+            "seventy-five-move",
+            "insufficient-material",
         ]
     );
     for r in &d.rules {
-        if r.id != "castling-960" {
-            assert_eq!(r.id, r.component.name());
-        }
         assert_eq!(r.source, "FIDE Laws of Chess");
-        assert_eq!(r.when.is_empty(), r.component.name() != "castling");
+        assert_eq!(
+            r.when.is_empty(),
+            !matches!(r.component.name(), "castling" | "repetition" | "move-count")
+        );
         assert!(!r.clause.is_empty());
     }
     assert!(d.rules[1]
         .clause
         .starts_with("A pawn that could have captured"));
-    assert_eq!((d.rules[0].span.line, d.rules[0].span.col), (23, 1));
+    assert_eq!((d.rules[0].span.line, d.rules[0].span.col), (35, 1));
 }
 
 #[test]
@@ -729,11 +774,14 @@ fn inheritance_replaces_drops_and_adds() {
             "en-passant",
             "promotion",
             "castling-960",
-            "check",
+            "own-king-in-check",
             "checkmate",
             "stalemate",
             "repetition",
-            "move-count",
+            "repetition-fivefold",
+            "fifty-move",
+            "seventy-five-move",
+            "insufficient-material",
             "lone-king"
         ]
     );
@@ -751,9 +799,9 @@ fn inheritance_replaces_drops_and_adds() {
     // An inherited rule keeps its parent's source; the child's own default to the inherited
     // source too.
     assert_eq!(d.rules[0].source, "FIDE Laws of Chess");
-    assert_eq!(d.rules[9].when, [("bare".into(), "win".into())]);
+    assert_eq!(d.rules[12].when, [("bare".into(), "win".into())]);
     // The inherited rule's span is in the parent's text.
-    assert_eq!(d.rules[0].span.line, 23);
+    assert_eq!(d.rules[0].span.line, 35);
 }
 
 #[test]
@@ -778,7 +826,8 @@ fn inheritance_errors() {
             // in chess.
             "chess:15:9 the start position does not fit the board: `n` is not a piece of this \
              definition (its pieces: K Q R B P)",
-            "chess:40:14 `N` is not a piece of this definition",
+            "chess:52:14 `N` is not a piece of this definition",
+            "chess:121:11 `N` is not a piece of this definition",
         ]
     );
     assert_eq!(

@@ -144,10 +144,11 @@ pub enum Reason {
     InsufficientMaterial,
     Timeout,
     NoMove,
+    CheckCount,
 }
 
 impl Reason {
-    pub const ALL: [Reason; 15] = [
+    pub const ALL: [Reason; 16] = [
         Reason::Checkmate,
         Reason::Stalemate,
         Reason::Flip,
@@ -163,6 +164,7 @@ impl Reason {
         Reason::InsufficientMaterial,
         Reason::Timeout,
         Reason::NoMove,
+        Reason::CheckCount,
     ];
 
     pub fn name(self) -> &'static str {
@@ -182,6 +184,7 @@ impl Reason {
             Reason::InsufficientMaterial => "insufficient-material",
             Reason::Timeout => "timeout",
             Reason::NoMove => "no-move",
+            Reason::CheckCount => "check-count",
         }
     }
 }

@@ -58,7 +58,29 @@ pub struct Kind {
     pub pawn: bool,
     /// The rule id of its movement, `<name>-move`.
     pub move_rule: &'static str,
+    /// The rule id of its captures: `<name>-capture` when the definition gives them a clause
+    /// of their own, else its movement's.
+    pub capture_rule: &'static str,
     pub clause: String,
+}
+
+impl Kind {
+    /// The rule that allows or refuses a move of this kind, by whether it captures.
+    pub fn rule(&self, capture: bool) -> &'static str {
+        if capture {
+            self.capture_rule
+        } else {
+            self.move_rule
+        }
+    }
+}
+
+/// A draw by material ([`Component::InsufficientMaterial`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Material {
+    pub tag: Tag,
+    pub alone: KindSet,
+    pub colour_bound: KindSet,
 }
 
 /// A rule id and the component's index in the definition, for explanations.
@@ -181,6 +203,7 @@ pub struct Compiled {
     pub explosion: Option<(Tag, KindSet)>,
     pub repetition: Option<(Tag, u8)>,
     pub move_count: Option<(Tag, u16)>,
+    pub material: Option<Material>,
 }
 
 /// Leaks a string for the `&'static str` rule ids the shared vocabulary uses: a definition is
@@ -196,15 +219,22 @@ impl Compiled {
         let kinds: Vec<Kind> = def
             .pieces
             .iter()
-            .map(|p| Kind {
-                letter: p.letter,
-                role: role_of(p.letter),
-                name: p.name.clone(),
-                movement: movement_of(&p.design),
-                royal: p.royal,
-                pawn: p.pawn,
-                move_rule: leak(&format!("{}-move", p.name)),
-                clause: p.clause.clone(),
+            .map(|p| {
+                let move_rule = leak(&format!("{}-move", p.name));
+                Kind {
+                    letter: p.letter,
+                    role: role_of(p.letter),
+                    name: p.name.clone(),
+                    movement: movement_of(&p.design),
+                    royal: p.royal,
+                    pawn: p.pawn,
+                    move_rule,
+                    capture_rule: match p.capture_clause {
+                        Some(_) => leak(&format!("{}-capture", p.name)),
+                        None => move_rule,
+                    },
+                    clause: p.clause.clone(),
+                }
             })
             .collect();
         let mut kind_of = [0u8; 256];
@@ -272,6 +302,7 @@ impl Compiled {
             explosion: None,
             repetition: None,
             move_count: None,
+            material: None,
             def: def.clone(),
         };
         for (at, rule) in def.rules.iter().enumerate() {
@@ -400,6 +431,16 @@ impl Compiled {
                 Component::Explosion { immune } => c.explosion = Some((tag, set(immune))),
                 Component::Repetition { times } => c.repetition = Some((tag, *times)),
                 Component::MoveCount { moves } => c.move_count = Some((tag, *moves)),
+                Component::InsufficientMaterial {
+                    alone,
+                    colour_bound,
+                } => {
+                    c.material = Some(Material {
+                        tag,
+                        alone: set(alone),
+                        colour_bound: set(colour_bound),
+                    })
+                }
             }
         }
         c

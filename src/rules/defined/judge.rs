@@ -5,7 +5,7 @@
 
 use super::position::{CastleBar, Forbid, Move, Position, Special};
 use crate::rules::explain::{Step, StepVerdict};
-use crate::rules::refusal::origins;
+use crate::rules::refusal::{mark_refusal, origins};
 use crate::rules::turn::{ActionPattern, MoveShape, Origin};
 use crate::rules::{CastleSide, Rules, Sq, TurnPattern};
 
@@ -57,9 +57,14 @@ impl Position {
             }
             _ => {
                 if let Some(k) = c.kind_at(self.board.cell(m.from)) {
+                    let capture = self.is_capture(m);
                     steps.push(Step::allows(
-                        c.kinds[k].move_rule,
-                        format!("the {name} may go from {from} to {to}"),
+                        c.kinds[k].rule(capture),
+                        if capture {
+                            format!("the {name} may capture from {from} on {to}")
+                        } else {
+                            format!("the {name} may go from {from} to {to}")
+                        },
                     ));
                 }
             }
@@ -208,13 +213,23 @@ impl Position {
     /// The steps for a written turn: those of the generated move that gets furthest, or the
     /// component that generates no move the pattern names.
     pub fn judge(&self, pattern: &TurnPattern) -> Vec<Step> {
-        let Some(action) = pattern.first().filter(
-            |_| matches!(pattern, TurnPattern::Actions { actions, .. } if actions.len() == 1),
-        ) else {
-            return vec![Step::forbids(
-                rule_id("no-such-action"),
-                "a turn of this game is one move",
-            )];
+        let action = match pattern {
+            TurnPattern::Actions { actions, .. } if actions.len() == 1 => &actions[0],
+            TurnPattern::Actions { actions, .. } => {
+                return vec![Step::forbids(
+                    rule_id("turn-length"),
+                    format!(
+                        "a turn of this game is exactly one move; this turn has {} actions",
+                        actions.len()
+                    ),
+                )]
+            }
+            _ => {
+                return vec![Step::forbids(
+                    rule_id("no-such-action"),
+                    "a turn of this game is one move",
+                )]
+            }
         };
         let mut pseudo = Vec::new();
         let mut bars = [None; 2];
@@ -281,10 +296,13 @@ impl Position {
                     .filter(|m| pattern.matches(&self.describe(*m)))
                     .collect();
                 if found.is_empty() {
+                    let captures = self.is_capture(onto[0]);
+                    let mark = mark_refusal(g, from.square(), to.square(), sm.capture, captures);
                     let p = self.c.promotions.first();
-                    match (onto.iter().any(|m| m.promo > 0), p) {
-                        (true, Some(p)) => vec![Step::forbids(p.tag.rule, format!("the {name} reaching {t} must become one of the kinds the promotion rule names, as written"))],
-                        _ => vec![Step::forbids(self.c.kind_at(self.board.cell(from)).map_or("no-such-action", |k| self.c.kinds[k].move_rule), format!("the {name} cannot go from {f} to {t} as written"))],
+                    match (mark, onto.iter().any(|m| m.promo > 0), p) {
+                        (Some(r), _, _) => vec![Step::forbids(rule_id(r.rule), r.reason)],
+                        (None, true, Some(p)) => vec![Step::forbids(p.tag.rule, format!("the {name} reaching {t} must become one of the kinds the promotion rule names, as written"))],
+                        _ => vec![Step::forbids(self.c.kind_at(self.board.cell(from)).map_or("no-such-action", |k| self.c.kinds[k].rule(captures)), format!("the {name} cannot go from {f} to {t} as written"))],
                     }
                 } else {
                     self.furthest(found)
@@ -295,9 +313,14 @@ impl Position {
             }
         }
         let best = best.unwrap_or_default();
-        let moved = best
-            .first()
-            .is_some_and(|s| s.verdict == StepVerdict::Forbids && s.rule.ends_with("-move"));
+        let moved = best.first().is_some_and(|s| {
+            s.verdict == StepVerdict::Forbids
+                && self
+                    .c
+                    .kinds
+                    .iter()
+                    .any(|k| s.rule == k.move_rule || s.rule == k.capture_rule)
+        });
         if moved && !matches!(sm.from, Origin::Exact(_)) {
             let what = crate::rules::refusal::what(self.turn, sm.kind);
             return vec![Step::forbids(
@@ -320,7 +343,6 @@ impl Position {
                 format!("there is no piece on {f}"),
             );
         };
-        let move_rule = c.kinds[kind].move_rule;
         // The castling king going to its castling square is a castling, barred for a reason.
         if let Some(k) = c.castling.as_ref().filter(|k| k.king == kind) {
             let (a, b) = (from.square(), to.square());
@@ -368,14 +390,54 @@ impl Position {
                 format!("a piece stands in the way of the {name} from {f} to {t}"),
             );
         }
+        let empty = self.board.cell(to) == crate::rules::board::cell::EMPTY;
         if let Some(e) = c.en_passant.as_ref().filter(|e| e.kinds.has(kind)) {
             let mut ep = self.clone();
             ep.board.put(to.square(), Some(c.piece(them, kind)));
-            if capture && self.board.cell(to) == crate::rules::board::cell::EMPTY && reaches(&ep) {
+            if capture && empty && self.could_have_passed(to) && reaches(&ep) {
                 return Step::forbids(e.tag.rule, format!("no piece passed over {t} on the last move, so the {name} cannot take en passant there"));
             }
         }
-        Step::forbids(move_rule, format!("the {name} cannot go from {f} to {t}"))
+        let captures = capture || self.board.piece_at(to).is_some_and(|p| p.color() == them);
+        Step::forbids(
+            c.kinds[kind].rule(captures),
+            if captures {
+                format!("the {name} cannot capture from {f} on {t}")
+            } else {
+                format!("the {name} cannot go from {f} to {t}")
+            },
+        )
+    }
+
+    /// Whether an enemy piece that double-steps stands just beyond `to` (seen from the
+    /// mover), where a double step over `to` from its region would have put it: the written
+    /// capture onto the empty `to` is then an en passant that is not (or no longer) allowed.
+    fn could_have_passed(&self, to: Sq) -> bool {
+        let c = self.c;
+        let them = self.turn.other();
+        let ahead = if self.turn == Color::White { 1 } else { -1 };
+        let at = |d: i32| {
+            let s = to.square();
+            let rank = s.rank as i32 + d * ahead;
+            (0..c.geometry.ranks as i32)
+                .contains(&rank)
+                .then(|| Sq::of(crate::rules::board::Square::new(s.file, rank as u8)))
+        };
+        let Some(behind) = at(-1) else {
+            return false;
+        };
+        let theirs = self
+            .board
+            .piece_at(behind)
+            .is_some_and(|p| p.color() == them);
+        let Some(kind) = c.kind_at(self.board.cell(behind)).filter(|_| theirs) else {
+            return false;
+        };
+        c.double_steps.iter().any(|d| {
+            d.kinds.has(kind)
+                && (1..d.steps as i32)
+                    .any(|k| at(k).is_some_and(|sq| d.region[them.index()].has(sq)))
+        })
     }
 
     fn mine_at(&self, sq: Sq) -> bool {

@@ -11,6 +11,8 @@
 #[cfg(test)]
 mod agreement;
 mod compile;
+mod endings;
+mod invariants;
 mod judge;
 mod position;
 #[cfg(test)]
@@ -39,6 +41,8 @@ pub struct Entry {
     pub options: Vec<OptionDef>,
     /// The state keys its components keep.
     pub keys: Vec<KeyDef>,
+    /// The invariants its components and pieces offer.
+    pub invariants: Vec<InvariantDef>,
     /// The definition compiled under each set of readings asked for so far.
     compiled: Mutex<Vec<Reading>>,
 }
@@ -134,6 +138,26 @@ fn entry_of(def: Definition) -> Entry {
             "the pieces' movements",
             "a piece that moves along a line may not pass over another piece",
         ),
+        super::rule(
+            "turn-length",
+            "the players move alternately",
+            "a turn is exactly one move",
+        ),
+        super::rule(
+            "capture-mark",
+            "the notation of turns",
+            "`x` marks a capture and `-` a move to an empty square",
+        ),
+        super::rule(
+            "check-claim",
+            "the notation of turns",
+            "`+` claims that the move gives check and `#` that it mates",
+        ),
+        super::rule(
+            "game-over",
+            "the end of the game",
+            "once the game has ended no further move is played",
+        ),
         super::rule("resignation", "the players", "a player who resigns loses"),
         super::rule(
             "agreement",
@@ -151,6 +175,19 @@ fn entry_of(def: Definition) -> Entry {
             )
             .quote(l(&p.clause)),
         );
+        if let Some(capture) = &p.capture_clause {
+            rules.push(
+                super::rule(
+                    l(&format!("{}-capture", p.name)),
+                    source,
+                    l(&format!(
+                        "the {} captures as the capturing parts of `{}` allow",
+                        p.name, p.betza
+                    )),
+                )
+                .quote(l(capture)),
+            );
+        }
     }
     for r in &def.rules {
         rules.push(
@@ -212,12 +249,14 @@ fn entry_of(def: Definition) -> Entry {
         interpreted: true,
     };
     let keys = keys_of(&def);
+    let invariants = invariants::catalogue(&def);
     Entry {
         def,
         info,
         rules,
         options,
         keys,
+        invariants,
         compiled: Mutex::new(Vec::new()),
     }
 }
@@ -288,7 +327,8 @@ fn reason_of(c: &crate::definition::Component) -> Option<Reason> {
         C::Extinction { .. } | C::Explosion { .. } => Reason::Extinction,
         C::Goal { .. } => Reason::Infiltration,
         C::BareKing { .. } => Reason::Extinction,
-        C::CheckCount { .. } => Reason::Checkmate,
+        C::CheckCount { .. } => Reason::CheckCount,
+        C::InsufficientMaterial { .. } => Reason::InsufficientMaterial,
         C::Repetition { .. } => Reason::Repetition,
         C::MoveCount { .. } => Reason::FiftyMove,
         _ => return None,
@@ -312,12 +352,35 @@ fn summary(c: &crate::definition::Component) -> String {
         C::CompulsoryCapture => "a side that can capture must capture".into(),
         C::NoGivingCheck => "no move may give check".into(),
         C::Explosion { .. } => "a capture removes the capturing piece and every non-immune piece around the capture square".into(),
-        C::Repetition { times } => format!("the same position for the {}th time: a draw", times),
+        C::Repetition { times } => format!("the same position for the {} time: a draw", ordinal(*times)),
         C::MoveCount { moves } => format!("{moves} moves by each side without a capture or a pawn move: a draw"),
         C::BareKing { value, .. } => format!("a side left with one piece: {}", value_word(*value)),
         C::FirstMove { movement, .. } => format!("a piece on a square it keeps a first-move right on may also move `{movement}`"),
         C::CheckedRoyalCaptures => "a royal piece in check moves only to capture a piece that gives check".into(),
+        C::InsufficientMaterial { alone, colour_bound } => {
+            let letters = |l: &[char]| l.iter().map(char::to_string).collect::<Vec<_>>().join(" ");
+            let mut cases = Vec::new();
+            if !alone.is_empty() {
+                cases.push(format!("nothing but one piece of {} beside the royal pieces", letters(alone)));
+            }
+            if !colour_bound.is_empty() {
+                cases.push(format!("nothing but pieces of {} on squares of one colour", letters(colour_bound)));
+            }
+            format!("neither side can win with the material left ({}): a draw", cases.join(", or "))
+        }
     }
+}
+
+/// `1st`, `2nd`, `3rd`, `4th`, `11th`, `21st`.
+fn ordinal(n: u8) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
 }
 
 fn value_word(v: Value) -> &'static str {
@@ -402,7 +465,7 @@ impl Rules for Position {
     }
 
     fn invariants() -> &'static [InvariantDef] {
-        &[]
+        &bound().invariants
     }
 
     fn geometry_for(size: Option<(u8, u8)>) -> Result<Geometry, SetupError> {
@@ -573,42 +636,7 @@ impl Rules for Position {
     }
 
     fn outcome_with(&self, has_legal_turn: bool) -> Option<Outcome> {
-        let outcome = |color: Color, value: Value, reason: Reason, rule: &'static str| Outcome {
-            winner: match value {
-                Value::Win => Some(color),
-                Value::Loss => Some(color.other()),
-                Value::Draw => None,
-            },
-            reason,
-            rule,
-        };
-        if let Some((color, value, rule)) = self.decided() {
-            let reason = self
-                .c
-                .def
-                .rules
-                .iter()
-                .find(|r| r.id == rule)
-                .and_then(|r| reason_of(&r.component))
-                .unwrap_or(Reason::Extinction);
-            return Some(outcome(color, value, reason, rule));
-        }
-        if has_legal_turn {
-            return None;
-        }
-        let checked = self.in_check() == Some(true);
-        let ending = if checked {
-            self.c.checkmate
-        } else {
-            self.c.stalemate
-        };
-        let reason = if checked {
-            Reason::Checkmate
-        } else {
-            Reason::Stalemate
-        };
-        let e = ending.or(self.c.stalemate)?;
-        Some(outcome(self.turn, e.value, reason, e.tag.rule))
+        self.ending(has_legal_turn)
     }
 
     fn refusal(&self, pattern: &TurnPattern) -> Refusal {
@@ -674,6 +702,6 @@ impl Rules for Position {
     }
 
     fn check_invariant(&self, name: &str) -> Result<(), String> {
-        Err(format!("no invariant `{name}`"))
+        self.invariant(name)
     }
 }
