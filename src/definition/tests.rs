@@ -1355,3 +1355,60 @@ fn formatting_the_bundled_definitions_keeps_their_meaning() {
     }
     assert!(count > 10, "{count}");
 }
+
+#[test]
+fn a_piece_may_word_its_captures_apart() {
+    let text = BASE.replace(
+        "piece P pawn fmWfcF pawn\n",
+        "piece P pawn fmWfcF pawn \"It steps.\" \"It captures.\"\n",
+    );
+    let d = parse("t.def", &text, &loader(&[])).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(d.pieces[1].clause, "It steps.");
+    assert_eq!(d.pieces[1].capture_clause.as_deref(), Some("It captures."));
+    assert_eq!(d.pieces[0].capture_clause, None);
+    let three = BASE.replace(
+        "piece P pawn fmWfcF pawn\n",
+        "piece P pawn fmWfcF pawn \"a\" \"b\" \"c\"\n",
+    );
+    assert_eq!(
+        one_error(&three),
+        (
+            "the piece's clauses end its line: one for its moves, one for its captures".into(),
+            "test.def:4:34".into()
+        )
+    );
+    let flag_after = BASE.replace(
+        "piece P pawn fmWfcF pawn\n",
+        "piece P pawn fmWfcF \"a\" pawn\n",
+    );
+    assert_eq!(one_error(&flag_after).0, "the piece's clause ends its line");
+}
+
+#[test]
+fn insufficient_material_reads_its_kinds() {
+    let ok = format!(
+        "{BASE}piece B bishop B\ninsufficient-material {{\n  clause \"x\"\n  colour-bound B\n}}\n"
+    );
+    let d = parse("t.def", &ok, &loader(&[])).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        d.rules[0].component,
+        Component::InsufficientMaterial {
+            alone: vec![],
+            colour_bound: vec!['B'],
+        }
+    );
+    assert_eq!(
+        one_error(&format!(
+            "{BASE}insufficient-material {{\n  clause \"x\"\n}}\n"
+        ))
+        .0,
+        "`insufficient-material` needs `alone`"
+    );
+    assert_eq!(
+        one_error(&format!(
+            "{BASE}insufficient-material {{\n  clause \"x\"\n  alone Q\n}}\n"
+        ))
+        .0,
+        "`Q` is not a piece of this definition"
+    );
+}
