@@ -76,6 +76,15 @@ impl Asked {
     }
 }
 
+/// Records that the options of `set` were consulted: for variants whose readings decide
+/// which rules apply rather than flags read one at a time (definitions, whose components
+/// apply `when` an option has a value).
+pub fn note(set: Asked) {
+    if set.0 != 0 {
+        ASKED.with(|a| a.set(a.get() | set.0));
+    }
+}
+
 /// Forgets what was consulted so far on this thread.
 pub fn reset() {
     ASKED.with(|a| a.set(0));

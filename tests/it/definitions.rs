@@ -98,3 +98,18 @@ fn the_tutorial_definition_and_scenario_check() {
     arbiter(&["fmt", "--check", &my("my.def"), &my("my.scn")]);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn dispute_varies_the_readings_a_definition_declares() {
+    // The fifty-move scenario consults move-rule-draw (its count is past the fewest moves a
+    // move-count component counts); the castling ones consult chess960 (a side holds a
+    // castling right); the others consult nothing.
+    snapshot(
+        "dispute_endings",
+        arbiter(&["dispute", "scenarios/definitions/endings.scn"]),
+    );
+    snapshot(
+        "dispute_castling",
+        arbiter(&["dispute", "scenarios/definitions/castling.scn"]),
+    );
+}

@@ -4,6 +4,7 @@
 
 use crate::definition::model::{self, Component, Definition, Safety, Timing, Value};
 use crate::rules::board::{Geometry, Sq, Square, CELLS};
+use crate::rules::consulted::{self, Asked};
 use crate::rules::design::movement_of;
 use crate::rules::movement::{AttackTable, Movement};
 use crate::rules::piece::{Color, Piece, Role};
@@ -204,6 +205,23 @@ pub struct Compiled {
     pub repetition: Option<(Tag, u8)>,
     pub move_count: Option<(Tag, u16)>,
     pub material: Option<Material>,
+    /// The options whose readings choose among the components, by what they decide.
+    pub readings: Readings,
+}
+
+/// Which options' readings decide which components apply, grouped by where the engine asks:
+/// an option is consulted when a verdict looks at a component of the family its `when`
+/// chooses in, present under this reading or not.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Readings {
+    /// Castling components: consulted by a side that holds a castling right.
+    pub castling: Asked,
+    /// Repetition components, and the fewest times any of them counts.
+    pub repetition: (Asked, u8),
+    /// Move-count components, and the fewest moves any of them counts.
+    pub move_count: (Asked, u16),
+    /// Every other component: consulted by every verdict.
+    pub other: Asked,
 }
 
 /// Leaks a string for the `&'static str` rule ids the shared vocabulary uses: a definition is
@@ -303,6 +321,7 @@ impl Compiled {
             repetition: None,
             move_count: None,
             material: None,
+            readings: readings_of(&def),
             def: def.clone(),
         };
         for (at, rule) in def.rules.iter().enumerate() {
@@ -461,11 +480,51 @@ impl Compiled {
         Piece::new(color, self.kinds[kind].role)
     }
 
+    /// Records the options a verdict in a position with `castling_right` consults.
+    pub fn consult(&self, castling_right: bool) {
+        let r = &self.readings;
+        consulted::note(r.other);
+        if castling_right {
+            consulted::note(r.castling);
+        }
+    }
+
     pub fn kind_of_letter(&self, letter: char) -> Option<usize> {
         self.kinds
             .iter()
             .position(|k| k.letter == letter.to_ascii_uppercase())
     }
+}
+
+/// The options each family of components is chosen by ([`Readings`]).
+fn readings_of(def: &Definition) -> Readings {
+    let mut r = Readings {
+        repetition: (Asked::default(), u8::MAX),
+        move_count: (Asked::default(), u16::MAX),
+        ..Readings::default()
+    };
+    for rule in &def.rules {
+        let asked = Asked(rule.when.iter().fold(0, |acc, (option, _)| {
+            match def.options.iter().position(|o| o.name == *option) {
+                Some(i) if i < 64 => acc | 1 << i,
+                _ => acc,
+            }
+        }));
+        if asked.is_empty() {
+            continue;
+        }
+        match &rule.component {
+            Component::Castling { .. } => r.castling = r.castling.union(asked),
+            Component::Repetition { times } => {
+                r.repetition = (r.repetition.0.union(asked), r.repetition.1.min(*times))
+            }
+            Component::MoveCount { moves } => {
+                r.move_count = (r.move_count.0.union(asked), r.move_count.1.min(*moves))
+            }
+            _ => r.other = r.other.union(asked),
+        }
+    }
+    r
 }
 
 /// The movement a Betza text gives (already checked by the definition's reader).

@@ -44,6 +44,12 @@ impl Position {
             let e = ending?;
             return Some(outcome(self.turn, e.value, reason, e.tag.rule));
         }
+        // The reading is consulted only where the counts of its components differ in what
+        // they decide: from the fewest moves any of them counts.
+        let (asked, fewest) = self.c.readings.move_count;
+        if self.halfmove >= 2 * u32::from(fewest) {
+            crate::rules::consulted::note(asked);
+        }
         if let Some((tag, moves)) = self.c.move_count {
             if self.halfmove >= 2 * u32::from(moves) {
                 return Some(outcome(self.turn, Value::Draw, Reason::FiftyMove, tag.rule));
@@ -58,6 +64,11 @@ impl Position {
             ));
         }
         None
+    }
+
+    /// Records the options a verdict in this position consults ([`super::Compiled::consult`]).
+    pub fn consult(&self) {
+        self.c.consult(self.castle[self.turn.index()] != 0);
     }
 
     /// Whether neither side can win with what is left: besides the royal pieces, at most one

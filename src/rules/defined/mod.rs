@@ -586,6 +586,7 @@ impl Rules for Position {
     }
 
     fn legal_moves(&self, out: &mut Vec<Move>) {
+        self.consult();
         Position::legal_moves(self, out)
     }
 
@@ -636,10 +637,12 @@ impl Rules for Position {
     }
 
     fn outcome_with(&self, has_legal_turn: bool) -> Option<Outcome> {
+        self.consult();
         self.ending(has_legal_turn)
     }
 
     fn refusal(&self, pattern: &TurnPattern) -> Refusal {
+        self.consult();
         let steps = self.judge(pattern);
         match steps
             .into_iter()
@@ -654,10 +657,12 @@ impl Rules for Position {
     }
 
     fn explain_refused(&self, pattern: &TurnPattern) -> Vec<Step> {
+        self.consult();
         self.judge(pattern)
     }
 
     fn explain_legal(&self, m: Move) -> Vec<Step> {
+        self.consult();
         self.judge_move(m)
     }
 
@@ -666,6 +671,10 @@ impl Rules for Position {
     }
 
     fn repetition_draw(&self, seen: usize) -> Option<&'static str> {
+        let (asked, fewest) = self.c.readings.repetition;
+        if seen >= fewest as usize {
+            super::consulted::note(asked);
+        }
         let (t, times) = self.c.repetition?;
         (seen >= times as usize).then_some(t.rule)
     }
