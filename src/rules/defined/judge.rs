@@ -55,6 +55,14 @@ impl Position {
                     ));
                 }
             }
+            Special::None if self.first_move_of(m).is_some() => {
+                if let Some(fm) = self.first_move_of(m) {
+                    steps.push(Step::allows(
+                        fm.tag.rule,
+                        format!("the {name} on {from} has not moved and may go to {to} on its first move"),
+                    ));
+                }
+            }
             _ => {
                 if let Some(k) = c.kind_at(self.board.cell(m.from)) {
                     let capture = self.is_capture(m);
@@ -398,6 +406,23 @@ impl Position {
                 return Step::forbids(e.tag.rule, format!("no piece passed over {t} on the last move, so the {name} cannot take en passant there"));
             }
         }
+        // A first move the piece would make, but whose right is gone (or barred by check).
+        if let Some(fm) = c
+            .first_moves
+            .iter()
+            .find(|fm| fm.kinds.has(kind) && self.first_move_reaches(fm, from, to))
+        {
+            return Step::forbids(
+                fm.tag.rule,
+                if self.gated(from) {
+                    format!("the {name} on {f} may not make its first move to {t} now")
+                } else {
+                    format!(
+                        "the {name} on {f} has no first move left: it has moved, or lost the right"
+                    )
+                },
+            );
+        }
         let captures = capture || self.board.piece_at(to).is_some_and(|p| p.color() == them);
         Step::forbids(
             c.kinds[kind].rule(captures),
@@ -407,6 +432,55 @@ impl Position {
                 format!("the {name} cannot go from {f} to {t}")
             },
         )
+    }
+
+    /// The first-move component that generates `m`, when the piece's own movement does not
+    /// make it.
+    fn first_move_of(&self, m: Move) -> Option<&'static super::compile::FirstMove> {
+        let c = self.c;
+        let kind = c.kind_at(self.board.cell(m.from))?;
+        let us = self.turn;
+        let mut own = false;
+        crate::rules::movement::destinations(
+            &c.kinds[kind].movement,
+            &self.board,
+            m.from,
+            us,
+            |code| crate::rules::piece::Piece::from_code(code).is_some_and(|p| p.color() != us),
+            |to, _| own |= to == m.to,
+        );
+        if own {
+            return None;
+        }
+        c.first_moves
+            .iter()
+            .find(|fm| fm.kinds.has(kind) && self.first_move_reaches(fm, m.from, m.to))
+            .filter(|_| self.gated(m.from))
+    }
+
+    /// Whether the piece on `from` still has its first-move right.
+    fn gated(&self, from: Sq) -> bool {
+        let s = from.square();
+        let first_rank = if self.turn == Color::White {
+            0
+        } else {
+            self.c.geometry.ranks - 1
+        };
+        s.rank == first_rank && self.gates[self.turn.index()] >> s.file & 1 != 0
+    }
+
+    /// Whether first move `fm` takes the piece on `from` to `to`, on this board.
+    fn first_move_reaches(&self, fm: &super::compile::FirstMove, from: Sq, to: Sq) -> bool {
+        let mut reaches = false;
+        crate::rules::movement::destinations(
+            &fm.movement,
+            &self.board,
+            from,
+            self.turn,
+            |_| false,
+            |t, _| reaches |= t == to,
+        );
+        reaches
     }
 
     /// Whether an enemy piece that double-steps stands just beyond `to` (seen from the

@@ -314,6 +314,19 @@ impl Position {
                 });
             }
         }
+        // Without castling the field holds the first-move rights, by file (as read).
+        if self.c.castling.is_none() {
+            for color in Color::ALL {
+                for f in (0..g.files).filter(|f| self.gates[color.index()] >> f & 1 != 0) {
+                    let ch = (b'A' + f) as char;
+                    rights.push(if color == Color::White {
+                        ch
+                    } else {
+                        ch.to_ascii_lowercase()
+                    });
+                }
+            }
+        }
         out.push_str(if rights.is_empty() { "-" } else { &rights });
         out.push(' ');
         match self.ep[0] {
