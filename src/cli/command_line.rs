@@ -125,8 +125,14 @@ pub fn scenario(given: &Given<'_>) -> Result<(Source, File, Option<TurnText>), F
         }
         _ => None,
     };
+    // A definition is named as typed (its path, or `chess.def`): its own name may be a
+    // built-in's (`chess`), which would read back as the built-in game.
+    let name = match variant {
+        Variant::Defined(_) => given.variant.to_string(),
+        _ => variant.name().to_string(),
+    };
     let file = File {
-        variant: Spanned::new(variant.name().to_string(), variant_span),
+        variant: Spanned::new(name, variant_span),
         size,
         options: Vec::new(),
         scenarios: vec![Scenario {

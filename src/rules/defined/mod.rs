@@ -240,7 +240,12 @@ fn entry_of(def: Definition) -> Entry {
         ),
         designs: false,
         invented: false,
-        zones: &[],
+        zones: leak_strs(
+            &regions_of(&def)
+                .into_iter()
+                .map(|(n, _)| n)
+                .collect::<Vec<_>>(),
+        ),
         check: def
             .rules
             .iter()
@@ -316,6 +321,31 @@ fn keys_of(def: &Definition) -> Vec<KeyDef> {
         "the whole position in Fairy-Stockfish's FEN conventions",
     ));
     keys
+}
+
+/// The named regions of a definition's components, in the order they are written: each
+/// side's region of a double step, en passant, promotion or goal, named `<rule id>-<side>`
+/// (`promotion-white`). They are the definition's zones: `show` shades them and `expect zone`
+/// names them; a square in several has the first.
+fn regions_of(def: &Definition) -> Vec<(String, &crate::definition::model::Region)> {
+    use crate::definition::Component as C;
+    let mut out: Vec<(String, &crate::definition::model::Region)> = Vec::new();
+    for r in &def.rules {
+        let region = match &r.component {
+            C::DoubleStep { region, .. }
+            | C::EnPassant { region, .. }
+            | C::Promotion { region, .. }
+            | C::Goal { region, .. } => region,
+            _ => continue,
+        };
+        for (color, region) in Color::ALL.iter().zip(region) {
+            let name = format!("{}-{color}", r.id);
+            if !region.cells.is_empty() && !out.iter().any(|(n, _)| *n == name) {
+                out.push((name, region));
+            }
+        }
+    }
+    out
 }
 
 /// The reason a game ends for under a component, for those that end games.
@@ -677,6 +707,17 @@ impl Rules for Position {
         }
         let (t, times) = self.c.repetition?;
         (seen >= times as usize).then_some(t.rule)
+    }
+
+    fn zone(&self, square: super::Square) -> Option<&'static str> {
+        let cell = crate::definition::model::Cell {
+            file: square.file,
+            rank: square.rank,
+        };
+        let (name, _) = regions_of(&self.c.def)
+            .into_iter()
+            .find(|(_, r)| r.contains(cell))?;
+        bound().info.zones.iter().copied().find(|z| *z == name)
     }
 
     fn role_of_word(word: &str) -> Option<Role> {
