@@ -125,8 +125,13 @@ pub fn scenario(given: &Given<'_>) -> Result<(Source, File, Option<TurnText>), F
         }
         _ => None,
     };
+    // A definition that shares a built-in's name (`chess.def`) keeps the words it was given.
+    let name = match variant.name().parse::<Variant>() {
+        Ok(v) if v == variant => variant.name(),
+        _ => given.variant,
+    };
     let file = File {
-        variant: Spanned::new(variant.name().to_string(), variant_span),
+        variant: Spanned::new(name.to_string(), variant_span),
         size,
         options: Vec::new(),
         scenarios: vec![Scenario {
