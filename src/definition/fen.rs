@@ -10,6 +10,7 @@
 use std::fmt;
 
 use super::model::{Cell, Color};
+use crate::rules::design::DesignId;
 
 /// What a FEN is read against: the board and the piece letters of a definition.
 #[derive(Clone, Copy, Debug)]
@@ -40,6 +41,13 @@ pub enum Placed {
         /// Written with `~` after it: a piece that was promoted (it reverts if captured in some
         /// games, and counts as promoted for others).
         promoted: bool,
+    },
+    /// An invented piece, written as its Betza design: `(WD)` for White, `[WD]` for Black.
+    Design {
+        /// The design, interned for the run.
+        design: DesignId,
+        /// Whose piece it is.
+        color: Color,
     },
 }
 
@@ -140,6 +148,17 @@ pub fn square_name(cell: Cell) -> String {
 
 /// Reads a FEN against a board and its pieces.
 pub fn parse(text: &str, shape: &Shape) -> Result<Fen, FenError> {
+    read(text, shape, false)
+}
+
+/// Reads a FEN against a board and its pieces, where invented pieces may stand besides them:
+/// a Betza design in parentheses for White (`(WD)`) or in square brackets for Black (`[WD]`),
+/// interned for the run. Square brackets are designs here, never a pocket.
+pub fn parse_with_designs(text: &str, shape: &Shape) -> Result<Fen, FenError> {
+    read(text, shape, true)
+}
+
+fn read(text: &str, shape: &Shape, designs: bool) -> Result<Fen, FenError> {
     if !(1..=26).contains(&shape.files) || shape.ranks == 0 {
         return Err(err(
             0,
@@ -174,7 +193,7 @@ pub fn parse(text: &str, shape: &Shape) -> Result<Fen, FenError> {
             "the FEN is empty: expected the placement of the pieces",
         ));
     };
-    let squares = read_placement(placement, shape)?;
+    let squares = read_placement(placement, shape, designs)?;
     let mut fen = Fen {
         files: shape.files,
         ranks: shape.ranks,
@@ -252,7 +271,7 @@ pub fn parse(text: &str, shape: &Shape) -> Result<Fen, FenError> {
     Ok(fen)
 }
 
-fn read_placement(placement: &str, shape: &Shape) -> Result<Vec<Placed>, FenError> {
+fn read_placement(placement: &str, shape: &Shape, designs: bool) -> Result<Vec<Placed>, FenError> {
     let (files, ranks) = (shape.files as usize, shape.ranks as usize);
     let mut squares = vec![Placed::Empty; files * ranks];
     let mut rank_texts: Vec<(usize, &str)> = Vec::new();
@@ -261,7 +280,7 @@ fn read_placement(placement: &str, shape: &Shape) -> Result<Vec<Placed>, FenErro
         rank_texts.push((col, part));
         col += part.chars().count() + 1;
     }
-    if let Some(at) = placement.find('[') {
+    if let Some(at) = placement.find('[').filter(|_| !designs) {
         let col = placement[..at].chars().count();
         return Err(err(
             col,
@@ -388,6 +407,41 @@ fn read_placement(placement: &str, shape: &Shape) -> Result<Vec<Placed>, FenErro
                         color,
                         promoted,
                     };
+                    file += 1;
+                }
+                '(' | '[' if designs => {
+                    if file >= files {
+                        return Err(too_long());
+                    }
+                    let byte = part.char_indices().nth(k).map_or(part.len(), |(b, _)| b);
+                    let label = (rank + 1).to_string();
+                    let (piece, len) = crate::rules::board::design_in_fen(&part[byte..], &label)
+                        .map_err(|e| err(col, part[byte..].chars().count(), e))?;
+                    let text = &part[byte..byte + len];
+                    let cell = Cell {
+                        file: file as u8,
+                        rank: rank as u8,
+                    };
+                    if shape.holes.contains(&cell) {
+                        return Err(err(
+                            col,
+                            text.chars().count(),
+                            format!(
+                                "a piece on {}, which is not part of the board (a hole)",
+                                square_name(cell)
+                            ),
+                        ));
+                    }
+                    // The opening character is taken; the rest of the design follows it.
+                    for _ in 1..text.chars().count() {
+                        chars.next();
+                    }
+                    if let Some(design) = piece.design() {
+                        squares[rank * files + file] = Placed::Design {
+                            design,
+                            color: piece.color(),
+                        };
+                    }
                     file += 1;
                 }
                 '~' => return Err(err(col, 1, "`~` stands right after a promoted piece")),

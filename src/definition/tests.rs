@@ -1128,6 +1128,57 @@ fn fen_fields_are_typed() {
     assert_eq!(bad.message, "unexpected `9` after the end of the FEN");
 }
 
+#[test]
+fn designs_stand_in_a_fen_only_where_asked_for() {
+    use super::fen::{self, Placed};
+    let letters: Vec<char> = "KQRBNP".chars().collect();
+    let holes = [Cell { file: 0, rank: 0 }];
+    let shape = fen::Shape {
+        files: 8,
+        ranks: 8,
+        holes: &holes,
+        letters: &letters,
+    };
+    let text = "4k3/8/8/8/3[Wf(DN)]4/8/8/*(WD)2K3 w - - 0 1";
+    let bad = fen::parse(text, &shape).unwrap_err();
+    assert!(bad.message.contains("pockets"), "{bad}");
+    let f = fen::parse_with_designs(text, &shape).unwrap();
+    let wd = crate::rules::design::intern("WD").unwrap();
+    assert_eq!(
+        f.at(Cell { file: 1, rank: 0 }),
+        Placed::Design {
+            design: wd,
+            color: Color::White
+        }
+    );
+    assert!(matches!(
+        f.at(Cell { file: 3, rank: 3 }),
+        Placed::Design {
+            color: Color::Black,
+            ..
+        }
+    ));
+    assert_eq!(
+        f.at(Cell { file: 4, rank: 0 }),
+        Placed::Piece {
+            letter: 'K',
+            color: Color::White,
+            promoted: false
+        }
+    );
+    // Each error at the column of the design that is wrong.
+    let err = |t: &str| fen::parse_with_designs(t, &shape).unwrap_err();
+    let e = err("4k3/8/8/8/8/8/8/*3K(WX)2");
+    assert_eq!(e.column, 19);
+    assert!(e.message.contains("`(WX)` is not a design"), "{e}");
+    let e = err("4k3/8/8/8/8/8/8/*3K(WD2");
+    assert!(e.message.contains("has no closing `)`"), "{e}");
+    let e = err("4k3/8/8/8/8/8/8/(WD)3K3");
+    assert!(e.message.contains("not part of the board"), "{e}");
+    let e = err("4k3/8/8/8/8/8/8/*3K2(WD)(WD)");
+    assert!(e.message.contains("more than 8 squares"), "{e}");
+}
+
 mod robustness {
     use super::*;
     use proptest::prelude::*;

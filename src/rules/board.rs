@@ -188,8 +188,9 @@ impl Geometry {
 }
 
 /// A designed piece at the start of `text`: `(design)` for White, `[design]` for Black, the
-/// design's own parentheses nested inside; returns the piece and the length it took.
-fn design_in_fen(text: &str, label: &str) -> Result<(Piece, usize), String> {
+/// design's own parentheses nested inside; returns the piece and the length it took, in bytes.
+/// `label` names the rank in the error.
+pub(crate) fn design_in_fen(text: &str, label: &str) -> Result<(Piece, usize), String> {
     let (open, close, color) = if text.starts_with('(') {
         ('(', ')', Color::White)
     } else {

@@ -1423,7 +1423,7 @@ impl<R: Rules> Lowering<R> {
                 }),
             PieceName::Design(d) => Err(Problem::new(
                 format!(
-                    "invented pieces such as `({})` stand only on boards of {}; {} has none",
+                    "invented pieces such as `({})` stand only on boards of {} and of variants written as definitions; {} has none",
                     d.text,
                     names_where(|v| v.invented),
                     R::name()

@@ -1,6 +1,7 @@
 //! The bundled orthodox chess scenarios, played under the chess DEFINITION
 //! (`variants/chess.def`) by the generic engine: every scenario of the files listed must pass
-//! with the verdicts, rule ids and results it expects of the built-in chess.
+//! with the verdicts, rule ids and results it expects of the built-in chess (invented pieces
+//! such as `(WD)` stand on a definition's board as on the built-in's).
 
 use std::path::Path;
 
@@ -11,6 +12,7 @@ const FILES: &[&str] = &[
     "castling.scn",
     "check.scn",
     "en-passant.scn",
+    "invented.scn",
     "movement.scn",
     "notation.scn",
     "perft.scn",

@@ -306,3 +306,24 @@ fn a_board_without_its_size_says_which_size_to_add() {
         "{err}"
     );
 }
+
+/// A definition that shares a built-in's name (`chess.def`) is explained by the definition
+/// (its own catalogue: no FIDE article for whose turn it is), not by the built-in.
+#[test]
+fn a_definition_named_as_a_built_in_is_explained_by_itself() {
+    let args = strings(&[
+        "explain",
+        "chess.def",
+        "(WD)d4-e5",
+        "--board",
+        "white: Ke1 (WD)d4; black: Ke8 Pd6",
+    ]);
+    let (text, err, code) = arbiter(".", &args);
+    assert_eq!((err.as_str(), code), ("", 1), "{text}");
+    assert!(text.contains("forbidden by invented-piece"), "{text}");
+    assert!(!text.contains("FIDE Laws of Chess 1.1"), "{text}");
+    let mut built_in = args.clone();
+    built_in[1] = "chess".into();
+    let (text, _, _) = arbiter(".", &built_in);
+    assert!(text.contains("FIDE Laws of Chess 1.1"), "{text}");
+}

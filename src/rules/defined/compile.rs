@@ -2,12 +2,14 @@
 //! tables, squares as bit sets, and the components that apply under those readings, each with
 //! its rule id. Built once per definition and readings, and kept for the whole run.
 
+use crate::definition::fen::Placed;
 use crate::definition::model::{self, Component, Definition, Safety, Timing, Value};
 use crate::rules::board::{Geometry, Sq, Square, CELLS};
 use crate::rules::consulted::{self, Asked};
-use crate::rules::design::movement_of;
+use crate::rules::design::{movement_of, DesignId};
 use crate::rules::movement::{AttackTable, Movement};
 use crate::rules::piece::{Color, Piece, Role};
+use crate::rules::SetupError;
 
 /// A set of mailbox cells.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -36,6 +38,10 @@ impl SqSet {
     }
 }
 
+/// The most piece kinds a board holds, its own and invented ones: a [`KindSet`] has a bit
+/// for each.
+pub const MAX_KINDS: usize = 64;
+
 /// A set of piece kinds, by index in the definition.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct KindSet(pub u64);
@@ -63,6 +69,12 @@ pub struct Kind {
     /// of their own, else its movement's.
     pub capture_rule: &'static str,
     pub clause: String,
+    /// The design of an invented piece standing on this board (rule `invented-piece`); its
+    /// role is [`Role::Design`].
+    pub design: Option<DesignId>,
+    /// Whether two of its atoms may reach one square (`WR`, `RD`), so that the generator
+    /// keeps one move of the two.
+    pub overlaps: bool,
 }
 
 impl Kind {
@@ -252,6 +264,8 @@ impl Compiled {
                         None => move_rule,
                     },
                     clause: p.clause.clone(),
+                    design: None,
+                    overlaps: overlaps(&movement_of(&p.design)),
                 }
             })
             .collect();
@@ -477,7 +491,78 @@ impl Compiled {
     /// The piece of kind `kind` for `color`.
     #[inline]
     pub fn piece(&self, color: Color, kind: usize) -> Piece {
-        Piece::new(color, self.kinds[kind].role)
+        let k = &self.kinds[kind];
+        match k.design {
+            None => Piece::new(color, k.role),
+            Some(d) => Piece::designed(color, d),
+        }
+    }
+
+    /// The definition's piece letters, upper case (invented pieces have none).
+    pub fn letters(&self) -> Vec<char> {
+        self.def.pieces.iter().map(|p| p.letter).collect()
+    }
+
+    /// The colour and kind of what a FEN places on a square; `None` for no piece.
+    pub fn kind_placed(&self, placed: Placed) -> Result<Option<(Color, usize)>, SetupError> {
+        let kind = match placed {
+            Placed::Piece { letter, color, .. } => self
+                .kind_of_letter(letter)
+                .map(|k| (color, k))
+                .ok_or_else(|| SetupError::fen(format!("`{letter}` is not a piece"))),
+            Placed::Design { design, color } => self
+                .kinds
+                .iter()
+                .position(|k| k.design == Some(design))
+                .map(|k| (color, k))
+                .ok_or_else(|| SetupError::fen(format!("{design} is not on this board"))),
+            Placed::Empty | Placed::Hole => return Ok(None),
+        };
+        kind.map(Some)
+    }
+
+    /// The definition with a kind for each of `designs`, the invented pieces on a board of it:
+    /// each moves by its design's atoms (rule `invented-piece`), is neither royal nor a pawn,
+    /// and no component names it, so it never castles, double-steps, takes en passant or
+    /// promotes, and nothing promotes into it.
+    pub fn with_designs(mut self, designs: &[DesignId]) -> Result<Compiled, SetupError> {
+        if designs.is_empty() {
+            return Ok(self);
+        }
+        if self.kinds.len() + designs.len() > MAX_KINDS {
+            return Err(SetupError::fen(format!(
+                "a board of {} holds at most {} distinct invented pieces besides its own {} kinds",
+                self.def.name,
+                MAX_KINDS - self.kinds.len(),
+                self.kinds.len()
+            )));
+        }
+        for &d in designs {
+            let i = self.kinds.len();
+            self.kinds.push(Kind {
+                letter: '(',
+                role: Role::Design,
+                name: d.to_string(),
+                movement: d.movement().clone(),
+                royal: false,
+                pawn: false,
+                move_rule: "invented-piece",
+                capture_rule: "invented-piece",
+                clause: String::new(),
+                design: Some(d),
+                overlaps: overlaps(d.movement()),
+            });
+            for color in Color::ALL {
+                self.kind_of[Piece::designed(color, d).code() as usize] = i as u8 + 1;
+            }
+        }
+        self.tables = Color::ALL.map(|color| {
+            let coded: Vec<(u8, &Movement)> = (0..self.kinds.len())
+                .map(|k| (self.piece(color, k).code(), &self.kinds[k].movement))
+                .collect();
+            AttackTable::new(color, &coded)
+        });
+        Ok(self)
     }
 
     /// Records the options a verdict in a position with `castling_right` consults.
@@ -492,7 +577,34 @@ impl Compiled {
     pub fn kind_of_letter(&self, letter: char) -> Option<usize> {
         self.kinds
             .iter()
-            .position(|k| k.letter == letter.to_ascii_uppercase())
+            .position(|k| k.design.is_none() && k.letter == letter.to_ascii_uppercase())
+    }
+}
+
+/// Whether two atoms of `m` have steps along one line from the piece, the only way two atoms
+/// reach one square.
+fn overlaps(m: &Movement) -> bool {
+    let line = |(dx, dy): (i8, i8)| {
+        let g = gcd(dx.unsigned_abs(), dy.unsigned_abs()).max(1) as i8;
+        (dx / g, dy / g)
+    };
+    let lines: Vec<Vec<(i8, i8)>> = m
+        .atoms
+        .iter()
+        .map(|a| a.steps.iter().map(|&s| line(s)).collect())
+        .collect();
+    lines.iter().enumerate().any(|(i, a)| {
+        lines[i + 1..]
+            .iter()
+            .any(|b| a.iter().any(|s| b.contains(s)))
+    })
+}
+
+fn gcd(a: u8, b: u8) -> u8 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
     }
 }
 

@@ -5,6 +5,7 @@
 
 use super::position::{CastleBar, Forbid, Move, Position, Special};
 use crate::rules::explain::{Step, StepVerdict};
+use crate::rules::movement::{walk, Landing};
 use crate::rules::refusal::{mark_refusal, origins};
 use crate::rules::turn::{ActionPattern, MoveShape, Origin};
 use crate::rules::{CastleSide, Rules, Sq, TurnPattern};
@@ -283,6 +284,8 @@ impl Position {
         self.pseudo_moves(&mut pseudo);
         let to = Sq::of(sm.to);
         let mut best: Option<Vec<Step>> = None;
+        // How far the best one's atoms got, for an invented piece ([`Position::design_landing`]).
+        let mut landed = 0;
         for from in froms.into_iter().map(Sq::of) {
             let name = self.kind_name(from);
             let (f, t) = (self.square_name(from), self.square_name(to));
@@ -316,19 +319,28 @@ impl Position {
                     self.furthest(found)
                 }
             };
-            if best.as_ref().is_none_or(|b| progress(&steps) > progress(b)) {
+            // Of several invented pieces refused alike, the one whose atom gets furthest.
+            let got = match onto.is_empty() {
+                true => self.design_landing(from, to).map_or(0, |(n, _)| n),
+                false => 0,
+            };
+            let further = |b: &Vec<Step>| (progress(&steps), got) > (progress(b), landed);
+            if best.as_ref().is_none_or(further) {
+                landed = got;
                 best = Some(steps);
             }
         }
         let best = best.unwrap_or_default();
-        let moved = best.first().is_some_and(|s| {
-            s.verdict == StepVerdict::Forbids
-                && self
-                    .c
-                    .kinds
-                    .iter()
-                    .any(|k| s.rule == k.move_rule || s.rule == k.capture_rule)
-        });
+        // An invented piece one of whose atoms gets there is that piece, refused.
+        let moved = landed == 0
+            && best.first().is_some_and(|s| {
+                s.verdict == StepVerdict::Forbids
+                    && self
+                        .c
+                        .kinds
+                        .iter()
+                        .any(|k| s.rule == k.move_rule || s.rule == k.capture_rule)
+            });
         if moved && !matches!(sm.from, Origin::Exact(_)) {
             let what = crate::rules::refusal::what(self.turn, sm.kind);
             return vec![Step::forbids(
@@ -351,6 +363,9 @@ impl Position {
                 format!("there is no piece on {f}"),
             );
         };
+        if c.kinds[kind].design.is_some() {
+            return self.design_unreached(from, to);
+        }
         // The castling king going to its castling square is a castling, barred for a reason.
         if let Some(k) = c.castling.as_ref().filter(|k| k.king == kind) {
             let (a, b) = (from.square(), to.square());
@@ -514,6 +529,87 @@ impl Position {
         })
     }
 
+    /// Why an invented piece on `from` does not go to `to`, as its design's atoms find that
+    /// square (rule `invented-piece`).
+    fn design_unreached(&self, from: Sq, to: Sq) -> Step {
+        let name = self.kind_name(from);
+        let (f, t) = (self.square_name(from), self.square_name(to));
+        self.design_landing(from, to).map_or_else(
+            || {
+                Step::forbids(
+                    rule_id("invented-piece"),
+                    format!("the {name} on {f} moves only as its design says, and {f} to {t} is none of its moves"),
+                )
+            },
+            |(_, step)| step,
+        )
+    }
+
+    /// How far an atom of the invented piece on `from` gets towards `to` (1: a piece is in the
+    /// way, 2: it lands there, and what stands there refuses it), with the step that refuses
+    /// it; what stands on the target decides over a piece in the way. `None` where no atom
+    /// gets there, or the piece is not an invented one.
+    fn design_landing(&self, from: Sq, to: Sq) -> Option<(u8, Step)> {
+        let c = self.c;
+        let us = self.turn;
+        let name = self.kind_name(from);
+        let (f, t) = (self.square_name(from), self.square_name(to));
+        let kind = c.kind_at(self.board.cell(from))?;
+        c.kinds[kind].design?;
+        // (how far the atom got: 1 blocked, 2 at the target; the step)
+        let mut best: Option<(u8, Step)> = None;
+        walk(
+            &c.kinds[kind].movement,
+            &self.board,
+            from,
+            us,
+            true,
+            |sq, landing| {
+                if sq != to {
+                    return;
+                }
+                let found = match landing {
+                    Landing::Blocked { by } => (
+                        1,
+                        Step::forbids(
+                            rule_id("blocked"),
+                            format!(
+                                "the {} on {} stands in the way of the {name} from {f} to {t}",
+                                self.kind_name(by),
+                                self.square_name(by)
+                            ),
+                        ),
+                    ),
+                    Landing::Piece { .. } if self.mine_at(to) => (
+                        2,
+                        Step::forbids(
+                            rule_id("own-piece-on-target"),
+                            format!("{t} holds a piece of {us}"),
+                        ),
+                    ),
+                    Landing::Piece { .. } => (
+                        2,
+                        Step::forbids(
+                            rule_id("invented-piece"),
+                            format!("the {name} on {f} reaches {t} only by an atom that moves without capturing (m), and {t} holds the {}", self.kind_name(to)),
+                        ),
+                    ),
+                    Landing::Empty { .. } => (
+                        2,
+                        Step::forbids(
+                            rule_id("invented-piece"),
+                            format!("the {name} on {f} reaches {t} only by an atom that captures (c), and {t} is empty"),
+                        ),
+                    ),
+                };
+                if best.as_ref().is_none_or(|(b, _)| found.0 > *b) {
+                    best = Some(found);
+                }
+            },
+        );
+        best
+    }
+
     fn mine_at(&self, sq: Sq) -> bool {
         self.board
             .piece_at(sq)
@@ -533,6 +629,7 @@ impl Position {
     }
 }
 
+/// Whether a rule is a piece's movement: a kind's `<name>-move`, or `invented-piece`.
 fn castle_note(bar: CastleBar) -> &'static str {
     match bar {
         CastleBar::Rights => {

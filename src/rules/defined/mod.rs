@@ -24,6 +24,7 @@ use std::sync::{Mutex, RwLock};
 pub use compile::Compiled;
 pub use position::{Move, Position, Special};
 
+use super::design::DesignId;
 use super::explain::Step;
 use super::{Action, CastleSide, Color, Leg, Role, Turn, TurnPattern};
 use super::{
@@ -189,6 +190,7 @@ fn entry_of(def: Definition) -> Entry {
             );
         }
     }
+    rules.push(invented_piece());
     for r in &def.rules {
         rules.push(
             super::rule(l(&r.id), l(&r.source), l(&summary(&r.component))).quote(l(&r.clause)),
@@ -239,7 +241,7 @@ fn entry_of(def: Definition) -> Entry {
                 .into_boxed_slice(),
         ),
         designs: false,
-        invented: false,
+        invented: true,
         zones: leak_strs(
             &regions_of(&def)
                 .into_iter()
@@ -264,6 +266,16 @@ fn entry_of(def: Definition) -> Entry {
         invariants,
         compiled: Mutex::new(Vec::new()),
     }
+}
+
+/// The rule of the invented pieces every definition's board takes besides its own kinds
+/// ([`Compiled::with_designs`]).
+fn invented_piece() -> RuleDef {
+    super::rule(
+        "invented-piece",
+        "Betza's funny notation, as the scenario language reads it",
+        "an invented piece, written as its Betza design (`(WD)d4` for White, `[WD]` for Black in a FEN), stands on the board besides the definition's own kinds: it moves by its design's atoms, each leaping, or riding over empty squares, in its directions (an `n` leap is blocked by a piece on its path, a `p` atom hops over exactly one piece, a `g` atom lands right behind it), an `m` atom only moves to an empty square and a `c` atom only captures; it is not royal, and no component names it, so it never castles, double-steps, takes en passant or promotes, and nothing promotes into it",
+    )
 }
 
 /// The state keys a definition's components keep, as the built-in chess names them; the
@@ -427,10 +439,29 @@ impl Entry {
         &'static self,
         options: &Options,
     ) -> (&'static Compiled, &'static [[u16; 64]; 2]) {
-        let key: Vec<&'static str> = self.options.iter().map(|o| options.get(o.name)).collect();
+        match self.compiled_with(options, &[]) {
+            Ok(c) => c,
+            Err(_) => unreachable!("a definition without invented pieces always compiles"),
+        }
+    }
+
+    /// The definition compiled under `options` with a kind for each invented piece of
+    /// `designs` (sorted, without repeats), once per run, readings and designs.
+    fn compiled_with(
+        &'static self,
+        options: &Options,
+        designs: &[DesignId],
+    ) -> Result<(&'static Compiled, &'static [[u16; 64]; 2]), SetupError> {
+        // The designs' texts follow the readings, so keys of one length never mix the two.
+        let key: Vec<&'static str> = self
+            .options
+            .iter()
+            .map(|o| options.get(o.name))
+            .chain(designs.iter().map(|d| d.text()))
+            .collect();
         let mut cache = self.compiled.lock().unwrap_or_else(|e| e.into_inner());
         if let Some((_, c, s)) = cache.iter().find(|(k, _, _)| *k == key) {
-            return (c, s);
+            return Ok((c, s));
         }
         let reading = |name: &str| -> String {
             self.options
@@ -439,14 +470,44 @@ impl Entry {
                 .map(|i| key[i].to_string())
                 .unwrap_or_default()
         };
-        let c: &'static Compiled = Box::leak(Box::new(Compiled::new(self.def.clone(), &reading)));
+        let c = Compiled::new(self.def.clone(), &reading).with_designs(designs)?;
+        let c: &'static Compiled = Box::leak(Box::new(c));
         let start = Position::read_fen(c, &self.def.start, Box::leak(Box::new([[0; 64]; 2])))
             .map(|p| p.counts)
             .unwrap_or([[0; 64]; 2]);
         let s: &'static [[u16; 64]; 2] = Box::leak(Box::new(start));
         cache.push((key, c, s));
-        (c, s)
+        Ok((c, s))
     }
+
+    /// The position a FEN gives, on the definition compiled for the invented pieces in it.
+    fn read(&'static self, fen: &str, options: &Options) -> Result<Position, SetupError> {
+        let designs = designs_in(fen);
+        let (c, s) = self.compiled_with(options, &designs)?;
+        Position::read_fen(c, fen, s)
+    }
+}
+
+/// The invented pieces a FEN's placement names (`(WD)`, `[WD]`), sorted, without repeats; up
+/// to the first that is not a design, which reading the FEN then reports.
+fn designs_in(fen: &str) -> Vec<DesignId> {
+    let placement = fen.split_whitespace().next().unwrap_or("");
+    let mut designs = Vec::new();
+    let mut at = 0;
+    while let Some(c) = placement[at..].chars().next() {
+        if c == '(' || c == '[' {
+            let Ok((piece, len)) = super::board::design_in_fen(&placement[at..], "") else {
+                break;
+            };
+            designs.extend(piece.design());
+            at += len;
+        } else {
+            at += c.len_utf8();
+        }
+    }
+    designs.sort();
+    designs.dedup();
+    designs
 }
 
 thread_local! {
@@ -514,7 +575,7 @@ impl Rules for Position {
 
     fn from_setup(setup: &Setup, options: &Options) -> Result<Self, SetupError> {
         let e = bound();
-        let (c, s) = e.compiled(options);
+        let (c, _) = e.compiled(options);
         let mut fen = setup.board.fen_placement();
         fen.push_str(if setup.turn == Color::White {
             " w"
@@ -569,7 +630,7 @@ impl Rules for Position {
         if c.check_count.is_some() {
             fen.push_str(&format!(" +{}+{}", checks[0], checks[1]));
         }
-        Position::read_fen(c, &fen, s)
+        e.read(&fen, options)
     }
 
     fn to_setup(&self) -> Setup {
@@ -598,9 +659,7 @@ impl Rules for Position {
     }
 
     fn from_fen(_geometry: Geometry, fen: &str, options: &Options) -> Result<Self, SetupError> {
-        let e = bound();
-        let (c, s) = e.compiled(options);
-        Position::read_fen(c, fen, s)
+        bound().read(fen, options)
     }
 
     fn fen(&self) -> String {
@@ -648,7 +707,7 @@ impl Rules for Position {
         let _ = g;
         Turn::single(Action::Move {
             role,
-            design: None,
+            design: piece.and_then(|p| p.design()),
             from: m.from.square(),
             legs: vec![Leg::onto(to.square(), victim)],
             promotion: m.promotion().map(|k| self.c.kinds[k].role),

@@ -5,7 +5,7 @@
 use std::hash::{Hash, Hasher};
 
 use super::compile::Compiled;
-use crate::definition::fen::{self, Placed};
+use crate::definition::fen;
 use crate::definition::model::Cell;
 use crate::definition::model::{Safety, Timing, Value};
 use crate::rules::board::{cell, Board, Sq, Square};
@@ -116,7 +116,7 @@ impl Position {
         start_counts: &'static [[u16; 64]; 2],
     ) -> Result<Position, SetupError> {
         let g = c.geometry;
-        let letters: Vec<char> = c.kinds.iter().map(|k| k.letter).collect();
+        let letters = c.letters();
         let holes: Vec<Cell> = c
             .holes
             .iter()
@@ -131,7 +131,8 @@ impl Position {
             holes: &holes,
             letters: &letters,
         };
-        let fen = fen::parse(text.trim(), &shape).map_err(|e| SetupError::fen(e.to_string()))?;
+        let fen = fen::parse_with_designs(text.trim(), &shape)
+            .map_err(|e| SetupError::fen(e.to_string()))?;
         let mut board = Board::empty(g);
         for h in &c.holes {
             board.remove_square(*h);
@@ -142,10 +143,7 @@ impl Position {
                 file: sq.file,
                 rank: sq.rank,
             };
-            if let Placed::Piece { letter, color, .. } = fen.at(cell) {
-                let kind = c
-                    .kind_of_letter(letter)
-                    .ok_or_else(|| SetupError::fen(format!("`{letter}` is not a piece")))?;
+            if let Some((color, kind)) = c.kind_placed(fen.at(cell))? {
                 counts[color.index()][kind] += 1;
                 board.put(sq, Some(c.piece(color, kind)));
             }
@@ -277,7 +275,10 @@ impl Position {
                             out.push_str(&empty.to_string());
                             empty = 0;
                         }
-                        out.push(ch);
+                        match self.board.get(sq).filter(|p| p.design().is_some()) {
+                            Some(p) => out.push_str(&p.fen_text()),
+                            None => out.push(ch),
+                        }
                     }
                 }
             }
@@ -437,13 +438,19 @@ impl Position {
                 continue;
             };
             let k = &c.kinds[kind];
+            let first = out.len();
             destinations(
                 &k.movement,
                 &self.board,
                 from,
                 us,
                 |t| self.mine(t, them),
-                |to, _| self.push(out, kind, from, to, Special::None),
+                |to, _| {
+                    // Two atoms reaching one square make one move.
+                    if !k.overlaps || !out[first..].iter().any(|m| m.to == to) {
+                        self.push(out, kind, from, to, Special::None)
+                    }
+                },
             );
             for ds in &c.double_steps {
                 if !ds.kinds.has(kind) || !ds.region[us.index()].has(from) {

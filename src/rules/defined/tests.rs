@@ -97,6 +97,51 @@ fn perft_a_full_depth() {
     check(FULL, u64::MAX);
 }
 
+/// The counts of chess with invented pieces (Fairy-Stockfish's, `tests/data/perft-chess-invented.txt`)
+/// under the chess definition, up to `max_count` each.
+fn invented(max_count: u64) {
+    let mut failures = Vec::new();
+    let mut ran = 0;
+    let mut fen = "";
+    for l in include_str!("../../../tests/data/perft-chess-invented.txt").lines() {
+        if let Some(f) = l.strip_prefix("fen ") {
+            fen = f;
+        }
+        let Some((depth, n)) = l.strip_prefix("perft ").and_then(|r| r.split_once(' ')) else {
+            continue;
+        };
+        let line = Line {
+            variant: "chess".into(),
+            position: fen.into(),
+            depth: depth.parse().expect("a depth"),
+            count: n.parse().expect("a count"),
+            chess960: false,
+        };
+        if line.count > max_count {
+            continue;
+        }
+        ran += 1;
+        match count(&line, line.count.saturating_mul(4)) {
+            Ok(n) if n == line.count => {}
+            Ok(n) => failures.push(format!("{line:?}: {n}")),
+            Err(e) => failures.push(format!("{line:?}: {e}")),
+        }
+    }
+    assert!(ran >= 40, "{ran}");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn invented_pieces_on_the_chess_definition_count_as_fairy_stockfish() {
+    invented(300_000);
+}
+
+#[test]
+#[ignore = "heavy: run in release"]
+fn invented_pieces_on_the_chess_definition_full_depth() {
+    invented(u64::MAX);
+}
+
 #[test]
 fn pending_games_have_no_definition() {
     for game in PENDING {
