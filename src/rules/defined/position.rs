@@ -423,22 +423,6 @@ impl Position {
             .any(|sq| self.attacked(sq, color.other()))
     }
 
-    /// Whether `color`'s royal pieces are safe as the check component demands.
-    fn royals_safe(&self, color: Color, safety: Safety) -> bool {
-        match safety {
-            Safety::All => !self.royal_attacked(color),
-            Safety::AnyOne => {
-                let mut any = false;
-                let mut safe = false;
-                for sq in self.royals(color) {
-                    any = true;
-                    safe |= !self.attacked(sq, color.other());
-                }
-                !any || safe
-            }
-        }
-    }
-
     pub(super) fn royal_count(&self, color: Color) -> u32 {
         (0..self.c.kinds.len())
             .filter(|&k| self.c.royal.has(k))
@@ -877,10 +861,28 @@ impl Position {
     }
 
     /// The first component that forbids `m`, played into `next`, in the order they judge:
-    /// the one evaluation both the generator's legality test and the judge of written turns
-    /// use.
+    /// the judge of written turns asks here, and the generator's legality test asks the same
+    /// evaluation ([`Self::forbidder_on`]) of the board alone.
     #[inline]
     pub fn forbidder(&self, m: Move, next: &Position) -> Option<Forbid> {
+        self.forbidder_on(
+            m,
+            &next.board,
+            |color| next.royal_count(color),
+            |color| next.royals(color),
+        )
+    }
+
+    /// [`Self::forbidder`] asked of `board`, the board after `m`: `royal_count` and `royals`
+    /// say how many royal pieces a side has there and where (a square may come twice).
+    #[inline]
+    fn forbidder_on<I: Iterator<Item = Sq>>(
+        &self,
+        m: Move,
+        board: &Board,
+        royal_count: impl Fn(Color) -> u32,
+        royals: impl Fn(Color) -> I,
+    ) -> Option<Forbid> {
         let c = self.c;
         let us = self.turn;
         let them = us.other();
@@ -888,19 +890,35 @@ impl Position {
             return Some(Forbid::CheckedRoyal);
         }
         if c.explosion.is_some() {
-            if self.royal_count(us) > 0 && next.royal_count(us) == 0 {
+            if self.royal_count(us) > 0 && royal_count(us) == 0 {
                 return Some(Forbid::OwnRoyalExploded);
             }
-            if self.royal_count(them) > 0 && next.royal_count(them) == 0 {
+            if self.royal_count(them) > 0 && royal_count(them) == 0 {
                 return None;
             }
         }
         if let Some((_, safety)) = c.check {
-            if !next.royals_safe(us, safety) {
+            let mut left = royals(us);
+            let safe = match safety {
+                Safety::All => left.all(|sq| !attacked_on(c, board, sq, them)),
+                Safety::AnyOne => {
+                    let mut any = false;
+                    let mut safe = false;
+                    for sq in left {
+                        any = true;
+                        if !attacked_on(c, board, sq, them) {
+                            safe = true;
+                            break;
+                        }
+                    }
+                    !any || safe
+                }
+            };
+            if !safe {
                 return Some(Forbid::Check);
             }
         }
-        if c.no_giving_check.is_some() && next.royal_attacked(them) {
+        if c.no_giving_check.is_some() && royals(them).any(|sq| attacked_on(c, board, sq, us)) {
             return Some(Forbid::GivesCheck);
         }
         None
@@ -1141,8 +1159,6 @@ struct Tester {
     royals: Royals,
     /// The other side's, where `no-giving-check` looks at them.
     theirs: Royals,
-    /// How many royal pieces each side has, where explosions can take them.
-    royal_counts: [u32; 2],
     /// The squares of the pieces that shield a royal piece of the mover, when none is
     /// attacked: any other non-royal piece's plain move (under `explosion`, one that captures
     /// nothing) leaves no royal piece attacked and needs no test. `None`: every move is tested.
@@ -1160,16 +1176,10 @@ impl Tester {
                 theirs.push(sq);
             }
         }
-        let royal_counts = if c.explosion.is_some() {
-            [pos.royal_count(Color::White), pos.royal_count(Color::Black)]
-        } else {
-            [0, 0]
-        };
         let shields = Self::shields(pos, &royals);
         Tester {
             royals,
             theirs,
-            royal_counts,
             shields,
         }
     }
@@ -1211,67 +1221,35 @@ impl Tester {
             && !shields.contains(&m.from)
     }
 
-    /// Whether no component forbids `m`: [`Position::forbidder`], asked of the board the move
-    /// leaves, played on `scratch` (the position's board) and taken back.
+    /// Whether no component forbids `m` ([`Position::forbidder_on`]), asked of the board the
+    /// move leaves: played on `scratch` (the position's board) and taken back.
     fn allows(&self, pos: &Position, m: Move, scratch: &mut Board) -> bool {
         let c = pos.c;
-        if c.checked_royal_captures.is_some() && !pos.royal_escape_allowed(m) {
-            return false;
-        }
         let mut changes = Changes::default();
         play_on(c, scratch, pos.turn, m, &mut changes);
-        let allowed = self.allows_on(pos, scratch, &changes);
+        let count = |color: Color| {
+            let before = pos.royal_count(color) as i64;
+            let changed: i64 = changes
+                .list()
+                .iter()
+                .map(|&(_, old, new)| {
+                    i64::from(royal_of(c, new, color)) - i64::from(royal_of(c, old, color))
+                })
+                .sum();
+            (before + changed).max(0) as u32
+        };
+        let board: &Board = scratch;
+        let royals = |color: Color| {
+            let before = if color == pos.turn {
+                &self.royals
+            } else {
+                &self.theirs
+            };
+            after_move(c, board, &changes, before, color)
+        };
+        let allowed = pos.forbidder_on(m, board, count, royals).is_none();
         changes.undo(scratch);
         allowed
-    }
-
-    fn allows_on(&self, pos: &Position, board: &Board, changes: &Changes) -> bool {
-        let c = pos.c;
-        let us = pos.turn;
-        let them = us.other();
-        if c.explosion.is_some() {
-            let after = |color: Color| {
-                let mut n = self.royal_counts[color.index()] as i64;
-                for &(_, old, new) in changes.list() {
-                    n += i64::from(royal_of(c, new, color)) - i64::from(royal_of(c, old, color));
-                }
-                n
-            };
-            if self.royal_counts[us.index()] > 0 && after(us) == 0 {
-                return false;
-            }
-            if self.royal_counts[them.index()] > 0 && after(them) == 0 {
-                return true;
-            }
-        }
-        if let Some((_, safety)) = c.check {
-            let mut left = after_move(c, board, changes, &self.royals, us);
-            let safe = match safety {
-                Safety::All => left.all(|sq| !attacked_on(c, board, sq, them)),
-                Safety::AnyOne => {
-                    let mut any = false;
-                    let mut safe = false;
-                    for sq in left {
-                        any = true;
-                        if !attacked_on(c, board, sq, them) {
-                            safe = true;
-                            break;
-                        }
-                    }
-                    !any || safe
-                }
-            };
-            if !safe {
-                return false;
-            }
-        }
-        if c.no_giving_check.is_some() {
-            let mut left = after_move(c, board, changes, &self.theirs, them);
-            if left.any(|sq| attacked_on(c, board, sq, us)) {
-                return false;
-            }
-        }
-        true
     }
 }
 
