@@ -3,14 +3,15 @@
 //! legality test asks the components that forbid.
 
 use std::hash::{Hash, Hasher};
+use std::sync::Mutex;
 
-use super::compile::Compiled;
+use super::compile::{Compiled, KindSet};
 use crate::definition::fen;
 use crate::definition::model::Cell;
 use crate::definition::model::{Safety, Timing, Value};
 use crate::rules::board::{cell, Board, Sq, Square};
-use crate::rules::movement::{destinations, offset};
-use crate::rules::piece::{Color, Piece};
+use crate::rules::movement::{destinations, offset, Reach, KING_STEPS};
+use crate::rules::piece::Color;
 use crate::rules::SetupError;
 
 /// What is special about a move.
@@ -93,6 +94,80 @@ pub struct Position {
     pub counts: [[u16; 64]; 2],
     /// The counts of the start position, for `captured-only` promotions.
     pub start_counts: &'static [[u16; 64]; 2],
+    /// The definition's movements laid out for the generator.
+    gen: &'static Gen,
+}
+
+/// One step vector of a leaping or riding atom, as the generator walks it for one side.
+#[derive(Clone, Copy, Debug)]
+struct Line {
+    /// The mailbox offset of one step.
+    delta: i32,
+    /// The most steps taken: 1 for a leap, 0 for no limit.
+    limit: u8,
+    moves: bool,
+    captures: bool,
+}
+
+/// The movements of a compiled definition laid out for the generator, built once per
+/// definition and readings ([`gen_for`]).
+struct Gen {
+    /// By side, then kind: its steps in atom and step order, or `None` for a kind with a lame
+    /// or hopping atom, which the shared walk ([`destinations`]) generates.
+    lines: [Vec<Option<Vec<Line>>>; 2],
+    /// The kinds some promotion component names.
+    promoting: KindSet,
+}
+
+impl Gen {
+    fn new(c: &Compiled) -> Gen {
+        let lines = Color::ALL.map(|color| {
+            c.kinds
+                .iter()
+                .map(|k| {
+                    // Atoms that reach one square twice take the shared walk, which makes one
+                    // move of them.
+                    if k.overlaps {
+                        return None;
+                    }
+                    let mut out = Vec::new();
+                    for a in k.movement.atoms.iter() {
+                        let limit = match a.reach {
+                            Reach::Leap => 1,
+                            Reach::Ride(n) => n,
+                            Reach::Lame | Reach::Hop(_) => return None,
+                        };
+                        for &step in a.steps.iter() {
+                            out.push(Line {
+                                delta: offset(step, color),
+                                limit,
+                                moves: a.modality.moves(),
+                                captures: a.modality.captures(),
+                            });
+                        }
+                    }
+                    Some(out)
+                })
+                .collect()
+        });
+        let promoting = KindSet(c.promotions.iter().fold(0, |acc, p| acc | p.kinds.0));
+        Gen { lines, promoting }
+    }
+}
+
+/// The generator's layout of `c`, built on first use: a compiled definition lives for the run
+/// (it is leaked), so its address names it, and the layouts are bounded by the definitions and
+/// readings a run compiles.
+fn gen_for(c: &'static Compiled) -> &'static Gen {
+    static GENS: Mutex<Vec<(usize, &'static Gen)>> = Mutex::new(Vec::new());
+    let key = c as *const Compiled as usize;
+    let mut gens = GENS.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, g)) = gens.iter().find(|(k, _)| *k == key) {
+        return g;
+    }
+    let g: &'static Gen = Box::leak(Box::new(Gen::new(c)));
+    gens.push((key, g));
+    g
 }
 
 /// The rank `r` (from 0) counted from `color`'s own edge of the board.
@@ -161,6 +236,7 @@ impl Position {
             checks: [0, 0],
             counts,
             start_counts,
+            gen: gen_for(c),
         };
         pos.read_castling(&fen.castling);
         pos.read_en_passant(&fen.en_passant);
@@ -343,72 +419,27 @@ impl Position {
 
     #[inline]
     fn mine(&self, code: u8, color: Color) -> bool {
-        code != cell::EMPTY && code != cell::WALL && (code & 1) == color as u8
+        is_of(code, color)
     }
 
     /// Whether a piece of `by` attacks `target` (could capture there).
     pub fn attacked(&self, target: Sq, by: Color) -> bool {
-        let c = self.c;
-        match c.explosion {
-            None => c.tables[by.index()]
-                .attacker(&self.board, target, |_| true, |_, _| false)
-                .is_some(),
-            Some(_) => {
-                // A capture that would blow up the capturer's own royal piece is no threat;
-                // nor is a royal piece's capture, since the capturer always explodes.
-                if self.royal_near(target, by) {
-                    return false;
-                }
-                c.tables[by.index()]
-                    .attacker(
-                        &self.board,
-                        target,
-                        |a| c.kind_at(a.code).is_some_and(|k| !c.royal.has(k)),
-                        |_, _| false,
-                    )
-                    .is_some()
-            }
-        }
-    }
-
-    /// Whether a royal piece of `color` stands on a square next to `sq`.
-    fn royal_near(&self, sq: Sq, color: Color) -> bool {
-        crate::rules::movement::KING_STEPS.iter().any(|&(f, r)| {
-            let code = self
-                .board
-                .cell(sq.offset(crate::rules::board::delta(f as i32, r as i32)));
-            self.mine(code, color) && self.c.kind_at(code).is_some_and(|k| self.c.royal.has(k))
-        })
+        attacked_on(self.c, &self.board, target, by)
     }
 
     /// The squares of `color`'s royal pieces.
     pub fn royals(&self, color: Color) -> impl Iterator<Item = Sq> + '_ {
-        self.c.squares.iter().copied().filter(move |&sq| {
-            let code = self.board.cell(sq);
-            self.mine(code, color) && self.c.kind_at(code).is_some_and(|k| self.c.royal.has(k))
-        })
+        self.c
+            .squares
+            .iter()
+            .copied()
+            .filter(move |&sq| royal_of(self.c, self.board.cell(sq), color))
     }
 
     /// Whether `color` has a royal piece attacked.
     pub fn royal_attacked(&self, color: Color) -> bool {
         self.royals(color)
             .any(|sq| self.attacked(sq, color.other()))
-    }
-
-    /// Whether `color`'s royal pieces are safe as the check component demands.
-    fn royals_safe(&self, color: Color, safety: Safety) -> bool {
-        match safety {
-            Safety::All => !self.royal_attacked(color),
-            Safety::AnyOne => {
-                let mut any = false;
-                let mut safe = false;
-                for sq in self.royals(color) {
-                    any = true;
-                    safe |= !self.attacked(sq, color.other());
-                }
-                !any || safe
-            }
-        }
     }
 
     pub(super) fn royal_count(&self, color: Color) -> u32 {
@@ -426,9 +457,15 @@ impl Position {
     /// Appends the moves the pieces' movements and the generating components allow, before
     /// any component forbids one.
     pub fn pseudo_moves(&self, out: &mut Vec<Move>) {
+        self.generate(out, &mut Royals::default());
+    }
+
+    /// [`Self::pseudo_moves`], noting on the way the squares of the mover's royal pieces.
+    fn generate(&self, out: &mut Vec<Move>, royals: &mut Royals) {
         let c = self.c;
         let us = self.turn;
         let them = us.other();
+        let lines = &self.gen.lines[us.index()];
         for &from in &c.squares {
             let code = self.board.cell(from);
             if !self.mine(code, us) {
@@ -437,21 +474,29 @@ impl Position {
             let Some(kind) = c.kind_at(code) else {
                 continue;
             };
-            let k = &c.kinds[kind];
-            let first = out.len();
-            destinations(
-                &k.movement,
-                &self.board,
-                from,
-                us,
-                |t| self.mine(t, them),
-                |to, _| {
-                    // Two atoms reaching one square make one move.
-                    if !k.overlaps || !out[first..].iter().any(|m| m.to == to) {
-                        self.push(out, kind, from, to, Special::None)
-                    }
-                },
-            );
+            if c.royal.has(kind) {
+                royals.push(from);
+            }
+            match &lines[kind] {
+                Some(lines) => self.walk_lines(out, lines, kind, from),
+                None => {
+                    let k = &c.kinds[kind];
+                    let first = out.len();
+                    destinations(
+                        &k.movement,
+                        &self.board,
+                        from,
+                        us,
+                        |t| self.mine(t, them),
+                        |to, _| {
+                            // Two atoms reaching one square make one move.
+                            if !k.overlaps || !out[first..].iter().any(|m| m.to == to) {
+                                self.push(out, kind, from, to, Special::None)
+                            }
+                        },
+                    )
+                }
+            }
             for ds in &c.double_steps {
                 if !ds.kinds.has(kind) || !ds.region[us.index()].has(from) {
                     continue;
@@ -494,6 +539,43 @@ impl Position {
         }
         self.first_moves(out);
         self.castlings(out);
+    }
+
+    /// The moves of a piece of `kind` on `from` along its leaping and riding lines, in the
+    /// order of the shared walk ([`destinations`]).
+    #[inline]
+    fn walk_lines(&self, out: &mut Vec<Move>, lines: &[Line], kind: usize, from: Sq) {
+        let them = self.turn.other();
+        let plain = !self.gen.promoting.has(kind);
+        for l in lines {
+            let mut t = from;
+            let mut n = 0u8;
+            loop {
+                t = t.offset(l.delta);
+                let code = self.board.cell(t);
+                let to = if code == cell::EMPTY {
+                    l.moves
+                } else {
+                    l.captures && self.mine(code, them)
+                };
+                if to {
+                    if plain {
+                        out.push(Move {
+                            from,
+                            to: t,
+                            promo: 0,
+                            special: Special::None,
+                        });
+                    } else {
+                        self.push(out, kind, from, t, Special::None);
+                    }
+                }
+                n += 1;
+                if code != cell::EMPTY || n == l.limit {
+                    break;
+                }
+            }
+        }
     }
 
     /// The first moves of pieces on squares that keep their right.
@@ -563,12 +645,13 @@ impl Position {
             promo: 0,
             special,
         };
-        let Some(p) = self
-            .c
-            .promotions
-            .iter()
-            .find(|p| p.kinds.has(kind) && p.region[us.index()].has(to))
-        else {
+        let promotion = self.gen.promoting.has(kind).then(|| {
+            self.c
+                .promotions
+                .iter()
+                .find(|p| p.kinds.has(kind) && p.region[us.index()].has(to))
+        });
+        let Some(p) = promotion.flatten() else {
             out.push(plain);
             return;
         };
@@ -662,9 +745,10 @@ impl Position {
                     barred(side, CastleBar::OutOfCheck);
                     continue;
                 }
-                let mut lifted = self.clone();
-                lifted.board.set_cell(ks, cell::EMPTY);
-                if (a..=b).any(|f| f != kto && f != kf && lifted.attacked(at(f), them)) {
+                let mut lifted = self.board.clone();
+                lifted.set_cell(ks, cell::EMPTY);
+                let c = self.c;
+                if (a..=b).any(|f| f != kto && f != kf && attacked_on(c, &lifted, at(f), them)) {
                     barred(side, CastleBar::ThroughCheck);
                     continue;
                 }
@@ -678,65 +762,21 @@ impl Position {
         }
     }
 
-    /// Plays a move, legal or not (the legality test plays each move it judges).
+    /// Plays a move, legal or not (the judge plays each move it judges).
     pub fn apply(&mut self, m: Move) {
         let c = self.c;
         let us = self.turn;
         let them = us.other();
         let moving = self.board.cell(m.from);
         let kind = c.kind_at(moving).unwrap_or(0);
-        let mut captured = false;
-        let mut capture_sq = m.to;
-        match m.special {
-            Special::Castle { rook, side } => {
-                let rook_code = self.board.cell(rook);
-                let rank = back_rank(c, us);
-                let castling = c.castling.as_ref().expect("castling move without castling");
-                self.board.set_cell(m.from, cell::EMPTY);
-                self.board.set_cell(rook, cell::EMPTY);
-                self.board.set_cell(
-                    Sq::of(Square::new(castling.king_to[side as usize], rank)),
-                    moving,
-                );
-                self.board.set_cell(
-                    Sq::of(Square::new(castling.rook_to[side as usize], rank)),
-                    rook_code,
-                );
+        let mut changes = Changes::default();
+        let captured = play_on(c, &mut self.board, us, m, &mut changes);
+        for &(_, old, new) in changes.list() {
+            if let Some(k) = c.kind_at(old) {
+                self.counts[(old & 1) as usize][k] -= 1;
             }
-            _ => {
-                if let Special::EnPassant { victim } = m.special {
-                    self.remove(victim);
-                    captured = true;
-                    capture_sq = m.to;
-                } else if self.board.cell(m.to) != cell::EMPTY {
-                    self.remove(m.to);
-                    captured = true;
-                }
-                self.board.set_cell(m.from, cell::EMPTY);
-                let placed = match m.promotion() {
-                    Some(p) => {
-                        self.counts[us.index()][kind] -= 1;
-                        self.counts[us.index()][p] += 1;
-                        c.piece(us, p).code()
-                    }
-                    None => moving,
-                };
-                self.board.set_cell(m.to, placed);
-            }
-        }
-        if captured {
-            if let Some((_, immune)) = c.explosion {
-                self.remove(capture_sq);
-                for &(f, r) in crate::rules::movement::KING_STEPS.iter() {
-                    let sq = capture_sq.offset(crate::rules::board::delta(f as i32, r as i32));
-                    let code = self.board.cell(sq);
-                    if code != cell::EMPTY
-                        && code != cell::WALL
-                        && !c.kind_at(code).is_some_and(|k| immune.has(k))
-                    {
-                        self.remove(sq);
-                    }
-                }
+            if let Some(k) = c.kind_at(new) {
+                self.counts[(new & 1) as usize][k] += 1;
             }
         }
         // Castling rights go with a king that moved and with rooks no longer at home.
@@ -747,6 +787,11 @@ impl Position {
             for color in Color::ALL {
                 let rank = back_rank(c, color);
                 let mut rights = self.castle[color.index()];
+                // Rights hold a king and rooks at home on the castling rank: only a change
+                // there can take one.
+                if rights == 0 || !changes.list().iter().any(|e| e.0.square().rank == rank) {
+                    continue;
+                }
                 if self.king_file(color).is_none() {
                     rights = 0;
                 }
@@ -837,14 +882,6 @@ impl Position {
         }
     }
 
-    fn remove(&mut self, sq: Sq) {
-        let code = self.board.cell(sq);
-        if let (Some(p), Some(k)) = (Piece::from_code(code), self.c.kind_at(code)) {
-            self.counts[p.color().index()][k] -= 1;
-        }
-        self.board.set_cell(sq, cell::EMPTY);
-    }
-
     /// Whether the mover, having played into `next`, broke no component that forbids.
     #[inline]
     pub fn legal_after(&self, m: Move, next: &Position) -> bool {
@@ -852,10 +889,28 @@ impl Position {
     }
 
     /// The first component that forbids `m`, played into `next`, in the order they judge:
-    /// the one evaluation both the generator's legality test and the judge of written turns
-    /// use.
+    /// the judge of written turns asks here, and the generator's legality test asks the same
+    /// evaluation ([`Self::forbidder_on`]) of the board alone.
     #[inline]
     pub fn forbidder(&self, m: Move, next: &Position) -> Option<Forbid> {
+        self.forbidder_on(
+            m,
+            &next.board,
+            |color| next.royal_count(color),
+            |color| next.royals(color),
+        )
+    }
+
+    /// [`Self::forbidder`] asked of `board`, the board after `m`: `royal_count` and `royals`
+    /// say how many royal pieces a side has there and where (a square may come twice).
+    #[inline]
+    fn forbidder_on<I: Iterator<Item = Sq>>(
+        &self,
+        m: Move,
+        board: &Board,
+        royal_count: impl Fn(Color) -> u32,
+        royals: impl Fn(Color) -> I,
+    ) -> Option<Forbid> {
         let c = self.c;
         let us = self.turn;
         let them = us.other();
@@ -863,19 +918,35 @@ impl Position {
             return Some(Forbid::CheckedRoyal);
         }
         if c.explosion.is_some() {
-            if self.royal_count(us) > 0 && next.royal_count(us) == 0 {
+            if self.royal_count(us) > 0 && royal_count(us) == 0 {
                 return Some(Forbid::OwnRoyalExploded);
             }
-            if self.royal_count(them) > 0 && next.royal_count(them) == 0 {
+            if self.royal_count(them) > 0 && royal_count(them) == 0 {
                 return None;
             }
         }
         if let Some((_, safety)) = c.check {
-            if !next.royals_safe(us, safety) {
+            let mut left = royals(us);
+            let safe = match safety {
+                Safety::All => left.all(|sq| !attacked_on(c, board, sq, them)),
+                Safety::AnyOne => {
+                    let mut any = false;
+                    let mut safe = false;
+                    for sq in left {
+                        any = true;
+                        if !attacked_on(c, board, sq, them) {
+                            safe = true;
+                            break;
+                        }
+                    }
+                    !any || safe
+                }
+            };
+            if !safe {
                 return Some(Forbid::Check);
             }
         }
-        if c.no_giving_check.is_some() && next.royal_attacked(them) {
+        if c.no_giving_check.is_some() && royals(them).any(|sq| attacked_on(c, board, sq, us)) {
             return Some(Forbid::GivesCheck);
         }
         None
@@ -886,22 +957,31 @@ impl Position {
         if self.decided().is_some() {
             return;
         }
+        let c = self.c;
         let start = out.len();
-        let mut pseudo = Vec::with_capacity(64);
-        self.pseudo_moves(&mut pseudo);
-        let unpinned = self.unpinned();
-        for m in pseudo {
-            if unpinned.as_ref().is_some_and(|u| u.admits(self, m)) {
-                out.push(m);
-                continue;
+        let mut royals = Royals::default();
+        self.generate(out, &mut royals);
+        let forbidding = c.check.is_some()
+            || c.explosion.is_some()
+            || c.no_giving_check.is_some()
+            || c.checked_royal_captures.is_some();
+        if forbidding {
+            let tester = Tester::new(self, royals);
+            // One scratch board for the node: each tested move is played on it and taken back.
+            let mut scratch: Option<Board> = None;
+            let mut kept = start;
+            for i in start..out.len() {
+                let m = out[i];
+                if tester.admits(self, m)
+                    || tester.allows(self, m, scratch.get_or_insert_with(|| self.board.clone()))
+                {
+                    out[kept] = m;
+                    kept += 1;
+                }
             }
-            let mut next = self.clone();
-            next.apply(m);
-            if self.legal_after(m, &next) {
-                out.push(m);
-            }
+            out.truncate(kept);
         }
-        if self.c.compulsory_capture.is_some() {
+        if c.compulsory_capture.is_some() {
             let captures = out[start..].iter().any(|m| self.is_capture(*m));
             if captures {
                 let mut i = start;
@@ -914,36 +994,6 @@ impl Position {
                 }
             }
         }
-    }
-
-    /// What lets a move skip the legality test: where the only forbidding component is
-    /// `check` (or none is), a non-royal piece that no royal piece needs as a shield, moving
-    /// while no royal piece is attacked, can leave none attacked. `None` where every move is
-    /// tested.
-    fn unpinned(&self) -> Option<Unpinned> {
-        let c = self.c;
-        if c.explosion.is_some()
-            || c.no_giving_check.is_some()
-            || c.checked_royal_captures.is_some()
-        {
-            return None;
-        }
-        if c.check.is_none() {
-            return Some(Unpinned { shields: None });
-        }
-        let us = self.turn;
-        let them = us.other();
-        let mut shields = Vec::new();
-        for royal in self.royals(us) {
-            if self.attacked(royal, them) {
-                return None;
-            }
-            // `None` where a hopper could be screened: then any move may open an attack.
-            shields.extend(c.tables[them.index()].screens(&self.board, royal)?);
-        }
-        Some(Unpinned {
-            shields: Some(shields),
-        })
     }
 
     /// Under `checked-royal-captures`: a royal piece in check moves only to take a checker.
@@ -1082,30 +1132,303 @@ impl Position {
     }
 }
 
+/// Whether `code` is a piece of `color`.
+#[inline]
+fn is_of(code: u8, color: Color) -> bool {
+    code != cell::EMPTY && code != cell::WALL && (code & 1) == color as u8
+}
+
+/// Whether `code` is a royal piece of `color`.
+#[inline]
+fn royal_of(c: &Compiled, code: u8, color: Color) -> bool {
+    is_of(code, color) && c.kind_at(code).is_some_and(|k| c.royal.has(k))
+}
+
+/// Whether a piece of `by` attacks `target` on `board` (could capture there).
+fn attacked_on(c: &Compiled, board: &Board, target: Sq, by: Color) -> bool {
+    match c.explosion {
+        None => c.tables[by.index()]
+            .attacker(board, target, |_| true, |_, _| false)
+            .is_some(),
+        Some(_) => {
+            // A capture that would blow up the capturer's own royal piece is no threat;
+            // nor is a royal piece's capture, since the capturer always explodes.
+            if royal_near(c, board, target, by) {
+                return false;
+            }
+            c.tables[by.index()]
+                .attacker(
+                    board,
+                    target,
+                    |a| c.kind_at(a.code).is_some_and(|k| !c.royal.has(k)),
+                    |_, _| false,
+                )
+                .is_some()
+        }
+    }
+}
+
+/// Whether a royal piece of `color` stands on a square next to `sq`.
+fn royal_near(c: &Compiled, board: &Board, sq: Sq, color: Color) -> bool {
+    KING_STEPS.iter().any(|&(f, r)| {
+        let code = board.cell(sq.offset(crate::rules::board::delta(f as i32, r as i32)));
+        royal_of(c, code, color)
+    })
+}
+
 fn board_is_wall(board: &Board, sq: Sq) -> bool {
     sq.index() >= crate::rules::board::CELLS || board.cell(sq) == cell::WALL
 }
 
-/// The pieces whose moves need no legality test ([`Position::unpinned`]).
-struct Unpinned {
-    /// The squares of the pieces that shield a royal piece; `None`: no test at all (no
-    /// component forbids a move for what it leaves behind).
+/// The legality test of one node's moves: what every forbidding component asks of the
+/// board a move leaves, found once for the node.
+struct Tester {
+    /// The mover's royal pieces, where they stand before the move.
+    royals: Royals,
+    /// The other side's, where `no-giving-check` looks at them.
+    theirs: Royals,
+    /// The squares of the pieces that shield a royal piece of the mover, when none is
+    /// attacked: any other non-royal piece's plain move (under `explosion`, one that captures
+    /// nothing) leaves no royal piece attacked and needs no test. `None`: every move is tested.
     shields: Option<Vec<Sq>>,
 }
 
-impl Unpinned {
+impl Tester {
+    fn new(pos: &Position, royals: Royals) -> Tester {
+        let c = pos.c;
+        let us = pos.turn;
+        let them = us.other();
+        let mut theirs = Royals::default();
+        if c.no_giving_check.is_some() {
+            for sq in pos.royals(them) {
+                theirs.push(sq);
+            }
+        }
+        let shields = Self::shields(pos, &royals);
+        Tester {
+            royals,
+            theirs,
+            shields,
+        }
+    }
+
+    /// [`Tester::shields`] of the mover's royal pieces on `royals`.
+    fn shields(pos: &Position, royals: &Royals) -> Option<Vec<Sq>> {
+        let c = pos.c;
+        let them = pos.turn.other();
+        // Only `check` (and `explosion`, for moves that capture nothing) judge by what a
+        // move leaves attacked, which only a shield's leaving can change.
+        if c.no_giving_check.is_some() || c.checked_royal_captures.is_some() || c.check.is_none() {
+            return None;
+        }
+        let mut shields = Vec::new();
+        for royal in royals.list() {
+            if pos.attacked(royal, them) {
+                return None;
+            }
+            // `None` where a hopper could be screened: then any move may open an attack.
+            shields.extend(c.tables[them.index()].screens(&pos.board, royal)?);
+        }
+        Some(shields)
+    }
+
+    /// Whether `m` is legal without a test.
+    #[inline]
     fn admits(&self, pos: &Position, m: Move) -> bool {
         let Some(shields) = &self.shields else {
-            return true;
+            return false;
         };
-        let royal = |k: usize| pos.c.royal.has(k);
+        let c = pos.c;
+        let royal = |k: usize| c.royal.has(k);
         // A piece that is or becomes royal is judged where it lands.
-        let moves_royal = pos.c.kind_at(pos.board.cell(m.from)).is_some_and(royal)
+        let moves_royal = c.kind_at(pos.board.cell(m.from)).is_some_and(royal)
             || m.promotion().is_some_and(royal);
         !moves_royal
             && matches!(m.special, Special::None | Special::Step)
+            && (c.explosion.is_none() || pos.board.cell(m.to) == cell::EMPTY)
             && !shields.contains(&m.from)
     }
+
+    /// Whether no component forbids `m` ([`Position::forbidder_on`]), asked of the board the
+    /// move leaves: played on `scratch` (the position's board) and taken back.
+    fn allows(&self, pos: &Position, m: Move, scratch: &mut Board) -> bool {
+        let c = pos.c;
+        let mut changes = Changes::default();
+        play_on(c, scratch, pos.turn, m, &mut changes);
+        let count = |color: Color| {
+            let before = pos.royal_count(color) as i64;
+            let changed: i64 = changes
+                .list()
+                .iter()
+                .map(|&(_, old, new)| {
+                    i64::from(royal_of(c, new, color)) - i64::from(royal_of(c, old, color))
+                })
+                .sum();
+            (before + changed).max(0) as u32
+        };
+        let board: &Board = scratch;
+        let royals = |color: Color| {
+            let before = if color == pos.turn {
+                &self.royals
+            } else {
+                &self.theirs
+            };
+            after_move(c, board, &changes, before, color)
+        };
+        let allowed = pos.forbidder_on(m, board, count, royals).is_none();
+        changes.undo(scratch);
+        allowed
+    }
+}
+
+/// The squares of `color`'s royal pieces on `board` after the move that made `changes`, from
+/// where they stood before (`before`): those still there, and those the move put down. A
+/// square may come twice; the callers ask whether any or all are attacked.
+fn after_move<'a>(
+    c: &'a Compiled,
+    board: &'a Board,
+    changes: &'a Changes,
+    before: &'a Royals,
+    color: Color,
+) -> impl Iterator<Item = Sq> + 'a {
+    let stayed = before
+        .list()
+        .filter(move |&sq| royal_of(c, board.cell(sq), color));
+    let came = changes
+        .list()
+        .iter()
+        .map(|e| e.0)
+        .filter(move |&sq| royal_of(c, board.cell(sq), color) && !before.contains(sq));
+    stayed.chain(came)
+}
+
+/// The squares of one side's royal pieces, most often one or two.
+struct Royals {
+    first: [Sq; 4],
+    len: usize,
+    more: Vec<Sq>,
+}
+
+impl Default for Royals {
+    fn default() -> Royals {
+        Royals {
+            first: [Sq(0); 4],
+            len: 0,
+            more: Vec::new(),
+        }
+    }
+}
+
+impl Royals {
+    #[inline]
+    fn push(&mut self, sq: Sq) {
+        if self.len < self.first.len() {
+            self.first[self.len] = sq;
+            self.len += 1;
+        } else {
+            self.more.push(sq);
+        }
+    }
+
+    #[inline]
+    fn list(&self) -> impl Iterator<Item = Sq> + Clone + '_ {
+        self.first[..self.len]
+            .iter()
+            .chain(self.more.iter())
+            .copied()
+    }
+
+    #[inline]
+    fn contains(&self, sq: Sq) -> bool {
+        self.list().any(|r| r == sq)
+    }
+}
+
+/// The cells a move changed, in order, each with what it held and what it holds: enough to
+/// count the pieces it took or made, and to take it back.
+struct Changes {
+    at: [(Sq, u8, u8); 16],
+    len: usize,
+}
+
+impl Default for Changes {
+    fn default() -> Changes {
+        Changes {
+            at: [(Sq(0), 0, 0); 16],
+            len: 0,
+        }
+    }
+}
+
+impl Changes {
+    #[inline]
+    fn set(&mut self, board: &mut Board, sq: Sq, code: u8) {
+        self.at[self.len] = (sq, board.cell(sq), code);
+        self.len += 1;
+        board.set_cell(sq, code);
+    }
+
+    #[inline]
+    fn list(&self) -> &[(Sq, u8, u8)] {
+        &self.at[..self.len]
+    }
+
+    /// Puts back what the cells held, latest change first.
+    #[inline]
+    fn undo(&self, board: &mut Board) {
+        for &(sq, old, _) in self.list().iter().rev() {
+            board.set_cell(sq, old);
+        }
+    }
+}
+
+/// Plays `m` of `us` on the board alone, noting each cell it changes; whether it captured.
+/// [`Position::apply`] plays every move through here, and the legality test plays and takes
+/// back each move it tests on one scratch board: both see the same board after the move.
+fn play_on(c: &Compiled, board: &mut Board, us: Color, m: Move, changes: &mut Changes) -> bool {
+    let moving = board.cell(m.from);
+    if let Special::Castle { rook, side } = m.special {
+        let rook_code = board.cell(rook);
+        let rank = back_rank(c, us);
+        let castling = c.castling.as_ref().expect("castling move without castling");
+        changes.set(board, m.from, cell::EMPTY);
+        changes.set(board, rook, cell::EMPTY);
+        let kto = Sq::of(Square::new(castling.king_to[side as usize], rank));
+        changes.set(board, kto, moving);
+        let rto = Sq::of(Square::new(castling.rook_to[side as usize], rank));
+        changes.set(board, rto, rook_code);
+        return false;
+    }
+    let mut captured = false;
+    if let Special::EnPassant { victim } = m.special {
+        changes.set(board, victim, cell::EMPTY);
+        captured = true;
+    } else if board.cell(m.to) != cell::EMPTY {
+        changes.set(board, m.to, cell::EMPTY);
+        captured = true;
+    }
+    changes.set(board, m.from, cell::EMPTY);
+    let placed = match m.promotion() {
+        Some(p) => c.piece(us, p).code(),
+        None => moving,
+    };
+    changes.set(board, m.to, placed);
+    if captured {
+        if let Some((_, immune)) = c.explosion {
+            changes.set(board, m.to, cell::EMPTY);
+            for &(f, r) in KING_STEPS.iter() {
+                let sq = m.to.offset(crate::rules::board::delta(f as i32, r as i32));
+                let code = board.cell(sq);
+                if code != cell::EMPTY
+                    && code != cell::WALL
+                    && !c.kind_at(code).is_some_and(|k| immune.has(k))
+                {
+                    changes.set(board, sq, cell::EMPTY);
+                }
+            }
+        }
+    }
+    captured
 }
 
 fn gcd(a: u32, b: u32) -> u32 {
