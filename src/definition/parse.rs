@@ -9,7 +9,7 @@ use pest::Parser;
 use pest_derive::Parser;
 
 use super::syntax::{read_string, Block, Comment, File, Statement, Value, Word};
-use crate::scenario::diagnostic::{line_col, Problem};
+use crate::scenario::diagnostic::{line_col, string_problem, Problem};
 
 /// The pest parser generated from `grammar/definition.pest`.
 #[derive(Parser)]
@@ -209,7 +209,7 @@ fn syntax_problem(error: &PestError<Rule>, src: &str, offset: usize) -> Problem 
     };
     let rest = &src[pos..];
     if rest.starts_with('"') {
-        if let Some(problem) = string_problem(src, pos) {
+        if let Some(problem) = string_problem(src, pos, false) {
             return problem;
         }
     }
@@ -300,41 +300,6 @@ fn found_at(src: &str, pos: usize) -> String {
 
 fn next_char_end(src: &str, pos: usize) -> usize {
     pos + src[pos..].chars().next().map_or(0, char::len_utf8)
-}
-
-/// The problem with a string that starts at `pos` and does not read: an unknown escape or no
-/// closing quote.
-fn string_problem(src: &str, pos: usize) -> Option<Problem> {
-    let mut chars = src[pos + 1..].char_indices();
-    while let Some((i, c)) = chars.next() {
-        match c {
-            '"' => return None,
-            '\\' => match chars.next() {
-                Some((_, '"' | '\\')) => {}
-                Some((j, e)) => {
-                    let at = pos + 1 + i;
-                    return Some(
-                        Problem::new(
-                            format!("unknown escape `\\{e}` in a string"),
-                            at..pos + 1 + j + e.len_utf8(),
-                            "not an escape",
-                        )
-                        .with_help("a string knows only `\\\"` (a quote) and `\\\\` (a backslash)"),
-                    );
-                }
-                None => break,
-            },
-            _ => {}
-        }
-    }
-    Some(
-        Problem::new(
-            "this string is never closed",
-            pos..pos + 1,
-            "the string starts here",
-        )
-        .with_help("end it with `\"`; a quote inside a string is written `\\\"`"),
-    )
 }
 
 /// The `{` of the innermost block still open at the end of the text, outside strings and

@@ -33,6 +33,53 @@ impl Problem {
     }
 }
 
+/// Why the string opening at `open` (its `"`) does not read: an unknown escape, or no closing
+/// quote (before the end of its line when `one_line`, before the end of the text otherwise);
+/// `None` when it reads. Scenario strings end on their line; a definition's clauses may run on.
+pub fn string_problem(src: &str, open: usize, one_line: bool) -> Option<Problem> {
+    let end = if one_line {
+        src[open..].find('\n').map_or(src.len(), |i| open + i)
+    } else {
+        src.len()
+    };
+    let mut chars = src[open + 1..end].char_indices();
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '"' => return None,
+            '\\' => match chars.next() {
+                Some((_, '"' | '\\')) => {}
+                Some((j, e)) => {
+                    return Some(
+                        Problem::new(
+                            format!("unknown escape `\\{e}` in a string"),
+                            open + 1 + i..open + 1 + j + e.len_utf8(),
+                            "unknown escape",
+                        )
+                        .with_help("a string knows two escapes: `\\\"` and `\\\\`"),
+                    );
+                }
+                None => break,
+            },
+            _ => {}
+        }
+    }
+    Some(if one_line {
+        Problem::new(
+            "unterminated string: expected a closing `\"` on the same line",
+            open..open + 1,
+            "this string is not closed",
+        )
+        .with_help("strings are double-quoted and end on the line they start on")
+    } else {
+        Problem::new(
+            "this string is never closed",
+            open..open + 1,
+            "the string starts here",
+        )
+        .with_help("end it with `\"`; a quote inside a string is written `\\\"`")
+    })
+}
+
 /// 1-based line and column of a byte offset (columns count characters). Scans the text before
 /// the offset: for many lookups in one file, build a [`LineIndex`] once.
 pub fn line_col(src: &str, offset: usize) -> (usize, usize) {

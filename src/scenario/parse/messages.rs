@@ -5,7 +5,7 @@ use pest::error::{Error as PestError, ErrorVariant};
 
 use super::grammar::Rule;
 use super::recover::error_pos;
-use crate::scenario::diagnostic::Problem;
+use crate::scenario::diagnostic::{string_problem, Problem};
 use crate::suggest::did_you_mean;
 
 /// Turns a pest error on `src[offset..]` into a problem with a span in `src`.
@@ -31,7 +31,7 @@ pub(crate) fn syntax_problem(error: &PestError<Rule>, src: &str, offset: usize) 
             negatives,
         } => {
             if positives.contains(&Rule::string) && src[pos..].starts_with('"') {
-                if let Some(problem) = string_problem(src, pos) {
+                if let Some(problem) = string_problem(src, pos, true) {
                     return problem;
                 }
             }
@@ -358,42 +358,6 @@ fn design_problem(src: &str, pos: usize) -> Option<Problem> {
 }
 
 const DESIGN_HELP: &str = "a design is Betza notation in parentheses, such as `(WD)`; groups inside it nest, and each `(` is closed by a `)`: `(Wfc(DNFA)scDsHbmH)`";
-
-/// A closer look at a string that failed to parse: an unknown escape or a missing `"`.
-fn string_problem(src: &str, open: usize) -> Option<Problem> {
-    let line_end = src[open..].find('\n').map_or(src.len(), |i| open + i);
-    let mut chars = src[open + 1..line_end].char_indices();
-    while let Some((i, c)) = chars.next() {
-        match c {
-            '"' => return None,
-            '\\' => match chars.next() {
-                Some((_, '"' | '\\')) => {}
-                Some((j, e)) => {
-                    let at = open + 1 + i;
-                    let end = open + 1 + j + e.len_utf8();
-                    return Some(
-                        Problem::new(
-                            format!("unknown escape `\\{e}` in a string"),
-                            at..end,
-                            "unknown escape",
-                        )
-                        .with_help("a string knows two escapes: `\\\"` and `\\\\`"),
-                    );
-                }
-                None => break,
-            },
-            _ => {}
-        }
-    }
-    Some(
-        Problem::new(
-            "unterminated string: expected a closing `\"` on the same line",
-            open..open + 1,
-            "this string is not closed",
-        )
-        .with_help("strings are double-quoted and end on the line they start on"),
-    )
-}
 
 /// The readable name of what a rule would have matched, or `None` to leave it unsaid.
 fn describe(rule: Rule) -> Option<&'static str> {
