@@ -234,6 +234,29 @@ impl<'a> Resolver<'a> {
         self.sources.len() - 1
     }
 
+    /// An error at `span` of source `src`: its message and the label under the span.
+    fn fail(
+        &mut self,
+        src: usize,
+        span: std::ops::Range<usize>,
+        message: impl Into<String>,
+        label: impl Into<String>,
+    ) {
+        self.error(src, Problem::new(message, span, label));
+    }
+
+    /// [`Self::fail`] with a help line.
+    fn fail_help(
+        &mut self,
+        src: usize,
+        span: std::ops::Range<usize>,
+        message: impl Into<String>,
+        label: impl Into<String>,
+        help: impl Into<String>,
+    ) {
+        self.error(src, Problem::new(message, span, label).with_help(help));
+    }
+
     fn error(&mut self, src: usize, problem: Problem) {
         if self.errors.len() >= MAX_ERRORS {
             return;
@@ -367,13 +390,11 @@ impl<'a> Resolver<'a> {
         let (pname, ptext) = match (self.load)(name) {
             Ok(found) => found,
             Err(why) => {
-                self.error(
+                self.fail(
                     src,
-                    Problem::new(
-                        format!("cannot read the definition `{name}`: {why}"),
-                        value.span.clone(),
-                        "named here",
-                    ),
+                    value.span.clone(),
+                    format!("cannot read the definition `{name}`: {why}"),
+                    "named here",
                 );
                 return None;
             }
@@ -442,13 +463,11 @@ impl<'a> Resolver<'a> {
                 "from" => {
                     if let Some(first) = from_seen {
                         let at = self.at(src, first);
-                        self.error(
+                        self.fail(
                             src,
-                            Problem::new(
-                                format!("`from` is given twice (first at {at})"),
-                                stmt.head.span.clone(),
-                                "given again",
-                            ),
+                            stmt.head.span.clone(),
+                            format!("`from` is given twice (first at {at})"),
+                            "given again",
                         );
                     }
                     from_seen = Some(stmt.span.start);
@@ -541,14 +560,12 @@ impl<'a> Resolver<'a> {
             [kind, v] if kind.text == "option" => (Key::Option(v.text.clone()), v, "option"),
             [v] => (Key::Rule(v.text.clone()), v, "rule"),
             _ => {
-                self.error(
+                self.fail_help(
                     src,
-                    Problem::new(
-                        "`without` names one inherited piece, option or rule",
-                        stmt.span.clone(),
-                        "here",
-                    )
-                    .with_help(usage),
+                    stmt.span.clone(),
+                    "`without` names one inherited piece, option or rule",
+                    "here",
+                    usage,
                 );
                 return;
             }
@@ -764,13 +781,11 @@ impl<'a> Resolver<'a> {
         match stmt.values.as_slice() {
             [v] => Some(v),
             [] => {
-                self.error(
+                self.fail(
                     src,
-                    Problem::new(
-                        format!("`{}` needs a value: {what}", stmt.head.text),
-                        stmt.head.span.clone(),
-                        "value missing",
-                    ),
+                    stmt.head.span.clone(),
+                    format!("`{}` needs a value: {what}", stmt.head.text),
+                    "value missing",
                 );
                 None
             }
@@ -782,13 +797,11 @@ impl<'a> Resolver<'a> {
                 } else {
                     ""
                 };
-                self.error(
+                self.fail(
                     src,
-                    Problem::new(
-                        format!("`{}` takes one value: {what}{quote}", stmt.head.text),
-                        extra.span.start..stmt.values.last().map_or(extra.span.end, |v| v.span.end),
-                        "one value too many",
-                    ),
+                    extra.span.start..stmt.values.last().map_or(extra.span.end, |v| v.span.end),
+                    format!("`{}` takes one value: {what}{quote}", stmt.head.text),
+                    "one value too many",
                 );
                 None
             }
@@ -797,13 +810,11 @@ impl<'a> Resolver<'a> {
 
     fn no_block(&mut self, src: usize, stmt: &Statement) {
         if let Some(block) = &stmt.block {
-            self.error(
+            self.fail(
                 src,
-                Problem::new(
-                    format!("`{}` takes no block", stmt.head.text),
-                    block.span.start..block.span.start + 1,
-                    "no block expected",
-                ),
+                block.span.start..block.span.start + 1,
+                format!("`{}` takes no block", stmt.head.text),
+                "no block expected",
             );
         }
     }
@@ -817,17 +828,13 @@ impl<'a> Resolver<'a> {
                 .chars()
                 .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
         if !ok {
-            self.error(
+            self.fail_help(
                 src,
-                Problem::new(
-                    format!("`{}` is not {what}", v.text),
-                    v.span.clone(),
-                    "not a name",
-                )
-                .with_help(
-                    "names are written in small letters, digits and `-`, starting with a \
+                v.span.clone(),
+                format!("`{}` is not {what}", v.text),
+                "not a name",
+                "names are written in small letters, digits and `-`, starting with a \
                      letter or a digit (`grand-chess`, `3check`)",
-                ),
             );
         }
         ok
@@ -885,16 +892,12 @@ impl<'a> Resolver<'a> {
         let cell = parse_square(&v.text, files, ranks);
         if cell.is_none() {
             let last = (b'a' + files - 1) as char;
-            self.error(
+            self.fail_help(
                 src,
-                Problem::new(
-                    format!("`{}` is not a square of this {files}x{ranks} board", v.text),
-                    v.span.clone(),
-                    "not a square",
-                )
-                .with_help(format!(
-                    "a square is a file `a` to `{last}` and a rank 1 to {ranks}, as in `a1`"
-                )),
+                v.span.clone(),
+                format!("`{}` is not a square of this {files}x{ranks} board", v.text),
+                "not a square",
+                format!("a square is a file `a` to `{last}` and a rank 1 to {ranks}, as in `a1`"),
             );
         }
         cell
@@ -939,14 +942,12 @@ impl<'a> Resolver<'a> {
         }
         let values = &stmt.values;
         if values.len() < 3 || values[..3].iter().any(|v| v.quoted) {
-            self.error(
+            self.fail_help(
                 src,
-                Problem::new(
-                    "a piece needs a letter, a name and its move in Betza notation",
-                    stmt.span.clone(),
-                    "incomplete",
-                )
-                .with_help(PIECE_USAGE),
+                stmt.span.clone(),
+                "a piece needs a letter, a name and its move in Betza notation",
+                "incomplete",
+                PIECE_USAGE,
             );
             return None;
         }
@@ -1065,29 +1066,23 @@ impl<'a> Resolver<'a> {
                 "pawn" => &mut pawn,
                 other => {
                     let mean = did_you_mean(other, ["royal", "pawn"]);
-                    self.error(
+                    self.fail_help(
                         src,
-                        Problem::new(
-                            format!("unknown piece flag `{other}`{mean}"),
-                            v.span.clone(),
-                            "not a flag",
-                        )
-                        .with_help(
-                            "after the move come `royal`, `pawn`, then the clause in quotes",
-                        ),
+                        v.span.clone(),
+                        format!("unknown piece flag `{other}`{mean}"),
+                        "not a flag",
+                        "after the move come `royal`, `pawn`, then the clause in quotes",
                     );
                     ok = false;
                     continue;
                 }
             };
             if *flag {
-                self.error(
+                self.fail(
                     src,
-                    Problem::new(
-                        format!("`{}` is given twice", v.text),
-                        v.span.clone(),
-                        "given again",
-                    ),
+                    v.span.clone(),
+                    format!("`{}` is given twice", v.text),
+                    "given again",
                 );
             }
             *flag = true;
@@ -1111,25 +1106,21 @@ impl<'a> Resolver<'a> {
         let nv = &stmt.values[0];
         self.check_name(src, nv, "an option name");
         if let Some(extra) = stmt.values.get(1) {
-            self.error(
+            self.fail_help(
                 src,
-                Problem::new(
-                    "an option's settings go in its block, one a line",
-                    extra.span.clone(),
-                    "not expected here",
-                )
-                .with_help(OPTION_USAGE),
+                extra.span.clone(),
+                "an option's settings go in its block, one a line",
+                "not expected here",
+                OPTION_USAGE,
             );
         }
         let Some(block) = &stmt.block else {
-            self.error(
+            self.fail_help(
                 src,
-                Problem::new(
-                    format!("option `{}` needs a block with its values", nv.text),
-                    stmt.span.clone(),
-                    "block missing",
-                )
-                .with_help(OPTION_USAGE),
+                stmt.span.clone(),
+                format!("option `{}` needs a block with its values", nv.text),
+                "block missing",
+                OPTION_USAGE,
             );
             return None;
         };
@@ -1143,30 +1134,23 @@ impl<'a> Resolver<'a> {
             let head = s.head.text.as_str();
             if !OPTION_SETTINGS.contains(&head) {
                 let mean = did_you_mean(head, OPTION_SETTINGS.iter().copied());
-                self.error(
+                self.fail_help(
                     src,
-                    Problem::new(
-                        format!("unknown option setting `{head}`{mean}"),
-                        s.head.span.clone(),
-                        "not a setting",
-                    )
-                    .with_help(format!(
-                        "an option's settings: {}",
-                        OPTION_SETTINGS.join(", ")
-                    )),
+                    s.head.span.clone(),
+                    format!("unknown option setting `{head}`{mean}"),
+                    "not a setting",
+                    format!("an option's settings: {}", OPTION_SETTINGS.join(", ")),
                 );
                 misspelt = true;
                 continue;
             }
             if let Some(&(_, first)) = seen.iter().find(|(h, _)| *h == head) {
                 let at = self.at(src, first);
-                self.error(
+                self.fail(
                     src,
-                    Problem::new(
-                        format!("`{head}` is given twice (first at {at})"),
-                        s.head.span.clone(),
-                        "given again",
-                    ),
+                    s.head.span.clone(),
+                    format!("`{head}` is given twice (first at {at})"),
+                    "given again",
                 );
                 continue;
             }
@@ -1180,26 +1164,22 @@ impl<'a> Resolver<'a> {
                     let mut listed: HashSet<&str> = HashSet::new();
                     for v in &s.values {
                         if !listed.insert(v.text.as_str()) {
-                            self.error(
+                            self.fail(
                                 src,
-                                Problem::new(
-                                    format!("value `{}` is given twice", v.text),
-                                    v.span.clone(),
-                                    "given again",
-                                ),
+                                v.span.clone(),
+                                format!("value `{}` is given twice", v.text),
+                                "given again",
                             );
                         } else {
                             list.push(v.text.clone());
                         }
                     }
                     if list.is_empty() {
-                        self.error(
+                        self.fail(
                             src,
-                            Problem::new(
-                                "`values` needs the values the option may take",
-                                s.head.span.clone(),
-                                "values missing",
-                            ),
+                            s.head.span.clone(),
+                            "`values` needs the values the option may take",
+                            "values missing",
                         );
                     }
                     values = Some((list, s));
@@ -1224,14 +1204,12 @@ impl<'a> Resolver<'a> {
             ),
         ] {
             if !given && !misspelt {
-                self.error(
+                self.fail_help(
                     src,
-                    Problem::new(
-                        format!("option `{}` needs `{setting}`", nv.text),
-                        stmt.head.span.start..nv.span.end,
-                        format!("`{setting}` missing"),
-                    )
-                    .with_help(OPTION_USAGE),
+                    stmt.head.span.start..nv.span.end,
+                    format!("option `{}` needs `{setting}`", nv.text),
+                    format!("`{setting}` missing"),
+                    OPTION_USAGE,
                 );
             }
         }
@@ -1318,30 +1296,24 @@ impl<'a> Resolver<'a> {
         let (src, stmt) = (item.src, &item.stmt);
         let kind = stmt.head.text.as_str();
         if let Some(v) = stmt.values.first() {
-            self.error(
+            self.fail_help(
                 src,
-                Problem::new(
-                    format!("`{kind}` takes no values: its settings go in its block"),
-                    v.span.clone(),
-                    "not expected here",
-                )
-                .with_help(format!(
-                    "write `{kind} {{`, then one setting a line, then `}}`"
-                )),
+                v.span.clone(),
+                format!("`{kind}` takes no values: its settings go in its block"),
+                "not expected here",
+                format!("write `{kind} {{`, then one setting a line, then `}}`"),
             );
         }
         let Some(block) = &stmt.block else {
-            self.error(
+            self.fail_help(
                 src,
-                Problem::new(
-                    format!("`{kind}` needs a block with its settings, at least its `clause`"),
-                    stmt.head.span.clone(),
-                    "block missing",
-                )
-                .with_help(format!(
+                stmt.head.span.clone(),
+                format!("`{kind}` needs a block with its settings, at least its `clause`"),
+                "block missing",
+                format!(
                     "write `{kind} {{`, then `clause \"...\"` and its other settings, one a \
                      line, then `}}`"
-                )),
+                ),
             );
             return None;
         };
@@ -1361,13 +1333,11 @@ impl<'a> Resolver<'a> {
             if !repeatable {
                 if let Some(&(_, first)) = seen.iter().find(|(h, _)| *h == head) {
                     let at = self.at(src, first);
-                    self.error(
+                    self.fail(
                         src,
-                        Problem::new(
-                            format!("`{head}` is given twice (first at {at})"),
-                            setting.head.span.clone(),
-                            "given again",
-                        ),
+                        setting.head.span.clone(),
+                        format!("`{head}` is given twice (first at {at})"),
+                        "given again",
                     );
                     s.broken = true;
                     continue;
@@ -1387,14 +1357,12 @@ impl<'a> Resolver<'a> {
             if s.misspelt {
                 return None;
             }
-            self.error(
+            self.fail_help(
                 src,
-                Problem::new(
-                    format!("`{kind}` needs a `clause`: the designer's words for the rule"),
-                    stmt.head.span.clone(),
-                    "clause missing",
-                )
-                .with_help("add a line `clause \"...\"` to its block"),
+                stmt.head.span.clone(),
+                format!("`{kind}` needs a `clause`: the designer's words for the rule"),
+                "clause missing",
+                "add a line `clause \"...\"` to its block",
             );
             return None;
         };
@@ -1407,27 +1375,23 @@ impl<'a> Resolver<'a> {
                 None => {
                     let mean = did_you_mean(&option, board.options.iter().map(|o| o.name.as_str()));
                     let names: Vec<String> = board.options.iter().map(|o| o.name.clone()).collect();
-                    self.error(
+                    self.fail_help(
                         src,
-                        Problem::new(
-                            format!("`when` names an unknown option `{option}`{mean}"),
-                            ospan,
-                            "not an option",
-                        )
-                        .with_help(format!("the options declared: {}", list(&names))),
+                        ospan,
+                        format!("`when` names an unknown option `{option}`{mean}"),
+                        "not an option",
+                        format!("the options declared: {}", list(&names)),
                     );
                     s.broken = true;
                 }
                 Some(o) if !o.values.contains(&value) => {
                     let mean = did_you_mean(&value, o.values.iter().map(String::as_str));
-                    self.error(
+                    self.fail_help(
                         src,
-                        Problem::new(
-                            format!("option `{option}` has no value `{value}`{mean}"),
-                            vspan,
-                            "not a value",
-                        )
-                        .with_help(format!("its values: {}", o.values.join(", "))),
+                        vspan,
+                        format!("option `{option}` has no value `{value}`{mean}"),
+                        "not a value",
+                        format!("its values: {}", o.values.join(", ")),
                     );
                     s.broken = true;
                 }
@@ -1464,17 +1428,15 @@ impl<'a> Resolver<'a> {
             .map(|c| format!("`{c}`"))
             .collect::<Vec<_>>();
         if STATEMENTS.contains(&head) || COMPONENTS.contains(&head) {
-            self.error(
+            self.fail_help(
                 src,
-                Problem::new(
-                    format!("`{head}` is a top-level statement, not a setting of `{kind}`"),
-                    setting.head.span.clone(),
-                    "inside a block",
-                )
-                .with_help(format!(
+                setting.head.span.clone(),
+                format!("`{head}` is a top-level statement, not a setting of `{kind}`"),
+                "inside a block",
+                format!(
                     "close the block of `{kind}` with `}}` before it; the settings of `{kind}`: {}",
                     allowed.join(", ")
-                )),
+                ),
             );
             return;
         }
@@ -1525,14 +1487,12 @@ impl<'a> Resolver<'a> {
                     v.span.clone(),
                 )),
                 _ => {
-                    self.error(
+                    self.fail_help(
                         src,
-                        Problem::new(
-                            "`when` takes an option and one of its values",
-                            st.span.clone(),
-                            "here",
-                        )
-                        .with_help("write `when <option> <value>`; repeat the line for more"),
+                        st.span.clone(),
+                        "`when` takes an option and one of its values",
+                        "here",
+                        "write `when <option> <value>`; repeat the line for more",
                     );
                     s.broken = true;
                 }
@@ -1583,14 +1543,12 @@ impl<'a> Resolver<'a> {
                     }
                 }
                 _ => {
-                    self.error(
+                    self.fail_help(
                         src,
-                        Problem::new(
-                            format!("`{head}` takes two files: queenside, then kingside"),
-                            st.span.clone(),
-                            "here",
-                        )
-                        .with_help(format!("as in `{head} c g`")),
+                        st.span.clone(),
+                        format!("`{head}` takes two files: queenside, then kingside"),
+                        "here",
+                        format!("as in `{head} c g`"),
                     );
                     s.broken = true;
                 }
@@ -1651,14 +1609,12 @@ impl<'a> Resolver<'a> {
                 Some(v) => match Design::parse(&v.text) {
                     Ok(_) => s.movement = Some(v.text.clone()),
                     Err(e) => {
-                        self.error(
+                        self.fail_help(
                             src,
-                            Problem::new(
-                                format!("`{}` is not a move in Betza notation: {e}", v.text),
-                                v.span.clone(),
-                                "not Betza",
-                            )
-                            .with_help("as in `move mfnA` (a lame two-square diagonal step)"),
+                            v.span.clone(),
+                            format!("`{}` is not a move in Betza notation: {e}", v.text),
+                            "not Betza",
+                            "as in `move mfnA` (a lame two-square diagonal step)",
                         );
                         s.broken = true;
                     }
@@ -1710,18 +1666,10 @@ impl<'a> Resolver<'a> {
                             limits.push((letter, n))
                         }
                         _ => {
-                            self.error(
-                                src,
-                                Problem::new(
-                                    format!("`{}` is not a piece letter and a number", v.text),
-                                    v.span.clone(),
-                                    "not a limit",
-                                )
-                                .with_help(format!(
+                            self.fail_help(src, v.span.clone(), format!("`{}` is not a piece letter and a number", v.text), "not a limit", format!(
                                     "as in `limit Q1 R2`: at most one queen, two rooks; the pieces: {}",
                                     piece_list(board.pieces)
-                                )),
-                            );
+                                ));
                             s.broken = true;
                         }
                     }
@@ -1754,14 +1702,12 @@ impl<'a> Resolver<'a> {
         let usage = "write `white rank 8`, `black ranks 1 2`, `both files d e` or `white squares \
                      d4 e5`";
         let Some((kind, items)) = st.values.split_first() else {
-            self.error(
+            self.fail_help(
                 src,
-                Problem::new(
-                    "a region line needs `rank`, `file` or `square` and the places",
-                    st.span.clone(),
-                    "incomplete",
-                )
-                .with_help(usage),
+                st.span.clone(),
+                "a region line needs `rank`, `file` or `square` and the places",
+                "incomplete",
+                usage,
             );
             return false;
         };
@@ -1783,14 +1729,12 @@ impl<'a> Resolver<'a> {
             return false;
         };
         if items.is_empty() {
-            self.error(
+            self.fail_help(
                 src,
-                Problem::new(
-                    format!("`{}` needs at least one place after it", kind.text),
-                    kind.span.clone(),
-                    "places missing",
-                )
-                .with_help(usage),
+                kind.span.clone(),
+                format!("`{}` needs at least one place after it", kind.text),
+                "places missing",
+                usage,
             );
             return false;
         }
@@ -1811,13 +1755,11 @@ impl<'a> Resolver<'a> {
                 },
                 _ => match self.square(src, v, board.files, board.ranks) {
                     Some(c) if board.holes.contains(&c) => {
-                        self.error(
+                        self.fail(
                             src,
-                            Problem::new(
-                                format!("{} is a hole, not part of the board", v.text),
-                                v.span.clone(),
-                                "a hole",
-                            ),
+                            v.span.clone(),
+                            format!("{} is a hole, not part of the board", v.text),
+                            "a hole",
                         );
                         ok = false;
                     }
@@ -1836,14 +1778,12 @@ impl<'a> Resolver<'a> {
     /// Piece letters, each a piece of the definition.
     fn letters(&mut self, src: usize, st: &Statement, pieces: &[PieceDef]) -> Option<Vec<Letter>> {
         if st.values.is_empty() {
-            self.error(
+            self.fail_help(
                 src,
-                Problem::new(
-                    format!("`{}` needs piece letters", st.head.text),
-                    st.head.span.clone(),
-                    "letters missing",
-                )
-                .with_help(format!("the pieces: {}", piece_list(pieces))),
+                st.head.span.clone(),
+                format!("`{}` needs piece letters", st.head.text),
+                "letters missing",
+                format!("the pieces: {}", piece_list(pieces)),
             );
             return None;
         }
@@ -1852,13 +1792,11 @@ impl<'a> Resolver<'a> {
         for v in &st.values {
             match self.letter(src, v, pieces) {
                 Some(l) if out.iter().any(|o| o.letter == l.letter) => {
-                    self.error(
+                    self.fail(
                         src,
-                        Problem::new(
-                            format!("`{}` is named twice", l.letter),
-                            v.span.clone(),
-                            "named again",
-                        ),
+                        v.span.clone(),
+                        format!("`{}` is named twice", l.letter),
+                        "named again",
                     );
                     ok = false;
                 }
@@ -1879,14 +1817,12 @@ impl<'a> Resolver<'a> {
                 let hint = by_name
                     .map(|p| format!("; `{}` is written `{}`", p.name, p.letter))
                     .unwrap_or_default();
-                self.error(
+                self.fail_help(
                     src,
-                    Problem::new(
-                        format!("expected a piece letter, found `{}`{hint}", v.text),
-                        v.span.clone(),
-                        "not a letter",
-                    )
-                    .with_help(format!("the pieces: {}", piece_list(pieces))),
+                    v.span.clone(),
+                    format!("expected a piece letter, found `{}`{hint}", v.text),
+                    "not a letter",
+                    format!("the pieces: {}", piece_list(pieces)),
                 );
                 return None;
             }
@@ -1904,14 +1840,12 @@ impl<'a> Resolver<'a> {
         } else {
             String::new()
         };
-        self.error(
+        self.fail_help(
             src,
-            Problem::new(
-                format!("`{c}` is not a piece of this definition{hint}"),
-                v.span.clone(),
-                "not a piece",
-            )
-            .with_help(format!("the pieces: {}", piece_list(pieces))),
+            v.span.clone(),
+            format!("`{c}` is not a piece of this definition{hint}"),
+            "not a piece",
+            format!("the pieces: {}", piece_list(pieces)),
         );
         None
     }
@@ -1925,13 +1859,11 @@ impl<'a> Resolver<'a> {
             }
         }
         let last = (b'a' + files - 1) as char;
-        self.error(
+        self.fail(
             src,
-            Problem::new(
-                format!("expected a file `a` to `{last}`, found `{}`", v.text),
-                v.span.clone(),
-                "not a file of the board",
-            ),
+            v.span.clone(),
+            format!("expected a file `a` to `{last}`, found `{}`", v.text),
+            "not a file of the board",
         );
         None
     }
@@ -1944,13 +1876,11 @@ impl<'a> Resolver<'a> {
         match n {
             Some(n) if (lo..=hi).contains(&n) => Some(n),
             _ => {
-                self.error(
+                self.fail(
                     src,
-                    Problem::new(
-                        format!("expected a number from {lo} to {hi}, found `{}`", v.text),
-                        v.span.clone(),
-                        "out of range",
-                    ),
+                    v.span.clone(),
+                    format!("expected a number from {lo} to {hi}, found `{}`", v.text),
+                    "out of range",
                 );
                 None
             }
@@ -1964,13 +1894,11 @@ impl<'a> Resolver<'a> {
         }
         let mean = did_you_mean(&v.text, choices.iter().copied());
         let listed: Vec<String> = choices.iter().map(|c| format!("`{c}`")).collect();
-        self.error(
+        self.fail(
             src,
-            Problem::new(
-                format!("expected {}, found `{}`{mean}", or_list(&listed), v.text),
-                v.span.clone(),
-                "not one of these",
-            ),
+            v.span.clone(),
+            format!("expected {}, found `{}`{mean}", or_list(&listed), v.text),
+            "not one of these",
         );
         None
     }
@@ -2223,18 +2151,16 @@ impl<'a> Resolver<'a> {
             s.broken = true;
         }
         if matches!(kind, "check" | "checkmate") && royals.is_empty() {
-            self.error(
+            self.fail_help(
                 src,
-                Problem::new(
-                    format!("`{kind}` needs a royal piece, and no piece is marked `royal`"),
-                    head.clone(),
-                    "no royal kind",
-                )
-                .with_help(format!(
+                head.clone(),
+                format!("`{kind}` needs a royal piece, and no piece is marked `royal`"),
+                "no royal kind",
+                format!(
                     "mark the piece whose loss or capture this is about: `piece K king K royal`; \
                      the pieces: {}",
                     piece_list(board.pieces)
-                )),
+                ),
             );
             s.broken = true;
         }
