@@ -240,6 +240,60 @@ mod engine {
     }
 }
 
+/// The invariants a definition's components offer hold where they should and are found
+/// broken where they are (each allowing and forbidding).
+#[test]
+fn invariants_of_a_definition_hold_and_break() {
+    use crate::rules::{Options, Rules};
+    let variant = variant_of("chess").expect("chess.def is bundled");
+    crate::with_variant!(variant, R => {
+        let options = Options::defaults(R::options());
+        let geometry = R::geometry_for(None).expect("a board");
+        let at = |fen: &str, name: &str| {
+            R::from_fen(geometry, fen, &options)
+                .expect("a FEN")
+                .check_invariant(name)
+        };
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        for name in [
+            "mover-not-in-check",
+            "one-king-each",
+            "no-pawn-on-back-rank",
+            "castling-rights-consistent",
+        ] {
+            assert_eq!(at(start, name), Ok(()), "{name}");
+        }
+        // Black just moved and left its king attacked by the rook.
+        let err = at("4k3/8/8/8/8/8/8/R3K2R w - - 0 1", "mover-not-in-check");
+        assert_eq!(err, Ok(()));
+        let err = at("r3k3/8/8/8/8/8/8/4K3 b - - 0 1", "mover-not-in-check");
+        assert_eq!(err, Ok(()));
+        let err = at("4k3/8/8/8/8/8/8/4K2r b - - 0 1", "mover-not-in-check").unwrap_err();
+        assert!(err.contains("king on e1"), "{err}");
+        let err = at("4k3/8/8/8/8/8/8/4KK2 w - - 0 1", "one-king-each").unwrap_err();
+        assert_eq!(err, "white has 2 kings");
+        let err = at("4k3/8/8/8/8/8/8/P3K3 w - - 0 1", "no-pawn-on-back-rank").unwrap_err();
+        assert_eq!(err, "a pawn stands on a1");
+        assert!(at("4k3/8/8/8/8/8/8/4K3 w - - 0 1", "no-such-invariant").is_err());
+        let names: Vec<&str> = R::invariants().iter().map(|i| i.name).collect();
+        // A right kept for a file whose rook is gone (only a hand-made position has one).
+        let mut pos = <super::Position as Rules>::from_fen(geometry, start, &options)
+            .expect("the start");
+        pos.board.put(crate::rules::Square::new(0, 0), None);
+        let err = pos.check_invariant("castling-rights-consistent").unwrap_err();
+        assert!(err.contains("a-file"), "{err}");
+        assert_eq!(
+            names,
+            [
+                "mover-not-in-check",
+                "one-king-each",
+                "no-pawn-on-back-rank",
+                "castling-rights-consistent"
+            ]
+        );
+    });
+}
+
 /// The judge and the generator are one evaluation: on every position of set A, and the
 /// positions one move on, a pseudo move the judge lets through is exactly a legal move, and
 /// one it refuses names a component of the definition.
