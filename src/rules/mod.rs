@@ -145,10 +145,11 @@ pub enum Reason {
     Timeout,
     NoMove,
     CheckCount,
+    BareKing,
 }
 
 impl Reason {
-    pub const ALL: [Reason; 16] = [
+    pub const ALL: [Reason; 17] = [
         Reason::Checkmate,
         Reason::Stalemate,
         Reason::Flip,
@@ -165,6 +166,7 @@ impl Reason {
         Reason::Timeout,
         Reason::NoMove,
         Reason::CheckCount,
+        Reason::BareKing,
     ];
 
     pub fn name(self) -> &'static str {
@@ -185,6 +187,7 @@ impl Reason {
             Reason::Timeout => "timeout",
             Reason::NoMove => "no-move",
             Reason::CheckCount => "check-count",
+            Reason::BareKing => "bare-king",
         }
     }
 }

@@ -368,7 +368,7 @@ fn reason_of(c: &crate::definition::Component) -> Option<Reason> {
         C::Stalemate { .. } => Reason::Stalemate,
         C::Extinction { .. } | C::Explosion { .. } => Reason::Extinction,
         C::Goal { .. } => Reason::Infiltration,
-        C::BareKing { .. } => Reason::Extinction,
+        C::BareKing { .. } => Reason::BareKing,
         C::CheckCount { .. } => Reason::CheckCount,
         C::InsufficientMaterial { .. } => Reason::InsufficientMaterial,
         C::Repetition { .. } => Reason::Repetition,
