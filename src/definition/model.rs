@@ -262,6 +262,21 @@ pub enum Component {
         alone: Vec<char>,
         colour_bound: Vec<char>,
     },
+    /// Pieces of `pieces` never leave their side's region: a move, or an attack, ends inside it.
+    Confine {
+        pieces: Vec<char>,
+        region: Sides<Region>,
+    },
+    /// A piece of `pieces` standing in its side's region may also move (and capture) as
+    /// `movement` (Betza).
+    RegionMove {
+        pieces: Vec<char>,
+        region: Sides<Region>,
+        movement: String,
+    },
+    /// Two royal pieces of opposite sides may not face each other on a file with no piece
+    /// between: each attacks the other along it.
+    FlyingRoyals,
 }
 
 impl Component {
@@ -287,6 +302,9 @@ impl Component {
             Component::Repetition { .. } => "repetition",
             Component::MoveCount { .. } => "move-count",
             Component::InsufficientMaterial { .. } => "insufficient-material",
+            Component::Confine { .. } => "confine",
+            Component::RegionMove { .. } => "region-move",
+            Component::FlyingRoyals => "flying-royals",
         }
     }
 }

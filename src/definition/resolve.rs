@@ -65,6 +65,9 @@ pub const COMPONENTS: &[&str] = &[
     "first-move",
     "checked-royal-captures",
     "insufficient-material",
+    "confine",
+    "region-move",
+    "flying-royals",
 ];
 
 /// The settings every component takes.
@@ -111,6 +114,8 @@ pub fn component_settings(component: &str) -> &'static [&'static str] {
         "repetition" => &["times"],
         "move-count" => &["moves"],
         "insufficient-material" => &["alone", "colour-bound"],
+        "confine" => &["pieces", "white", "black", "both"],
+        "region-move" => &["pieces", "move", "white", "black", "both"],
         _ => &[],
     }
 }
@@ -2119,6 +2124,35 @@ impl<'a> Resolver<'a> {
             "repetition" => Component::Repetition {
                 times: s.times.unwrap_or(3),
             },
+            "confine" | "region-move" => {
+                let pieces = letters(&s.pieces).unwrap_or_else(|| {
+                    missing.push(("`pieces`", "name the pieces it binds: `pieces K A`"));
+                    Vec::new()
+                });
+                if !s.region_given {
+                    missing.push((
+                        "a region",
+                        "say where: `white ranks 1 2 3` and `black ranks 8 9 10`",
+                    ));
+                }
+                if kind == "confine" {
+                    Component::Confine {
+                        pieces,
+                        region: region(s),
+                    }
+                } else {
+                    let movement = s.movement.clone().unwrap_or_else(|| {
+                        missing.push(("`move`", "give the move in Betza: `move sW`"));
+                        String::new()
+                    });
+                    Component::RegionMove {
+                        pieces,
+                        region: region(s),
+                        movement,
+                    }
+                }
+            }
+            "flying-royals" => Component::FlyingRoyals,
             "insufficient-material" => {
                 if s.alone.is_none() && s.colour_bound.is_none() {
                     missing.push((

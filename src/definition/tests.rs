@@ -1463,3 +1463,28 @@ fn insufficient_material_reads_its_kinds() {
         "`Q` is not a piece of this definition"
     );
 }
+
+#[test]
+fn regions_that_bind_pieces_need_their_settings() {
+    assert_eq!(
+        one_error(&format!(
+            "{BASE}confine {{\n  clause \"x\"\n  pieces K\n}}\n"
+        ))
+        .0,
+        "`confine` needs a region"
+    );
+    assert_eq!(
+        one_error(&format!(
+            "{BASE}region-move {{\n  clause \"x\"\n  pieces P\n  white rank 5\n}}\n"
+        ))
+        .0,
+        "`region-move` needs `move`"
+    );
+    let d = parse(
+        "t.def",
+        &format!("{BASE}flying-royals {{\n  clause \"x\"\n}}\n"),
+        &loader(&[]),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(d.rules[0].component, Component::FlyingRoyals);
+}

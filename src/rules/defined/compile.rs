@@ -88,6 +88,15 @@ impl Kind {
     }
 }
 
+/// A movement a kind gains in a region ([`Component::RegionMove`]).
+#[derive(Clone, Debug)]
+pub struct RegionMove {
+    pub tag: Tag,
+    pub kinds: KindSet,
+    pub region: [SqSet; 2],
+    pub movement: Movement,
+}
+
 /// A draw by material ([`Component::InsufficientMaterial`]).
 #[derive(Clone, Copy, Debug)]
 pub struct Material {
@@ -217,6 +226,12 @@ pub struct Compiled {
     pub repetition: Option<(Tag, u8)>,
     pub move_count: Option<(Tag, u16)>,
     pub material: Option<Material>,
+    /// By kind: the region each side's pieces of it never leave (`confine`).
+    pub confined: Vec<Option<(Tag, [SqSet; 2])>>,
+    /// Movements pieces gain in a region (`region-move`).
+    pub region_moves: Vec<RegionMove>,
+    /// `flying-royals`: opposing royal pieces attack each other along an open file.
+    pub flying: Option<Tag>,
     /// The options whose readings choose among the components, by what they decide.
     pub readings: Readings,
 }
@@ -335,6 +350,9 @@ impl Compiled {
             repetition: None,
             move_count: None,
             material: None,
+            confined: Vec::new(),
+            region_moves: Vec::new(),
+            flying: None,
             readings: readings_of(&def),
             def: def.clone(),
         };
@@ -464,6 +482,27 @@ impl Compiled {
                 Component::Explosion { immune } => c.explosion = Some((tag, set(immune))),
                 Component::Repetition { times } => c.repetition = Some((tag, *times)),
                 Component::MoveCount { moves } => c.move_count = Some((tag, *moves)),
+                Component::Confine { pieces, region } => {
+                    c.confined.resize(c.kinds.len(), None);
+                    for k in pieces.iter().filter_map(index) {
+                        c.confined[k] = Some((tag, sides(region)));
+                    }
+                }
+                Component::RegionMove {
+                    pieces,
+                    region,
+                    movement,
+                } => {
+                    if let Some(m) = betza_movement(movement) {
+                        c.region_moves.push(RegionMove {
+                            tag,
+                            kinds: set(pieces),
+                            region: sides(region),
+                            movement: m,
+                        })
+                    }
+                }
+                Component::FlyingRoyals => c.flying = Some(tag),
                 Component::InsufficientMaterial {
                     alone,
                     colour_bound,
@@ -563,6 +602,15 @@ impl Compiled {
             AttackTable::new(color, &coded)
         });
         Ok(self)
+    }
+
+    /// The region a piece of `kind` of `color` is confined to, if any.
+    #[inline]
+    pub fn confine_of(&self, kind: usize, color: Color) -> Option<&SqSet> {
+        match self.confined.get(kind) {
+            Some(Some((_, r))) => Some(&r[color.index()]),
+            _ => None,
+        }
     }
 
     /// Records the options a verdict in a position with `castling_right` consults.

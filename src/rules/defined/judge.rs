@@ -56,6 +56,16 @@ impl Position {
                     ));
                 }
             }
+            Special::None if self.region_move_of(m).is_some() => {
+                if let Some(rm) = self.region_move_of(m) {
+                    steps.push(Step::allows(
+                        rm.tag.rule,
+                        format!(
+                            "the {name} on {from} stands in its region, so it may also go to {to}"
+                        ),
+                    ));
+                }
+            }
             Special::None if self.first_move_of(m).is_some() => {
                 if let Some(fm) = self.first_move_of(m) {
                     steps.push(Step::allows(
@@ -134,6 +144,21 @@ impl Position {
                     steps.push(Step::forbids(
                         rule_id(&castling_sub_id(k.tag.rule, CastleBar::ThroughCheck)),
                         format!("the {name} may not land on {to}, an attacked square"),
+                    ));
+                }
+                return steps;
+            }
+            Some(Forbid::Check) if next.facing_royal(us).is_some() => {
+                if let (Some(t), Some((royal, other))) = (c.flying, next.facing_royal(us)) {
+                    steps.push(Step::forbids(
+                        t.rule,
+                        format!(
+                            "the {} on {} would face the {} on {} along an open file",
+                            next.kind_name(royal),
+                            next.square_name(royal),
+                            next.kind_name(other),
+                            next.square_name(other)
+                        ),
                     ));
                 }
                 return steps;
@@ -421,6 +446,15 @@ impl Position {
                 return Step::forbids(e.tag.rule, format!("no piece passed over {t} on the last move, so the {name} cannot take en passant there"));
             }
         }
+        // A move the piece's movement makes, out of the region it is confined to.
+        if let Some(Some((tag, region))) = c.confined.get(kind) {
+            if !region[self.turn.index()].has(to) && self.movement_reaches(kind, from, to) {
+                return Step::forbids(
+                    tag.rule,
+                    format!("the {name} may not leave its region: {t} is outside it"),
+                );
+            }
+        }
         // A first move the piece would make, but whose right is gone (or barred by check).
         if let Some(fm) = c
             .first_moves
@@ -471,6 +505,75 @@ impl Position {
             .iter()
             .find(|fm| fm.kinds.has(kind) && self.first_move_reaches(fm, m.from, m.to))
             .filter(|_| self.gated(m.from))
+    }
+
+    /// Under `flying-royals`: a royal piece of `color` and the opposing royal piece it faces
+    /// along an open file, if there is one.
+    fn facing_royal(&self, color: Color) -> Option<(Sq, Sq)> {
+        let c = self.c;
+        c.flying?;
+        let g = &c.geometry;
+        for royal in self.royals(color) {
+            let s = royal.square();
+            for dir in [1i32, -1] {
+                let mut rank = s.rank as i32 + dir;
+                while (0..g.ranks as i32).contains(&rank) {
+                    let sq = Sq::of(crate::rules::board::Square::new(s.file, rank as u8));
+                    if let Some(p) = self.board.piece_at(sq) {
+                        let royal_kind = c
+                            .kind_at(self.board.cell(sq))
+                            .is_some_and(|k| c.royal.has(k));
+                        if p.color() != color && royal_kind {
+                            return Some((royal, sq));
+                        }
+                        break;
+                    }
+                    rank += dir;
+                }
+            }
+        }
+        None
+    }
+
+    /// Whether the movement of `kind` takes the piece on `from` to `to` on this board,
+    /// whatever region it is confined to.
+    fn movement_reaches(&self, kind: usize, from: Sq, to: Sq) -> bool {
+        let us = self.turn;
+        let mut reaches = false;
+        crate::rules::movement::destinations(
+            &self.c.kinds[kind].movement,
+            &self.board,
+            from,
+            us,
+            |code| crate::rules::piece::Piece::from_code(code).is_some_and(|p| p.color() != us),
+            |t, _| reaches |= t == to,
+        );
+        reaches
+    }
+
+    /// The region-move component that generates `m`, when the piece's own movement does not.
+    fn region_move_of(&self, m: Move) -> Option<&'static super::compile::RegionMove> {
+        let c = self.c;
+        let kind = c.kind_at(self.board.cell(m.from))?;
+        if self.movement_reaches(kind, m.from, m.to) {
+            return None;
+        }
+        let us = self.turn;
+        c.region_moves.iter().find(|rm| {
+            if !rm.kinds.has(kind) || !rm.region[us.index()].has(m.from) {
+                return false;
+            }
+            let mut reaches = false;
+            crate::rules::movement::destinations(
+                &rm.movement,
+                &self.board,
+                m.from,
+                us,
+                |code| crate::rules::piece::Piece::from_code(code).is_some_and(|p| p.color() != us),
+                |t, _| reaches |= t == m.to,
+            );
+            reaches
+        })
     }
 
     /// Whether the piece on `from` still has its first-move right.

@@ -347,7 +347,9 @@ fn regions_of(def: &Definition) -> Vec<(String, &crate::definition::model::Regio
             C::DoubleStep { region, .. }
             | C::EnPassant { region, .. }
             | C::Promotion { region, .. }
-            | C::Goal { region, .. } => region,
+            | C::Goal { region, .. }
+            | C::Confine { region, .. }
+            | C::RegionMove { region, .. } => region,
             _ => continue,
         };
         for (color, region) in Color::ALL.iter().zip(region) {
@@ -399,6 +401,9 @@ fn summary(c: &crate::definition::Component) -> String {
         C::BareKing { value, .. } => format!("a side left with one piece: {}", value_word(*value)),
         C::FirstMove { movement, .. } => format!("a piece on a square it keeps a first-move right on may also move `{movement}`"),
         C::CheckedRoyalCaptures => "a royal piece in check moves only to capture a piece that gives check".into(),
+        C::Confine { .. } => "pieces of the named kinds never leave their side's region".into(),
+        C::RegionMove { movement, .. } => format!("a piece of the named kinds standing in its side's region may also move `{movement}`"),
+        C::FlyingRoyals => "two opposing royal pieces may not face each other on a file with nothing between".into(),
         C::InsufficientMaterial { alone, colour_bound } => {
             let letters = |l: &[char]| l.iter().map(char::to_string).collect::<Vec<_>>().join(" ");
             let mut cases = Vec::new();

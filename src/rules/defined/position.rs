@@ -477,11 +477,11 @@ impl Position {
             if c.royal.has(kind) {
                 royals.push(from);
             }
+            let first = out.len();
             match &lines[kind] {
                 Some(lines) => self.walk_lines(out, lines, kind, from),
                 None => {
                     let k = &c.kinds[kind];
-                    let first = out.len();
                     destinations(
                         &k.movement,
                         &self.board,
@@ -496,6 +496,33 @@ impl Position {
                         },
                     )
                 }
+            }
+            for rm in &c.region_moves {
+                if !rm.kinds.has(kind) || !rm.region[us.index()].has(from) {
+                    continue;
+                }
+                destinations(
+                    &rm.movement,
+                    &self.board,
+                    from,
+                    us,
+                    |t| self.mine(t, them),
+                    |to, _| {
+                        if !out[first..].iter().any(|m| m.to == to) {
+                            self.push(out, kind, from, to, Special::None)
+                        }
+                    },
+                );
+            }
+            if let Some(region) = c.confine_of(kind, us) {
+                let mut kept = first;
+                for i in first..out.len() {
+                    if region.has(out[i].to) {
+                        out[kept] = out[i];
+                        kept += 1;
+                    }
+                }
+                out.truncate(kept);
             }
             for ds in &c.double_steps {
                 if !ds.kinds.has(kind) || !ds.region[us.index()].has(from) {
@@ -1146,9 +1173,27 @@ fn royal_of(c: &Compiled, code: u8, color: Color) -> bool {
 
 /// Whether a piece of `by` attacks `target` on `board` (could capture there).
 fn attacked_on(c: &Compiled, board: &Board, target: Sq, by: Color) -> bool {
+    if (c.flying.is_some() || !c.region_moves.is_empty())
+        && attacked_by_region(c, board, target, by)
+    {
+        return true;
+    }
     match c.explosion {
-        None => c.tables[by.index()]
+        None if c.confined.is_empty() => c.tables[by.index()]
             .attacker(board, target, |_| true, |_, _| false)
+            .is_some(),
+        // A confined piece attacks only inside its region.
+        None => c.tables[by.index()]
+            .attacker(
+                board,
+                target,
+                |a| {
+                    c.kind_at(a.code)
+                        .and_then(|k| c.confine_of(k, by))
+                        .is_none_or(|r| r.has(target))
+                },
+                |_, _| false,
+            )
             .is_some(),
         Some(_) => {
             // A capture that would blow up the capturer's own royal piece is no threat;
@@ -1166,6 +1211,49 @@ fn attacked_on(c: &Compiled, board: &Board, target: Sq, by: Color) -> bool {
                 .is_some()
         }
     }
+}
+
+/// The attacks the attack tables do not hold: a piece's movement gained in a region
+/// (`region-move`), and a royal piece facing `target` along an open file (`flying-royals`).
+fn attacked_by_region(c: &Compiled, board: &Board, target: Sq, by: Color) -> bool {
+    if c.flying.is_some() {
+        for dir in [1, -1] {
+            let step = crate::rules::board::delta(0, dir);
+            let mut sq = target.offset(step);
+            while !board_is_wall(board, sq) && board.cell(sq) == cell::EMPTY {
+                sq = sq.offset(step);
+            }
+            if !board_is_wall(board, sq) && royal_of(c, board.cell(sq), by) {
+                return true;
+            }
+        }
+    }
+    for rm in &c.region_moves {
+        let region = &rm.region[by.index()];
+        for &from in &c.squares {
+            if !region.has(from) {
+                continue;
+            }
+            let code = board.cell(from);
+            let theirs = code != cell::EMPTY && code != cell::WALL && (code & 1) == by as u8;
+            if !theirs || !c.kind_at(code).is_some_and(|k| rm.kinds.has(k)) {
+                continue;
+            }
+            let mut hit = false;
+            destinations(
+                &rm.movement,
+                board,
+                from,
+                by,
+                |_| true,
+                |to, _| hit |= to == target,
+            );
+            if hit {
+                return true;
+            }
+        }
+    }
+    false
 }
 
 /// Whether a royal piece of `color` stands on a square next to `sq`.
@@ -1218,7 +1306,11 @@ impl Tester {
         let them = pos.turn.other();
         // Only `check` (and `explosion`, for moves that capture nothing) judge by what a
         // move leaves attacked, which only a shield's leaving can change.
-        if c.no_giving_check.is_some() || c.checked_royal_captures.is_some() || c.check.is_none() {
+        if c.no_giving_check.is_some()
+            || c.checked_royal_captures.is_some()
+            || c.check.is_none()
+            || c.flying.is_some()
+        {
             return None;
         }
         let mut shields = Vec::new();

@@ -28,7 +28,6 @@ const PENDING: &[&str] = &[
     "shogi",
     "shoshogi",
     "sittuyin",
-    "xiangqi",
 ];
 
 /// One line of a perft data file: `variant | position | depth | count [| chess960]`.
