@@ -115,3 +115,20 @@ fn dispute_varies_the_readings_a_definition_declares() {
         arbiter(&["dispute", "scenarios/definitions/castling.scn"]),
     );
 }
+
+#[test]
+fn bundled_definitions_and_their_scenarios_are_formatted() {
+    let mut args = vec!["fmt".to_string(), "--check".to_string()];
+    for dir in ["variants", "scenarios/definitions"] {
+        let mut files: Vec<String> = std::fs::read_dir(dir)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|e| e.path().display().to_string())
+            .collect();
+        files.sort();
+        args.extend(files);
+    }
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    arbiter(&args);
+}
