@@ -232,8 +232,6 @@ pub struct Compiled {
     pub region_moves: Vec<RegionMove>,
     /// `flying-royals`: opposing royal pieces attack each other along an open file.
     pub flying: Option<Tag>,
-    /// Whether attacks the tables do not hold exist (`flying-royals`, `region-move`).
-    pub extra_attacks: bool,
     /// The options whose readings choose among the components, by what they decide.
     pub readings: Readings,
 }
@@ -355,7 +353,6 @@ impl Compiled {
             confined: Vec::new(),
             region_moves: Vec::new(),
             flying: None,
-            extra_attacks: false,
             readings: readings_of(&def),
             def: def.clone(),
         };
@@ -518,7 +515,6 @@ impl Compiled {
                 }
             }
         }
-        c.extra_attacks = c.flying.is_some() || !c.region_moves.is_empty();
         c
     }
 

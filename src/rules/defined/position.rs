@@ -1173,7 +1173,9 @@ fn royal_of(c: &Compiled, code: u8, color: Color) -> bool {
 
 /// Whether a piece of `by` attacks `target` on `board` (could capture there).
 fn attacked_on(c: &Compiled, board: &Board, target: Sq, by: Color) -> bool {
-    if c.extra_attacks && attacked_by_region(c, board, target, by) {
+    if (c.flying.is_some() || !c.region_moves.is_empty())
+        && attacked_by_region(c, board, target, by)
+    {
         return true;
     }
     match c.explosion {
@@ -1213,8 +1215,6 @@ fn attacked_on(c: &Compiled, board: &Board, target: Sq, by: Color) -> bool {
 
 /// The attacks the attack tables do not hold: a piece's movement gained in a region
 /// (`region-move`), and a royal piece facing `target` along an open file (`flying-royals`).
-#[cold]
-#[inline(never)]
 fn attacked_by_region(c: &Compiled, board: &Board, target: Sq, by: Color) -> bool {
     if c.flying.is_some() {
         for dir in [1, -1] {
