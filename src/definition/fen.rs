@@ -133,6 +133,32 @@ impl fmt::Display for FenError {
 
 impl std::error::Error for FenError {}
 
+/// A piece placed on `file`, `rank` (written at `column`, `width` characters): an error when
+/// that square is a hole.
+fn on_board(
+    shape: &Shape,
+    file: usize,
+    rank: usize,
+    column: usize,
+    width: usize,
+) -> Result<(), FenError> {
+    let cell = Cell {
+        file: file as u8,
+        rank: rank as u8,
+    };
+    if shape.holes.contains(&cell) {
+        return Err(err(
+            column,
+            width,
+            format!(
+                "a piece on {}, which is not part of the board (a hole)",
+                square_name(cell)
+            ),
+        ));
+    }
+    Ok(())
+}
+
 fn err(column: usize, width: usize, message: impl Into<String>) -> FenError {
     FenError {
         column,
@@ -382,20 +408,7 @@ fn read_placement(placement: &str, shape: &Shape, designs: bool) -> Result<Vec<P
                             ),
                         ));
                     }
-                    let cell = Cell {
-                        file: file as u8,
-                        rank: rank as u8,
-                    };
-                    if shape.holes.contains(&cell) {
-                        return Err(err(
-                            col,
-                            1,
-                            format!(
-                                "a piece on {}, which is not part of the board (a hole)",
-                                square_name(cell)
-                            ),
-                        ));
-                    }
+                    on_board(shape, file, rank, col, 1)?;
                     let promoted = chars.next_if(|&(_, c)| c == '~').is_some();
                     let color = if c.is_ascii_uppercase() {
                         Color::White
@@ -418,20 +431,7 @@ fn read_placement(placement: &str, shape: &Shape, designs: bool) -> Result<Vec<P
                     let (piece, len) = crate::rules::board::design_in_fen(&part[byte..], &label)
                         .map_err(|e| err(col, part[byte..].chars().count(), e))?;
                     let text = &part[byte..byte + len];
-                    let cell = Cell {
-                        file: file as u8,
-                        rank: rank as u8,
-                    };
-                    if shape.holes.contains(&cell) {
-                        return Err(err(
-                            col,
-                            text.chars().count(),
-                            format!(
-                                "a piece on {}, which is not part of the board (a hole)",
-                                square_name(cell)
-                            ),
-                        ));
-                    }
+                    on_board(shape, file, rank, col, text.chars().count())?;
                     // The opening character is taken; the rest of the design follows it.
                     for _ in 1..text.chars().count() {
                         chars.next();
