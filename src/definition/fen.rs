@@ -3,9 +3,11 @@
 //! for a square that is not part of the board and `~` after a promoted piece, the side to
 //! move, castling rights in X-FEN (`KQkq`) or Shredder-FEN (rook files, `HAha`), en-passant
 //! squares (one or more, `c5d6`), the clocks, and check counters either before the clocks
-//! (`3+3`, checks remaining) or after them (`+2+0`, checks given). Pockets (`[...]`) are
-//! refused: no definition has drops yet. Every error names the column (in characters, from 0)
-//! of the FEN text where it is.
+//! (`3+3`, checks remaining) or after them (`+2+0`, checks given). Pockets, the pieces in
+//! hand, follow the placement in brackets (`[Qn]`, `[-]` for none) or stand as one more rank
+//! (`.../4K3/Qn`); `+P` is the kind `P` promotes into (shogi). Shogi FENs leave out castling
+//! and en passant (`w 0 1`). Every error names the column (in characters, from 0) of the FEN
+//! text where it is.
 
 use std::fmt;
 
@@ -23,6 +25,11 @@ pub struct Shape<'a> {
     pub holes: &'a [Cell],
     /// The piece letters, upper case.
     pub letters: &'a [char],
+    /// Shogi-style promoted kinds: `(base, promoted)` letters, so that `+P` in a FEN is the
+    /// kind `P` promotes into.
+    pub promoted: &'a [(char, char)],
+    /// Whether the FEN may give pockets: `[...]` after the placement, or one more rank.
+    pub pockets: bool,
 }
 
 /// What stands on one square.
@@ -102,6 +109,8 @@ pub struct Fen {
     pub fullmove: u32,
     /// The check counters, when the FEN gives them.
     pub checks: Option<CheckCounters>,
+    /// The pieces in hand, by upper-case letter and side, as the pocket lists them.
+    pub hand: Vec<(char, Color)>,
 }
 
 impl Fen {
@@ -157,6 +166,10 @@ fn on_board(
         ));
     }
     Ok(())
+}
+
+fn is_number(field: &str) -> bool {
+    !field.is_empty() && field.bytes().all(|b| b.is_ascii_digit())
 }
 
 fn err(column: usize, width: usize, message: impl Into<String>) -> FenError {
@@ -219,7 +232,7 @@ fn read(text: &str, shape: &Shape, designs: bool) -> Result<Fen, FenError> {
             "the FEN is empty: expected the placement of the pieces",
         ));
     };
-    let squares = read_placement(placement, shape, designs)?;
+    let (squares, hand) = read_placement(placement, shape, designs)?;
     let mut fen = Fen {
         files: shape.files,
         ranks: shape.ranks,
@@ -230,6 +243,7 @@ fn read(text: &str, shape: &Shape, designs: bool) -> Result<Fen, FenError> {
         halfmove: 0,
         fullmove: 1,
         checks: None,
+        hand,
     };
     let mut rest = fields[1..].iter().copied().peekable();
     if let Some((col, side)) = rest.next() {
@@ -245,13 +259,18 @@ fn read(text: &str, shape: &Shape, designs: bool) -> Result<Fen, FenError> {
             }
         };
     }
-    if let Some((col, castling)) = rest.next() {
-        fen.castling = read_castling(castling, col, shape)?;
-    }
-    if let Some((col, ep)) = rest.next() {
-        // Fairy-Stockfish reads a number here as no square (`DEe 0 0 5` in its suite).
-        if ep != "-" && !ep.bytes().all(|b| b.is_ascii_digit()) {
-            fen.en_passant = read_squares(ep, col, shape)?;
+    // Shogi FENs go from the side to move straight to the clocks: a castling field is never
+    // a number.
+    let shogi = matches!(rest.peek(), Some(&(_, f)) if is_number(f));
+    if !shogi {
+        if let Some((col, castling)) = rest.next() {
+            fen.castling = read_castling(castling, col, shape)?;
+        }
+        if let Some((col, ep)) = rest.next() {
+            // Fairy-Stockfish reads a number here as no square (`DEe 0 0 5` in its suite).
+            if ep != "-" && !is_number(ep) {
+                fen.en_passant = read_squares(ep, col, shape)?;
+            }
         }
     }
     if let Some(&(col, counters)) = rest.peek() {
@@ -297,7 +316,77 @@ fn read(text: &str, shape: &Shape, designs: bool) -> Result<Fen, FenError> {
     Ok(fen)
 }
 
-fn read_placement(placement: &str, shape: &Shape, designs: bool) -> Result<Vec<Placed>, FenError> {
+/// The placement and the pieces in hand.
+type Placement = (Vec<Placed>, Vec<(char, Color)>);
+
+fn read_placement(placement: &str, shape: &Shape, designs: bool) -> Result<Placement, FenError> {
+    let ranks = shape.ranks as usize;
+    let count = placement.split('/').count();
+    if shape.pockets && count == ranks + 1 {
+        // The pocket as one more rank: `.../4K3/Qn`.
+        let at = placement.rfind('/').unwrap_or(0);
+        let col = placement[..=at].chars().count();
+        let squares = read_board(&placement[..at], shape, designs)?;
+        return Ok((squares, read_pocket(&placement[at + 1..], col, shape)?));
+    }
+    if let Some(at) = placement.rfind('[').filter(|_| placement.ends_with(']')) {
+        let col = placement[..at].chars().count();
+        if !shape.pockets {
+            // A black invented piece is in brackets too: this is a pocket only if the board
+            // is complete without it.
+            if !designs || read_board(&placement[..at], shape, designs).is_ok() {
+                return Err(err(
+                    col,
+                    placement.chars().count() - col,
+                    "pockets (`[...]`) are for games with drops, and this one has none",
+                ));
+            }
+        } else if let Ok(squares) = read_board(&placement[..at], shape, designs) {
+            let inner = &placement[at + 1..placement.len() - 1];
+            return Ok((squares, read_pocket(inner, col + 1, shape)?));
+        }
+    }
+    Ok((read_board(placement, shape, designs)?, Vec::new()))
+}
+
+/// The pieces of a pocket, `-` or nothing for none; written at `col`.
+fn read_pocket(text: &str, col: usize, shape: &Shape) -> Result<Vec<(char, Color)>, FenError> {
+    let mut hand = Vec::new();
+    if text == "-" {
+        return Ok(hand);
+    }
+    for (k, c) in text.chars().enumerate() {
+        let letter = c.to_ascii_uppercase();
+        if !c.is_ascii_alphabetic() || !shape.letters.contains(&letter) {
+            return Err(err(
+                col + k,
+                1,
+                format!(
+                    "`{c}` in the pocket is not a piece of this definition (its pieces: {})",
+                    letter_list(shape)
+                ),
+            ));
+        }
+        let color = if c.is_ascii_uppercase() {
+            Color::White
+        } else {
+            Color::Black
+        };
+        hand.push((letter, color));
+    }
+    Ok(hand)
+}
+
+fn letter_list(shape: &Shape) -> String {
+    shape
+        .letters
+        .iter()
+        .map(|l| l.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn read_board(placement: &str, shape: &Shape, designs: bool) -> Result<Vec<Placed>, FenError> {
     let (files, ranks) = (shape.files as usize, shape.ranks as usize);
     let mut squares = vec![Placed::Empty; files * ranks];
     let mut rank_texts: Vec<(usize, &str)> = Vec::new();
@@ -305,14 +394,6 @@ fn read_placement(placement: &str, shape: &Shape, designs: bool) -> Result<Vec<P
     for part in placement.split('/') {
         rank_texts.push((col, part));
         col += part.chars().count() + 1;
-    }
-    if let Some(at) = placement.find('[').filter(|_| !designs) {
-        let col = placement[..at].chars().count();
-        return Err(err(
-            col,
-            placement.chars().count() - col,
-            "pockets (`[...]`) are not supported: definitions have no drops",
-        ));
     }
     if rank_texts.len() != ranks {
         let (col, width) = match rank_texts.get(ranks) {
@@ -394,12 +475,7 @@ fn read_placement(placement: &str, shape: &Shape, designs: bool) -> Result<Vec<P
                     }
                     let letter = c.to_ascii_uppercase();
                     if !shape.letters.contains(&letter) {
-                        let known: String = shape
-                            .letters
-                            .iter()
-                            .map(|l| l.to_string())
-                            .collect::<Vec<_>>()
-                            .join(" ");
+                        let known = letter_list(shape);
                         return Err(err(
                             col,
                             1,
@@ -446,11 +522,32 @@ fn read_placement(placement: &str, shape: &Shape, designs: bool) -> Result<Vec<P
                 }
                 '~' => return Err(err(col, 1, "`~` stands right after a promoted piece")),
                 '+' => {
-                    return Err(err(
-                        col,
-                        1,
-                        "`+` before a piece (shogi-style promoted pieces) is not supported",
-                    ))
+                    if file >= files {
+                        return Err(too_long());
+                    }
+                    let Some((_, b)) = chars.next_if(|&(_, b)| b.is_ascii_alphabetic()) else {
+                        return Err(err(col, 1, "`+` stands right before a piece letter"));
+                    };
+                    let base = b.to_ascii_uppercase();
+                    let Some(&(_, letter)) = shape.promoted.iter().find(|(p, _)| *p == base) else {
+                        return Err(err(
+                            col,
+                            2,
+                            format!("`+{b}`: `{base}` promotes into no kind of its own here"),
+                        ));
+                    };
+                    on_board(shape, file, rank, col, 2)?;
+                    let color = if b.is_ascii_uppercase() {
+                        Color::White
+                    } else {
+                        Color::Black
+                    };
+                    squares[rank * files + file] = Placed::Piece {
+                        letter,
+                        color,
+                        promoted: false,
+                    };
+                    file += 1;
                 }
                 _ => {
                     return Err(err(

@@ -183,6 +183,13 @@ pub enum Component {
         captured_only: bool,
         /// Only into a kind while the side has fewer than this many of it.
         limits: Vec<(char, u8)>,
+        /// Shogi-style: each of these pieces promotes into its own kind, `(piece, promoted)`;
+        /// the promoted kind is written `+` and the piece's letter in a FEN, and goes back to
+        /// the piece when captured into a hand.
+        pairs: Vec<(char, char)>,
+        /// A move that starts in the region may promote too, wherever it ends (shogi: into,
+        /// within or out of the zone).
+        leaving: bool,
     },
     /// The king moves towards an unmoved rook on its first rank to `king_to`, the rook to
     /// `rook_to` (`[queenside, kingside]` files), neither having moved, the squares between
@@ -277,6 +284,24 @@ pub enum Component {
     /// Two royal pieces of opposite sides may not face each other on a file with no piece
     /// between: each attacks the other along it.
     FlyingRoyals,
+    /// A piece in its side's hand may be put on an empty square as a whole turn (a drop): the
+    /// pieces of `pieces` (none: every kind no other `drops` names), onto the side's `region`
+    /// (empty: anywhere).
+    Drops {
+        pieces: Vec<char>,
+        region: Sides<Region>,
+        /// Not onto a file where the side already has a piece of that kind (shogi's nifu).
+        no_doubled: bool,
+        /// Not a drop that checkmates.
+        no_mate: bool,
+        /// Also onto squares from which the piece could never move again.
+        immobile: bool,
+        /// While the side holds pieces in hand, its turn is a drop (setup phases).
+        must: bool,
+    },
+    /// A captured piece goes into the capturer's hand, as the kind it was before any
+    /// promotion.
+    CapturesToHand,
 }
 
 impl Component {
@@ -305,6 +330,8 @@ impl Component {
             Component::Confine { .. } => "confine",
             Component::RegionMove { .. } => "region-move",
             Component::FlyingRoyals => "flying-royals",
+            Component::Drops { .. } => "drops",
+            Component::CapturesToHand => "captures-to-hand",
         }
     }
 }

@@ -68,6 +68,8 @@ pub const COMPONENTS: &[&str] = &[
     "confine",
     "region-move",
     "flying-royals",
+    "drops",
+    "captures-to-hand",
 ];
 
 /// The settings every component takes.
@@ -90,6 +92,18 @@ pub fn component_settings(component: &str) -> &'static [&'static str] {
             "limit",
             "white-into",
             "black-into",
+            "pairs",
+            "leaving",
+            "white",
+            "black",
+            "both",
+        ],
+        "drops" => &[
+            "pieces",
+            "no-doubled",
+            "no-mate",
+            "immobile",
+            "must",
             "white",
             "black",
             "both",
@@ -673,20 +687,6 @@ impl<'a> Resolver<'a> {
                 options.push(o);
             }
         }
-        let start = match find(Key::Start) {
-            Some(item) => self.start(item, files, ranks, &holes, &pieces),
-            None => {
-                self.error(
-                    root,
-                    Problem::new(
-                        "the definition has no `start` position",
-                        0..0,
-                        "expected `start \"<FEN>\"`",
-                    ),
-                );
-                None
-            }
-        };
         let board = BoardInfo {
             files,
             ranks,
@@ -711,6 +711,20 @@ impl<'a> Resolver<'a> {
                 _ => {}
             }
         }
+        let start = match find(Key::Start) {
+            Some(item) => self.start(item, files, ranks, &holes, &pieces, &rules),
+            None => {
+                self.error(
+                    root,
+                    Problem::new(
+                        "the definition has no `start` position",
+                        0..0,
+                        "expected `start \"<FEN>\"`",
+                    ),
+                );
+                None
+            }
+        };
         let start = start?;
         Some(Definition {
             name,
@@ -1261,6 +1275,7 @@ impl<'a> Resolver<'a> {
         ranks: u8,
         holes: &[Cell],
         pieces: &[PieceDef],
+        rules: &[Rule],
     ) -> Option<String> {
         let v = self.single_value(
             item.src,
@@ -1268,11 +1283,14 @@ impl<'a> Resolver<'a> {
             "the start position as a FEN, in quotes",
         )?;
         let letters: Vec<char> = pieces.iter().map(|p| p.letter).collect();
+        let (promoted, pockets) = hand_shape(rules);
         let shape = fen::Shape {
             files,
             ranks,
             holes,
             letters: &letters,
+            promoted: &promoted,
+            pockets,
         };
         match fen::parse(&v.text, &shape) {
             Ok(_) => Some(v.text.clone()),
@@ -1558,7 +1576,8 @@ impl<'a> Resolver<'a> {
                     s.broken = true;
                 }
             },
-            "chess960" | "mandatory" | "captured-only" | "reply" | "in-check" => {
+            "chess960" | "mandatory" | "captured-only" | "reply" | "in-check" | "leaving"
+            | "no-doubled" | "no-mate" | "immobile" | "must" => {
                 match self.single_value(src, st, "`yes` or `no`") {
                     Some(v) => match self.choice(src, v, &["yes", "no"]) {
                         Some(k) => {
@@ -1568,6 +1587,11 @@ impl<'a> Resolver<'a> {
                                 "mandatory" => s.mandatory = b,
                                 "reply" => s.reply = b,
                                 "in-check" => s.in_check = b,
+                                "leaving" => s.leaving = b,
+                                "no-doubled" => s.no_doubled = b,
+                                "no-mate" => s.no_mate = b,
+                                "immobile" => s.immobile = b,
+                                "must" => s.must = b,
                                 _ => s.captured_only = b,
                             }
                         }
@@ -1680,6 +1704,53 @@ impl<'a> Resolver<'a> {
                     }
                 }
                 s.limits = Some(limits);
+            }
+            "pairs" => {
+                let mut pairs: Vec<(char, char)> = Vec::new();
+                for v in &st.values {
+                    let is_piece = |c: char| board.pieces.iter().any(|p| p.letter == c);
+                    let mut chars = v.text.chars();
+                    let pair = match (chars.next(), chars.next(), chars.next(), chars.next()) {
+                        (Some(a), Some(':'), Some(b), None) if is_piece(a) && is_piece(b) => {
+                            Some((a, b))
+                        }
+                        _ => None,
+                    };
+                    match pair {
+                        Some((a, b)) if a != b && !pairs.iter().any(|p| p.0 == a || p.1 == b) => {
+                            pairs.push((a, b))
+                        }
+                        Some(_) => {
+                            self.fail_help(
+                                src,
+                                v.span.clone(),
+                                format!("`{}` repeats a piece or promotes it into itself", v.text),
+                                "not a pair",
+                                "each piece promotes into one kind of its own, which no other \
+                                 piece promotes into",
+                            );
+                            s.broken = true;
+                        }
+                        None => {
+                            self.fail_help(
+                                src,
+                                v.span.clone(),
+                                format!(
+                                    "`{}` is not a piece and the kind it promotes into",
+                                    v.text
+                                ),
+                                "not a pair",
+                                format!(
+                                    "as in `pairs P:T S:V` (the pawn becomes a T, the silver a V); \
+                                     the pieces: {}",
+                                    piece_list(board.pieces)
+                                ),
+                            );
+                            s.broken = true;
+                        }
+                    }
+                }
+                s.pairs = Some(pairs);
             }
             "white" | "black" | "both" => {
                 s.region_given = true;
@@ -1977,7 +2048,11 @@ impl<'a> Resolver<'a> {
                 region: region(s),
             },
             "promotion" => {
-                let pieces = pawn_pieces(&s.pieces, &mut missing);
+                let pairs = s.pairs.clone().unwrap_or_default();
+                let pieces = match &s.pieces {
+                    None if !pairs.is_empty() => pairs.iter().map(|p| p.0).collect(),
+                    _ => pawn_pieces(&s.pieces, &mut missing),
+                };
                 if !s.region_given {
                     missing.push((
                         "a region",
@@ -1987,7 +2062,7 @@ impl<'a> Resolver<'a> {
                 let both = letters(&s.into);
                 let white = letters(&s.white_into).or_else(|| both.clone());
                 let black = letters(&s.black_into).or_else(|| both.clone());
-                if white.is_none() || black.is_none() {
+                if (white.is_none() || black.is_none()) && pairs.is_empty() {
                     missing.push((
                         "`into`",
                         "list the kinds a piece may promote into: `into Q R B N` (or \
@@ -2001,8 +2076,19 @@ impl<'a> Resolver<'a> {
                     mandatory: s.mandatory.unwrap_or(true),
                     captured_only: s.captured_only.unwrap_or(false),
                     limits: s.limits.clone().unwrap_or_default(),
+                    pairs,
+                    leaving: s.leaving.unwrap_or(false),
                 }
             }
+            "drops" => Component::Drops {
+                pieces: letters(&s.pieces).unwrap_or_default(),
+                region: region(s),
+                no_doubled: s.no_doubled.unwrap_or(false),
+                no_mate: s.no_mate.unwrap_or(false),
+                immobile: s.immobile.unwrap_or(false),
+                must: s.must.unwrap_or(false),
+            },
+            "captures-to-hand" => Component::CapturesToHand,
             "castling" => {
                 let king = match s.king {
                     Some(l) => l.letter,
@@ -2216,6 +2302,21 @@ impl<'a> Resolver<'a> {
     }
 }
 
+/// What the FEN of a definition with `rules` may hold beyond pieces: the shogi-style promoted
+/// kinds (`+P`), and whether there are pockets (any hand component).
+pub fn hand_shape(rules: &[Rule]) -> (Vec<(char, char)>, bool) {
+    let mut promoted = Vec::new();
+    let mut pockets = false;
+    for r in rules {
+        match &r.component {
+            Component::Promotion { pairs, .. } => promoted.extend(pairs.iter().copied()),
+            Component::Drops { .. } | Component::CapturesToHand => pockets = true,
+            _ => {}
+        }
+    }
+    (promoted, pockets)
+}
+
 /// The board, pieces and options a component's settings are read against.
 struct BoardInfo<'a> {
     files: u8,
@@ -2264,6 +2365,12 @@ struct Settings {
     against: Option<u8>,
     reply: Option<bool>,
     in_check: Option<bool>,
+    pairs: Option<Vec<(char, char)>>,
+    leaving: Option<bool>,
+    no_doubled: Option<bool>,
+    no_mate: Option<bool>,
+    immobile: Option<bool>,
+    must: Option<bool>,
     region: [Vec<Cell>; 2],
     region_given: bool,
     /// The settings written, valid or not: one that is wrong is reported once, not also as

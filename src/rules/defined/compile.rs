@@ -12,7 +12,7 @@ use crate::rules::piece::{Color, Piece, Role};
 use crate::rules::SetupError;
 
 /// A set of mailbox cells.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Hash)]
 pub struct SqSet([u64; CELLS.div_ceil(64)]);
 
 impl SqSet {
@@ -23,6 +23,10 @@ impl SqSet {
 
     pub fn add(&mut self, sq: Sq) {
         self.0[sq.index() >> 6] |= 1 << (sq.index() & 63);
+    }
+
+    pub fn remove(&mut self, sq: Sq) {
+        self.0[sq.index() >> 6] &= !(1 << (sq.index() & 63));
     }
 
     fn of_region(region: &model::Region) -> SqSet {
@@ -157,6 +161,32 @@ pub struct Promotion {
     pub captured_only: bool,
     /// `(kind, n)`: only while the side has fewer than `n` of the kind.
     pub limits: Vec<(usize, u8)>,
+    /// Shogi-style: by kind, the kind it promotes into, for the kinds of `pairs`.
+    pub pairs: Vec<(usize, usize)>,
+    /// A move that starts in the region may promote too.
+    pub leaving: bool,
+}
+
+impl Promotion {
+    /// The kinds a piece of `kind` of `color` may promote into.
+    pub fn targets(&self, kind: usize, color: Color) -> &[usize] {
+        match self.pairs.iter().find(|p| p.0 == kind) {
+            Some(p) => std::slice::from_ref(&p.1),
+            None => &self.into[color.index()],
+        }
+    }
+}
+
+/// Drops of some kinds ([`Component::Drops`]).
+#[derive(Clone, Debug)]
+pub struct Drops {
+    pub tag: Tag,
+    /// Where each side may drop; empty: anywhere.
+    pub region: [SqSet; 2],
+    pub no_doubled: bool,
+    pub no_mate: bool,
+    pub immobile: bool,
+    pub must: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -232,6 +262,18 @@ pub struct Compiled {
     pub region_moves: Vec<RegionMove>,
     /// `flying-royals`: opposing royal pieces attack each other along an open file.
     pub flying: Option<Tag>,
+    /// The drop components, and by kind the one that drops it.
+    pub drops: Vec<Drops>,
+    pub drop_of: Vec<Option<usize>>,
+    /// `captures-to-hand`.
+    pub captures_to_hand: Option<Tag>,
+    /// Whether positions have hands (some drop or hand component).
+    pub hands: bool,
+    /// By kind: the kind it goes back to when captured into a hand (a shogi-style promoted
+    /// kind's piece).
+    pub demoted: Vec<usize>,
+    /// The kind a piece marked promoted (`~`) goes back to: the first promotion's piece.
+    pub unpromoted: Option<usize>,
     /// The options whose readings choose among the components, by what they decide.
     pub readings: Readings,
 }
@@ -353,6 +395,12 @@ impl Compiled {
             confined: Vec::new(),
             region_moves: Vec::new(),
             flying: None,
+            drops: Vec::new(),
+            drop_of: Vec::new(),
+            captures_to_hand: None,
+            hands: false,
+            demoted: Vec::new(),
+            unpromoted: None,
             readings: readings_of(&def),
             def: def.clone(),
         };
@@ -421,6 +469,8 @@ impl Compiled {
                     mandatory,
                     captured_only,
                     limits,
+                    pairs,
+                    leaving,
                 } => c.promotions.push(Promotion {
                     tag,
                     kinds: set(pieces),
@@ -435,6 +485,11 @@ impl Compiled {
                         .iter()
                         .filter_map(|(l, n)| index(l).map(|k| (k, *n)))
                         .collect(),
+                    pairs: pairs
+                        .iter()
+                        .filter_map(|(a, b)| Some((index(a)?, index(b)?)))
+                        .collect(),
+                    leaving: *leaving,
                 }),
                 Component::Castling {
                     king,
@@ -503,6 +558,37 @@ impl Compiled {
                     }
                 }
                 Component::FlyingRoyals => c.flying = Some(tag),
+                Component::Drops {
+                    pieces,
+                    region,
+                    no_doubled,
+                    no_mate,
+                    immobile,
+                    must,
+                } => {
+                    let at = c.drops.len();
+                    c.drop_of.resize(c.kinds.len(), None);
+                    c.hands = true;
+                    for k in 0..c.kinds.len() {
+                        // A component naming the kind drops it; one naming none drops the
+                        // kinds no other names.
+                        if set(pieces).has(k) || pieces.is_empty() && c.drop_of[k].is_none() {
+                            c.drop_of[k] = Some(at);
+                        }
+                    }
+                    c.drops.push(Drops {
+                        tag,
+                        region: sides(region),
+                        no_doubled: *no_doubled,
+                        no_mate: *no_mate,
+                        immobile: *immobile,
+                        must: *must,
+                    })
+                }
+                Component::CapturesToHand => {
+                    c.captures_to_hand = Some(tag);
+                    c.hands = true;
+                }
                 Component::InsufficientMaterial {
                     alone,
                     colour_bound,
@@ -515,7 +601,46 @@ impl Compiled {
                 }
             }
         }
+        // A component naming a kind wins over one naming none, wherever it is written.
+        for (at, rule) in def.rules.iter().enumerate() {
+            if let Component::Drops { pieces, .. } = &rule.component {
+                let Some(d) = c.drops.iter().position(|d| d.tag.index == at) else {
+                    continue;
+                };
+                for k in pieces.iter().filter_map(index) {
+                    c.drop_of[k] = Some(d);
+                }
+            }
+        }
+        c.demoted = (0..c.kinds.len()).collect();
+        for p in &c.promotions {
+            for &(from, to) in &p.pairs {
+                c.demoted[to] = from;
+            }
+        }
+        c.unpromoted = c.promotions.first().and_then(|p| {
+            (0..c.kinds.len()).find(|&k| p.kinds.has(k) && !p.pairs.iter().any(|x| x.0 == k))
+        });
         c
+    }
+
+    /// The drop component that drops pieces of `kind`, if any.
+    #[inline]
+    pub fn drop_component(&self, kind: usize) -> Option<&Drops> {
+        self.drop_of
+            .get(kind)
+            .copied()
+            .flatten()
+            .map(|d| &self.drops[d])
+    }
+
+    /// The letter a FEN writes after `+` for a shogi-style promoted kind: its piece's.
+    pub fn promoted_from(&self, kind: usize) -> Option<char> {
+        self.promotions
+            .iter()
+            .flat_map(|p| p.pairs.iter())
+            .find(|p| p.1 == kind)
+            .map(|p| self.kinds[p.0].letter)
     }
 
     /// The kind index of a cell code, if it holds a piece of this definition.

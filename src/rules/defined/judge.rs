@@ -4,10 +4,11 @@
 //! the legality test ([`Position::forbidder`]) are the same code the legal moves come from.
 
 use super::position::{CastleBar, Forbid, Move, Position, Special};
+use crate::rules::board::cell;
 use crate::rules::explain::{Step, StepVerdict};
 use crate::rules::movement::{walk, Landing};
 use crate::rules::refusal::{mark_refusal, origins};
-use crate::rules::turn::{ActionPattern, MoveShape, Origin};
+use crate::rules::turn::{ActionPattern, MoveShape, Origin, PieceRef};
 use crate::rules::{CastleSide, Rules, Sq, TurnPattern};
 
 /// The castling sub-rule ids a castling component `id` refuses with, by [`CastleBar`].
@@ -45,9 +46,21 @@ impl Position {
     pub fn judge_move(&self, m: Move) -> Vec<Step> {
         let c = self.c;
         let mut steps = Vec::new();
-        let name = self.kind_name(m.from);
+        let name = match m.dropped() {
+            Some(k) => c.kinds[k].name.clone(),
+            None => self.kind_name(m.from),
+        };
         let (from, to) = (self.square_name(m.from), self.square_name(m.to));
+        let us = self.turn;
         match m.special {
+            Special::Drop { kind } => {
+                if let Some(d) = c.drop_component(kind as usize) {
+                    steps.push(Step::allows(
+                        d.tag.rule,
+                        format!("the {name} in {us}'s hand may be dropped on {to}"),
+                    ));
+                }
+            }
             Special::Castle { .. } => {
                 if let Some(k) = &c.castling {
                     steps.push(Step::allows(
@@ -119,7 +132,6 @@ impl Position {
         }
         let mut next = self.clone();
         next.apply(m);
-        let us = self.turn;
         match self.forbidder(m, &next) {
             Some(Forbid::CheckedRoyal) => {
                 if let Some(t) = c.checked_royal_captures {
@@ -169,6 +181,17 @@ impl Position {
                 }
                 return steps;
             }
+            Some(Forbid::DropMate) => {
+                if let Some(d) = m.dropped().and_then(|k| c.drop_component(k)) {
+                    steps.push(Step::forbids(
+                        d.tag.rule,
+                        format!(
+                            "dropping the {name} on {to} would checkmate, and a drop of it may not"
+                        ),
+                    ));
+                }
+                return steps;
+            }
             Some(Forbid::GivesCheck) => {
                 if let Some(t) = c.no_giving_check {
                     steps.push(Step::forbids(
@@ -196,6 +219,23 @@ impl Position {
         }
         if let Some(t) = c.no_giving_check {
             steps.push(Step::allows(t.rule, "the move gives no check"));
+        }
+        if c.drops.iter().any(|d| d.must) && !self.forced_drop(m) {
+            let mut legal = Vec::new();
+            self.legal_moves(&mut legal);
+            if let Some(drop) = legal.iter().copied().find(|x| self.forced_drop(*x)) {
+                let d = drop.dropped().and_then(|k| c.drop_component(k));
+                if let Some(d) = d {
+                    let text = self.describe(drop).text(&c.geometry);
+                    steps.push(Step::forbids(
+                        d.tag.rule,
+                        format!(
+                            "{us} has pieces in hand to drop ({text}), so the turn must be a drop"
+                        ),
+                    ));
+                    return steps;
+                }
+            }
         }
         if let Some(t) = c.compulsory_capture {
             if !self.is_capture(m) {
@@ -294,6 +334,9 @@ impl Position {
                 )];
             }
             return self.furthest(found);
+        }
+        if let ActionPattern::Drop { piece, to } = action {
+            return self.judge_drop(pattern, piece, Sq::of(*to));
         }
         let MoveShape::Straight(sm) = action.shape() else {
             return vec![Step::forbids(
@@ -711,6 +754,74 @@ impl Position {
             },
         );
         best
+    }
+
+    /// The steps for a written drop: those of the drop it names, or what stops it.
+    fn judge_drop(&self, pattern: &TurnPattern, piece: &PieceRef, to: Sq) -> Vec<Step> {
+        let c = self.c;
+        let us = self.turn;
+        if !c.hands {
+            return vec![Step::forbids(
+                rule_id("no-such-action"),
+                "this game has no drops: no piece is ever put on the board from a hand",
+            )];
+        }
+        let kind = match piece {
+            PieceRef::Role(r) => c
+                .kinds
+                .iter()
+                .position(|k| k.design.is_none() && k.role == *r),
+            PieceRef::Design(_) => None,
+        };
+        let Some(kind) = kind else {
+            return vec![Step::forbids(
+                rule_id("no-such-piece"),
+                format!("{piece} is not a piece of this game, so it is never in a hand"),
+            )];
+        };
+        let name = &c.kinds[kind].name;
+        let t = self.square_name(to);
+        let Some(d) = c.drop_component(kind) else {
+            return vec![Step::forbids(
+                rule_id("no-such-action"),
+                format!("no drop rule drops the {name}"),
+            )];
+        };
+        let mut pseudo = Vec::new();
+        self.drops(&mut pseudo);
+        let found: Vec<Move> = pseudo
+            .into_iter()
+            .filter(|m| m.dropped() == Some(kind) && m.to == to)
+            .filter(|m| pattern.matches(&self.describe(*m)))
+            .collect();
+        if !found.is_empty() {
+            return self.furthest(found);
+        }
+        let why = if self.hand[us.index()][kind] == 0 {
+            format!("{us} has no {name} in hand")
+        } else if self.board.cell(to) != cell::EMPTY {
+            format!("{t} is occupied: a piece is dropped only on an empty square")
+        } else if !d.region[us.index()].is_empty() && !d.region[us.index()].has(to) {
+            format!("{t} is not among the squares where {us} may drop a {name}")
+        } else if d.no_doubled && self.has_on_file(kind, to) {
+            format!(
+                "{us} already has a {name} on the {}-file",
+                (b'a' + to.square().file) as char
+            )
+        } else {
+            format!("a {name} on {t} could never move again")
+        };
+        vec![Step::forbids(d.tag.rule, why)]
+    }
+
+    /// Whether the mover has a piece of `kind` on the file of `sq`.
+    fn has_on_file(&self, kind: usize, sq: Sq) -> bool {
+        let own = self.c.piece(self.turn, kind).code();
+        let file = sq.square().file;
+        self.c
+            .squares
+            .iter()
+            .any(|&s| s.square().file == file && self.board.cell(s) == own)
     }
 
     fn mine_at(&self, sq: Sq) -> bool {

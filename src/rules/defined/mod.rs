@@ -326,6 +326,14 @@ fn keys_of(def: &Definition) -> Vec<KeyDef> {
             "the checks the side has given, for the check-count rule",
         ));
     }
+    if has(&|c| matches!(c, C::Drops { .. } | C::CapturesToHand)) {
+        keys.push(key(
+            "hand",
+            true,
+            "piece letters, or -",
+            "the pieces in the side's hand, by letter (upper case), or - for none",
+        ));
+    }
     keys.push(key(
         "fen",
         false,
@@ -349,7 +357,8 @@ fn regions_of(def: &Definition) -> Vec<(String, &crate::definition::model::Regio
             | C::Promotion { region, .. }
             | C::Goal { region, .. }
             | C::Confine { region, .. }
-            | C::RegionMove { region, .. } => region,
+            | C::RegionMove { region, .. }
+            | C::Drops { region, .. } => region,
             _ => continue,
         };
         for (color, region) in Color::ALL.iter().zip(region) {
@@ -404,6 +413,20 @@ fn summary(c: &crate::definition::Component) -> String {
         C::Confine { .. } => "pieces of the named kinds never leave their side's region".into(),
         C::RegionMove { movement, .. } => format!("a piece of the named kinds standing in its side's region may also move `{movement}`"),
         C::FlyingRoyals => "two opposing royal pieces may not face each other on a file with nothing between".into(),
+        C::Drops { no_doubled, no_mate, must, .. } => {
+            let mut s = String::from("a piece in hand may be put on an empty square of the side's region as a whole turn");
+            if *no_doubled {
+                s.push_str(", not on a file holding the side's own piece of that kind");
+            }
+            if *no_mate {
+                s.push_str(", and not to checkmate");
+            }
+            if *must {
+                s.push_str("; while such a drop is possible, the turn must be one");
+            }
+            s
+        }
+        C::CapturesToHand => "a captured piece goes into the capturer's hand, as the piece it was before any promotion".into(),
         C::InsufficientMaterial { alone, colour_bound } => {
             let letters = |l: &[char]| l.iter().map(char::to_string).collect::<Vec<_>>().join(" ");
             let mut cases = Vec::new();
@@ -582,6 +605,28 @@ impl Rules for Position {
         let e = bound();
         let (c, _) = e.compiled(options);
         let mut fen = setup.board.fen_placement();
+        if c.hands {
+            let mut pocket = String::new();
+            for color in Color::ALL {
+                let given = setup.keys.get(&("hand".to_string(), Some(color)));
+                for ch in given
+                    .map_or("", |h| h.as_str())
+                    .chars()
+                    .filter(|&c| c != '-')
+                {
+                    if !ch.is_ascii_uppercase() {
+                        return Err(SetupError::key(format!(
+                            "`hand` lists piece letters in upper case, not `{ch}`"
+                        )));
+                    }
+                    pocket.push(match color {
+                        Color::White => ch,
+                        Color::Black => ch.to_ascii_lowercase(),
+                    });
+                }
+            }
+            fen.push_str(&format!("[{pocket}]"));
+        }
         fen.push_str(if setup.turn == Color::White {
             " w"
         } else {
@@ -690,6 +735,13 @@ impl Rules for Position {
 
     fn describe(&self, m: Move) -> Turn {
         let g = self.c.geometry;
+        if let Some(k) = m.dropped() {
+            return Turn::single(Action::Drop {
+                role: self.c.kinds[k].role,
+                design: None,
+                to: m.to.square(),
+            });
+        }
         let piece = self.board.piece_at(m.from);
         let role = piece.map_or(Role::Kind('?'), |p| p.role());
         let victim = match m.special {
@@ -810,6 +862,19 @@ impl Rules for Position {
             "halfmove-clock" => self.halfmove.to_string(),
             "fullmove-number" => self.fullmove.to_string(),
             "check-count" => self.checks[color.unwrap_or(Color::White).index()].to_string(),
+            "hand" => {
+                let hand = &self.hand[color.unwrap_or(Color::White).index()];
+                let letters: String = hand
+                    .iter()
+                    .zip(&self.c.kinds)
+                    .flat_map(|(&n, k)| std::iter::repeat_n(k.letter, n as usize))
+                    .collect();
+                if letters.is_empty() {
+                    "-".into()
+                } else {
+                    letters
+                }
+            }
             "fen" => fen,
             _ => String::new(),
         }

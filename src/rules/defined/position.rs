@@ -5,7 +5,7 @@
 use std::hash::{Hash, Hasher};
 use std::sync::Mutex;
 
-use super::compile::{Compiled, KindSet};
+use super::compile::{Compiled, KindSet, SqSet, MAX_KINDS};
 use crate::definition::fen;
 use crate::definition::model::Cell;
 use crate::definition::model::{Safety, Timing, Value};
@@ -29,6 +29,10 @@ pub enum Special {
         rook: Sq,
         side: u8,
     },
+    /// A piece of `kind` from the mover's hand put on `to` (`from` is `to` too).
+    Drop {
+        kind: u8,
+    },
 }
 
 /// Which component forbids a move, as [`Position::forbidder`] finds it.
@@ -42,6 +46,8 @@ pub enum Forbid {
     Check,
     /// `no-giving-check`: the move gives check.
     GivesCheck,
+    /// `drops` with `no-mate`: the drop checkmates.
+    DropMate,
 }
 
 /// Why castling to one side is not generated, as [`Position::castlings_judged`] finds it.
@@ -71,6 +77,14 @@ impl Move {
     pub fn promotion(self) -> Option<usize> {
         (self.promo > 0).then(|| self.promo as usize - 1)
     }
+
+    /// The kind a drop puts down.
+    pub fn dropped(self) -> Option<usize> {
+        match self.special {
+            Special::Drop { kind } => Some(kind as usize),
+            _ => None,
+        }
+    }
 }
 
 /// A position: the board, whose turn, castling rights, en passant squares, clocks and checks.
@@ -94,6 +108,11 @@ pub struct Position {
     pub counts: [[u16; 64]; 2],
     /// The counts of the start position, for `captured-only` promotions.
     pub start_counts: &'static [[u16; 64]; 2],
+    /// By side and kind, how many pieces are in hand.
+    pub hand: [[u8; MAX_KINDS]; 2],
+    /// The squares of pieces made by a promotion (`~` in a FEN), which go back to the piece
+    /// that promoted when captured into a hand.
+    pub promoted: SqSet,
     /// The definition's movements laid out for the generator.
     gen: &'static Gen,
 }
@@ -117,6 +136,9 @@ struct Gen {
     lines: [Vec<Option<Vec<Line>>>; 2],
     /// The kinds some promotion component names.
     promoting: KindSet,
+    /// By side, then kind: the squares from which a piece of it could never move (no step
+    /// of its stays on the board), where it may not be dropped.
+    stuck: [Vec<SqSet>; 2],
 }
 
 impl Gen {
@@ -151,7 +173,28 @@ impl Gen {
                 .collect()
         });
         let promoting = KindSet(c.promotions.iter().fold(0, |acc, p| acc | p.kinds.0));
-        Gen { lines, promoting }
+        let mut board = Board::empty(c.geometry);
+        for h in &c.holes {
+            board.remove_square(*h);
+        }
+        let stuck = Color::ALL.map(|color| {
+            (0..c.kinds.len())
+                .map(|k| {
+                    let mut set = SqSet::default();
+                    for &sq in &c.squares {
+                        if !could_move(c, &board, k, sq, color) {
+                            set.add(sq);
+                        }
+                    }
+                    set
+                })
+                .collect()
+        });
+        Gen {
+            lines,
+            promoting,
+            stuck,
+        }
     }
 }
 
@@ -200,11 +243,16 @@ impl Position {
                 rank: s.rank,
             })
             .collect();
+        let promoted: Vec<(char, char)> = (0..c.kinds.len())
+            .filter_map(|k| Some((c.promoted_from(k)?, c.kinds[k].letter)))
+            .collect();
         let shape = fen::Shape {
             files: g.files,
             ranks: g.ranks,
             holes: &holes,
             letters: &letters,
+            promoted: &promoted,
+            pockets: c.hands,
         };
         let fen = fen::parse_with_designs(text.trim(), &shape)
             .map_err(|e| SetupError::fen(e.to_string()))?;
@@ -213,14 +261,26 @@ impl Position {
             board.remove_square(*h);
         }
         let mut counts = [[0u16; 64]; 2];
+        let mut promoted = SqSet::default();
         for sq in g.squares() {
             let cell = Cell {
                 file: sq.file,
                 rank: sq.rank,
             };
-            if let Some((color, kind)) = c.kind_placed(fen.at(cell))? {
+            let placed = fen.at(cell);
+            if let Some((color, kind)) = c.kind_placed(placed)? {
                 counts[color.index()][kind] += 1;
                 board.put(sq, Some(c.piece(color, kind)));
+                if matches!(placed, fen::Placed::Piece { promoted: true, .. }) {
+                    promoted.add(Sq::of(sq));
+                }
+            }
+        }
+        let mut hand = [[0u8; MAX_KINDS]; 2];
+        for &(letter, color) in &fen.hand {
+            if let Some(k) = c.kind_of_letter(letter) {
+                let n = &mut hand[color.index()][k];
+                *n = n.saturating_add(1);
             }
         }
         let mut pos = Position {
@@ -236,6 +296,8 @@ impl Position {
             checks: [0, 0],
             counts,
             start_counts,
+            hand,
+            promoted,
             gen: gen_for(c),
         };
         pos.read_castling(&fen.castling);
@@ -351,9 +413,24 @@ impl Position {
                             out.push_str(&empty.to_string());
                             empty = 0;
                         }
-                        match self.board.get(sq).filter(|p| p.design().is_some()) {
+                        let piece = self.board.get(sq);
+                        let kind = piece.and_then(|p| self.c.kind_at(p.code()));
+                        match piece.filter(|p| p.design().is_some()) {
                             Some(p) => out.push_str(&p.fen_text()),
-                            None => out.push(ch),
+                            None => match kind.and_then(|k| self.c.promoted_from(k)) {
+                                Some(base) => {
+                                    out.push('+');
+                                    out.push(if ch.is_ascii_uppercase() {
+                                        base
+                                    } else {
+                                        base.to_ascii_lowercase()
+                                    });
+                                }
+                                None => out.push(ch),
+                            },
+                        }
+                        if self.promoted.has(Sq::of(sq)) {
+                            out.push('~');
                         }
                     }
                 }
@@ -364,6 +441,22 @@ impl Position {
             if rank > 0 {
                 out.push('/');
             }
+        }
+        if self.c.hands {
+            out.push('[');
+            for color in Color::ALL {
+                for (k, &n) in self.hand[color.index()].iter().enumerate() {
+                    let Some(kind) = self.c.kinds.get(k) else {
+                        break;
+                    };
+                    let letter = match color {
+                        Color::White => kind.letter,
+                        Color::Black => kind.letter.to_ascii_lowercase(),
+                    };
+                    (0..n).for_each(|_| out.push(letter));
+                }
+            }
+            out.push(']');
         }
         out.push_str(if self.turn == Color::White {
             " w "
@@ -566,6 +659,80 @@ impl Position {
         }
         self.first_moves(out);
         self.castlings(out);
+        if c.hands {
+            self.drops(out);
+        }
+    }
+
+    /// The drops of the pieces in the mover's hand, each as its drop component allows.
+    pub(super) fn drops(&self, out: &mut Vec<Move>) {
+        let c = self.c;
+        let us = self.turn;
+        for (k, &n) in self.hand[us.index()].iter().enumerate() {
+            if n == 0 {
+                continue;
+            }
+            let Some(d) = c.drop_component(k) else {
+                continue;
+            };
+            let region = &d.region[us.index()];
+            // The files where the side already has a piece of the kind (`no-doubled`).
+            let mut taken = 0u32;
+            if d.no_doubled {
+                let own = c.piece(us, k).code();
+                for &sq in &c.squares {
+                    if self.board.cell(sq) == own {
+                        taken |= 1 << sq.square().file;
+                    }
+                }
+            }
+            for &sq in &c.squares {
+                if self.board.cell(sq) != cell::EMPTY
+                    || !region.is_empty() && !region.has(sq)
+                    || taken >> sq.square().file & 1 != 0
+                    || !d.immobile && self.gen.stuck[us.index()][k].has(sq)
+                {
+                    continue;
+                }
+                out.push(Move {
+                    from: sq,
+                    to: sq,
+                    promo: 0,
+                    special: Special::Drop { kind: k as u8 },
+                });
+            }
+        }
+    }
+
+    /// Under a `drops` component with `must`: whether `legal` holds a drop it makes, which
+    /// makes every other turn illegal.
+    pub(super) fn must_drop(&self, legal: &[Move]) -> bool {
+        self.c.drops.iter().any(|d| d.must) && legal.iter().any(|m| self.forced_drop(*m))
+    }
+
+    /// Whether `m` is a drop of a `drops` component with `must`.
+    pub(super) fn forced_drop(&self, m: Move) -> bool {
+        m.dropped()
+            .and_then(|k| self.c.drop_component(k))
+            .is_some_and(|d| d.must)
+    }
+
+    /// Whether `m`, a drop that `no-mate` binds, checkmates.
+    pub(super) fn drop_mates(&self, m: Move) -> bool {
+        let Some(kind) = m.dropped() else {
+            return false;
+        };
+        if !self.c.drop_component(kind).is_some_and(|d| d.no_mate) {
+            return false;
+        }
+        let mut next = self.clone();
+        next.apply(m);
+        if !next.royal_attacked(next.turn) {
+            return false;
+        }
+        let mut replies = Vec::new();
+        next.legal_moves(&mut replies);
+        replies.is_empty()
     }
 
     /// The moves of a piece of `kind` on `from` along its leaping and riding lines, in the
@@ -673,16 +840,16 @@ impl Position {
             special,
         };
         let promotion = self.gen.promoting.has(kind).then(|| {
-            self.c
-                .promotions
-                .iter()
-                .find(|p| p.kinds.has(kind) && p.region[us.index()].has(to))
+            self.c.promotions.iter().find(|p| {
+                let region = &p.region[us.index()];
+                p.kinds.has(kind) && (region.has(to) || p.leaving && region.has(from))
+            })
         });
         let Some(p) = promotion.flatten() else {
             out.push(plain);
             return;
         };
-        for &into in &p.into[us.index()] {
+        for &into in p.targets(kind, us) {
             let have = self.counts[us.index()][into];
             if p.captured_only && have >= self.start_counts[us.index()][into] {
                 continue;
@@ -706,11 +873,7 @@ impl Position {
     /// Whether a piece of `kind` standing on `sq` would have any square to go to on an empty
     /// board: a piece that would not may not stay unpromoted there.
     fn could_move_from(&self, kind: usize, sq: Sq) -> bool {
-        self.c.kinds[kind].movement.atoms.iter().any(|a| {
-            a.steps
-                .iter()
-                .any(|&s| !board_is_wall(&self.board, sq.offset(offset(s, self.turn))))
-        })
+        could_move(self.c, &self.board, kind, sq, self.turn)
     }
 
     fn castlings(&self, out: &mut Vec<Move>) {
@@ -795,9 +958,20 @@ impl Position {
         let us = self.turn;
         let them = us.other();
         let moving = self.board.cell(m.from);
-        let kind = c.kind_at(moving).unwrap_or(0);
+        let kind = m.dropped().or(c.kind_at(moving)).unwrap_or(0);
+        let victim = match m.special {
+            Special::EnPassant { victim } => victim,
+            _ => m.to,
+        };
+        let taken = match m.special {
+            Special::Castle { .. } | Special::Drop { .. } => cell::EMPTY,
+            _ => self.board.cell(victim),
+        };
         let mut changes = Changes::default();
         let captured = play_on(c, &mut self.board, us, m, &mut changes);
+        if c.hands {
+            self.to_hand(m, kind, victim, taken);
+        }
         for &(_, old, new) in changes.list() {
             if let Some(k) = c.kind_at(old) {
                 self.counts[(old & 1) as usize][k] -= 1;
@@ -873,6 +1047,43 @@ impl Position {
         }
     }
 
+    /// The hand and the promoted marks after `m`, a move of a piece of `kind` that took
+    /// `taken` (a cell code) on `victim`.
+    fn to_hand(&mut self, m: Move, kind: usize, victim: Sq, taken: u8) {
+        let c = self.c;
+        let us = self.turn;
+        if let Some(k) = m.dropped() {
+            let n = &mut self.hand[us.index()][k];
+            *n = n.saturating_sub(1);
+            return;
+        }
+        let was_promoted = self.promoted.has(victim);
+        if let (Some(_), Some(k)) = (c.captures_to_hand, c.kind_at(taken)) {
+            let back = match c.unpromoted.filter(|_| was_promoted) {
+                Some(pawn) => pawn,
+                None => c.demoted.get(k).copied().unwrap_or(k),
+            };
+            let n = &mut self.hand[us.index()][back];
+            *n = n.saturating_add(1);
+        }
+        if was_promoted {
+            self.promoted.remove(victim);
+        }
+        if self.promoted.has(m.from) {
+            self.promoted.remove(m.from);
+            self.promoted.add(m.to);
+        }
+        // A piece made by a promotion that is not shogi-style is marked, to go back.
+        if m.promotion().is_some()
+            && !c
+                .promotions
+                .iter()
+                .any(|p| p.pairs.iter().any(|x| x.0 == kind))
+        {
+            self.promoted.add(m.to);
+        }
+    }
+
     /// First-move rights go when a piece leaves their square or is captured there, and a
     /// royal piece's when an enemy piece of the named kinds stops on its rank or file.
     fn update_gates(&mut self, m: Move, us: Color) {
@@ -926,6 +1137,7 @@ impl Position {
             |color| next.royal_count(color),
             |color| next.royals(color),
         )
+        .or_else(|| self.drop_mates(m).then_some(Forbid::DropMate))
     }
 
     /// [`Self::forbidder`] asked of `board`, the board after `m`: `royal_count` and `royals`
@@ -1003,6 +1215,26 @@ impl Position {
                     || tester.allows(self, m, scratch.get_or_insert_with(|| self.board.clone()))
                 {
                     out[kept] = m;
+                    kept += 1;
+                }
+            }
+            out.truncate(kept);
+        }
+        if c.drops.iter().any(|d| d.no_mate) {
+            let mut kept = start;
+            for i in start..out.len() {
+                if !self.drop_mates(out[i]) {
+                    out[kept] = out[i];
+                    kept += 1;
+                }
+            }
+            out.truncate(kept);
+        }
+        if self.must_drop(&out[start..]) {
+            let mut kept = start;
+            for i in start..out.len() {
+                if self.forced_drop(out[i]) {
+                    out[kept] = out[i];
                     kept += 1;
                 }
             }
@@ -1154,9 +1386,22 @@ impl Position {
         self.castle.hash(&mut h);
         self.gates.hash(&mut h);
         self.ep.hash(&mut h);
+        if self.c.hands {
+            self.hand.hash(&mut h);
+            self.promoted.hash(&mut h);
+        }
         self.checks.hash(&mut h);
         h.finish()
     }
+}
+
+/// Whether a piece of `kind` of `color` on `sq` of `board` has a step that stays on the board.
+fn could_move(c: &Compiled, board: &Board, kind: usize, sq: Sq, color: Color) -> bool {
+    c.kinds[kind].movement.atoms.iter().any(|a| {
+        a.steps
+            .iter()
+            .any(|&s| !board_is_wall(board, sq.offset(offset(s, color))))
+    })
 }
 
 /// Whether `code` is a piece of `color`.
@@ -1334,9 +1579,13 @@ impl Tester {
         let royal = |k: usize| c.royal.has(k);
         // A piece that is or becomes royal is judged where it lands.
         let moves_royal = c.kind_at(pos.board.cell(m.from)).is_some_and(royal)
-            || m.promotion().is_some_and(royal);
+            || m.promotion().is_some_and(royal)
+            || m.dropped().is_some_and(royal);
         !moves_royal
-            && matches!(m.special, Special::None | Special::Step)
+            && matches!(
+                m.special,
+                Special::None | Special::Step | Special::Drop { .. }
+            )
             && (c.explosion.is_none() || pos.board.cell(m.to) == cell::EMPTY)
             && !shields.contains(&m.from)
     }
@@ -1478,6 +1727,10 @@ impl Changes {
 /// [`Position::apply`] plays every move through here, and the legality test plays and takes
 /// back each move it tests on one scratch board: both see the same board after the move.
 fn play_on(c: &Compiled, board: &mut Board, us: Color, m: Move, changes: &mut Changes) -> bool {
+    if let Special::Drop { kind } = m.special {
+        changes.set(board, m.to, c.piece(us, kind as usize).code());
+        return false;
+    }
     let moving = board.cell(m.from);
     if let Special::Castle { rook, side } = m.special {
         let rook_code = board.cell(rook);
