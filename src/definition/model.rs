@@ -224,6 +224,9 @@ pub enum Component {
         region: Sides<Region>,
         value: Value,
         timing: Timing,
+        /// The piece counts as standing on its goal only where no enemy piece attacks it (and
+        /// both sides standing there safe is a draw).
+        safe: bool,
     },
     /// A side left with its one last piece (a bare king).
     BareKing {

@@ -120,7 +120,7 @@ pub fn component_settings(component: &str) -> &'static [&'static str] {
         "check" => &["safety"],
         "checkmate" | "stalemate" => &["value"],
         "extinction" => &["pieces", "value"],
-        "goal" => &["pieces", "value", "timing", "white", "black", "both"],
+        "goal" => &["pieces", "value", "timing", "safe", "white", "black", "both"],
         "bare-king" => &["value", "against", "reply"],
         "first-move" => &["pieces", "move", "in-check", "lost-on-line"],
         "check-count" => &["checks", "value"],
@@ -1577,7 +1577,7 @@ impl<'a> Resolver<'a> {
                 }
             },
             "chess960" | "mandatory" | "captured-only" | "reply" | "in-check" | "leaving"
-            | "no-doubled" | "no-mate" | "immobile" | "must" => {
+            | "no-doubled" | "no-mate" | "immobile" | "must" | "safe" => {
                 match self.single_value(src, st, "`yes` or `no`") {
                     Some(v) => match self.choice(src, v, &["yes", "no"]) {
                         Some(k) => {
@@ -1592,6 +1592,7 @@ impl<'a> Resolver<'a> {
                                 "no-mate" => s.no_mate = b,
                                 "immobile" => s.immobile = b,
                                 "must" => s.must = b,
+                                "safe" => s.safe = b,
                                 _ => s.captured_only = b,
                             }
                         }
@@ -2168,6 +2169,7 @@ impl<'a> Resolver<'a> {
                     region: region(s),
                     value: s.value.unwrap_or(Value::Win),
                     timing: s.timing.unwrap_or(Timing::AtOnce),
+                    safe: s.safe.unwrap_or(false),
                 }
             }
             "check-count" => {
@@ -2371,6 +2373,7 @@ struct Settings {
     no_mate: Option<bool>,
     immobile: Option<bool>,
     must: Option<bool>,
+    safe: Option<bool>,
     region: [Vec<Cell>; 2],
     region_given: bool,
     /// The settings written, valid or not: one that is wrong is reported once, not also as

@@ -300,6 +300,7 @@ goal {{
             region,
             value,
             timing: Timing::AtOnce,
+            safe: false,
         } => {
             assert_eq!(pieces, &['K']);
             assert_eq!(*value, Value::Win);

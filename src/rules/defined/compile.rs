@@ -216,6 +216,8 @@ pub struct Goal {
     pub kinds: KindSet,
     pub region: [SqSet; 2],
     pub timing: Timing,
+    /// Only a piece no enemy piece attacks counts.
+    pub safe: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -523,11 +525,13 @@ impl Compiled {
                     region,
                     value,
                     timing,
+                    safe,
                 } => c.goals.push(Goal {
                     ending: ending(*value),
                     kinds: set(pieces),
                     region: sides(region),
                     timing: *timing,
+                    safe: *safe,
                 }),
                 Component::CheckCount { checks, value } => {
                     c.check_count = Some((ending(*value), *checks))

@@ -1332,12 +1332,13 @@ impl Position {
                     g.region[color.index()].has(sq)
                         && self.mine(code, color)
                         && c.kind_at(code).is_some_and(|k| g.kinds.has(k))
+                        && !(g.safe && self.attacked(sq, color.other()))
                 })
             };
             let decided = |color: Color| Some((color, g.ending.value, g.ending.tag.rule));
             if reached(mover) {
                 // The second player matched the first: neither got there first.
-                if g.timing == Timing::UnlessMatched && reached(last) {
+                if (g.timing == Timing::UnlessMatched || g.safe) && reached(last) {
                     return Some((mover, Value::Draw, g.ending.tag.rule));
                 }
                 return decided(mover);
