@@ -133,6 +133,9 @@ pub enum Safety {
     /// A move may leave royal pieces attacked as long as one is not (Spartan duple check: a
     /// move that leaves every royal attacked is illegal).
     AnyOne,
+    /// While a side has two or more royal pieces, any may be left attacked (and captured);
+    /// its last one may not (sho shogi's king and crown prince).
+    LastOne,
 }
 
 /// When reaching a goal decides the game.

@@ -120,7 +120,9 @@ pub fn component_settings(component: &str) -> &'static [&'static str] {
         "check" => &["safety"],
         "checkmate" | "stalemate" => &["value"],
         "extinction" => &["pieces", "value"],
-        "goal" => &["pieces", "value", "timing", "safe", "white", "black", "both"],
+        "goal" => &[
+            "pieces", "value", "timing", "safe", "white", "black", "both",
+        ],
         "bare-king" => &["value", "against", "reply"],
         "first-move" => &["pieces", "move", "in-check", "lost-on-line"],
         "check-count" => &["checks", "value"],
@@ -1608,9 +1610,9 @@ impl<'a> Resolver<'a> {
                 },
                 None => s.broken = true,
             },
-            "safety" => match self.single_value(src, st, "`all` or `any-one`") {
-                Some(v) => match self.choice(src, v, &["all", "any-one"]) {
-                    Some(k) => s.safety = Some([Safety::All, Safety::AnyOne][k]),
+            "safety" => match self.single_value(src, st, "`all`, `any-one` or `last-one`") {
+                Some(v) => match self.choice(src, v, &["all", "any-one", "last-one"]) {
+                    Some(k) => s.safety = Some([Safety::All, Safety::AnyOne, Safety::LastOne][k]),
                     None => s.broken = true,
                 },
                 None => s.broken = true,

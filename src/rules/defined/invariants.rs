@@ -87,11 +87,12 @@ impl Position {
                     .copied()
                     .filter(|&r| self.attacked(r, self.turn))
                     .collect();
-                let any_one = matches!(c.check, Some((_, Safety::AnyOne)));
-                let broken = if any_one {
-                    !royals.is_empty() && attacked.len() == royals.len()
-                } else {
-                    !attacked.is_empty()
+                let broken = match c.check {
+                    Some((_, Safety::AnyOne)) => {
+                        !royals.is_empty() && attacked.len() == royals.len()
+                    }
+                    Some((_, Safety::LastOne)) => royals.len() == 1 && !attacked.is_empty(),
+                    _ => !attacked.is_empty(),
                 };
                 match attacked.first() {
                     Some(&r) if broken => Err(format!(

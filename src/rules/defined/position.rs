@@ -1168,6 +1168,9 @@ impl Position {
             let mut left = royals(us);
             let safe = match safety {
                 Safety::All => left.all(|sq| !attacked_on(c, board, sq, them)),
+                Safety::LastOne => {
+                    royal_count(us) >= 2 || left.all(|sq| !attacked_on(c, board, sq, them))
+                }
                 Safety::AnyOne => {
                     let mut any = false;
                     let mut safe = false;
