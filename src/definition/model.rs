@@ -212,6 +212,10 @@ pub enum Component {
         /// The files `[queenside, kingside]` from which `Q` and `K` in a FEN look inwards for
         /// the rook; `None`: from the edges (the outermost rook).
         rooks_from: Option<[u8; 2]>,
+        /// Placement: a king dropped on this file of the castling rank gains the rights with
+        /// the rooks in the corners, and a rook dropped in a corner gains one while the king
+        /// stands there.
+        drop_rights: Option<u8>,
     },
     /// Royal pieces may not be left attacked (a turn that does is refused).
     Check { safety: Safety },
@@ -302,6 +306,9 @@ pub enum Component {
         no_mate: bool,
         /// Also onto squares from which the piece could never move again.
         immobile: bool,
+        /// Pieces of these kinds must end up on squares of both colours: no drop may leave too
+        /// few squares of a colour for those still in hand (placement's bishops).
+        opposite_colours: Vec<char>,
         /// While the side holds pieces in hand, its turn is a drop (setup phases).
         must: bool,
     },

@@ -103,6 +103,7 @@ pub fn component_settings(component: &str) -> &'static [&'static str] {
             "no-doubled",
             "no-mate",
             "immobile",
+            "opposite-colours",
             "must",
             "white",
             "black",
@@ -114,6 +115,7 @@ pub fn component_settings(component: &str) -> &'static [&'static str] {
             "king-to",
             "rook-to",
             "rooks-from",
+            "drop-rights",
             "chess960",
             "rank",
         ],
@@ -1523,7 +1525,7 @@ impl<'a> Resolver<'a> {
                 }
             },
             "pieces" | "into" | "rooks" | "immune" | "white-into" | "black-into"
-            | "lost-on-line" | "alone" | "colour-bound" => {
+            | "lost-on-line" | "alone" | "colour-bound" | "opposite-colours" => {
                 let letters = self.letters(src, st, board.pieces);
                 match letters {
                     Some(l) => {
@@ -1536,6 +1538,7 @@ impl<'a> Resolver<'a> {
                             "lost-on-line" => &mut s.lost_on_line,
                             "alone" => &mut s.alone,
                             "colour-bound" => &mut s.colour_bound,
+                            "opposite-colours" => &mut s.opposite_colours,
                             _ => &mut s.immune,
                         };
                         *slot = Some(l);
@@ -1650,6 +1653,13 @@ impl<'a> Resolver<'a> {
                         );
                         s.broken = true;
                     }
+                },
+                None => s.broken = true,
+            },
+            "drop-rights" => match self.single_value(src, st, "the file the king starts on") {
+                Some(v) => match self.file(src, v, board.files) {
+                    Some(f) => s.drop_rights = Some(f),
+                    None => s.broken = true,
                 },
                 None => s.broken = true,
             },
@@ -2089,6 +2099,7 @@ impl<'a> Resolver<'a> {
                 no_doubled: s.no_doubled.unwrap_or(false),
                 no_mate: s.no_mate.unwrap_or(false),
                 immobile: s.immobile.unwrap_or(false),
+                opposite_colours: letters(&s.opposite_colours).unwrap_or_default(),
                 must: s.must.unwrap_or(false),
             },
             "captures-to-hand" => Component::CapturesToHand,
@@ -2133,6 +2144,7 @@ impl<'a> Resolver<'a> {
                     chess960: s.chess960.unwrap_or(false),
                     rank: s.rank.unwrap_or(1),
                     rooks_from: s.rooks_from,
+                    drop_rights: s.drop_rights,
                 }
             }
             "check" => Component::Check {
@@ -2348,6 +2360,8 @@ struct Settings {
     king_to: Option<[u8; 2]>,
     rook_to: Option<[u8; 2]>,
     rooks_from: Option<[u8; 2]>,
+    drop_rights: Option<u8>,
+    opposite_colours: Option<Vec<Letter>>,
     chess960: Option<bool>,
     mandatory: Option<bool>,
     captured_only: Option<bool>,

@@ -126,6 +126,7 @@ fn chess_is_the_expected_model() {
                 chess960: false,
                 rank: 1,
                 rooks_from: None,
+                drop_rights: None,
             },
             Component::Castling {
                 king: 'K',
@@ -135,6 +136,7 @@ fn chess_is_the_expected_model() {
                 chess960: true,
                 rank: 1,
                 rooks_from: None,
+                drop_rights: None,
             },
             Component::Check {
                 safety: Safety::All
@@ -292,6 +294,7 @@ goal {{
             chess960: false,
             rank: 1,
             rooks_from: None,
+            drop_rights: None,
         }
     );
     match &d.rules[3].component {
@@ -338,6 +341,7 @@ castling {
             chess960: true,
             rank: 1,
             rooks_from: None,
+            drop_rights: None,
         }
     );
 }

@@ -201,6 +201,8 @@ pub struct Castling {
     pub rank: u8,
     /// Where `Q` and `K` start looking for their rook, `[queenside, kingside]`.
     pub rooks_from: Option<[u8; 2]>,
+    /// The king's file for rights gained by dropping (placement).
+    pub drop_rights: Option<u8>,
 }
 
 /// A game-ending rule's value and rule.
@@ -269,6 +271,8 @@ pub struct Compiled {
     pub drop_of: Vec<Option<usize>>,
     /// `captures-to-hand`.
     pub captures_to_hand: Option<Tag>,
+    /// The kinds drops must leave room for on both square colours, and the rule.
+    pub opposite_colours: Option<(Tag, KindSet)>,
     /// Whether positions have hands (some drop or hand component).
     pub hands: bool,
     /// By kind: the kind it goes back to when captured into a hand (a shogi-style promoted
@@ -400,6 +404,7 @@ impl Compiled {
             drops: Vec::new(),
             drop_of: Vec::new(),
             captures_to_hand: None,
+            opposite_colours: None,
             hands: false,
             demoted: Vec::new(),
             unpromoted: None,
@@ -501,6 +506,7 @@ impl Compiled {
                     chess960,
                     rank,
                     rooks_from,
+                    drop_rights,
                 } => {
                     c.castling = index(king).map(|king| Castling {
                         tag,
@@ -511,6 +517,7 @@ impl Compiled {
                         chess960: *chess960,
                         rank: rank.saturating_sub(1),
                         rooks_from: *rooks_from,
+                        drop_rights: *drop_rights,
                     })
                 }
                 Component::Check { safety } => c.check = Some((tag, *safety)),
@@ -569,7 +576,11 @@ impl Compiled {
                     no_mate,
                     immobile,
                     must,
+                    opposite_colours,
                 } => {
+                    if !opposite_colours.is_empty() {
+                        c.opposite_colours = Some((tag, set(opposite_colours)));
+                    }
                     let at = c.drops.len();
                     c.drop_of.resize(c.kinds.len(), None);
                     c.hands = true;

@@ -668,6 +668,7 @@ impl Position {
     pub(super) fn drops(&self, out: &mut Vec<Move>) {
         let c = self.c;
         let us = self.turn;
+        let colours = Colours::new(self);
         for (k, &n) in self.hand[us.index()].iter().enumerate() {
             if n == 0 {
                 continue;
@@ -691,6 +692,7 @@ impl Position {
                     || !region.is_empty() && !region.has(sq)
                     || taken >> sq.square().file & 1 != 0
                     || !d.immobile && self.gen.stuck[us.index()][k].has(sq)
+                    || !colours.allow(k, sq)
                 {
                     continue;
                 }
@@ -1014,6 +1016,11 @@ impl Position {
                 self.castle[color.index()] = rights;
             }
         }
+        if let (Some(k), Some(castling)) = (m.dropped(), &c.castling) {
+            if let Some(kf) = castling.drop_rights {
+                self.gain_drop_rights(m, k, kf);
+            }
+        }
         self.ep = [None, None];
         self.ep_victim = None;
         if m.special == Special::Step && c.en_passant.is_some() {
@@ -1044,6 +1051,38 @@ impl Position {
         self.turn = them;
         if c.check_count.is_some() && self.royal_attacked(them) {
             self.checks[us.index()] = self.checks[us.index()].saturating_add(1);
+        }
+    }
+
+    /// Castling rights a drop gains (`drop-rights`): the king dropped on its file of the
+    /// castling rank, with the rooks in the corners; a rook dropped in a corner, while the
+    /// king stands there.
+    fn gain_drop_rights(&mut self, m: Move, kind: usize, king_file: u8) {
+        let c = self.c;
+        let Some(castling) = &c.castling else {
+            return;
+        };
+        let us = self.turn;
+        let rank = back_rank(c, us);
+        let to = m.to.square();
+        if to.rank != rank {
+            return;
+        }
+        let corners = [0, c.geometry.files - 1];
+        let holds = |f: u8, kinds: KindSet| {
+            let code = self.board.cell(Sq::of(Square::new(f, rank)));
+            is_of(code, us) && c.kind_at(code).is_some_and(|k| kinds.has(k))
+        };
+        let king = KindSet(1 << castling.king);
+        if kind == castling.king && to.file == king_file {
+            for f in corners {
+                if holds(f, castling.rooks) {
+                    self.castle[us.index()] |= 1 << f;
+                }
+            }
+        } else if castling.rooks.has(kind) && corners.contains(&to.file) && holds(king_file, king)
+        {
+            self.castle[us.index()] |= 1 << to.file;
         }
     }
 
@@ -1397,6 +1436,68 @@ impl Position {
         self.checks.hash(&mut h);
         h.finish()
     }
+}
+
+/// What `opposite-colours` asks of the mover's drops: by bound kind, how many of its pieces
+/// the side has in all, stand on each square colour, and how many empty squares of each
+/// colour its drops may still use.
+struct Colours {
+    bound: Vec<(usize, u16, [u16; 2], [u16; 2], SqSet)>,
+}
+
+impl Colours {
+    fn new(pos: &Position) -> Colours {
+        let c = pos.c;
+        let us = pos.turn;
+        let Some((_, kinds)) = c.opposite_colours else {
+            return Colours { bound: Vec::new() };
+        };
+        let bound = (0..c.kinds.len())
+            .filter(|&k| kinds.has(k))
+            .map(|k| {
+                let total = pos.counts[us.index()][k] + u16::from(pos.hand[us.index()][k]);
+                let region = c
+                    .drop_component(k)
+                    .map(|d| d.region[us.index()])
+                    .unwrap_or_default();
+                let own = c.piece(us, k).code();
+                let (mut on, mut free) = ([0u16; 2], [0u16; 2]);
+                for &sq in &c.squares {
+                    let code = pos.board.cell(sq);
+                    if code == own {
+                        on[shade(sq)] += 1;
+                    } else if code == cell::EMPTY && (region.is_empty() || region.has(sq)) {
+                        free[shade(sq)] += 1;
+                    }
+                }
+                (k, total, on, free, region)
+            })
+            .collect();
+        Colours { bound }
+    }
+
+    /// Whether dropping a piece of `kind` on `to` leaves each bound kind room on both
+    /// colours: a bound piece goes where its side has no more than half of them, and any
+    /// other drop must leave enough free squares of each colour for those still in hand.
+    fn allow(&self, kind: usize, to: Sq) -> bool {
+        self.bound.iter().all(|&(k, total, on, free, region)| {
+            if k == kind {
+                on[shade(to)] < total.div_ceil(2)
+            } else {
+                let used = usize::from(region.is_empty() || region.has(to));
+                (0..2).all(|s| {
+                    let left = free[s] - if s == shade(to) { used as u16 } else { 0 };
+                    on[s] + left >= total / 2
+                })
+            }
+        })
+    }
+}
+
+/// The colour of a square: 0 for dark (a1), 1 for light.
+fn shade(sq: Sq) -> usize {
+    let s = sq.square();
+    usize::from((s.file + s.rank) % 2 == 1)
 }
 
 /// Whether a piece of `kind` of `color` on `sq` of `board` has a step that stays on the board.
