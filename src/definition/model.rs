@@ -193,6 +193,11 @@ pub enum Component {
         /// A move that starts in the region may promote too, wherever it ends (shogi: into,
         /// within or out of the zone).
         leaving: bool,
+        /// The promotion is a turn of its own instead of part of a move (sittuyin): a piece
+        /// standing in the region (anywhere, when it is its side's last of its kind) becomes
+        /// one of `into` where it stands or on an empty square the new kind could move to,
+        /// where it attacks no enemy piece, and the turn may not give check.
+        as_turn: bool,
     },
     /// The king moves towards an unmoved rook on its first rank to `king_to`, the rook to
     /// `rook_to` (`[queenside, kingside]` files), neither having moved, the squares between

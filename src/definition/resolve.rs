@@ -94,6 +94,7 @@ pub fn component_settings(component: &str) -> &'static [&'static str] {
             "black-into",
             "pairs",
             "leaving",
+            "as-turn",
             "white",
             "black",
             "both",
@@ -1582,7 +1583,7 @@ impl<'a> Resolver<'a> {
                 }
             },
             "chess960" | "mandatory" | "captured-only" | "reply" | "in-check" | "leaving"
-            | "no-doubled" | "no-mate" | "immobile" | "must" | "safe" => {
+            | "no-doubled" | "no-mate" | "immobile" | "must" | "safe" | "as-turn" => {
                 match self.single_value(src, st, "`yes` or `no`") {
                     Some(v) => match self.choice(src, v, &["yes", "no"]) {
                         Some(k) => {
@@ -1598,6 +1599,7 @@ impl<'a> Resolver<'a> {
                                 "immobile" => s.immobile = b,
                                 "must" => s.must = b,
                                 "safe" => s.safe = b,
+                                "as-turn" => s.as_turn = b,
                                 _ => s.captured_only = b,
                             }
                         }
@@ -2091,6 +2093,7 @@ impl<'a> Resolver<'a> {
                     limits: s.limits.clone().unwrap_or_default(),
                     pairs,
                     leaving: s.leaving.unwrap_or(false),
+                    as_turn: s.as_turn.unwrap_or(false),
                 }
             }
             "drops" => Component::Drops {
@@ -2390,6 +2393,7 @@ struct Settings {
     immobile: Option<bool>,
     must: Option<bool>,
     safe: Option<bool>,
+    as_turn: Option<bool>,
     region: [Vec<Cell>; 2],
     region_given: bool,
     /// The settings written, valid or not: one that is wrong is reported once, not also as

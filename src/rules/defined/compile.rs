@@ -165,6 +165,8 @@ pub struct Promotion {
     pub pairs: Vec<(usize, usize)>,
     /// A move that starts in the region may promote too.
     pub leaving: bool,
+    /// A promotion is a turn of its own ([`Component::Promotion`]'s `as_turn`).
+    pub as_turn: bool,
 }
 
 impl Promotion {
@@ -478,6 +480,7 @@ impl Compiled {
                     limits,
                     pairs,
                     leaving,
+                    as_turn,
                 } => c.promotions.push(Promotion {
                     tag,
                     kinds: set(pieces),
@@ -497,6 +500,7 @@ impl Compiled {
                         .filter_map(|(a, b)| Some((index(a)?, index(b)?)))
                         .collect(),
                     leaving: *leaving,
+                    as_turn: *as_turn,
                 }),
                 Component::Castling {
                     king,

@@ -53,6 +53,17 @@ impl Position {
         let (from, to) = (self.square_name(m.from), self.square_name(m.to));
         let us = self.turn;
         match m.special {
+            Special::Promote => {
+                if let (Some(p), Some(k)) = (c.promotions.iter().find(|p| p.as_turn), m.promotion()) {
+                    steps.push(Step::allows(
+                        p.tag.rule,
+                        format!(
+                            "the {name} on {from} may spend the turn promoting, becoming a {} on {to}",
+                            c.kinds[k].name
+                        ),
+                    ));
+                }
+            }
             Special::Drop { kind } => {
                 if let Some(d) = c.drop_component(kind as usize) {
                     steps.push(Step::allows(
@@ -188,6 +199,15 @@ impl Position {
                         format!(
                             "dropping the {name} on {to} would checkmate, and a drop of it may not"
                         ),
+                    ));
+                }
+                return steps;
+            }
+            Some(Forbid::PromotionCheck) => {
+                if let Some(p) = c.promotions.iter().find(|p| p.as_turn) {
+                    steps.push(Step::forbids(
+                        p.tag.rule,
+                        format!("{}: a promotion may not give check", next.attacked_note(us.other())),
                     ));
                 }
                 return steps;

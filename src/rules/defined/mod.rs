@@ -746,7 +746,7 @@ impl Rules for Position {
         let role = piece.map_or(Role::Kind('?'), |p| p.role());
         let victim = match m.special {
             Special::EnPassant { victim } => self.board.piece_at(victim),
-            Special::Castle { .. } => None,
+            Special::Castle { .. } | Special::Promote => None,
             _ => self.board.piece_at(m.to),
         };
         let (to, castle) = match m.special {

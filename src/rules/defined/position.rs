@@ -33,6 +33,9 @@ pub enum Special {
     Drop {
         kind: u8,
     },
+    /// A promotion that is a turn of its own: the piece on `from` becomes the promoted kind
+    /// on `to`, which may be `from`.
+    Promote,
 }
 
 /// Which component forbids a move, as [`Position::forbidder`] finds it.
@@ -48,6 +51,8 @@ pub enum Forbid {
     GivesCheck,
     /// `drops` with `no-mate`: the drop checkmates.
     DropMate,
+    /// `promotion` with `as-turn`: the promotion gives check.
+    PromotionCheck,
 }
 
 /// Why castling to one side is not generated, as [`Position::castlings_judged`] finds it.
@@ -662,6 +667,79 @@ impl Position {
         if c.hands {
             self.drops(out);
         }
+        for p in c.promotions.iter().filter(|p| p.as_turn) {
+            self.turn_promotions(p, out);
+        }
+    }
+
+    /// The promotions of `p`, a promotion that is a turn of its own.
+    fn turn_promotions(&self, p: &super::compile::Promotion, out: &mut Vec<Move>) {
+        let c = self.c;
+        let us = self.turn;
+        let them = us.other();
+        for kind in (0..c.kinds.len()).filter(|&k| p.kinds.has(k)) {
+            let own = c.piece(us, kind).code();
+            let last = self.counts[us.index()][kind] == 1;
+            for &from in &c.squares {
+                if self.board.cell(from) != own || !last && !p.region[us.index()].has(from) {
+                    continue;
+                }
+                let mut board = self.board.clone();
+                board.set_cell(from, cell::EMPTY);
+                for &into in p.targets(kind, us) {
+                    if !self.may_promote_into(p, into) {
+                        continue;
+                    }
+                    let movement = &c.kinds[into].movement;
+                    let mut tos = vec![from];
+                    destinations(movement, &board, from, us, |_| false, |to, _| {
+                        if !tos.contains(&to) {
+                            tos.push(to)
+                        }
+                    });
+                    for to in tos {
+                        let mut hits = false;
+                        destinations(
+                            movement,
+                            &board,
+                            to,
+                            us,
+                            |t| self.mine(t, them),
+                            |_, capture| hits |= capture,
+                        );
+                        if !hits {
+                            out.push(Move {
+                                from,
+                                to,
+                                promo: into as u8 + 1,
+                                special: Special::Promote,
+                            });
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether the mover may promote into `into` under `p`'s limits.
+    fn may_promote_into(&self, p: &super::compile::Promotion, into: usize) -> bool {
+        let us = self.turn.index();
+        let have = self.counts[us][into];
+        !(p.captured_only && have >= self.start_counts[us][into]
+            || p.limits
+                .iter()
+                .any(|&(k, n)| k == into && have >= u16::from(n)))
+    }
+
+    /// Whether `m`, a promotion that is a turn of its own, gives check, which its component
+    /// forbids.
+    pub(super) fn promotion_checks(&self, m: Move) -> bool {
+        if m.special != Special::Promote {
+            return false;
+        }
+        let mut next = self.clone();
+        next.apply(m);
+        next.royal_attacked(next.turn)
     }
 
     /// The drops of the pieces in the mover's hand, each as its drop component allows.
@@ -844,7 +922,9 @@ impl Position {
         let promotion = self.gen.promoting.has(kind).then(|| {
             self.c.promotions.iter().find(|p| {
                 let region = &p.region[us.index()];
-                p.kinds.has(kind) && (region.has(to) || p.leaving && region.has(from))
+                !p.as_turn
+                    && p.kinds.has(kind)
+                    && (region.has(to) || p.leaving && region.has(from))
             })
         });
         let Some(p) = promotion.flatten() else {
@@ -852,14 +932,7 @@ impl Position {
             return;
         };
         for &into in p.targets(kind, us) {
-            let have = self.counts[us.index()][into];
-            if p.captured_only && have >= self.start_counts[us.index()][into] {
-                continue;
-            }
-            if p.limits
-                .iter()
-                .any(|&(k, n)| k == into && have >= u16::from(n))
-            {
+            if !self.may_promote_into(p, into) {
                 continue;
             }
             out.push(Move {
@@ -966,7 +1039,7 @@ impl Position {
             _ => m.to,
         };
         let taken = match m.special {
-            Special::Castle { .. } | Special::Drop { .. } => cell::EMPTY,
+            Special::Castle { .. } | Special::Drop { .. } | Special::Promote => cell::EMPTY,
             _ => self.board.cell(victim),
         };
         let mut changes = Changes::default();
@@ -1177,6 +1250,7 @@ impl Position {
             |color| next.royals(color),
         )
         .or_else(|| self.drop_mates(m).then_some(Forbid::DropMate))
+        .or_else(|| self.promotion_checks(m).then_some(Forbid::PromotionCheck))
     }
 
     /// [`Self::forbidder`] asked of `board`, the board after `m`: `royal_count` and `royals`
@@ -1262,10 +1336,10 @@ impl Position {
             }
             out.truncate(kept);
         }
-        if c.drops.iter().any(|d| d.no_mate) {
+        if c.drops.iter().any(|d| d.no_mate) || c.promotions.iter().any(|p| p.as_turn) {
             let mut kept = start;
             for i in start..out.len() {
-                if !self.drop_mates(out[i]) {
+                if !self.drop_mates(out[i]) && !self.promotion_checks(out[i]) {
                     out[kept] = out[i];
                     kept += 1;
                 }
@@ -1328,7 +1402,8 @@ impl Position {
 
     pub fn is_capture(&self, m: Move) -> bool {
         matches!(m.special, Special::EnPassant { .. })
-            || !matches!(m.special, Special::Castle { .. }) && self.board.cell(m.to) != cell::EMPTY
+            || !matches!(m.special, Special::Castle { .. } | Special::Promote)
+                && self.board.cell(m.to) != cell::EMPTY
     }
 
     /// A game end that the position shows before any move is generated: a side without the
@@ -1834,6 +1909,11 @@ impl Changes {
 fn play_on(c: &Compiled, board: &mut Board, us: Color, m: Move, changes: &mut Changes) -> bool {
     if let Special::Drop { kind } = m.special {
         changes.set(board, m.to, c.piece(us, kind as usize).code());
+        return false;
+    }
+    if let (Special::Promote, Some(into)) = (m.special, m.promotion()) {
+        changes.set(board, m.from, cell::EMPTY);
+        changes.set(board, m.to, c.piece(us, into).code());
         return false;
     }
     let moving = board.cell(m.from);
