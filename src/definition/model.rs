@@ -320,6 +320,11 @@ pub enum Component {
     /// A captured piece goes into the capturer's hand, as the kind it was before any
     /// promotion.
     CapturesToHand,
+    /// A piece leaving a first-rank square that keeps its gating right (in a FEN, the file
+    /// letters and `KQ` of the castling field) may have a piece from the hand put on the
+    /// square it leaves, in the same turn; castling may gate on the king's or the rook's
+    /// square. The rights go once the side's hand is empty.
+    Gating,
 }
 
 impl Component {
@@ -350,6 +355,7 @@ impl Component {
             Component::FlyingRoyals => "flying-royals",
             Component::Drops { .. } => "drops",
             Component::CapturesToHand => "captures-to-hand",
+            Component::Gating => "gating",
         }
     }
 }

@@ -70,6 +70,7 @@ pub const COMPONENTS: &[&str] = &[
     "flying-royals",
     "drops",
     "captures-to-hand",
+    "gating",
 ];
 
 /// The settings every component takes.
@@ -2106,6 +2107,7 @@ impl<'a> Resolver<'a> {
                 must: s.must.unwrap_or(false),
             },
             "captures-to-hand" => Component::CapturesToHand,
+            "gating" => Component::Gating,
             "castling" => {
                 let king = match s.king {
                     Some(l) => l.letter,
@@ -2329,7 +2331,9 @@ pub fn hand_shape(rules: &[Rule]) -> (Vec<(char, char)>, bool) {
     for r in rules {
         match &r.component {
             Component::Promotion { pairs, .. } => promoted.extend(pairs.iter().copied()),
-            Component::Drops { .. } | Component::CapturesToHand => pockets = true,
+            Component::Drops { .. } | Component::CapturesToHand | Component::Gating => {
+                pockets = true
+            }
             _ => {}
         }
     }

@@ -273,6 +273,8 @@ pub struct Compiled {
     pub drop_of: Vec<Option<usize>>,
     /// `captures-to-hand`.
     pub captures_to_hand: Option<Tag>,
+    /// `gating`.
+    pub gating: Option<Tag>,
     /// The kinds drops must leave room for on both square colours, and the rule.
     pub opposite_colours: Option<(Tag, KindSet)>,
     /// Whether positions have hands (some drop or hand component).
@@ -406,6 +408,7 @@ impl Compiled {
             drops: Vec::new(),
             drop_of: Vec::new(),
             captures_to_hand: None,
+            gating: None,
             opposite_colours: None,
             hands: false,
             demoted: Vec::new(),
@@ -603,6 +606,10 @@ impl Compiled {
                         immobile: *immobile,
                         must: *must,
                     })
+                }
+                Component::Gating => {
+                    c.gating = Some(tag);
+                    c.hands = true;
                 }
                 Component::CapturesToHand => {
                     c.captures_to_hand = Some(tag);

@@ -54,7 +54,8 @@ impl Position {
         let us = self.turn;
         match m.special {
             Special::Promote => {
-                if let (Some(p), Some(k)) = (c.promotions.iter().find(|p| p.as_turn), m.promotion()) {
+                if let (Some(p), Some(k)) = (c.promotions.iter().find(|p| p.as_turn), m.promotion())
+                {
                     steps.push(Step::allows(
                         p.tag.rule,
                         format!(
@@ -111,6 +112,16 @@ impl Position {
                     ));
                 }
             }
+        }
+        if let (Some((k, at)), Some(t)) = (m.gated(), c.gating) {
+            steps.push(Step::allows(
+                t.rule,
+                format!(
+                    "the {} from {us}'s hand goes on {}, which the move leaves and which keeps its gating right",
+                    c.kinds[k].name,
+                    self.square_name(at)
+                ),
+            ));
         }
         match m.special {
             Special::Step => {
@@ -207,7 +218,10 @@ impl Position {
                 if let Some(p) = c.promotions.iter().find(|p| p.as_turn) {
                     steps.push(Step::forbids(
                         p.tag.rule,
-                        format!("{}: a promotion may not give check", next.attacked_note(us.other())),
+                        format!(
+                            "{}: a promotion may not give check",
+                            next.attacked_note(us.other())
+                        ),
                     ));
                 }
                 return steps;
@@ -309,6 +323,13 @@ impl Position {
     pub fn judge(&self, pattern: &TurnPattern) -> Vec<Step> {
         let action = match pattern {
             TurnPattern::Actions { actions, .. } if actions.len() == 1 => &actions[0],
+            TurnPattern::Actions { actions, .. }
+                if actions.len() == 2
+                    && self.c.gating.is_some()
+                    && matches!(actions[1], ActionPattern::Drop { .. }) =>
+            {
+                return self.judge_gating(pattern, actions);
+            }
             TurnPattern::Actions { actions, .. } => {
                 return vec![Step::forbids(
                     rule_id("turn-length"),
@@ -774,6 +795,57 @@ impl Position {
             },
         );
         best
+    }
+
+    /// The steps for a written gating turn, a move then a drop: those of the gating move it
+    /// names, or the move's own refusal, or why the drop cannot follow it.
+    fn judge_gating(&self, pattern: &TurnPattern, actions: &[ActionPattern]) -> Vec<Step> {
+        let c = self.c;
+        let us = self.turn;
+        let mut pseudo = Vec::new();
+        self.pseudo_moves(&mut pseudo);
+        let found: Vec<Move> = pseudo
+            .into_iter()
+            .filter(|m| m.gated().is_some() && pattern.matches(&self.describe(*m)))
+            .collect();
+        if !found.is_empty() {
+            return self.furthest(found);
+        }
+        let alone = TurnPattern::Actions {
+            actions: actions[..1].to_vec(),
+            claim: None,
+        };
+        let mut steps = self.judge(&alone);
+        if steps.iter().any(|s| s.verdict == StepVerdict::Forbids) {
+            return steps;
+        }
+        let Some(tag) = c.gating else {
+            return steps;
+        };
+        let ActionPattern::Drop { piece, to } = &actions[1] else {
+            return steps;
+        };
+        let kind = match piece {
+            PieceRef::Role(r) => c
+                .kinds
+                .iter()
+                .position(|k| k.design.is_none() && k.role == *r),
+            PieceRef::Design(_) => None,
+        };
+        let at = self.square_name(Sq::of(*to));
+        let why = match kind {
+            Some(k) if self.hand[us.index()][k] == 0 => {
+                format!("{us} has no {} in hand", c.kinds[k].name)
+            }
+            None => format!("{piece} is not a piece of this game"),
+            Some(_) => format!(
+                "a piece from the hand goes only on a first-rank square that the move leaves \
+                 and that keeps its gating right, and {at} is not one"
+            ),
+        };
+        steps.retain(|s| s.verdict != StepVerdict::Allows || s.rule != tag.rule);
+        steps.push(Step::forbids(tag.rule, why));
+        steps
     }
 
     /// The steps for a written drop: those of the drop it names, or what stops it.

@@ -326,7 +326,7 @@ fn keys_of(def: &Definition) -> Vec<KeyDef> {
             "the checks the side has given, for the check-count rule",
         ));
     }
-    if has(&|c| matches!(c, C::Drops { .. } | C::CapturesToHand)) {
+    if has(&|c| matches!(c, C::Drops { .. } | C::CapturesToHand | C::Gating)) {
         keys.push(key(
             "hand",
             true,
@@ -427,6 +427,7 @@ fn summary(c: &crate::definition::Component) -> String {
             s
         }
         C::CapturesToHand => "a captured piece goes into the capturer's hand, as the piece it was before any promotion".into(),
+        C::Gating => "a piece leaving a first-rank square with a gating right may have a piece from the hand put on the square it leaves".into(),
         C::InsufficientMaterial { alone, colour_bound } => {
             let letters = |l: &[char]| l.iter().map(char::to_string).collect::<Vec<_>>().join(" ");
             let mut cases = Vec::new();
@@ -750,7 +751,7 @@ impl Rules for Position {
             _ => self.board.piece_at(m.to),
         };
         let (to, castle) = match m.special {
-            Special::Castle { rook, side } => {
+            Special::Castle { rook, side, .. } => {
                 let chess960 = self.c.castling.as_ref().is_some_and(|c| c.chess960);
                 let side = if side == 1 {
                     CastleSide::King
@@ -762,14 +763,28 @@ impl Rules for Position {
             _ => (m.to, None),
         };
         let _ = g;
-        Turn::single(Action::Move {
+        let moved = Action::Move {
             role,
             design: piece.and_then(|p| p.design()),
             from: m.from.square(),
             legs: vec![Leg::onto(to.square(), victim)],
             promotion: m.promotion().map(|k| self.c.kinds[k].role),
             castle,
-        })
+        };
+        match m.gated() {
+            // The gated piece is put from the hand: a drop after the move.
+            Some((k, at)) => Turn {
+                actions: vec![
+                    moved,
+                    Action::Drop {
+                        role: self.c.kinds[k].role,
+                        design: None,
+                        to: at.square(),
+                    },
+                ],
+            },
+            None => Turn::single(moved),
+        }
     }
 
     fn in_check(&self) -> Option<bool> {

@@ -24,10 +24,17 @@ pub enum Special {
     EnPassant {
         victim: Sq,
     },
-    /// Castling with the rook on `rook`; `side` 0 is queenside, 1 kingside.
+    /// Castling with the rook on `rook`; `side` 0 is queenside, 1 kingside. `gate`: 0, or
+    /// the kind put from the hand on the king's square plus one, with [`ROOK_GATE`] added
+    /// when it goes on the rook's square instead (`gating`).
     Castle {
         rook: Sq,
         side: u8,
+        gate: u8,
+    },
+    /// A move whose piece leaves a gate, where a piece of `kind` from the hand is put.
+    Gate {
+        kind: u8,
     },
     /// A piece of `kind` from the mover's hand put on `to` (`from` is `to` too).
     Drop {
@@ -37,6 +44,9 @@ pub enum Special {
     /// on `to`, which may be `from`.
     Promote,
 }
+
+/// In [`Special::Castle`]'s `gate`: the piece from the hand goes on the rook's square.
+pub const ROOK_GATE: u8 = 0x80;
 
 /// Which component forbids a move, as [`Position::forbidder`] finds it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -81,6 +91,22 @@ pub struct Move {
 impl Move {
     pub fn promotion(self) -> Option<usize> {
         (self.promo > 0).then(|| self.promo as usize - 1)
+    }
+
+    /// The kind a gating move puts from the hand, and where.
+    pub fn gated(self) -> Option<(usize, Sq)> {
+        match self.special {
+            Special::Gate { kind } => Some((kind as usize, self.from)),
+            Special::Castle { rook, gate, .. } if gate != 0 => {
+                let at = if gate & ROOK_GATE != 0 {
+                    rook
+                } else {
+                    self.from
+                };
+                Some(((gate & !ROOK_GATE) as usize - 1, at))
+            }
+            _ => None,
+        }
     }
 
     /// The kind a drop puts down.
@@ -367,6 +393,13 @@ impl Position {
         for right in rights {
             let color = right.color;
             let rank = back_rank(self.c, color);
+            if let (Some(_), fen::RookRef::File(f)) = (self.c.gating, right.rook) {
+                // A file letter is a gate, and a castling right where a rook stands on it.
+                let code = self.board.cell(Sq::of(Square::new(f.min(15), rank)));
+                if f < self.c.geometry.files && self.mine(code, color) {
+                    self.gates[color.index()] |= 1 << f;
+                }
+            }
             let Some(king) = self.king_file(color) else {
                 continue;
             };
@@ -386,6 +419,9 @@ impl Position {
             };
             if let Some(f) = file {
                 self.castle[color.index()] |= 1 << f;
+                if self.c.gating.is_some() {
+                    self.gates[color.index()] |= 1 << f | 1 << king;
+                }
             }
         }
     }
@@ -489,10 +525,17 @@ impl Position {
                 });
             }
         }
-        // Without castling the field holds the first-move rights, by file (as read).
-        if self.c.castling.is_none() {
+        // Without castling the field holds the first-move rights, by file (as read); with
+        // gating, the gates that castling rights do not already name.
+        if self.c.castling.is_none() || self.c.gating.is_some() {
             for color in Color::ALL {
-                for f in (0..g.files).filter(|f| self.gates[color.index()] >> f & 1 != 0) {
+                let named =
+                    self.castle[color.index()] | self.king_file(color).map_or(0, |k| 1 << k);
+                let shown = |f: &u8| {
+                    self.gates[color.index()] >> f & 1 != 0
+                        && (self.castle[color.index()] == 0 || named >> f & 1 == 0)
+                };
+                for f in (0..g.files).filter(shown) {
                     let ch = (b'A' + f) as char;
                     rights.push(if color == Color::White {
                         ch
@@ -561,6 +604,7 @@ impl Position {
     /// [`Self::pseudo_moves`], noting on the way the squares of the mover's royal pieces.
     fn generate(&self, out: &mut Vec<Move>, royals: &mut Royals) {
         let c = self.c;
+        let begin = out.len();
         let us = self.turn;
         let them = us.other();
         let lines = &self.gen.lines[us.index()];
@@ -670,6 +714,64 @@ impl Position {
         for p in c.promotions.iter().filter(|p| p.as_turn) {
             self.turn_promotions(p, out);
         }
+        if c.gating.is_some() {
+            self.gatings(out, begin);
+        }
+    }
+
+    /// The gating forms of the moves from `begin` on: each piece in hand put on a gate the
+    /// move leaves (castling: the king's or the rook's, if neither lands there).
+    fn gatings(&self, out: &mut Vec<Move>, begin: usize) {
+        let c = self.c;
+        let us = self.turn;
+        let gates = self.gates[us.index()];
+        let hand = &self.hand[us.index()];
+        if gates == 0 || hand.iter().all(|&n| n == 0) {
+            return;
+        }
+        let rank = rank_of(c, us, 0);
+        let gate = |sq: Sq| sq.square().rank == rank && gates >> sq.square().file & 1 != 0;
+        let kinds: Vec<u8> = (0..c.kinds.len())
+            .filter(|&k| hand[k] > 0)
+            .map(|k| k as u8)
+            .collect();
+        for i in begin..out.len() {
+            let m = out[i];
+            match m.special {
+                Special::None if m.promo == 0 && gate(m.from) => {
+                    for &kind in &kinds {
+                        out.push(Move {
+                            special: Special::Gate { kind },
+                            ..m
+                        });
+                    }
+                }
+                Special::Castle { rook, side, .. } => {
+                    let Some(castling) = &c.castling else {
+                        continue;
+                    };
+                    let at = |f: u8| Sq::of(Square::new(f, rank));
+                    let kto = at(castling.king_to[side as usize]);
+                    let rto = at(castling.rook_to[side as usize]);
+                    for (sq, flag) in [(m.from, 0), (rook, ROOK_GATE)] {
+                        if !gate(sq) || sq == kto || sq == rto {
+                            continue;
+                        }
+                        for &kind in &kinds {
+                            out.push(Move {
+                                special: Special::Castle {
+                                    rook,
+                                    side,
+                                    gate: (kind + 1) | flag,
+                                },
+                                ..m
+                            });
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
     }
 
     /// The promotions of `p`, a promotion that is a turn of its own.
@@ -692,11 +794,18 @@ impl Position {
                     }
                     let movement = &c.kinds[into].movement;
                     let mut tos = vec![from];
-                    destinations(movement, &board, from, us, |_| false, |to, _| {
-                        if !tos.contains(&to) {
-                            tos.push(to)
-                        }
-                    });
+                    destinations(
+                        movement,
+                        &board,
+                        from,
+                        us,
+                        |_| false,
+                        |to, _| {
+                            if !tos.contains(&to) {
+                                tos.push(to)
+                            }
+                        },
+                    );
                     for to in tos {
                         let mut hits = false;
                         destinations(
@@ -922,9 +1031,7 @@ impl Position {
         let promotion = self.gen.promoting.has(kind).then(|| {
             self.c.promotions.iter().find(|p| {
                 let region = &p.region[us.index()];
-                !p.as_turn
-                    && p.kinds.has(kind)
-                    && (region.has(to) || p.leaving && region.has(from))
+                !p.as_turn && p.kinds.has(kind) && (region.has(to) || p.leaving && region.has(from))
             })
         });
         let Some(p) = promotion.flatten() else {
@@ -1022,7 +1129,11 @@ impl Position {
                 from: ks,
                 to: at(kto),
                 promo: 0,
-                special: Special::Castle { rook: at(rf), side },
+                special: Special::Castle {
+                    rook: at(rf),
+                    side,
+                    gate: 0,
+                },
             });
         }
     }
@@ -1111,6 +1222,15 @@ impl Position {
         }
         if self.gates != [0, 0] {
             self.update_gates(m, us);
+            if c.gating.is_some() {
+                if let Special::Castle { rook, .. } = m.special {
+                    self.gates[us.index()] &= !(1 << rook.square().file);
+                }
+                // Gates are for pieces from the hand: none left, none kept.
+                if self.hand[us.index()].iter().all(|&n| n == 0) {
+                    self.gates[us.index()] = 0;
+                }
+            }
         }
         let pawn = c.kinds[kind].pawn;
         self.halfmove = if captured || pawn {
@@ -1153,8 +1273,7 @@ impl Position {
                     self.castle[us.index()] |= 1 << f;
                 }
             }
-        } else if castling.rooks.has(kind) && corners.contains(&to.file) && holds(king_file, king)
-        {
+        } else if castling.rooks.has(kind) && corners.contains(&to.file) && holds(king_file, king) {
             self.castle[us.index()] |= 1 << to.file;
         }
     }
@@ -1168,6 +1287,10 @@ impl Position {
             let n = &mut self.hand[us.index()][k];
             *n = n.saturating_sub(1);
             return;
+        }
+        if let Some((k, _)) = m.gated() {
+            let n = &mut self.hand[us.index()][k];
+            *n = n.saturating_sub(1);
         }
         let was_promoted = self.promoted.has(victim);
         if let (Some(_), Some(k)) = (c.captures_to_hand, c.kind_at(taken)) {
@@ -1917,7 +2040,7 @@ fn play_on(c: &Compiled, board: &mut Board, us: Color, m: Move, changes: &mut Ch
         return false;
     }
     let moving = board.cell(m.from);
-    if let Special::Castle { rook, side } = m.special {
+    if let Special::Castle { rook, side, .. } = m.special {
         let rook_code = board.cell(rook);
         let rank = back_rank(c, us);
         let castling = c.castling.as_ref().expect("castling move without castling");
@@ -1927,6 +2050,9 @@ fn play_on(c: &Compiled, board: &mut Board, us: Color, m: Move, changes: &mut Ch
         changes.set(board, kto, moving);
         let rto = Sq::of(Square::new(castling.rook_to[side as usize], rank));
         changes.set(board, rto, rook_code);
+        if let Some((kind, at)) = m.gated() {
+            changes.set(board, at, c.piece(us, kind).code());
+        }
         return false;
     }
     let mut captured = false;
@@ -1943,6 +2069,9 @@ fn play_on(c: &Compiled, board: &mut Board, us: Color, m: Move, changes: &mut Ch
         None => moving,
     };
     changes.set(board, m.to, placed);
+    if let Some((kind, at)) = m.gated() {
+        changes.set(board, at, c.piece(us, kind).code());
+    }
     if captured {
         if let Some((_, immune)) = c.explosion {
             changes.set(board, m.to, cell::EMPTY);
