@@ -408,7 +408,13 @@ impl Position {
                 })
                 .collect();
             let steps = if onto.is_empty() {
-                vec![self.unreached(from, to, sm.capture, &bars_of(self))]
+                match sm
+                    .promotion
+                    .and_then(|_| self.turn_promotion_refusal(from, to))
+                {
+                    Some(step) => vec![step],
+                    None => vec![self.unreached(from, to, sm.capture, &bars_of(self))],
+                }
             } else {
                 let found: Vec<Move> = onto
                     .iter()
@@ -418,9 +424,17 @@ impl Position {
                 if found.is_empty() {
                     let captures = self.is_capture(onto[0]);
                     let mark = mark_refusal(g, from.square(), to.square(), sm.capture, captures);
-                    let p = self.c.promotions.first();
-                    match (mark, onto.iter().any(|m| m.promo > 0), p) {
+                    let kind = self.c.kind_at(self.board.cell(from));
+                    let p = self
+                        .c
+                        .promotions
+                        .iter()
+                        .find(|p| kind.is_some_and(|k| p.kinds.has(k)))
+                        .or(self.c.promotions.first());
+                    let promotes = onto.iter().any(|m| m.promo > 0);
+                    match (mark, promotes || sm.promotion.is_some(), p) {
                         (Some(r), _, _) => vec![Step::forbids(rule_id(r.rule), r.reason)],
+                        (None, true, Some(p)) if !promotes => vec![Step::forbids(p.tag.rule, format!("the {name} may not promote on a move from {f} to {t}: it promotes only on a move that ends in its promotion zone{}", if p.leaving { " or starts there" } else { "" }))],
                         (None, true, Some(p)) => vec![Step::forbids(p.tag.rule, format!("the {name} reaching {t} must become one of the kinds the promotion rule names, as written"))],
                         _ => vec![Step::forbids(self.c.kind_at(self.board.cell(from)).map_or("no-such-action", |k| self.c.kinds[k].rule(captures)), format!("the {name} cannot go from {f} to {t} as written"))],
                     }
@@ -795,6 +809,35 @@ impl Position {
             },
         );
         best
+    }
+
+    /// Why a promotion that is a turn of its own does not take the piece on `from` to `to`,
+    /// when such a promotion binds its kind.
+    fn turn_promotion_refusal(&self, from: Sq, to: Sq) -> Option<Step> {
+        let c = self.c;
+        let us = self.turn;
+        let kind = c.kind_at(self.board.cell(from))?;
+        let p = c
+            .promotions
+            .iter()
+            .find(|p| p.as_turn && p.kinds.has(kind))?;
+        let name = &c.kinds[kind].name;
+        let (f, t) = (self.square_name(from), self.square_name(to));
+        let last = self.counts[us.index()][kind] == 1;
+        let into = p.targets(kind, us);
+        let why = if !last && !p.region[us.index()].has(from) {
+            format!("the {name} on {f} is not on a promotion square, nor {us}'s last {name}")
+        } else if let Some(&k) = into.iter().find(|&&k| !self.may_promote_into(p, k)) {
+            format!(
+                "{us} already has as many pieces of the {} as the promotion rule allows",
+                c.kinds[k].name
+            )
+        } else if from != to && self.board.cell(to) != cell::EMPTY {
+            format!("the new piece stands where the {name} stood or on an empty square, and {t} is not empty")
+        } else {
+            format!("the new piece on {t} would be out of its reach from {f}, or would attack an enemy piece there")
+        };
+        Some(Step::forbids(p.tag.rule, why))
     }
 
     /// The steps for a written gating turn, a move then a drop: those of the gating move it

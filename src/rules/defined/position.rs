@@ -831,7 +831,7 @@ impl Position {
     }
 
     /// Whether the mover may promote into `into` under `p`'s limits.
-    fn may_promote_into(&self, p: &super::compile::Promotion, into: usize) -> bool {
+    pub(super) fn may_promote_into(&self, p: &super::compile::Promotion, into: usize) -> bool {
         let us = self.turn.index();
         let have = self.counts[us][into];
         !(p.captured_only && have >= self.start_counts[us][into]
