@@ -117,6 +117,9 @@ fn chess_is_the_expected_model() {
                 mandatory: true,
                 captured_only: false,
                 limits: vec![],
+                pairs: vec![],
+                leaving: false,
+                as_turn: false,
             },
             Component::Castling {
                 king: 'K',
@@ -1034,6 +1037,8 @@ fn every_fen_of_the_perft_suite_reads() {
             ranks,
             holes: &holes,
             letters: &letters,
+            promoted: &[],
+            pockets: false,
         };
         fen::parse(position, &shape).unwrap_or_else(|e| panic!("{line}: {e}"));
         read_count += 1;
@@ -1060,6 +1065,8 @@ fn fen_fields_are_typed() {
         ranks: 8,
         holes: &[],
         letters: &letters,
+        promoted: &[],
+        pockets: false,
     };
     let f = fen::parse(
         "7r/1p4p1/pk3p2/RN6/8/P5Pp/3p1P1P/4R1K1 w - - 1+3 1 39",
@@ -1127,6 +1134,8 @@ fn fen_fields_are_typed() {
         ranks: 0,
         holes: &[],
         letters: &letters,
+        promoted: &[],
+        pockets: false,
     };
     assert!(fen::parse("8", &none).is_err());
     let bad = fen::parse("4k3/8/8/8/8/8/8/4K3 w - - 0 1 9", &shape).unwrap_err();
@@ -1143,6 +1152,8 @@ fn designs_stand_in_a_fen_only_where_asked_for() {
         ranks: 8,
         holes: &holes,
         letters: &letters,
+        promoted: &[],
+        pockets: false,
     };
     let text = "4k3/8/8/8/3[Wf(DN)]4/8/8/*(WD)2K3 w - - 0 1";
     let bad = fen::parse(text, &shape).unwrap_err();
