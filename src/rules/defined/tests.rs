@@ -315,15 +315,15 @@ fn invariants_of_a_definition_hold_and_break() {
     });
 }
 
-/// The judge and the generator are one evaluation: on every position of set A, and the
-/// positions one move on, a pseudo move the judge lets through is exactly a legal move, and
-/// one it refuses names a component of the definition.
+/// The judge and the generator are one evaluation: on every position of sets A and B, and
+/// the positions one move on, a pseudo move the judge lets through is exactly a legal move,
+/// and one it refuses names a component of the definition.
 #[test]
-fn the_judge_agrees_with_the_legal_moves_on_set_a() {
+fn the_judge_agrees_with_the_legal_moves_on_sets_a_and_b() {
     use super::Position;
     use crate::rules::explain::StepVerdict;
     let mut seen = std::collections::HashSet::new();
-    for line in lines(LOW) {
+    for line in lines(LOW).into_iter().chain(lines(LOW_B)) {
         if PENDING.contains(&line.variant.as_str()) || !seen.insert(line.position.clone()) {
             continue;
         }
