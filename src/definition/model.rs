@@ -198,6 +198,9 @@ pub enum Component {
         /// one of `into` where it stands or on an empty square the new kind could move to,
         /// where it attacks no enemy piece, and the turn may not give check.
         as_turn: bool,
+        /// A promoted kind of `pairs` moving in the region turns back into its piece (Kyoto
+        /// shogi: with `mandatory`, every piece flips at every move).
+        demote: bool,
     },
     /// The king moves towards an unmoved rook on its first rank to `king_to`, the rook to
     /// `rook_to` (`[queenside, kingside]` files), neither having moved, the squares between
@@ -316,6 +319,8 @@ pub enum Component {
         opposite_colours: Vec<char>,
         /// While the side holds pieces in hand, its turn is a drop (setup phases).
         must: bool,
+        /// A piece may also be dropped as the kind it promotes into (`pairs`).
+        promoted: bool,
     },
     /// A captured piece goes into the capturer's hand, as the kind it was before any
     /// promotion.

@@ -96,6 +96,7 @@ pub fn component_settings(component: &str) -> &'static [&'static str] {
             "pairs",
             "leaving",
             "as-turn",
+            "demote",
             "white",
             "black",
             "both",
@@ -106,6 +107,7 @@ pub fn component_settings(component: &str) -> &'static [&'static str] {
             "no-mate",
             "immobile",
             "opposite-colours",
+            "promoted",
             "must",
             "white",
             "black",
@@ -1584,31 +1586,32 @@ impl<'a> Resolver<'a> {
                 }
             },
             "chess960" | "mandatory" | "captured-only" | "reply" | "in-check" | "leaving"
-            | "no-doubled" | "no-mate" | "immobile" | "must" | "safe" | "as-turn" => {
-                match self.single_value(src, st, "`yes` or `no`") {
-                    Some(v) => match self.choice(src, v, &["yes", "no"]) {
-                        Some(k) => {
-                            let b = Some(k == 0);
-                            match head {
-                                "chess960" => s.chess960 = b,
-                                "mandatory" => s.mandatory = b,
-                                "reply" => s.reply = b,
-                                "in-check" => s.in_check = b,
-                                "leaving" => s.leaving = b,
-                                "no-doubled" => s.no_doubled = b,
-                                "no-mate" => s.no_mate = b,
-                                "immobile" => s.immobile = b,
-                                "must" => s.must = b,
-                                "safe" => s.safe = b,
-                                "as-turn" => s.as_turn = b,
-                                _ => s.captured_only = b,
-                            }
+            | "no-doubled" | "no-mate" | "immobile" | "must" | "safe" | "as-turn" | "demote"
+            | "promoted" => match self.single_value(src, st, "`yes` or `no`") {
+                Some(v) => match self.choice(src, v, &["yes", "no"]) {
+                    Some(k) => {
+                        let b = Some(k == 0);
+                        match head {
+                            "chess960" => s.chess960 = b,
+                            "mandatory" => s.mandatory = b,
+                            "reply" => s.reply = b,
+                            "in-check" => s.in_check = b,
+                            "leaving" => s.leaving = b,
+                            "no-doubled" => s.no_doubled = b,
+                            "no-mate" => s.no_mate = b,
+                            "immobile" => s.immobile = b,
+                            "must" => s.must = b,
+                            "safe" => s.safe = b,
+                            "as-turn" => s.as_turn = b,
+                            "demote" => s.demote = b,
+                            "promoted" => s.promoted = b,
+                            _ => s.captured_only = b,
                         }
-                        None => s.broken = true,
-                    },
+                    }
                     None => s.broken = true,
-                }
-            }
+                },
+                None => s.broken = true,
+            },
             "value" => match self.single_value(src, st, "`win`, `loss` or `draw`") {
                 Some(v) => match self.choice(src, v, &["win", "loss", "draw"]) {
                     Some(k) => s.value = Some([Value::Win, Value::Loss, Value::Draw][k]),
@@ -2095,6 +2098,7 @@ impl<'a> Resolver<'a> {
                     pairs,
                     leaving: s.leaving.unwrap_or(false),
                     as_turn: s.as_turn.unwrap_or(false),
+                    demote: s.demote.unwrap_or(false),
                 }
             }
             "drops" => Component::Drops {
@@ -2105,6 +2109,7 @@ impl<'a> Resolver<'a> {
                 immobile: s.immobile.unwrap_or(false),
                 opposite_colours: letters(&s.opposite_colours).unwrap_or_default(),
                 must: s.must.unwrap_or(false),
+                promoted: s.promoted.unwrap_or(false),
             },
             "captures-to-hand" => Component::CapturesToHand,
             "gating" => Component::Gating,
@@ -2398,6 +2403,8 @@ struct Settings {
     must: Option<bool>,
     safe: Option<bool>,
     as_turn: Option<bool>,
+    demote: Option<bool>,
+    promoted: Option<bool>,
     region: [Vec<Cell>; 2],
     region_given: bool,
     /// The settings written, valid or not: one that is wrong is reported once, not also as

@@ -120,6 +120,7 @@ fn chess_is_the_expected_model() {
                 pairs: vec![],
                 leaving: false,
                 as_turn: false,
+                demote: false,
             },
             Component::Castling {
                 king: 'K',

@@ -167,13 +167,18 @@ pub struct Promotion {
     pub leaving: bool,
     /// A promotion is a turn of its own ([`Component::Promotion`]'s `as_turn`).
     pub as_turn: bool,
+    /// Promoted kinds of `pairs` turn back into their pieces.
+    pub demote: bool,
 }
 
 impl Promotion {
     /// The kinds a piece of `kind` of `color` may promote into.
     pub fn targets(&self, kind: usize, color: Color) -> &[usize] {
-        match self.pairs.iter().find(|p| p.0 == kind) {
-            Some(p) => std::slice::from_ref(&p.1),
+        if let Some(p) = self.pairs.iter().find(|p| p.0 == kind) {
+            return std::slice::from_ref(&p.1);
+        }
+        match self.pairs.iter().find(|p| self.demote && p.1 == kind) {
+            Some(p) => std::slice::from_ref(&p.0),
             None => &self.into[color.index()],
         }
     }
@@ -189,6 +194,8 @@ pub struct Drops {
     pub no_mate: bool,
     pub immobile: bool,
     pub must: bool,
+    /// Pieces may also be dropped promoted.
+    pub promoted: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -484,9 +491,18 @@ impl Compiled {
                     pairs,
                     leaving,
                     as_turn,
+                    demote,
                 } => c.promotions.push(Promotion {
                     tag,
-                    kinds: set(pieces),
+                    // Demoting kinds change too.
+                    kinds: KindSet(
+                        set(pieces).0
+                            | pairs
+                                .iter()
+                                .filter(|_| *demote)
+                                .filter_map(|(_, b)| index(b))
+                                .fold(0, |acc, k| acc | 1 << k),
+                    ),
                     region: sides(region),
                     into: [
                         into[0].iter().filter_map(index).collect(),
@@ -504,6 +520,7 @@ impl Compiled {
                         .collect(),
                     leaving: *leaving,
                     as_turn: *as_turn,
+                    demote: *demote,
                 }),
                 Component::Castling {
                     king,
@@ -584,6 +601,7 @@ impl Compiled {
                     immobile,
                     must,
                     opposite_colours,
+                    promoted,
                 } => {
                     if !opposite_colours.is_empty() {
                         c.opposite_colours = Some((tag, set(opposite_colours)));
@@ -605,6 +623,7 @@ impl Compiled {
                         no_mate: *no_mate,
                         immobile: *immobile,
                         must: *must,
+                        promoted: *promoted,
                     })
                 }
                 Component::Gating => {
@@ -642,10 +661,17 @@ impl Compiled {
         for p in &c.promotions {
             for &(from, to) in &p.pairs {
                 c.demoted[to] = from;
+                // A piece dropped promoted is dropped by its piece's drop component.
+                if let Some(d) = c.drop_of.get(from).copied().flatten() {
+                    if c.drops[d].promoted {
+                        c.drop_of[to] = Some(d);
+                    }
+                }
             }
         }
         c.unpromoted = c.promotions.first().and_then(|p| {
-            (0..c.kinds.len()).find(|&k| p.kinds.has(k) && !p.pairs.iter().any(|x| x.0 == k))
+            (0..c.kinds.len())
+                .find(|&k| p.kinds.has(k) && !p.pairs.iter().any(|x| x.0 == k || x.1 == k))
         });
         c
     }

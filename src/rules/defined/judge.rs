@@ -932,7 +932,8 @@ impl Position {
         if !found.is_empty() {
             return self.furthest(found);
         }
-        let why = if self.hand[us.index()][kind] == 0 {
+        let in_hand = c.demoted.get(kind).copied().unwrap_or(kind);
+        let why = if self.hand[us.index()][in_hand] == 0 {
             format!("{us} has no {name} in hand")
         } else if self.board.cell(to) != cell::EMPTY {
             format!("{t} is occupied: a piece is dropped only on an empty square")

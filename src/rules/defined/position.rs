@@ -874,21 +874,31 @@ impl Position {
                     }
                 }
             }
-            for &sq in &c.squares {
-                if self.board.cell(sq) != cell::EMPTY
-                    || !region.is_empty() && !region.has(sq)
-                    || taken >> sq.square().file & 1 != 0
-                    || !d.immobile && self.gen.stuck[us.index()][k].has(sq)
-                    || !colours.allow(k, sq)
-                {
-                    continue;
+            // The kind itself, and the kinds it promotes into where it may be dropped so.
+            let faces = std::iter::once(k).chain(
+                c.promotions
+                    .iter()
+                    .flat_map(|p| p.pairs.iter())
+                    .filter(|p| d.promoted && p.0 == k)
+                    .map(|p| p.1),
+            );
+            for face in faces {
+                for &sq in &c.squares {
+                    if self.board.cell(sq) != cell::EMPTY
+                        || !region.is_empty() && !region.has(sq)
+                        || taken >> sq.square().file & 1 != 0
+                        || !d.immobile && self.gen.stuck[us.index()][face].has(sq)
+                        || !colours.allow(face, sq)
+                    {
+                        continue;
+                    }
+                    out.push(Move {
+                        from: sq,
+                        to: sq,
+                        promo: 0,
+                        special: Special::Drop { kind: face as u8 },
+                    });
                 }
-                out.push(Move {
-                    from: sq,
-                    to: sq,
-                    promo: 0,
-                    special: Special::Drop { kind: k as u8 },
-                });
             }
         }
     }
@@ -1284,7 +1294,7 @@ impl Position {
         let c = self.c;
         let us = self.turn;
         if let Some(k) = m.dropped() {
-            let n = &mut self.hand[us.index()][k];
+            let n = &mut self.hand[us.index()][c.demoted.get(k).copied().unwrap_or(k)];
             *n = n.saturating_sub(1);
             return;
         }
@@ -1309,12 +1319,7 @@ impl Position {
             self.promoted.add(m.to);
         }
         // A piece made by a promotion that is not shogi-style is marked, to go back.
-        if m.promotion().is_some()
-            && !c
-                .promotions
-                .iter()
-                .any(|p| p.pairs.iter().any(|x| x.0 == kind))
-        {
+        if m.promotion().is_some() && c.unpromoted == Some(kind) {
             self.promoted.add(m.to);
         }
     }

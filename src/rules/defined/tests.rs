@@ -13,14 +13,7 @@ const FULL_B: &str = include_str!("../../../tests/data/fsf/perft-b.txt");
 /// Games of sets A and B whose definitions cannot be written yet (hands and drops, regions
 /// that bind pieces, conversions, neutral pieces and shots are issue 22's): their lines are
 /// not run, and [`pending_games_have_no_definition`] keeps this list honest.
-const PENDING: &[&str] = &[
-    "amazons",
-    "ataxx",
-    "duck",
-    "flipello",
-    "janggi",
-    "kyotoshogi",
-];
+const PENDING: &[&str] = &["amazons", "ataxx", "duck", "flipello", "janggi"];
 
 /// One line of a perft data file: `variant | position | depth | count [| chess960]`.
 #[derive(Debug)]
