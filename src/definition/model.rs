@@ -273,10 +273,26 @@ pub enum Component {
         pieces: Vec<char>,
         region: Sides<Region>,
         movement: String,
+        /// The move must also end inside the region (the janggi palace's diagonal lines).
+        within: bool,
     },
     /// Two royal pieces of opposite sides may not face each other on a file with no piece
     /// between: each attacks the other along it.
     FlyingRoyals,
+    /// Pieces of `pieces` may neither pass over a piece of the `immune` kinds on a straight
+    /// line between where they start and where they land, nor capture one (the janggi cannon,
+    /// which may not jump over or take another cannon).
+    HopLimit {
+        pieces: Vec<char>,
+        immune: Vec<char>,
+    },
+    /// The player to move may pass instead of moving (a pass that leaves a royal piece
+    /// attacked is refused by `check`); two passes in a row end the game with `value`.
+    Pass { value: Value },
+    /// Two royal pieces of opposite sides facing each other on a file with no piece between
+    /// (bikjang) may be brought about, but the player who faces it must break it or pass; a
+    /// pass, allowed then even in check, ends the game with `value`.
+    Bikjang { value: Value },
 }
 
 impl Component {
@@ -305,6 +321,9 @@ impl Component {
             Component::Confine { .. } => "confine",
             Component::RegionMove { .. } => "region-move",
             Component::FlyingRoyals => "flying-royals",
+            Component::HopLimit { .. } => "hop-limit",
+            Component::Pass { .. } => "pass",
+            Component::Bikjang { .. } => "bikjang",
         }
     }
 }

@@ -68,6 +68,9 @@ pub const COMPONENTS: &[&str] = &[
     "confine",
     "region-move",
     "flying-royals",
+    "hop-limit",
+    "pass",
+    "bikjang",
 ];
 
 /// The settings every component takes.
@@ -115,7 +118,9 @@ pub fn component_settings(component: &str) -> &'static [&'static str] {
         "move-count" => &["moves"],
         "insufficient-material" => &["alone", "colour-bound"],
         "confine" => &["pieces", "white", "black", "both"],
-        "region-move" => &["pieces", "move", "white", "black", "both"],
+        "region-move" => &["pieces", "move", "within", "white", "black", "both"],
+        "hop-limit" => &["pieces", "immune"],
+        "pass" | "bikjang" => &["value"],
         _ => &[],
     }
 }
@@ -1558,7 +1563,7 @@ impl<'a> Resolver<'a> {
                     s.broken = true;
                 }
             },
-            "chess960" | "mandatory" | "captured-only" | "reply" | "in-check" => {
+            "chess960" | "mandatory" | "captured-only" | "reply" | "in-check" | "within" => {
                 match self.single_value(src, st, "`yes` or `no`") {
                     Some(v) => match self.choice(src, v, &["yes", "no"]) {
                         Some(k) => {
@@ -1568,6 +1573,7 @@ impl<'a> Resolver<'a> {
                                 "mandatory" => s.mandatory = b,
                                 "reply" => s.reply = b,
                                 "in-check" => s.in_check = b,
+                                "within" => s.within = b,
                                 _ => s.captured_only = b,
                             }
                         }
@@ -2149,10 +2155,31 @@ impl<'a> Resolver<'a> {
                         pieces,
                         region: region(s),
                         movement,
+                        within: s.within.unwrap_or(false),
                     }
                 }
             }
             "flying-royals" => Component::FlyingRoyals,
+            "hop-limit" => {
+                let pieces = letters(&s.pieces).unwrap_or_else(|| {
+                    missing.push(("`pieces`", "name the pieces it limits: `pieces C`"));
+                    Vec::new()
+                });
+                let immune = letters(&s.immune).unwrap_or_else(|| {
+                    missing.push((
+                        "`immune`",
+                        "name the kinds they may neither pass over nor capture: `immune C`",
+                    ));
+                    Vec::new()
+                });
+                Component::HopLimit { pieces, immune }
+            }
+            "pass" => Component::Pass {
+                value: s.value.unwrap_or(Value::Draw),
+            },
+            "bikjang" => Component::Bikjang {
+                value: s.value.unwrap_or(Value::Draw),
+            },
             "insufficient-material" => {
                 if s.alone.is_none() && s.colour_bound.is_none() {
                     missing.push((
@@ -2264,6 +2291,7 @@ struct Settings {
     against: Option<u8>,
     reply: Option<bool>,
     in_check: Option<bool>,
+    within: Option<bool>,
     region: [Vec<Cell>; 2],
     region_given: bool,
     /// The settings written, valid or not: one that is wrong is reported once, not also as

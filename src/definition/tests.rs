@@ -1488,3 +1488,67 @@ fn regions_that_bind_pieces_need_their_settings() {
     .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(d.rules[0].component, Component::FlyingRoyals);
 }
+
+#[test]
+fn janggi_components_read_and_refuse() {
+    let d = parse(
+        "t.def",
+        &format!(
+            "{BASE}piece C cannon pR\nregion-move {{\n  clause \"x\"\n  pieces C\n  move pB\n  within yes\n  both squares d1 e2 f3\n}}\nhop-limit {{\n  clause \"x\"\n  pieces C\n  immune C\n}}\npass {{\n  clause \"x\"\n}}\nbikjang {{\n  clause \"x\"\n  value loss\n}}\n"
+        ),
+        &loader(&[]),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert!(matches!(
+        d.rules[0].component,
+        Component::RegionMove { within: true, .. }
+    ));
+    assert_eq!(
+        d.rules[1].component,
+        Component::HopLimit {
+            pieces: vec!['C'],
+            immune: vec!['C'],
+        }
+    );
+    assert_eq!(d.rules[2].component, Component::Pass { value: Value::Draw });
+    assert_eq!(
+        d.rules[3].component,
+        Component::Bikjang { value: Value::Loss }
+    );
+    assert_eq!(
+        one_error(&format!(
+            "{BASE}hop-limit {{\n  clause \"x\"\n  pieces K\n}}\n"
+        )),
+        (
+            "`hop-limit` needs `immune`".to_string(),
+            "test.def:6:1".to_string()
+        )
+    );
+    assert_eq!(
+        one_error(&format!(
+            "{BASE}hop-limit {{\n  clause \"x\"\n  pieces K\n  imune K\n}}\n"
+        )),
+        (
+            "unknown setting `imune` of `hop-limit`; did you mean `immune`?".to_string(),
+            "test.def:9:3".to_string()
+        )
+    );
+    assert_eq!(
+        one_error(&format!(
+            "{BASE}region-move {{\n  clause \"x\"\n  pieces K\n  move F\n  within maybe\n  white rank 1\n}}\n"
+        ))
+        .0,
+        "expected `yes` or `no`, found `maybe`"
+    );
+    assert_eq!(
+        one_error(&format!("{BASE}pas {{\n  clause \"x\"\n}}\n")).0,
+        "unknown statement `pas`; did you mean `pass`?"
+    );
+    assert_eq!(
+        one_error(&format!(
+            "{BASE}bikjang {{\n  clause \"x\"\n  value tie\n}}\n"
+        ))
+        .0,
+        "expected `win`, `loss` or `draw`, found `tie`"
+    );
+}

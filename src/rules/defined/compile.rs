@@ -95,6 +95,16 @@ pub struct RegionMove {
     pub kinds: KindSet,
     pub region: [SqSet; 2],
     pub movement: Movement,
+    /// The move must also end inside the region.
+    pub within: bool,
+}
+
+/// Kinds that may neither pass over nor capture some others ([`Component::HopLimit`]).
+#[derive(Clone, Copy, Debug)]
+pub struct HopLimit {
+    pub tag: Tag,
+    pub kinds: KindSet,
+    pub immune: KindSet,
 }
 
 /// A draw by material ([`Component::InsufficientMaterial`]).
@@ -232,6 +242,12 @@ pub struct Compiled {
     pub region_moves: Vec<RegionMove>,
     /// `flying-royals`: opposing royal pieces attack each other along an open file.
     pub flying: Option<Tag>,
+    /// `hop-limit`: kinds that may not pass over or capture others.
+    pub hop_limits: Vec<HopLimit>,
+    /// `pass`: a side may pass; two passes in a row end the game.
+    pub pass: Option<Ending>,
+    /// `bikjang`: facing royal pieces must be parted, or a pass ends the game.
+    pub bikjang: Option<Ending>,
     /// The options whose readings choose among the components, by what they decide.
     pub readings: Readings,
 }
@@ -353,6 +369,9 @@ impl Compiled {
             confined: Vec::new(),
             region_moves: Vec::new(),
             flying: None,
+            hop_limits: Vec::new(),
+            pass: None,
+            bikjang: None,
             readings: readings_of(&def),
             def: def.clone(),
         };
@@ -492,6 +511,7 @@ impl Compiled {
                     pieces,
                     region,
                     movement,
+                    within,
                 } => {
                     if let Some(m) = betza_movement(movement) {
                         c.region_moves.push(RegionMove {
@@ -499,10 +519,18 @@ impl Compiled {
                             kinds: set(pieces),
                             region: sides(region),
                             movement: m,
+                            within: *within,
                         })
                     }
                 }
                 Component::FlyingRoyals => c.flying = Some(tag),
+                Component::HopLimit { pieces, immune } => c.hop_limits.push(HopLimit {
+                    tag,
+                    kinds: set(pieces),
+                    immune: set(immune),
+                }),
+                Component::Pass { value } => c.pass = Some(ending(*value)),
+                Component::Bikjang { value } => c.bikjang = Some(ending(*value)),
                 Component::InsufficientMaterial {
                     alone,
                     colour_bound,

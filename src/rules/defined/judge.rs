@@ -48,6 +48,11 @@ impl Position {
         let name = self.kind_name(m.from);
         let (from, to) = (self.square_name(m.from), self.square_name(m.to));
         match m.special {
+            Special::Pass => {
+                if let Some(p) = &c.pass {
+                    steps.push(Step::allows(p.tag.rule, "the player may pass"));
+                }
+            }
             Special::Castle { .. } => {
                 if let Some(k) = &c.castling {
                     steps.push(Step::allows(
@@ -120,6 +125,13 @@ impl Position {
         let mut next = self.clone();
         next.apply(m);
         let us = self.turn;
+        if let Some(step) = self.bikjang_step(m) {
+            let forbids = step.verdict == StepVerdict::Forbids;
+            steps.push(step);
+            if forbids {
+                return steps;
+            }
+        }
         match self.forbidder(m, &next) {
             Some(Forbid::CheckedRoyal) => {
                 if let Some(t) = c.checked_royal_captures {
@@ -169,6 +181,8 @@ impl Position {
                 }
                 return steps;
             }
+            // Judged above, by `bikjang_step`.
+            Some(Forbid::Bikjang) => return steps,
             Some(Forbid::GivesCheck) => {
                 if let Some(t) = c.no_giving_check {
                     steps.push(Step::forbids(
@@ -215,6 +229,38 @@ impl Position {
             }
         }
         steps
+    }
+
+    /// Under `bikjang`, in a position where the royal pieces face each other: the pass it
+    /// allows (even in check), or the move it refuses because they still face each other.
+    fn bikjang_step(&self, m: Move) -> Option<Step> {
+        let b = self.c.bikjang?;
+        let us = self.turn;
+        let (royal, other) = self.royals(us).find_map(|sq| {
+            super::position::facing_on(self.c, &self.board, sq, us).map(|o| (sq, o))
+        })?;
+        let (mine, theirs) = (
+            format!("{} on {}", self.kind_name(royal), self.square_name(royal)),
+            format!("{} on {}", self.kind_name(other), self.square_name(other)),
+        );
+        if m.special == Special::Pass {
+            return Some(Step::allows(
+                b.tag.rule,
+                format!("the {mine} faces the {theirs}: the player may pass, even in check, and the pass ends the game"),
+            ));
+        }
+        let mut next = self.clone();
+        next.apply(m);
+        match self.forbidder(m, &next) {
+            Some(Forbid::Bikjang) => Some(Step::forbids(
+                b.tag.rule,
+                format!("the {mine} faces the {theirs}, and would still face it: the player must part them or pass"),
+            )),
+            _ => Some(Step::allows(
+                b.tag.rule,
+                format!("the {mine} faced the {theirs}, and the move parts them"),
+            )),
+        }
     }
 
     /// `the move would leave the king on e1 attacked by the rook on e8`, for `color`'s
@@ -267,6 +313,26 @@ impl Position {
         };
         let mut pseudo = Vec::new();
         let mut bars = [None; 2];
+        if let ActionPattern::Pass = action {
+            let Some(p) = &self.c.pass else {
+                return vec![Step::forbids(
+                    rule_id("no-such-action"),
+                    "this game has no passing: a turn is one move",
+                )];
+            };
+            self.pseudo_moves(&mut pseudo);
+            let found: Vec<Move> = pseudo
+                .into_iter()
+                .filter(|m| m.special == Special::Pass)
+                .collect();
+            if found.is_empty() {
+                return vec![Step::forbids(
+                    p.tag.rule,
+                    "a player with no piece on the board cannot pass",
+                )];
+            }
+            return self.furthest(found);
+        }
         if let ActionPattern::Castle(side) = action {
             let want = u8::from(*side == CastleSide::King);
             self.castlings_judged(&mut pseudo, |s, bar| {
@@ -422,6 +488,10 @@ impl Position {
                 format!("{t} holds a piece of {}", self.turn),
             );
         }
+        // A move its movement makes, but that passes over or takes an immune piece.
+        if let Some(step) = self.hop_limited(kind, from, to) {
+            return step;
+        }
         // On a board with only the mover (and the target), would it get there?
         let mut bare = self.clone();
         for sq in c.squares.iter().copied() {
@@ -533,6 +603,53 @@ impl Position {
             }
         }
         None
+    }
+
+    /// Under `hop-limit`: the refusal of a move from `from` to `to` that the movement of
+    /// `kind` (or a region's) makes but that passes over or takes a piece of an immune kind.
+    fn hop_limited(&self, kind: usize, from: Sq, to: Sq) -> Option<Step> {
+        let c = self.c;
+        let us = self.turn;
+        let reaches = self.movement_reaches(kind, from, to)
+            || c.region_moves.iter().any(|rm| {
+                let mut hit = false;
+                if rm.kinds.has(kind)
+                    && rm.region[us.index()].has(from)
+                    && (!rm.within || rm.region[us.index()].has(to))
+                {
+                    crate::rules::movement::destinations(
+                        &rm.movement,
+                        &self.board,
+                        from,
+                        us,
+                        |code| {
+                            crate::rules::piece::Piece::from_code(code)
+                                .is_some_and(|p| p.color() != us)
+                        },
+                        |t, _| hit |= t == to,
+                    );
+                }
+                hit
+            });
+        if !reaches {
+            return None;
+        }
+        let name = self.kind_name(from);
+        c.hop_limits
+            .iter()
+            .filter(|h| h.kinds.has(kind))
+            .find_map(|h| {
+                let at = super::position::hop_limit_blocker(c, &self.board, h, from, to)?;
+                let other = format!("{} on {}", self.kind_name(at), self.square_name(at));
+                Some(Step::forbids(
+                    h.tag.rule,
+                    if at == to {
+                        format!("the {name} may not capture the {other}")
+                    } else {
+                        format!("the {name} may not pass over the {other}")
+                    },
+                ))
+            })
     }
 
     /// Whether the movement of `kind` takes the piece on `from` to `to` on this board,

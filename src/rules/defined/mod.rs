@@ -375,6 +375,7 @@ fn reason_of(c: &crate::definition::Component) -> Option<Reason> {
         C::InsufficientMaterial { .. } => Reason::InsufficientMaterial,
         C::Repetition { .. } => Reason::Repetition,
         C::MoveCount { .. } => Reason::FiftyMove,
+        C::Pass { .. } | C::Bikjang { .. } => Reason::NoMove,
         _ => return None,
     })
 }
@@ -404,6 +405,9 @@ fn summary(c: &crate::definition::Component) -> String {
         C::Confine { .. } => "pieces of the named kinds never leave their side's region".into(),
         C::RegionMove { movement, .. } => format!("a piece of the named kinds standing in its side's region may also move `{movement}`"),
         C::FlyingRoyals => "two opposing royal pieces may not face each other on a file with nothing between".into(),
+        C::HopLimit { .. } => "a piece of the named kinds may neither pass over nor capture a piece of the immune kinds".into(),
+        C::Pass { value } => format!("a player may pass instead of moving, unless in check; two passes in a row end the game: {}", value_word(*value)),
+        C::Bikjang { value } => format!("a player whose royal piece faces the enemy one on a file with nothing between must part them or pass, even in check; that pass ends the game: {}", value_word(*value)),
         C::InsufficientMaterial { alone, colour_bound } => {
             let letters = |l: &[char]| l.iter().map(char::to_string).collect::<Vec<_>>().join(" ");
             let mut cases = Vec::new();
@@ -689,6 +693,9 @@ impl Rules for Position {
     }
 
     fn describe(&self, m: Move) -> Turn {
+        if m.special == Special::Pass {
+            return Turn::single(Action::Pass);
+        }
         let g = self.c.geometry;
         let piece = self.board.piece_at(m.from);
         let role = piece.map_or(Role::Kind('?'), |p| p.role());

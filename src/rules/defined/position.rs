@@ -29,6 +29,9 @@ pub enum Special {
         rook: Sq,
         side: u8,
     },
+    /// A pass (`pass`): nothing moves; `from` and `to` are the square of a royal piece of the
+    /// mover, or of its first piece.
+    Pass,
 }
 
 /// Which component forbids a move, as [`Position::forbidder`] finds it.
@@ -42,6 +45,8 @@ pub enum Forbid {
     Check,
     /// `no-giving-check`: the move gives check.
     GivesCheck,
+    /// `bikjang`: the royal pieces faced each other and still do after the move.
+    Bikjang,
 }
 
 /// Why castling to one side is not generated, as [`Position::castlings_judged`] finds it.
@@ -94,6 +99,8 @@ pub struct Position {
     pub counts: [[u16; 64]; 2],
     /// The counts of the start position, for `captured-only` promotions.
     pub start_counts: &'static [[u16; 64]; 2],
+    /// Passes made in a row just before this position (`pass`).
+    pub passes: u8,
     /// The definition's movements laid out for the generator.
     gen: &'static Gen,
 }
@@ -236,6 +243,7 @@ impl Position {
             checks: [0, 0],
             counts,
             start_counts,
+            passes: 0,
             gen: gen_for(c),
         };
         pos.read_castling(&fen.castling);
@@ -508,11 +516,15 @@ impl Position {
                     us,
                     |t| self.mine(t, them),
                     |to, _| {
-                        if !out[first..].iter().any(|m| m.to == to) {
+                        let inside = !rm.within || rm.region[us.index()].has(to);
+                        if inside && !out[first..].iter().any(|m| m.to == to) {
                             self.push(out, kind, from, to, Special::None)
                         }
                     },
                 );
+            }
+            if !c.hop_limits.is_empty() {
+                self.keep_hops(out, first, kind);
             }
             if let Some(region) = c.confine_of(kind, us) {
                 let mut kept = first;
@@ -566,6 +578,50 @@ impl Position {
         }
         self.first_moves(out);
         self.castlings(out);
+        if self.c.pass.is_some() {
+            self.pass(out, royals);
+        }
+    }
+
+    /// Drops from `out[first..]` the moves of a piece of `kind` that a `hop-limit` forbids.
+    fn keep_hops(&self, out: &mut Vec<Move>, first: usize, kind: usize) {
+        let mut kept = first;
+        for i in first..out.len() {
+            if hop_allowed(self.c, &self.board, kind, out[i].from, out[i].to) {
+                out[kept] = out[i];
+                kept += 1;
+            }
+        }
+        out.truncate(kept);
+    }
+
+    /// Appends the pass (`pass`), made on the square of the mover's first royal piece, or of
+    /// its first piece; a side with no piece has none.
+    fn pass(&self, out: &mut Vec<Move>, royals: &Royals) {
+        let us = self.turn;
+        let at = royals.list().next().or_else(|| {
+            self.c
+                .squares
+                .iter()
+                .copied()
+                .find(|&sq| self.mine(self.board.cell(sq), us))
+        });
+        if let Some(sq) = at {
+            out.push(Move {
+                from: sq,
+                to: sq,
+                promo: 0,
+                special: Special::Pass,
+            });
+        }
+    }
+
+    /// Whether the royal pieces face each other (`bikjang`): a royal piece of the side to
+    /// move and an enemy one on a file with nothing between.
+    pub(super) fn bikjang_now(&self) -> bool {
+        let us = self.turn;
+        self.royals(us)
+            .any(|sq| facing_on(self.c, &self.board, sq, us).is_some())
     }
 
     /// The moves of a piece of `kind` on `from` along its leaping and riding lines, in the
@@ -855,9 +911,13 @@ impl Position {
                 self.ep_victim = Some(m.to);
             }
         }
-        if self.gates != [0, 0] {
+        if self.gates != [0, 0] && m.special != Special::Pass {
             self.update_gates(m, us);
         }
+        self.passes = match m.special {
+            Special::Pass => self.passes.saturating_add(1),
+            _ => 0,
+        };
         let pawn = c.kinds[kind].pawn;
         self.halfmove = if captured || pawn {
             0
@@ -941,6 +1001,15 @@ impl Position {
         let c = self.c;
         let us = self.turn;
         let them = us.other();
+        if c.bikjang.is_some() && self.bikjang_now() {
+            // Facing royal pieces: a pass is always allowed, any other move must part them.
+            if m.special == Special::Pass {
+                return None;
+            }
+            if royals(us).any(|sq| facing_on(c, board, sq, us).is_some()) {
+                return Some(Forbid::Bikjang);
+            }
+        }
         if c.checked_royal_captures.is_some() && !self.royal_escape_allowed(m) {
             return Some(Forbid::CheckedRoyal);
         }
@@ -1054,7 +1123,8 @@ impl Position {
 
     pub fn is_capture(&self, m: Move) -> bool {
         matches!(m.special, Special::EnPassant { .. })
-            || !matches!(m.special, Special::Castle { .. }) && self.board.cell(m.to) != cell::EMPTY
+            || !matches!(m.special, Special::Castle { .. } | Special::Pass)
+                && self.board.cell(m.to) != cell::EMPTY
     }
 
     /// A game end that the position shows before any move is generated: a side without the
@@ -1122,6 +1192,9 @@ impl Position {
                 _ => {}
             }
         }
+        if let Some(end) = self.pass_ending() {
+            return Some(end);
+        }
         // Only the side that just moved can have given its last check; the rule happens to
         // the side it checked, the side to move.
         if let Some((e, n)) = c.check_count {
@@ -1130,6 +1203,19 @@ impl Position {
             }
         }
         None
+    }
+
+    /// The game ends by passing: the royal pieces still face each other after a pass
+    /// (`bikjang`), or two passes in a row (`pass`). The value is the side's to move.
+    fn pass_ending(&self) -> Option<(Color, Value, &'static str)> {
+        if self.passes == 0 {
+            return None;
+        }
+        if let Some(b) = self.c.bikjang.filter(|_| self.bikjang_now()) {
+            return Some((self.turn, b.value, b.tag.rule));
+        }
+        let p = self.c.pass.filter(|_| self.passes >= 2)?;
+        Some((self.turn, p.value, p.tag.rule))
     }
 
     /// Whether the side to move has a legal move of a goal piece onto its goal.
@@ -1177,6 +1263,9 @@ fn attacked_on(c: &Compiled, board: &Board, target: Sq, by: Color) -> bool {
         && attacked_by_region(c, board, target, by)
     {
         return true;
+    }
+    if !c.hop_limits.is_empty() {
+        return attacked_limited(c, board, target, by);
     }
     match c.explosion {
         None if c.confined.is_empty() => c.tables[by.index()]
@@ -1239,6 +1328,7 @@ fn attacked_by_region(c: &Compiled, board: &Board, target: Sq, by: Color) -> boo
             if !theirs || !c.kind_at(code).is_some_and(|k| rm.kinds.has(k)) {
                 continue;
             }
+            let kind = c.kind_at(code).unwrap_or(0);
             let mut hit = false;
             destinations(
                 &rm.movement,
@@ -1246,7 +1336,11 @@ fn attacked_by_region(c: &Compiled, board: &Board, target: Sq, by: Color) -> boo
                 from,
                 by,
                 |_| true,
-                |to, _| hit |= to == target,
+                |to, _| {
+                    hit |= to == target
+                        && (!rm.within || region.has(to))
+                        && hop_allowed(c, board, kind, from, to)
+                },
             );
             if hit {
                 return true;
@@ -1254,6 +1348,78 @@ fn attacked_by_region(c: &Compiled, board: &Board, target: Sq, by: Color) -> boo
         }
     }
     false
+}
+
+/// [`attacked_on`] where some kinds have a `hop-limit`: an attack that passes over or takes
+/// a piece of their immune kinds is none, and confined pieces attack only inside their
+/// region, as their moves go.
+fn attacked_limited(c: &Compiled, board: &Board, target: Sq, by: Color) -> bool {
+    if c.explosion.is_some() && royal_near(c, board, target, by) {
+        return false;
+    }
+    c.tables[by.index()]
+        .attacker(
+            board,
+            target,
+            |a| {
+                let Some(k) = c.kind_at(a.code) else {
+                    return true;
+                };
+                (c.explosion.is_none() || !c.royal.has(k))
+                    && c.confine_of(k, by).is_none_or(|r| r.has(target))
+                    && hop_allowed(c, board, k, a.from, target)
+            },
+            |_, _| false,
+        )
+        .is_some()
+}
+
+/// Whether a move of a piece of `kind` from `from` to `to` keeps every `hop-limit` that
+/// names the kind: no piece of an immune kind on `to`, nor on a square strictly between
+/// `from` and `to` along a straight line (a leap off the lines passes over nothing).
+pub(super) fn hop_allowed(c: &Compiled, board: &Board, kind: usize, from: Sq, to: Sq) -> bool {
+    c.hop_limits
+        .iter()
+        .filter(|h| h.kinds.has(kind))
+        .all(|h| hop_limit_blocker(c, board, h, from, to).is_none())
+}
+
+/// The square of the first piece of `h`'s immune kinds that a move from `from` to `to` passes
+/// over or takes, if any.
+pub(super) fn hop_limit_blocker(
+    c: &Compiled,
+    board: &Board,
+    h: &super::compile::HopLimit,
+    from: Sq,
+    to: Sq,
+) -> Option<Sq> {
+    let immune = |sq: Sq| c.kind_at(board.cell(sq)).is_some_and(|k| h.immune.has(k));
+    let (a, b) = (from.square(), to.square());
+    let (df, dr) = (b.file as i32 - a.file as i32, b.rank as i32 - a.rank as i32);
+    if df == 0 || dr == 0 || df.abs() == dr.abs() {
+        let step = crate::rules::board::delta(df.signum(), dr.signum());
+        let n = df.abs().max(dr.abs());
+        if let Some(sq) = (1..n).map(|i| from.offset(step * i)).find(|&sq| immune(sq)) {
+            return Some(sq);
+        }
+    }
+    immune(to).then_some(to)
+}
+
+/// The square of an enemy royal piece facing `color`'s royal piece on `royal` along its file
+/// with nothing between, on `board`.
+pub(super) fn facing_on(c: &Compiled, board: &Board, royal: Sq, color: Color) -> Option<Sq> {
+    for dir in [1, -1] {
+        let step = crate::rules::board::delta(0, dir);
+        let mut sq = royal.offset(step);
+        while !board_is_wall(board, sq) && board.cell(sq) == cell::EMPTY {
+            sq = sq.offset(step);
+        }
+        if !board_is_wall(board, sq) && royal_of(c, board.cell(sq), color.other()) {
+            return Some(sq);
+        }
+    }
+    None
 }
 
 /// Whether a royal piece of `color` stands on a square next to `sq`.
@@ -1310,6 +1476,9 @@ impl Tester {
             || c.checked_royal_captures.is_some()
             || c.check.is_none()
             || c.flying.is_some()
+            || !c.region_moves.is_empty()
+            || !c.hop_limits.is_empty()
+            || c.bikjang.is_some()
         {
             return None;
         }
@@ -1478,6 +1647,9 @@ impl Changes {
 /// [`Position::apply`] plays every move through here, and the legality test plays and takes
 /// back each move it tests on one scratch board: both see the same board after the move.
 fn play_on(c: &Compiled, board: &mut Board, us: Color, m: Move, changes: &mut Changes) -> bool {
+    if m.special == Special::Pass {
+        return false;
+    }
     let moving = board.cell(m.from);
     if let Special::Castle { rook, side } = m.special {
         let rook_code = board.cell(rook);
