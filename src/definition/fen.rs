@@ -23,6 +23,9 @@ pub struct Shape<'a> {
     pub holes: &'a [Cell],
     /// The piece letters, upper case.
     pub letters: &'a [char],
+    /// Whether `*` may also mark a neutral blocker on a square of the board (a definition
+    /// with a `blocker`: the duck, the amazons' arrows), read as a hole of this position.
+    pub blockers: bool,
 }
 
 /// What stands on one square.
@@ -374,7 +377,7 @@ fn read_placement(placement: &str, shape: &Shape, designs: bool) -> Result<Vec<P
                         file: file as u8,
                         rank: rank as u8,
                     };
-                    if !shape.holes.contains(&cell) {
+                    if !shape.holes.contains(&cell) && !shape.blockers {
                         return Err(err(
                             col,
                             1,

@@ -293,6 +293,17 @@ pub enum Component {
     /// (bikjang) may be brought about, but the player who faces it must break it or pass; a
     /// pass, allowed then even in check, ends the game with `value`.
     Bikjang { value: Value },
+    /// Every turn is a move and then a neutral blocker placed on an empty square: written
+    /// `*` in a FEN and `LETTER@square` as a turn's second action. With `shot`, it goes where
+    /// the moved piece could move from where it landed (the amazons' arrow); else anywhere
+    /// empty. With `keep`, blockers stay (arrows); else the one blocker moves each turn, to
+    /// a square other than where it stood (the duck).
+    Blocker {
+        letter: char,
+        name: String,
+        shot: bool,
+        keep: bool,
+    },
 }
 
 impl Component {
@@ -324,6 +335,7 @@ impl Component {
             Component::HopLimit { .. } => "hop-limit",
             Component::Pass { .. } => "pass",
             Component::Bikjang { .. } => "bikjang",
+            Component::Blocker { .. } => "blocker",
         }
     }
 }

@@ -71,6 +71,7 @@ pub const COMPONENTS: &[&str] = &[
     "hop-limit",
     "pass",
     "bikjang",
+    "blocker",
 ];
 
 /// The settings every component takes.
@@ -121,6 +122,7 @@ pub fn component_settings(component: &str) -> &'static [&'static str] {
         "region-move" => &["pieces", "move", "within", "white", "black", "both"],
         "hop-limit" => &["pieces", "immune"],
         "pass" | "bikjang" => &["value"],
+        "blocker" => &["letter", "name", "shot", "keep"],
         _ => &[],
     }
 }
@@ -679,7 +681,10 @@ impl<'a> Resolver<'a> {
             }
         }
         let start = match find(Key::Start) {
-            Some(item) => self.start(item, files, ranks, &holes, &pieces),
+            Some(item) => {
+                let blockers = items.iter().any(|i| i.stmt.head.text == "blocker");
+                self.start(item, files, ranks, &holes, &pieces, blockers)
+            }
             None => {
                 self.error(
                     root,
@@ -1266,6 +1271,7 @@ impl<'a> Resolver<'a> {
         ranks: u8,
         holes: &[Cell],
         pieces: &[PieceDef],
+        blockers: bool,
     ) -> Option<String> {
         let v = self.single_value(
             item.src,
@@ -1278,6 +1284,7 @@ impl<'a> Resolver<'a> {
             ranks,
             holes,
             letters: &letters,
+            blockers,
         };
         match fen::parse(&v.text, &shape) {
             Ok(_) => Some(v.text.clone()),
@@ -1528,6 +1535,19 @@ impl<'a> Resolver<'a> {
                     None => s.broken = true,
                 }
             }
+            "letter" => match self.single_value(src, st, "the blocker's capital letter") {
+                Some(v) => match self.blocker_letter(src, v, board.pieces) {
+                    Some(l) => s.blocker_letter = Some(l),
+                    None => s.broken = true,
+                },
+                None => s.broken = true,
+            },
+            "name" => match self.single_value(src, st, "the blocker's name") {
+                Some(v) if self.check_name(src, v, "a blocker's name") => {
+                    s.blocker_name = Some(v.text.clone())
+                }
+                _ => s.broken = true,
+            },
             "king" => match self.single_value(src, st, "the royal piece that castles") {
                 Some(v) => match self.letter(src, v, board.pieces) {
                     Some(l) => s.king = Some(l),
@@ -1563,25 +1583,26 @@ impl<'a> Resolver<'a> {
                     s.broken = true;
                 }
             },
-            "chess960" | "mandatory" | "captured-only" | "reply" | "in-check" | "within" => {
-                match self.single_value(src, st, "`yes` or `no`") {
-                    Some(v) => match self.choice(src, v, &["yes", "no"]) {
-                        Some(k) => {
-                            let b = Some(k == 0);
-                            match head {
-                                "chess960" => s.chess960 = b,
-                                "mandatory" => s.mandatory = b,
-                                "reply" => s.reply = b,
-                                "in-check" => s.in_check = b,
-                                "within" => s.within = b,
-                                _ => s.captured_only = b,
-                            }
+            "chess960" | "mandatory" | "captured-only" | "reply" | "in-check" | "within"
+            | "shot" | "keep" => match self.single_value(src, st, "`yes` or `no`") {
+                Some(v) => match self.choice(src, v, &["yes", "no"]) {
+                    Some(k) => {
+                        let b = Some(k == 0);
+                        match head {
+                            "chess960" => s.chess960 = b,
+                            "mandatory" => s.mandatory = b,
+                            "reply" => s.reply = b,
+                            "in-check" => s.in_check = b,
+                            "within" => s.within = b,
+                            "shot" => s.shot = b,
+                            "keep" => s.keep = b,
+                            _ => s.captured_only = b,
                         }
-                        None => s.broken = true,
-                    },
+                    }
                     None => s.broken = true,
-                }
-            }
+                },
+                None => s.broken = true,
+            },
             "value" => match self.single_value(src, st, "`win`, `loss` or `draw`") {
                 Some(v) => match self.choice(src, v, &["win", "loss", "draw"]) {
                     Some(k) => s.value = Some([Value::Win, Value::Loss, Value::Draw][k]),
@@ -1819,6 +1840,41 @@ impl<'a> Resolver<'a> {
     }
 
     /// A piece letter of the definition.
+    /// A blocker's letter: a capital letter that no piece of the definition has.
+    fn blocker_letter(&mut self, src: usize, v: &SynValue, pieces: &[PieceDef]) -> Option<char> {
+        let mut chars = v.text.chars();
+        match (chars.next(), chars.next()) {
+            (Some(c), None) if c.is_ascii_uppercase() => {
+                match pieces.iter().find(|p| p.letter == c) {
+                    Some(p) => {
+                        self.fail_help(
+                            src,
+                            v.span.clone(),
+                            format!("`{c}` is the letter of the {}", p.name),
+                            "taken",
+                            format!(
+                                "give the blocker a capital letter no piece has; the pieces: {}",
+                                piece_list(pieces)
+                            ),
+                        );
+                        None
+                    }
+                    None => Some(c),
+                }
+            }
+            _ => {
+                self.fail_help(
+                    src,
+                    v.span.clone(),
+                    format!("expected a capital letter, found `{}`", v.text),
+                    "not a capital letter",
+                    "as in `letter D`: turns then write the blocker's placement `D@d5`",
+                );
+                None
+            }
+        }
+    }
+
     fn letter(&mut self, src: usize, v: &SynValue, pieces: &[PieceDef]) -> Option<Letter> {
         let mut chars = v.text.chars();
         let c = match (chars.next(), chars.next()) {
@@ -2180,6 +2236,21 @@ impl<'a> Resolver<'a> {
             "bikjang" => Component::Bikjang {
                 value: s.value.unwrap_or(Value::Draw),
             },
+            "blocker" => {
+                let letter = s.blocker_letter.unwrap_or_else(|| {
+                    missing.push((
+                        "`letter`",
+                        "give the blocker a capital letter for turns: `letter D` (`e2-e4; D@d5`)",
+                    ));
+                    ' '
+                });
+                Component::Blocker {
+                    letter,
+                    name: s.blocker_name.clone().unwrap_or_else(|| "blocker".into()),
+                    shot: s.shot.unwrap_or(false),
+                    keep: s.keep.unwrap_or(false),
+                }
+            }
             "insufficient-material" => {
                 if s.alone.is_none() && s.colour_bound.is_none() {
                     missing.push((
@@ -2292,6 +2363,10 @@ struct Settings {
     reply: Option<bool>,
     in_check: Option<bool>,
     within: Option<bool>,
+    shot: Option<bool>,
+    keep: Option<bool>,
+    blocker_letter: Option<char>,
+    blocker_name: Option<String>,
     region: [Vec<Cell>; 2],
     region_given: bool,
     /// The settings written, valid or not: one that is wrong is reported once, not also as

@@ -1029,6 +1029,7 @@ fn every_fen_of_the_perft_suite_reads() {
             ranks,
             holes: &holes,
             letters: &letters,
+            blockers: false,
         };
         fen::parse(position, &shape).unwrap_or_else(|e| panic!("{line}: {e}"));
         read_count += 1;
@@ -1055,6 +1056,7 @@ fn fen_fields_are_typed() {
         ranks: 8,
         holes: &[],
         letters: &letters,
+        blockers: false,
     };
     let f = fen::parse(
         "7r/1p4p1/pk3p2/RN6/8/P5Pp/3p1P1P/4R1K1 w - - 1+3 1 39",
@@ -1122,6 +1124,7 @@ fn fen_fields_are_typed() {
         ranks: 0,
         holes: &[],
         letters: &letters,
+        blockers: false,
     };
     assert!(fen::parse("8", &none).is_err());
     let bad = fen::parse("4k3/8/8/8/8/8/8/4K3 w - - 0 1 9", &shape).unwrap_err();
@@ -1138,6 +1141,7 @@ fn designs_stand_in_a_fen_only_where_asked_for() {
         ranks: 8,
         holes: &holes,
         letters: &letters,
+        blockers: false,
     };
     let text = "4k3/8/8/8/3[Wf(DN)]4/8/8/*(WD)2K3 w - - 0 1";
     let bad = fen::parse(text, &shape).unwrap_err();
@@ -1550,5 +1554,54 @@ fn janggi_components_read_and_refuse() {
         ))
         .0,
         "expected `win`, `loss` or `draw`, found `tie`"
+    );
+}
+
+#[test]
+fn blockers_read_and_refuse() {
+    let d = parse(
+        "t.def",
+        &format!("{BASE}blocker {{\n  clause \"x\"\n  letter D\n  name duck\n}}\n"),
+        &loader(&[]),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        d.rules[0].component,
+        Component::Blocker {
+            letter: 'D',
+            name: "duck".into(),
+            shot: false,
+            keep: false,
+        }
+    );
+    assert_eq!(
+        one_error(&format!("{BASE}blocker {{\n  clause \"x\"\n}}\n")),
+        (
+            "`blocker` needs `letter`".to_string(),
+            "test.def:6:1".to_string()
+        )
+    );
+    assert_eq!(
+        one_error(&format!(
+            "{BASE}blocker {{\n  clause \"x\"\n  letter K\n}}\n"
+        )),
+        (
+            "`K` is the letter of the king".to_string(),
+            "test.def:8:10".to_string()
+        )
+    );
+    assert_eq!(
+        one_error(&format!(
+            "{BASE}blocker {{\n  clause \"x\"\n  letter d\n}}\n"
+        ))
+        .0,
+        "expected a capital letter, found `d`"
+    );
+    assert_eq!(
+        one_error(&format!(
+            "{BASE}blocker {{\n  clause \"x\"\n  letter D\n  shoot yes\n}}\n"
+        ))
+        .0,
+        "unknown setting `shoot` of `blocker`; did you mean `shot`?"
     );
 }

@@ -107,6 +107,19 @@ pub struct HopLimit {
     pub immune: KindSet,
 }
 
+/// A neutral blocker placed after every move ([`Component::Blocker`]).
+#[derive(Clone, Debug)]
+pub struct Blocker {
+    pub tag: Tag,
+    /// The letter turns write its placement with (`D@d5`).
+    pub letter: char,
+    pub name: String,
+    /// Placed where the moved piece could move from where it landed.
+    pub shot: bool,
+    /// Blockers stay; else the one blocker moves.
+    pub keep: bool,
+}
+
 /// A draw by material ([`Component::InsufficientMaterial`]).
 #[derive(Clone, Copy, Debug)]
 pub struct Material {
@@ -248,6 +261,8 @@ pub struct Compiled {
     pub pass: Option<Ending>,
     /// `bikjang`: facing royal pieces must be parted, or a pass ends the game.
     pub bikjang: Option<Ending>,
+    /// `blocker`: every move is followed by a neutral blocker's placement.
+    pub blocker: Option<Blocker>,
     /// The options whose readings choose among the components, by what they decide.
     pub readings: Readings,
 }
@@ -372,6 +387,7 @@ impl Compiled {
             hop_limits: Vec::new(),
             pass: None,
             bikjang: None,
+            blocker: None,
             readings: readings_of(&def),
             def: def.clone(),
         };
@@ -531,6 +547,20 @@ impl Compiled {
                 }),
                 Component::Pass { value } => c.pass = Some(ending(*value)),
                 Component::Bikjang { value } => c.bikjang = Some(ending(*value)),
+                Component::Blocker {
+                    letter,
+                    name,
+                    shot,
+                    keep,
+                } => {
+                    c.blocker = Some(Blocker {
+                        tag,
+                        letter: *letter,
+                        name: name.clone(),
+                        shot: *shot,
+                        keep: *keep,
+                    })
+                }
                 Component::InsufficientMaterial {
                     alone,
                     colour_bound,

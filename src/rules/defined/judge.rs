@@ -7,7 +7,8 @@ use super::position::{CastleBar, Forbid, Move, Position, Special};
 use crate::rules::explain::{Step, StepVerdict};
 use crate::rules::movement::{walk, Landing};
 use crate::rules::refusal::{mark_refusal, origins};
-use crate::rules::turn::{ActionPattern, MoveShape, Origin};
+use crate::rules::turn::{ActionPattern, MoveShape, Origin, PieceRef};
+use crate::rules::Role;
 use crate::rules::{CastleSide, Rules, Sq, TurnPattern};
 
 /// The castling sub-rule ids a castling component `id` refuses with, by [`CastleBar`].
@@ -194,6 +195,12 @@ impl Position {
             }
             None => {}
         }
+        if let (Some(b), Some(sq)) = (&c.blocker, m.block) {
+            steps.push(Step::allows(
+                b.tag.rule,
+                format!("the {} goes to {}", b.name, self.square_name(sq)),
+            ));
+        }
         if let Some((t, _)) = c.explosion {
             if self.is_capture(m) {
                 steps.push(Step::effect(
@@ -293,6 +300,98 @@ impl Position {
     /// The steps for a written turn: those of the generated move that gets furthest, or the
     /// component that generates no move the pattern names.
     pub fn judge(&self, pattern: &TurnPattern) -> Vec<Step> {
+        match &self.c.blocker {
+            Some(b) => self.judge_blocked(b, pattern),
+            None => self.judge_one(pattern),
+        }
+    }
+
+    /// Under `blocker`: a turn is a move, judged as in any game, and then the blocker's
+    /// placement (`D@d5`), judged by the blocker component.
+    fn judge_blocked(&self, b: &super::compile::Blocker, pattern: &TurnPattern) -> Vec<Step> {
+        let TurnPattern::Actions { actions, claim } = pattern else {
+            return self.judge_one(pattern);
+        };
+        let forbidden = |steps: &[Step]| steps.iter().any(|s| s.verdict == StepVerdict::Forbids);
+        let how = format!(
+            "a turn of this game is a move and then the {}'s placement, as `e2-e4; {}@d5`",
+            b.name, b.letter
+        );
+        let (first, to) = match actions.as_slice() {
+            [first, ActionPattern::Drop { piece, to }] => {
+                if *piece != PieceRef::Role(Role::Kind(b.letter)) {
+                    return vec![Step::forbids(
+                        b.tag.rule,
+                        format!(
+                            "the second action places the {}, written `{}@square`",
+                            b.name, b.letter
+                        ),
+                    )];
+                }
+                (first, *to)
+            }
+            [_] => {
+                let steps = self.judge_one(pattern);
+                if forbidden(&steps) {
+                    return steps;
+                }
+                return vec![Step::forbids(b.tag.rule, how)];
+            }
+            _ => return vec![Step::forbids(rule_id("turn-length"), how)],
+        };
+        let single = TurnPattern::Actions {
+            actions: vec![first.clone()],
+            claim: *claim,
+        };
+        let steps = self.judge_one(&single);
+        if forbidden(&steps) {
+            return steps;
+        }
+        let mut legal = Vec::new();
+        self.legal_moves(&mut legal);
+        let found: Vec<Move> = legal
+            .iter()
+            .copied()
+            .filter(|m| pattern.matches(&self.describe(*m)))
+            .collect();
+        if !found.is_empty() {
+            return self.furthest(found);
+        }
+        // The move is legal, the square is not: say why, after the move's own steps.
+        let base = legal
+            .into_iter()
+            .map(|m| Move { block: None, ..m })
+            .find(|m| single.matches(&self.describe(*m)));
+        let sq = Sq::of(to);
+        let at = self.square_name(sq);
+        let reason = match base {
+            Some(m) => {
+                let mut next = self.clone();
+                next.apply(m);
+                let mover = self.kind_name(m.from);
+                if next.board.is_wall(sq) && self.board.is_wall(sq) && !b.keep {
+                    format!("the {} stands on {at} and must move elsewhere", b.name)
+                } else if next.board.is_wall(sq) {
+                    format!("a {} already stands on {at}", b.name)
+                } else if next.board.cell(sq) != crate::rules::board::cell::EMPTY {
+                    format!("{at} is not empty after the move")
+                } else {
+                    format!(
+                        "the {mover} cannot send the {} from {} to {at}",
+                        b.name,
+                        self.square_name(m.to)
+                    )
+                }
+            }
+            None => format!("the {} cannot go to {at}", b.name),
+        };
+        let mut steps = steps;
+        steps.push(Step::forbids(b.tag.rule, reason));
+        steps
+    }
+
+    /// [`Self::judge`] of a turn of one move (or a turn that is no move).
+    fn judge_one(&self, pattern: &TurnPattern) -> Vec<Step> {
         let action = match pattern {
             TurnPattern::Actions { actions, .. } if actions.len() == 1 => &actions[0],
             TurnPattern::Actions { actions, .. } => {
@@ -472,6 +571,13 @@ impl Position {
                 }
             }
         }
+        // A blocker stands on the target: nothing moves onto it.
+        if let Some(b) = c.blocker.as_ref().filter(|_| self.board.is_wall(to)) {
+            return Step::forbids(
+                b.tag.rule,
+                format!("the {} stands on {t}: no piece may move onto it", b.name),
+            );
+        }
         // With an enemy piece on the target (never one of the mover's), would it get there?
         let them = self.turn.other();
         let reaches = |pos: &Position| {
@@ -495,7 +601,10 @@ impl Position {
         // On a board with only the mover (and the target), would it get there?
         let mut bare = self.clone();
         for sq in c.squares.iter().copied() {
-            if sq != from && sq != to {
+            if bare.board.is_wall(sq) {
+                // A blocker (a board square, unlike a hole) is lifted too.
+                bare.board.restore_square(sq.square());
+            } else if sq != from && sq != to {
                 bare.board.put(sq.square(), None);
             }
         }

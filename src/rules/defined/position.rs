@@ -70,6 +70,8 @@ pub struct Move {
     /// The kind promoted into, plus one; 0 for none.
     pub promo: u8,
     pub special: Special,
+    /// Under `blocker`: where the neutral blocker is placed after the move.
+    pub block: Option<Sq>,
 }
 
 impl Move {
@@ -212,6 +214,7 @@ impl Position {
             ranks: g.ranks,
             holes: &holes,
             letters: &letters,
+            blockers: c.blocker.is_some(),
         };
         let fen = fen::parse_with_designs(text.trim(), &shape)
             .map_err(|e| SetupError::fen(e.to_string()))?;
@@ -225,6 +228,10 @@ impl Position {
                 file: sq.file,
                 rank: sq.rank,
             };
+            // A `*` off the definition's holes is a blocker standing there.
+            if fen.at(cell) == fen::Placed::Hole && !c.holes.contains(&sq) {
+                board.remove_square(sq);
+            }
             if let Some((color, kind)) = c.kind_placed(fen.at(cell))? {
                 counts[color.index()][kind] += 1;
                 board.put(sq, Some(c.piece(color, kind)));
@@ -347,7 +354,7 @@ impl Position {
             let mut empty = 0;
             for file in 0..g.files {
                 let sq = Square::new(file, rank);
-                let ch = if self.c.holes.contains(&sq) {
+                let ch = if self.c.holes.contains(&sq) || self.board.is_wall(Sq::of(sq)) {
                     Some('*')
                 } else {
                     self.board.get(sq).map(|p| p.fen_char())
@@ -612,6 +619,7 @@ impl Position {
                 to: sq,
                 promo: 0,
                 special: Special::Pass,
+                block: None,
             });
         }
     }
@@ -648,6 +656,7 @@ impl Position {
                             to: t,
                             promo: 0,
                             special: Special::None,
+                            block: None,
                         });
                     } else {
                         self.push(out, kind, from, t, Special::None);
@@ -727,6 +736,7 @@ impl Position {
             to,
             promo: 0,
             special,
+            block: None,
         };
         let promotion = self.gen.promoting.has(kind).then(|| {
             self.c
@@ -841,6 +851,7 @@ impl Position {
                 to: at(kto),
                 promo: 0,
                 special: Special::Castle { rook: at(rf), side },
+                block: None,
             });
         }
     }
@@ -913,6 +924,9 @@ impl Position {
         }
         if self.gates != [0, 0] && m.special != Special::Pass {
             self.update_gates(m, us);
+        }
+        if let (Some(b), Some(sq)) = (&c.blocker, m.block) {
+            self.place_blocker(b, sq);
         }
         self.passes = match m.special {
             Special::Pass => self.passes.saturating_add(1),
@@ -1048,6 +1062,81 @@ impl Position {
         None
     }
 
+    /// Puts the blocker on `sq`, taking the one that stood elsewhere off unless blockers
+    /// stay; a blocker on the square a double step passed leaves nothing to take en passant.
+    fn place_blocker(&mut self, b: &super::compile::Blocker, sq: Sq) {
+        if !b.keep {
+            for &s in &self.c.squares {
+                if self.board.is_wall(s) {
+                    self.board.restore_square(s.square());
+                }
+            }
+        }
+        self.board.remove_square(sq.square());
+        if self.ep.contains(&Some(sq)) {
+            self.ep = [None, None];
+            self.ep_victim = None;
+        }
+    }
+
+    /// Under `blocker`: each move of `out[start..]` once for every square the blocker may
+    /// then go to, in the board's square order; a move after which it has none is dropped.
+    fn with_blocks(&self, out: &mut Vec<Move>, start: usize) {
+        let Some(b) = &self.c.blocker else {
+            return;
+        };
+        let base: Vec<Move> = out.drain(start..).collect();
+        let mut scratch = self.board.clone();
+        for m in base {
+            let mut changes = Changes::default();
+            play_on(self.c, &mut scratch, self.turn, m, &mut changes);
+            for sq in self.block_squares(b, &scratch, m) {
+                out.push(Move {
+                    block: Some(sq),
+                    ..m
+                });
+            }
+            changes.undo(&mut scratch);
+        }
+    }
+
+    /// The squares the blocker may go to after `m`, on `board` (the board after it): any
+    /// empty square, or with `shot` those the moved piece's movement reaches from where it
+    /// landed (moving only, as an arrow flies).
+    pub(super) fn block_squares(
+        &self,
+        b: &super::compile::Blocker,
+        board: &Board,
+        m: Move,
+    ) -> Vec<Sq> {
+        if !b.shot {
+            return self
+                .c
+                .squares
+                .iter()
+                .copied()
+                .filter(|&sq| board.cell(sq) == cell::EMPTY)
+                .collect();
+        }
+        let Some(kind) = self.c.kind_at(self.board.cell(m.from)) else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        destinations(
+            &self.c.kinds[kind].movement,
+            board,
+            m.to,
+            self.turn,
+            |_| false,
+            |to, _| {
+                if !out.contains(&to) {
+                    out.push(to)
+                }
+            },
+        );
+        out
+    }
+
     /// Appends the legal moves.
     pub fn legal_moves(&self, out: &mut Vec<Move>) {
         if self.decided().is_some() {
@@ -1089,6 +1178,9 @@ impl Position {
                     }
                 }
             }
+        }
+        if c.blocker.is_some() {
+            self.with_blocks(out, start);
         }
     }
 

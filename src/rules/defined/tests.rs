@@ -14,11 +14,9 @@ const FULL_B: &str = include_str!("../../../tests/data/fsf/perft-b.txt");
 /// that bind pieces, conversions, neutral pieces and shots are issue 22's): their lines are
 /// not run, and [`pending_games_have_no_definition`] keeps this list honest.
 const PENDING: &[&str] = &[
-    "amazons",
     "ataxx",
     "crazyhouse",
     "dobutsu",
-    "duck",
     "flipello",
     "kyotoshogi",
     "minishogi",
@@ -286,6 +284,37 @@ mod engine {
                 n,
                 "{fen} at depth {depth}"
             );
+        }
+    }
+
+    /// Duck chess and amazons, on positions whose counts Fairy-Stockfish gives: a duck that
+    /// must move on and may not land where a double step passed (no en passant then), a
+    /// king that may be taken, arrows that stay and block.
+    #[test]
+    fn blockers_count_as_fairy_stockfish() {
+        for (variant, fen, depth, n) in [
+            ("duck", "4k3/1P6/8/8/8/8/8/4K3 w - - 0 1", 2, 162000),
+            ("duck", "k7/8/1Q6/8/8/8/8/4K3 b - - 0 1", 2, 292562),
+            (
+                "duck",
+                "rnbqkbnr/ppp1pppp/3*4/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq - 0 3",
+                1,
+                930,
+            ),
+            (
+                "amazons",
+                "q**6*/***7/10/10/10/10/10/10/10/9Q b - - 0 1",
+                2,
+                0,
+            ),
+            (
+                "amazons",
+                "3q2q3/10/10/q8q/10/4*5/Q8Q/10/10/3Q2Q3 w - - 0 1",
+                1,
+                2005,
+            ),
+        ] {
+            assert_eq!(perft(variant, fen, depth, false), n, "{variant} {fen}");
         }
     }
 
