@@ -1103,12 +1103,7 @@ impl Position {
     /// The squares the blocker may go to after `m`, on `board` (the board after it): any
     /// empty square, or with `shot` those the moved piece's movement reaches from where it
     /// landed (moving only, as an arrow flies).
-    pub(super) fn block_squares(
-        &self,
-        b: &super::compile::Blocker,
-        board: &Board,
-        m: Move,
-    ) -> Vec<Sq> {
+    fn block_squares(&self, b: &super::compile::Blocker, board: &Board, m: Move) -> Vec<Sq> {
         if !b.shot {
             return self
                 .c
