@@ -30,6 +30,9 @@ pub struct Shape<'a> {
     pub promoted: &'a [(char, char)],
     /// Whether the FEN may give pockets: `[...]` after the placement, or one more rank.
     pub pockets: bool,
+    /// Whether `*` may also mark a neutral blocker on a square of the board (a definition
+    /// with a `blocker`: the duck, the amazons' arrows), read as a hole of this position.
+    pub blockers: bool,
 }
 
 /// What stands on one square.
@@ -455,7 +458,7 @@ fn read_board(placement: &str, shape: &Shape, designs: bool) -> Result<Vec<Place
                         file: file as u8,
                         rank: rank as u8,
                     };
-                    if !shape.holes.contains(&cell) {
+                    if !shape.holes.contains(&cell) && !shape.blockers {
                         return Err(err(
                             col,
                             1,

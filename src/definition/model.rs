@@ -298,6 +298,8 @@ pub enum Component {
         pieces: Vec<char>,
         region: Sides<Region>,
         movement: String,
+        /// The move must also end inside the region (the janggi palace's diagonal lines).
+        within: bool,
     },
     /// Two royal pieces of opposite sides may not face each other on a file with no piece
     /// between: each attacks the other along it.
@@ -330,6 +332,31 @@ pub enum Component {
     /// square it leaves, in the same turn; castling may gate on the king's or the rook's
     /// square. The rights go once the side's hand is empty.
     Gating,
+    /// Pieces of `pieces` may neither pass over a piece of the `immune` kinds on a straight
+    /// line between where they start and where they land, nor capture one (the janggi cannon,
+    /// which may not jump over or take another cannon).
+    HopLimit {
+        pieces: Vec<char>,
+        immune: Vec<char>,
+    },
+    /// The player to move may pass instead of moving (a pass that leaves a royal piece
+    /// attacked is refused by `check`); two passes in a row end the game with `value`.
+    Pass { value: Value },
+    /// Two royal pieces of opposite sides facing each other on a file with no piece between
+    /// (bikjang) may be brought about, but the player who faces it must break it or pass; a
+    /// pass, allowed then even in check, ends the game with `value`.
+    Bikjang { value: Value },
+    /// Every turn is a move and then a neutral blocker placed on an empty square: written
+    /// `*` in a FEN and `LETTER@square` as a turn's second action. With `shot`, it goes where
+    /// the moved piece could move from where it landed (the amazons' arrow); else anywhere
+    /// empty. With `keep`, blockers stay (arrows); else the one blocker moves each turn, to
+    /// a square other than where it stood (the duck).
+    Blocker {
+        letter: char,
+        name: String,
+        shot: bool,
+        keep: bool,
+    },
 }
 
 impl Component {
@@ -361,6 +388,10 @@ impl Component {
             Component::Drops { .. } => "drops",
             Component::CapturesToHand => "captures-to-hand",
             Component::Gating => "gating",
+            Component::HopLimit { .. } => "hop-limit",
+            Component::Pass { .. } => "pass",
+            Component::Bikjang { .. } => "bikjang",
+            Component::Blocker { .. } => "blocker",
         }
     }
 }

@@ -71,6 +71,10 @@ pub const COMPONENTS: &[&str] = &[
     "drops",
     "captures-to-hand",
     "gating",
+    "hop-limit",
+    "pass",
+    "bikjang",
+    "blocker",
 ];
 
 /// The settings every component takes.
@@ -137,7 +141,10 @@ pub fn component_settings(component: &str) -> &'static [&'static str] {
         "move-count" => &["moves"],
         "insufficient-material" => &["alone", "colour-bound"],
         "confine" => &["pieces", "white", "black", "both"],
-        "region-move" => &["pieces", "move", "white", "black", "both"],
+        "region-move" => &["pieces", "move", "within", "white", "black", "both"],
+        "hop-limit" => &["pieces", "immune"],
+        "pass" | "bikjang" => &["value"],
+        "blocker" => &["letter", "name", "shot", "keep"],
         _ => &[],
     }
 }
@@ -719,8 +726,9 @@ impl<'a> Resolver<'a> {
                 _ => {}
             }
         }
+        let blockers = items.iter().any(|i| i.stmt.head.text == "blocker");
         let start = match find(Key::Start) {
-            Some(item) => self.start(item, files, ranks, &holes, &pieces, &rules),
+            Some(item) => self.start(item, files, ranks, &holes, &pieces, &rules, blockers),
             None => {
                 self.error(
                     root,
@@ -1284,6 +1292,7 @@ impl<'a> Resolver<'a> {
         holes: &[Cell],
         pieces: &[PieceDef],
         rules: &[Rule],
+        blockers: bool,
     ) -> Option<String> {
         let v = self.single_value(
             item.src,
@@ -1299,6 +1308,7 @@ impl<'a> Resolver<'a> {
             letters: &letters,
             promoted: &promoted,
             pockets,
+            blockers,
         };
         match fen::parse(&v.text, &shape) {
             Ok(_) => Some(v.text.clone()),
@@ -1550,6 +1560,19 @@ impl<'a> Resolver<'a> {
                     None => s.broken = true,
                 }
             }
+            "letter" => match self.single_value(src, st, "the blocker's capital letter") {
+                Some(v) => match self.blocker_letter(src, v, board.pieces) {
+                    Some(l) => s.blocker_letter = Some(l),
+                    None => s.broken = true,
+                },
+                None => s.broken = true,
+            },
+            "name" => match self.single_value(src, st, "the blocker's name") {
+                Some(v) if self.check_name(src, v, "a blocker's name") => {
+                    s.blocker_name = Some(v.text.clone())
+                }
+                _ => s.broken = true,
+            },
             "king" => match self.single_value(src, st, "the royal piece that castles") {
                 Some(v) => match self.letter(src, v, board.pieces) {
                     Some(l) => s.king = Some(l),
@@ -1587,31 +1610,36 @@ impl<'a> Resolver<'a> {
             },
             "chess960" | "mandatory" | "captured-only" | "reply" | "in-check" | "leaving"
             | "no-doubled" | "no-mate" | "immobile" | "must" | "safe" | "as-turn" | "demote"
-            | "promoted" => match self.single_value(src, st, "`yes` or `no`") {
-                Some(v) => match self.choice(src, v, &["yes", "no"]) {
-                    Some(k) => {
-                        let b = Some(k == 0);
-                        match head {
-                            "chess960" => s.chess960 = b,
-                            "mandatory" => s.mandatory = b,
-                            "reply" => s.reply = b,
-                            "in-check" => s.in_check = b,
-                            "leaving" => s.leaving = b,
-                            "no-doubled" => s.no_doubled = b,
-                            "no-mate" => s.no_mate = b,
-                            "immobile" => s.immobile = b,
-                            "must" => s.must = b,
-                            "safe" => s.safe = b,
-                            "as-turn" => s.as_turn = b,
-                            "demote" => s.demote = b,
-                            "promoted" => s.promoted = b,
-                            _ => s.captured_only = b,
+            | "promoted" | "within" | "shot" | "keep" => {
+                match self.single_value(src, st, "`yes` or `no`") {
+                    Some(v) => match self.choice(src, v, &["yes", "no"]) {
+                        Some(k) => {
+                            let b = Some(k == 0);
+                            match head {
+                                "chess960" => s.chess960 = b,
+                                "mandatory" => s.mandatory = b,
+                                "reply" => s.reply = b,
+                                "in-check" => s.in_check = b,
+                                "leaving" => s.leaving = b,
+                                "no-doubled" => s.no_doubled = b,
+                                "no-mate" => s.no_mate = b,
+                                "immobile" => s.immobile = b,
+                                "must" => s.must = b,
+                                "safe" => s.safe = b,
+                                "as-turn" => s.as_turn = b,
+                                "demote" => s.demote = b,
+                                "promoted" => s.promoted = b,
+                                "within" => s.within = b,
+                                "shot" => s.shot = b,
+                                "keep" => s.keep = b,
+                                _ => s.captured_only = b,
+                            }
                         }
-                    }
+                        None => s.broken = true,
+                    },
                     None => s.broken = true,
-                },
-                None => s.broken = true,
-            },
+                }
+            }
             "value" => match self.single_value(src, st, "`win`, `loss` or `draw`") {
                 Some(v) => match self.choice(src, v, &["win", "loss", "draw"]) {
                     Some(k) => s.value = Some([Value::Win, Value::Loss, Value::Draw][k]),
@@ -1903,6 +1931,41 @@ impl<'a> Resolver<'a> {
     }
 
     /// A piece letter of the definition.
+    /// A blocker's letter: a capital letter that no piece of the definition has.
+    fn blocker_letter(&mut self, src: usize, v: &SynValue, pieces: &[PieceDef]) -> Option<char> {
+        let mut chars = v.text.chars();
+        match (chars.next(), chars.next()) {
+            (Some(c), None) if c.is_ascii_uppercase() => {
+                match pieces.iter().find(|p| p.letter == c) {
+                    Some(p) => {
+                        self.fail_help(
+                            src,
+                            v.span.clone(),
+                            format!("`{c}` is the letter of the {}", p.name),
+                            "taken",
+                            format!(
+                                "give the blocker a capital letter no piece has; the pieces: {}",
+                                piece_list(pieces)
+                            ),
+                        );
+                        None
+                    }
+                    None => Some(c),
+                }
+            }
+            _ => {
+                self.fail_help(
+                    src,
+                    v.span.clone(),
+                    format!("expected a capital letter, found `{}`", v.text),
+                    "not a capital letter",
+                    "as in `letter D`: turns then write the blocker's placement `D@d5`",
+                );
+                None
+            }
+        }
+    }
+
     fn letter(&mut self, src: usize, v: &SynValue, pieces: &[PieceDef]) -> Option<Letter> {
         let mut chars = v.text.chars();
         let c = match (chars.next(), chars.next()) {
@@ -2261,10 +2324,46 @@ impl<'a> Resolver<'a> {
                         pieces,
                         region: region(s),
                         movement,
+                        within: s.within.unwrap_or(false),
                     }
                 }
             }
             "flying-royals" => Component::FlyingRoyals,
+            "hop-limit" => {
+                let pieces = letters(&s.pieces).unwrap_or_else(|| {
+                    missing.push(("`pieces`", "name the pieces it limits: `pieces C`"));
+                    Vec::new()
+                });
+                let immune = letters(&s.immune).unwrap_or_else(|| {
+                    missing.push((
+                        "`immune`",
+                        "name the kinds they may neither pass over nor capture: `immune C`",
+                    ));
+                    Vec::new()
+                });
+                Component::HopLimit { pieces, immune }
+            }
+            "pass" => Component::Pass {
+                value: s.value.unwrap_or(Value::Draw),
+            },
+            "bikjang" => Component::Bikjang {
+                value: s.value.unwrap_or(Value::Draw),
+            },
+            "blocker" => {
+                let letter = s.blocker_letter.unwrap_or_else(|| {
+                    missing.push((
+                        "`letter`",
+                        "give the blocker a capital letter for turns: `letter D` (`e2-e4; D@d5`)",
+                    ));
+                    ' '
+                });
+                Component::Blocker {
+                    letter,
+                    name: s.blocker_name.clone().unwrap_or_else(|| "blocker".into()),
+                    shot: s.shot.unwrap_or(false),
+                    keep: s.keep.unwrap_or(false),
+                }
+            }
             "insufficient-material" => {
                 if s.alone.is_none() && s.colour_bound.is_none() {
                     missing.push((
@@ -2405,6 +2504,11 @@ struct Settings {
     as_turn: Option<bool>,
     demote: Option<bool>,
     promoted: Option<bool>,
+    within: Option<bool>,
+    shot: Option<bool>,
+    keep: Option<bool>,
+    blocker_letter: Option<char>,
+    blocker_name: Option<String>,
     region: [Vec<Cell>; 2],
     region_given: bool,
     /// The settings written, valid or not: one that is wrong is reported once, not also as

@@ -1040,6 +1040,7 @@ fn every_fen_of_the_perft_suite_reads() {
             letters: &letters,
             promoted: &[],
             pockets: false,
+            blockers: false,
         };
         fen::parse(position, &shape).unwrap_or_else(|e| panic!("{line}: {e}"));
         read_count += 1;
@@ -1068,6 +1069,7 @@ fn fen_fields_are_typed() {
         letters: &letters,
         promoted: &[],
         pockets: false,
+        blockers: false,
     };
     let f = fen::parse(
         "7r/1p4p1/pk3p2/RN6/8/P5Pp/3p1P1P/4R1K1 w - - 1+3 1 39",
@@ -1137,6 +1139,7 @@ fn fen_fields_are_typed() {
         letters: &letters,
         promoted: &[],
         pockets: false,
+        blockers: false,
     };
     assert!(fen::parse("8", &none).is_err());
     let bad = fen::parse("4k3/8/8/8/8/8/8/4K3 w - - 0 1 9", &shape).unwrap_err();
@@ -1155,6 +1158,7 @@ fn designs_stand_in_a_fen_only_where_asked_for() {
         letters: &letters,
         promoted: &[],
         pockets: false,
+        blockers: false,
     };
     let text = "4k3/8/8/8/3[Wf(DN)]4/8/8/*(WD)2K3 w - - 0 1";
     let bad = fen::parse(text, &shape).unwrap_err();
@@ -1504,4 +1508,117 @@ fn regions_that_bind_pieces_need_their_settings() {
     )
     .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(d.rules[0].component, Component::FlyingRoyals);
+}
+
+#[test]
+fn janggi_components_read_and_refuse() {
+    let d = parse(
+        "t.def",
+        &format!(
+            "{BASE}piece C cannon pR\nregion-move {{\n  clause \"x\"\n  pieces C\n  move pB\n  within yes\n  both squares d1 e2 f3\n}}\nhop-limit {{\n  clause \"x\"\n  pieces C\n  immune C\n}}\npass {{\n  clause \"x\"\n}}\nbikjang {{\n  clause \"x\"\n  value loss\n}}\n"
+        ),
+        &loader(&[]),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert!(matches!(
+        d.rules[0].component,
+        Component::RegionMove { within: true, .. }
+    ));
+    assert_eq!(
+        d.rules[1].component,
+        Component::HopLimit {
+            pieces: vec!['C'],
+            immune: vec!['C'],
+        }
+    );
+    assert_eq!(d.rules[2].component, Component::Pass { value: Value::Draw });
+    assert_eq!(
+        d.rules[3].component,
+        Component::Bikjang { value: Value::Loss }
+    );
+    assert_eq!(
+        one_error(&format!(
+            "{BASE}hop-limit {{\n  clause \"x\"\n  pieces K\n}}\n"
+        )),
+        (
+            "`hop-limit` needs `immune`".to_string(),
+            "test.def:6:1".to_string()
+        )
+    );
+    assert_eq!(
+        one_error(&format!(
+            "{BASE}hop-limit {{\n  clause \"x\"\n  pieces K\n  imune K\n}}\n"
+        )),
+        (
+            "unknown setting `imune` of `hop-limit`; did you mean `immune`?".to_string(),
+            "test.def:9:3".to_string()
+        )
+    );
+    assert_eq!(
+        one_error(&format!(
+            "{BASE}region-move {{\n  clause \"x\"\n  pieces K\n  move F\n  within maybe\n  white rank 1\n}}\n"
+        ))
+        .0,
+        "expected `yes` or `no`, found `maybe`"
+    );
+    assert_eq!(
+        one_error(&format!("{BASE}pas {{\n  clause \"x\"\n}}\n")).0,
+        "unknown statement `pas`; did you mean `pass`?"
+    );
+    assert_eq!(
+        one_error(&format!(
+            "{BASE}bikjang {{\n  clause \"x\"\n  value tie\n}}\n"
+        ))
+        .0,
+        "expected `win`, `loss` or `draw`, found `tie`"
+    );
+}
+
+#[test]
+fn blockers_read_and_refuse() {
+    let d = parse(
+        "t.def",
+        &format!("{BASE}blocker {{\n  clause \"x\"\n  letter D\n  name duck\n}}\n"),
+        &loader(&[]),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        d.rules[0].component,
+        Component::Blocker {
+            letter: 'D',
+            name: "duck".into(),
+            shot: false,
+            keep: false,
+        }
+    );
+    assert_eq!(
+        one_error(&format!("{BASE}blocker {{\n  clause \"x\"\n}}\n")),
+        (
+            "`blocker` needs `letter`".to_string(),
+            "test.def:6:1".to_string()
+        )
+    );
+    assert_eq!(
+        one_error(&format!(
+            "{BASE}blocker {{\n  clause \"x\"\n  letter K\n}}\n"
+        )),
+        (
+            "`K` is the letter of the king".to_string(),
+            "test.def:8:10".to_string()
+        )
+    );
+    assert_eq!(
+        one_error(&format!(
+            "{BASE}blocker {{\n  clause \"x\"\n  letter d\n}}\n"
+        ))
+        .0,
+        "expected a capital letter, found `d`"
+    );
+    assert_eq!(
+        one_error(&format!(
+            "{BASE}blocker {{\n  clause \"x\"\n  letter D\n  shoot yes\n}}\n"
+        ))
+        .0,
+        "unknown setting `shoot` of `blocker`; did you mean `shot`?"
+    );
 }

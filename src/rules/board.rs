@@ -289,6 +289,13 @@ impl Board {
         self.cells[Sq::of(square).index()] = WALL;
     }
 
+    /// Puts back, empty, a square that [`Self::remove_square`] took out: a neutral blocker
+    /// that moves on (the duck) leaves it.
+    pub fn restore_square(&mut self, square: Square) {
+        assert!(self.geometry.contains(square), "square off the board");
+        self.cells[Sq::of(square).index()] = EMPTY;
+    }
+
     pub fn put(&mut self, square: Square, piece: Option<Piece>) {
         assert!(self.geometry.contains(square), "square off the board");
         self.set(Sq::of(square), piece);

@@ -99,6 +99,29 @@ pub struct RegionMove {
     pub kinds: KindSet,
     pub region: [SqSet; 2],
     pub movement: Movement,
+    /// The move must also end inside the region.
+    pub within: bool,
+}
+
+/// Kinds that may neither pass over nor capture some others ([`Component::HopLimit`]).
+#[derive(Clone, Copy, Debug)]
+pub struct HopLimit {
+    pub tag: Tag,
+    pub kinds: KindSet,
+    pub immune: KindSet,
+}
+
+/// A neutral blocker placed after every move ([`Component::Blocker`]).
+#[derive(Clone, Debug)]
+pub struct Blocker {
+    pub tag: Tag,
+    /// The letter turns write its placement with (`D@d5`).
+    pub letter: char,
+    pub name: String,
+    /// Placed where the moved piece could move from where it landed.
+    pub shot: bool,
+    /// Blockers stay; else the one blocker moves.
+    pub keep: bool,
 }
 
 /// A draw by material ([`Component::InsufficientMaterial`]).
@@ -291,6 +314,14 @@ pub struct Compiled {
     pub demoted: Vec<usize>,
     /// The kind a piece marked promoted (`~`) goes back to: the first promotion's piece.
     pub unpromoted: Option<usize>,
+    /// `hop-limit`: kinds that may not pass over or capture others.
+    pub hop_limits: Vec<HopLimit>,
+    /// `pass`: a side may pass; two passes in a row end the game.
+    pub pass: Option<Ending>,
+    /// `bikjang`: facing royal pieces must be parted, or a pass ends the game.
+    pub bikjang: Option<Ending>,
+    /// `blocker`: every move is followed by a neutral blocker's placement.
+    pub blocker: Option<Blocker>,
     /// The options whose readings choose among the components, by what they decide.
     pub readings: Readings,
 }
@@ -420,6 +451,10 @@ impl Compiled {
             hands: false,
             demoted: Vec::new(),
             unpromoted: None,
+            hop_limits: Vec::new(),
+            pass: None,
+            bikjang: None,
+            blocker: None,
             readings: readings_of(&def),
             def: def.clone(),
         };
@@ -582,6 +617,7 @@ impl Compiled {
                     pieces,
                     region,
                     movement,
+                    within,
                 } => {
                     if let Some(m) = betza_movement(movement) {
                         c.region_moves.push(RegionMove {
@@ -589,6 +625,7 @@ impl Compiled {
                             kinds: set(pieces),
                             region: sides(region),
                             movement: m,
+                            within: *within,
                         })
                     }
                 }
@@ -633,6 +670,27 @@ impl Compiled {
                 Component::CapturesToHand => {
                     c.captures_to_hand = Some(tag);
                     c.hands = true;
+                }
+                Component::HopLimit { pieces, immune } => c.hop_limits.push(HopLimit {
+                    tag,
+                    kinds: set(pieces),
+                    immune: set(immune),
+                }),
+                Component::Pass { value } => c.pass = Some(ending(*value)),
+                Component::Bikjang { value } => c.bikjang = Some(ending(*value)),
+                Component::Blocker {
+                    letter,
+                    name,
+                    shot,
+                    keep,
+                } => {
+                    c.blocker = Some(Blocker {
+                        tag,
+                        letter: *letter,
+                        name: name.clone(),
+                        shot: *shot,
+                        keep: *keep,
+                    })
                 }
                 Component::InsufficientMaterial {
                     alone,

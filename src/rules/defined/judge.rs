@@ -9,6 +9,7 @@ use crate::rules::explain::{Step, StepVerdict};
 use crate::rules::movement::{walk, Landing};
 use crate::rules::refusal::{mark_refusal, origins};
 use crate::rules::turn::{ActionPattern, MoveShape, Origin, PieceRef};
+use crate::rules::Role;
 use crate::rules::{CastleSide, Rules, Sq, TurnPattern};
 
 /// The castling sub-rule ids a castling component `id` refuses with, by [`CastleBar`].
@@ -71,6 +72,11 @@ impl Position {
                         d.tag.rule,
                         format!("the {name} in {us}'s hand may be dropped on {to}"),
                     ));
+                }
+            }
+            Special::Pass => {
+                if let Some(p) = &c.pass {
+                    steps.push(Step::allows(p.tag.rule, "the player may pass"));
                 }
             }
             Special::Castle { .. } => {
@@ -154,6 +160,13 @@ impl Position {
         }
         let mut next = self.clone();
         next.apply(m);
+        if let Some(step) = self.bikjang_step(m) {
+            let forbids = step.verdict == StepVerdict::Forbids;
+            steps.push(step);
+            if forbids {
+                return steps;
+            }
+        }
         match self.forbidder(m, &next) {
             Some(Forbid::CheckedRoyal) => {
                 if let Some(t) = c.checked_royal_captures {
@@ -226,6 +239,8 @@ impl Position {
                 }
                 return steps;
             }
+            // Judged above, by `bikjang_step`.
+            Some(Forbid::Bikjang) => return steps,
             Some(Forbid::GivesCheck) => {
                 if let Some(t) = c.no_giving_check {
                     steps.push(Step::forbids(
@@ -236,6 +251,12 @@ impl Position {
                 return steps;
             }
             None => {}
+        }
+        if let (Some(b), Some(sq)) = (&c.blocker, m.block) {
+            steps.push(Step::allows(
+                b.tag.rule,
+                format!("the {} goes to {}", b.name, self.square_name(sq)),
+            ));
         }
         if let Some((t, _)) = c.explosion {
             if self.is_capture(m) {
@@ -291,6 +312,38 @@ impl Position {
         steps
     }
 
+    /// Under `bikjang`, in a position where the royal pieces face each other: the pass it
+    /// allows (even in check), or the move it refuses because they still face each other.
+    fn bikjang_step(&self, m: Move) -> Option<Step> {
+        let b = self.c.bikjang?;
+        let us = self.turn;
+        let (royal, other) = self.royals(us).find_map(|sq| {
+            super::position::facing_on(self.c, &self.board, sq, us).map(|o| (sq, o))
+        })?;
+        let (mine, theirs) = (
+            format!("{} on {}", self.kind_name(royal), self.square_name(royal)),
+            format!("{} on {}", self.kind_name(other), self.square_name(other)),
+        );
+        if m.special == Special::Pass {
+            return Some(Step::allows(
+                b.tag.rule,
+                format!("the {mine} faces the {theirs}: the player may pass, even in check, and the pass ends the game"),
+            ));
+        }
+        let mut next = self.clone();
+        next.apply(m);
+        match self.forbidder(m, &next) {
+            Some(Forbid::Bikjang) => Some(Step::forbids(
+                b.tag.rule,
+                format!("the {mine} faces the {theirs}, and would still face it: the player must part them or pass"),
+            )),
+            _ => Some(Step::allows(
+                b.tag.rule,
+                format!("the {mine} faced the {theirs}, and the move parts them"),
+            )),
+        }
+    }
+
     /// `the move would leave the king on e1 attacked by the rook on e8`, for `color`'s
     /// attacked royal piece in this (played) position.
     fn attacked_note(&self, color: Color) -> String {
@@ -321,6 +374,98 @@ impl Position {
     /// The steps for a written turn: those of the generated move that gets furthest, or the
     /// component that generates no move the pattern names.
     pub fn judge(&self, pattern: &TurnPattern) -> Vec<Step> {
+        match &self.c.blocker {
+            Some(b) => self.judge_blocked(b, pattern),
+            None => self.judge_one(pattern),
+        }
+    }
+
+    /// Under `blocker`: a turn is a move, judged as in any game, and then the blocker's
+    /// placement (`D@d5`), judged by the blocker component.
+    fn judge_blocked(&self, b: &super::compile::Blocker, pattern: &TurnPattern) -> Vec<Step> {
+        let TurnPattern::Actions { actions, claim } = pattern else {
+            return self.judge_one(pattern);
+        };
+        let forbidden = |steps: &[Step]| steps.iter().any(|s| s.verdict == StepVerdict::Forbids);
+        let how = format!(
+            "a turn of this game is a move and then the {}'s placement, as `e2-e4; {}@d5`",
+            b.name, b.letter
+        );
+        let (first, to) = match actions.as_slice() {
+            [first, ActionPattern::Drop { piece, to }] => {
+                if *piece != PieceRef::Role(Role::Kind(b.letter)) {
+                    return vec![Step::forbids(
+                        b.tag.rule,
+                        format!(
+                            "the second action places the {}, written `{}@square`",
+                            b.name, b.letter
+                        ),
+                    )];
+                }
+                (first, *to)
+            }
+            [_] => {
+                let steps = self.judge_one(pattern);
+                if forbidden(&steps) {
+                    return steps;
+                }
+                return vec![Step::forbids(b.tag.rule, how)];
+            }
+            _ => return vec![Step::forbids(rule_id("turn-length"), how)],
+        };
+        let single = TurnPattern::Actions {
+            actions: vec![first.clone()],
+            claim: *claim,
+        };
+        let steps = self.judge_one(&single);
+        if forbidden(&steps) {
+            return steps;
+        }
+        let mut legal = Vec::new();
+        self.legal_moves(&mut legal);
+        let found: Vec<Move> = legal
+            .iter()
+            .copied()
+            .filter(|m| pattern.matches(&self.describe(*m)))
+            .collect();
+        if !found.is_empty() {
+            return self.furthest(found);
+        }
+        // The move is legal, the square is not: say why, after the move's own steps.
+        let base = legal
+            .into_iter()
+            .map(|m| Move { block: None, ..m })
+            .find(|m| single.matches(&self.describe(*m)));
+        let sq = Sq::of(to);
+        let at = self.square_name(sq);
+        let reason = match base {
+            Some(m) => {
+                let mut next = self.clone();
+                next.apply(m);
+                let mover = self.kind_name(m.from);
+                if next.board.is_wall(sq) && self.board.is_wall(sq) && !b.keep {
+                    format!("the {} stands on {at} and must move elsewhere", b.name)
+                } else if next.board.is_wall(sq) {
+                    format!("a {} already stands on {at}", b.name)
+                } else if next.board.cell(sq) != crate::rules::board::cell::EMPTY {
+                    format!("{at} is not empty after the move")
+                } else {
+                    format!(
+                        "the {mover} cannot send the {} from {} to {at}",
+                        b.name,
+                        self.square_name(m.to)
+                    )
+                }
+            }
+            None => format!("the {} cannot go to {at}", b.name),
+        };
+        let mut steps = steps;
+        steps.push(Step::forbids(b.tag.rule, reason));
+        steps
+    }
+
+    /// [`Self::judge`] of a turn of one move (or a turn that is no move).
+    fn judge_one(&self, pattern: &TurnPattern) -> Vec<Step> {
         let action = match pattern {
             TurnPattern::Actions { actions, .. } if actions.len() == 1 => &actions[0],
             TurnPattern::Actions { actions, .. }
@@ -348,6 +493,26 @@ impl Position {
         };
         let mut pseudo = Vec::new();
         let mut bars = [None; 2];
+        if let ActionPattern::Pass = action {
+            let Some(p) = &self.c.pass else {
+                return vec![Step::forbids(
+                    rule_id("no-such-action"),
+                    "this game has no passing: a turn is one move",
+                )];
+            };
+            self.pseudo_moves(&mut pseudo);
+            let found: Vec<Move> = pseudo
+                .into_iter()
+                .filter(|m| m.special == Special::Pass)
+                .collect();
+            if found.is_empty() {
+                return vec![Step::forbids(
+                    p.tag.rule,
+                    "a player with no piece on the board cannot pass",
+                )];
+            }
+            return self.furthest(found);
+        }
         if let ActionPattern::Castle(side) = action {
             let want = u8::from(*side == CastleSide::King);
             self.castlings_judged(&mut pseudo, |s, bar| {
@@ -504,6 +669,13 @@ impl Position {
                 }
             }
         }
+        // A blocker stands on the target: nothing moves onto it.
+        if let Some(b) = c.blocker.as_ref().filter(|_| self.board.is_wall(to)) {
+            return Step::forbids(
+                b.tag.rule,
+                format!("the {} stands on {t}: no piece may move onto it", b.name),
+            );
+        }
         // With an enemy piece on the target (never one of the mover's), would it get there?
         let them = self.turn.other();
         let reaches = |pos: &Position| {
@@ -520,10 +692,17 @@ impl Position {
                 format!("{t} holds a piece of {}", self.turn),
             );
         }
+        // A move its movement makes, but that passes over or takes an immune piece.
+        if let Some(step) = self.hop_limited(kind, from, to) {
+            return step;
+        }
         // On a board with only the mover (and the target), would it get there?
         let mut bare = self.clone();
         for sq in c.squares.iter().copied() {
-            if sq != from && sq != to {
+            if bare.board.is_wall(sq) {
+                // A blocker (a board square, unlike a hole) is lifted too.
+                bare.board.restore_square(sq.square());
+            } else if sq != from && sq != to {
                 bare.board.put(sq.square(), None);
             }
         }
@@ -631,6 +810,53 @@ impl Position {
             }
         }
         None
+    }
+
+    /// Under `hop-limit`: the refusal of a move from `from` to `to` that the movement of
+    /// `kind` (or a region's) makes but that passes over or takes a piece of an immune kind.
+    fn hop_limited(&self, kind: usize, from: Sq, to: Sq) -> Option<Step> {
+        let c = self.c;
+        let us = self.turn;
+        let reaches = self.movement_reaches(kind, from, to)
+            || c.region_moves.iter().any(|rm| {
+                let mut hit = false;
+                if rm.kinds.has(kind)
+                    && rm.region[us.index()].has(from)
+                    && (!rm.within || rm.region[us.index()].has(to))
+                {
+                    crate::rules::movement::destinations(
+                        &rm.movement,
+                        &self.board,
+                        from,
+                        us,
+                        |code| {
+                            crate::rules::piece::Piece::from_code(code)
+                                .is_some_and(|p| p.color() != us)
+                        },
+                        |t, _| hit |= t == to,
+                    );
+                }
+                hit
+            });
+        if !reaches {
+            return None;
+        }
+        let name = self.kind_name(from);
+        c.hop_limits
+            .iter()
+            .filter(|h| h.kinds.has(kind))
+            .find_map(|h| {
+                let at = super::position::hop_limit_blocker(c, &self.board, h, from, to)?;
+                let other = format!("{} on {}", self.kind_name(at), self.square_name(at));
+                Some(Step::forbids(
+                    h.tag.rule,
+                    if at == to {
+                        format!("the {name} may not capture the {other}")
+                    } else {
+                        format!("the {name} may not pass over the {other}")
+                    },
+                ))
+            })
     }
 
     /// Whether the movement of `kind` takes the piece on `from` to `to` on this board,

@@ -237,6 +237,7 @@ fn entry_of(def: Definition) -> Entry {
             def.pieces
                 .iter()
                 .map(|p| compile::role_of(p.letter))
+                .chain(blocker_role(&def))
                 .collect::<Vec<_>>()
                 .into_boxed_slice(),
         ),
@@ -266,6 +267,14 @@ fn entry_of(def: Definition) -> Entry {
         invariants,
         compiled: Mutex::new(Vec::new()),
     }
+}
+
+/// The role turns name a `blocker` by (`D` in `D@d5`), if the definition has one.
+fn blocker_role(def: &Definition) -> Option<Role> {
+    def.rules.iter().find_map(|r| match &r.component {
+        crate::definition::Component::Blocker { letter, .. } => Some(Role::Kind(*letter)),
+        _ => None,
+    })
 }
 
 /// The rule of the invented pieces every definition's board takes besides its own kinds
@@ -384,6 +393,7 @@ fn reason_of(c: &crate::definition::Component) -> Option<Reason> {
         C::InsufficientMaterial { .. } => Reason::InsufficientMaterial,
         C::Repetition { .. } => Reason::Repetition,
         C::MoveCount { .. } => Reason::FiftyMove,
+        C::Pass { .. } | C::Bikjang { .. } => Reason::NoMove,
         _ => return None,
     })
 }
@@ -428,6 +438,14 @@ fn summary(c: &crate::definition::Component) -> String {
         }
         C::CapturesToHand => "a captured piece goes into the capturer's hand, as the piece it was before any promotion".into(),
         C::Gating => "a piece leaving a first-rank square with a gating right may have a piece from the hand put on the square it leaves".into(),
+        C::HopLimit { .. } => "a piece of the named kinds may neither pass over nor capture a piece of the immune kinds".into(),
+        C::Pass { value } => format!("a player may pass instead of moving, unless in check; two passes in a row end the game: {}", value_word(*value)),
+        C::Blocker { name, shot, keep, .. } => format!(
+            "every move is followed by placing the {name}, a neutral piece nothing may capture or pass, on {}{}",
+            if *shot { "a square the moved piece could move to from where it landed" } else { "any empty square" },
+            if *keep { "; it stays there for the rest of the game" } else { " other than where it stood" }
+        ),
+        C::Bikjang { value } => format!("a player whose royal piece faces the enemy one on a file with nothing between must part them or pass, even in check; that pass ends the game: {}", value_word(*value)),
         C::InsufficientMaterial { alone, colour_bound } => {
             let letters = |l: &[char]| l.iter().map(char::to_string).collect::<Vec<_>>().join(" ");
             let mut cases = Vec::new();
@@ -735,6 +753,9 @@ impl Rules for Position {
     }
 
     fn describe(&self, m: Move) -> Turn {
+        if m.special == Special::Pass {
+            return Turn::single(Action::Pass);
+        }
         let g = self.c.geometry;
         if let Some(k) = m.dropped() {
             return Turn::single(Action::Drop {
@@ -771,20 +792,23 @@ impl Rules for Position {
             promotion: m.promotion().map(|k| self.c.kinds[k].role),
             castle,
         };
-        match m.gated() {
-            // The gated piece is put from the hand: a drop after the move.
-            Some((k, at)) => Turn {
-                actions: vec![
-                    moved,
-                    Action::Drop {
-                        role: self.c.kinds[k].role,
-                        design: None,
-                        to: at.square(),
-                    },
-                ],
-            },
-            None => Turn::single(moved),
+        let mut turn = Turn::single(moved);
+        // The gated piece is put from the hand: a drop after the move.
+        if let Some((k, at)) = m.gated() {
+            turn.actions.push(Action::Drop {
+                role: self.c.kinds[k].role,
+                design: None,
+                to: at.square(),
+            });
         }
+        if let (Some(b), Some(sq)) = (&self.c.blocker, m.block) {
+            turn.actions.push(Action::Drop {
+                role: Role::Kind(b.letter),
+                design: None,
+                to: sq.square(),
+            });
+        }
+        turn
     }
 
     fn in_check(&self) -> Option<bool> {

@@ -43,6 +43,9 @@ pub enum Special {
     /// A promotion that is a turn of its own: the piece on `from` becomes the promoted kind
     /// on `to`, which may be `from`.
     Promote,
+    /// A pass (`pass`): nothing moves; `from` and `to` are the square of a royal piece of the
+    /// mover, or of its first piece.
+    Pass,
 }
 
 /// In [`Special::Castle`]'s `gate`: the piece from the hand goes on the rook's square.
@@ -63,6 +66,8 @@ pub enum Forbid {
     DropMate,
     /// `promotion` with `as-turn`: the promotion gives check.
     PromotionCheck,
+    /// `bikjang`: the royal pieces faced each other and still do after the move.
+    Bikjang,
 }
 
 /// Why castling to one side is not generated, as [`Position::castlings_judged`] finds it.
@@ -86,6 +91,8 @@ pub struct Move {
     /// The kind promoted into, plus one; 0 for none.
     pub promo: u8,
     pub special: Special,
+    /// Under `blocker`: where the neutral blocker is placed after the move.
+    pub block: Option<Sq>,
 }
 
 impl Move {
@@ -144,6 +151,8 @@ pub struct Position {
     /// The squares of pieces made by a promotion (`~` in a FEN), which go back to the piece
     /// that promoted when captured into a hand.
     pub promoted: SqSet,
+    /// Passes made in a row just before this position (`pass`).
+    pub passes: u8,
     /// The definition's movements laid out for the generator.
     gen: &'static Gen,
 }
@@ -284,6 +293,7 @@ impl Position {
             letters: &letters,
             promoted: &promoted,
             pockets: c.hands,
+            blockers: c.blocker.is_some(),
         };
         let fen = fen::parse_with_designs(text.trim(), &shape)
             .map_err(|e| SetupError::fen(e.to_string()))?;
@@ -298,6 +308,10 @@ impl Position {
                 file: sq.file,
                 rank: sq.rank,
             };
+            // A `*` off the definition's holes is a blocker standing there.
+            if fen.at(cell) == fen::Placed::Hole && !c.holes.contains(&sq) {
+                board.remove_square(sq);
+            }
             let placed = fen.at(cell);
             if let Some((color, kind)) = c.kind_placed(placed)? {
                 counts[color.index()][kind] += 1;
@@ -329,6 +343,7 @@ impl Position {
             start_counts,
             hand,
             promoted,
+            passes: 0,
             gen: gen_for(c),
         };
         pos.read_castling(&fen.castling);
@@ -442,7 +457,7 @@ impl Position {
             let mut empty = 0;
             for file in 0..g.files {
                 let sq = Square::new(file, rank);
-                let ch = if self.c.holes.contains(&sq) {
+                let ch = if self.c.holes.contains(&sq) || self.board.is_wall(Sq::of(sq)) {
                     Some('*')
                 } else {
                     self.board.get(sq).map(|p| p.fen_char())
@@ -650,11 +665,15 @@ impl Position {
                     us,
                     |t| self.mine(t, them),
                     |to, _| {
-                        if !out[first..].iter().any(|m| m.to == to) {
+                        let inside = !rm.within || rm.region[us.index()].has(to);
+                        if inside && !out[first..].iter().any(|m| m.to == to) {
                             self.push(out, kind, from, to, Special::None)
                         }
                     },
                 );
+            }
+            if !c.hop_limits.is_empty() {
+                self.keep_hops(out, first, kind);
             }
             if let Some(region) = c.confine_of(kind, us) {
                 let mut kept = first;
@@ -716,6 +735,9 @@ impl Position {
         }
         if c.gating.is_some() {
             self.gatings(out, begin);
+        }
+        if self.c.pass.is_some() {
+            self.pass(out, royals);
         }
     }
 
@@ -822,6 +844,7 @@ impl Position {
                                 to,
                                 promo: into as u8 + 1,
                                 special: Special::Promote,
+                                block: None,
                             });
                         }
                     }
@@ -897,6 +920,7 @@ impl Position {
                         to: sq,
                         promo: 0,
                         special: Special::Drop { kind: face as u8 },
+                        block: None,
                     });
                 }
             }
@@ -934,6 +958,48 @@ impl Position {
         replies.is_empty()
     }
 
+    /// Drops from `out[first..]` the moves of a piece of `kind` that a `hop-limit` forbids.
+    fn keep_hops(&self, out: &mut Vec<Move>, first: usize, kind: usize) {
+        let mut kept = first;
+        for i in first..out.len() {
+            if hop_allowed(self.c, &self.board, kind, out[i].from, out[i].to) {
+                out[kept] = out[i];
+                kept += 1;
+            }
+        }
+        out.truncate(kept);
+    }
+
+    /// Appends the pass (`pass`), made on the square of the mover's first royal piece, or of
+    /// its first piece; a side with no piece has none.
+    fn pass(&self, out: &mut Vec<Move>, royals: &Royals) {
+        let us = self.turn;
+        let at = royals.list().next().or_else(|| {
+            self.c
+                .squares
+                .iter()
+                .copied()
+                .find(|&sq| self.mine(self.board.cell(sq), us))
+        });
+        if let Some(sq) = at {
+            out.push(Move {
+                from: sq,
+                to: sq,
+                promo: 0,
+                special: Special::Pass,
+                block: None,
+            });
+        }
+    }
+
+    /// Whether the royal pieces face each other (`bikjang`): a royal piece of the side to
+    /// move and an enemy one on a file with nothing between.
+    pub(super) fn bikjang_now(&self) -> bool {
+        let us = self.turn;
+        self.royals(us)
+            .any(|sq| facing_on(self.c, &self.board, sq, us).is_some())
+    }
+
     /// The moves of a piece of `kind` on `from` along its leaping and riding lines, in the
     /// order of the shared walk ([`destinations`]).
     #[inline]
@@ -958,6 +1024,7 @@ impl Position {
                             to: t,
                             promo: 0,
                             special: Special::None,
+                            block: None,
                         });
                     } else {
                         self.push(out, kind, from, t, Special::None);
@@ -1037,6 +1104,7 @@ impl Position {
             to,
             promo: 0,
             special,
+            block: None,
         };
         let promotion = self.gen.promoting.has(kind).then(|| {
             self.c.promotions.iter().find(|p| {
@@ -1144,6 +1212,7 @@ impl Position {
                     side,
                     gate: 0,
                 },
+                block: None,
             });
         }
     }
@@ -1160,7 +1229,9 @@ impl Position {
             _ => m.to,
         };
         let taken = match m.special {
-            Special::Castle { .. } | Special::Drop { .. } | Special::Promote => cell::EMPTY,
+            Special::Castle { .. } | Special::Drop { .. } | Special::Promote | Special::Pass => {
+                cell::EMPTY
+            }
             _ => self.board.cell(victim),
         };
         let mut changes = Changes::default();
@@ -1230,7 +1301,7 @@ impl Position {
                 self.ep_victim = Some(m.to);
             }
         }
-        if self.gates != [0, 0] {
+        if self.gates != [0, 0] && m.special != Special::Pass {
             self.update_gates(m, us);
             if c.gating.is_some() {
                 if let Special::Castle { rook, .. } = m.special {
@@ -1242,6 +1313,13 @@ impl Position {
                 }
             }
         }
+        if let (Some(b), Some(sq)) = (&c.blocker, m.block) {
+            self.place_blocker(b, sq);
+        }
+        self.passes = match m.special {
+            Special::Pass => self.passes.saturating_add(1),
+            _ => 0,
+        };
         let pawn = c.kinds[kind].pawn;
         self.halfmove = if captured || pawn {
             0
@@ -1394,6 +1472,15 @@ impl Position {
         let c = self.c;
         let us = self.turn;
         let them = us.other();
+        if c.bikjang.is_some() && self.bikjang_now() {
+            // Facing royal pieces: a pass is always allowed, any other move must part them.
+            if m.special == Special::Pass {
+                return None;
+            }
+            if royals(us).any(|sq| facing_on(c, board, sq, us).is_some()) {
+                return Some(Forbid::Bikjang);
+            }
+        }
         if c.checked_royal_captures.is_some() && !self.royal_escape_allowed(m) {
             return Some(Forbid::CheckedRoyal);
         }
@@ -1433,6 +1520,76 @@ impl Position {
             return Some(Forbid::GivesCheck);
         }
         None
+    }
+
+    /// Puts the blocker on `sq`, taking the one that stood elsewhere off unless blockers
+    /// stay; a blocker on the square a double step passed leaves nothing to take en passant.
+    fn place_blocker(&mut self, b: &super::compile::Blocker, sq: Sq) {
+        if !b.keep {
+            for &s in &self.c.squares {
+                if self.board.is_wall(s) {
+                    self.board.restore_square(s.square());
+                }
+            }
+        }
+        self.board.remove_square(sq.square());
+        if self.ep.contains(&Some(sq)) {
+            self.ep = [None, None];
+            self.ep_victim = None;
+        }
+    }
+
+    /// Under `blocker`: each move of `out[start..]` once for every square the blocker may
+    /// then go to, in the board's square order; a move after which it has none is dropped.
+    fn with_blocks(&self, out: &mut Vec<Move>, start: usize) {
+        let Some(b) = &self.c.blocker else {
+            return;
+        };
+        let base: Vec<Move> = out.drain(start..).collect();
+        let mut scratch = self.board.clone();
+        for m in base {
+            let mut changes = Changes::default();
+            play_on(self.c, &mut scratch, self.turn, m, &mut changes);
+            for sq in self.block_squares(b, &scratch, m) {
+                out.push(Move {
+                    block: Some(sq),
+                    ..m
+                });
+            }
+            changes.undo(&mut scratch);
+        }
+    }
+
+    /// The squares the blocker may go to after `m`, on `board` (the board after it): any
+    /// empty square, or with `shot` those the moved piece's movement reaches from where it
+    /// landed (moving only, as an arrow flies).
+    fn block_squares(&self, b: &super::compile::Blocker, board: &Board, m: Move) -> Vec<Sq> {
+        if !b.shot {
+            return self
+                .c
+                .squares
+                .iter()
+                .copied()
+                .filter(|&sq| board.cell(sq) == cell::EMPTY)
+                .collect();
+        }
+        let Some(kind) = self.c.kind_at(self.board.cell(m.from)) else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        destinations(
+            &self.c.kinds[kind].movement,
+            board,
+            m.to,
+            self.turn,
+            |_| false,
+            |to, _| {
+                if !out.contains(&to) {
+                    out.push(to)
+                }
+            },
+        );
+        out
     }
 
     /// Appends the legal moves.
@@ -1497,6 +1654,9 @@ impl Position {
                 }
             }
         }
+        if c.blocker.is_some() {
+            self.with_blocks(out, start);
+        }
     }
 
     /// Under `checked-royal-captures`: a royal piece in check moves only to take a checker.
@@ -1530,8 +1690,10 @@ impl Position {
 
     pub fn is_capture(&self, m: Move) -> bool {
         matches!(m.special, Special::EnPassant { .. })
-            || !matches!(m.special, Special::Castle { .. } | Special::Promote)
-                && self.board.cell(m.to) != cell::EMPTY
+            || !matches!(
+                m.special,
+                Special::Castle { .. } | Special::Promote | Special::Pass
+            ) && self.board.cell(m.to) != cell::EMPTY
     }
 
     /// A game end that the position shows before any move is generated: a side without the
@@ -1600,6 +1762,9 @@ impl Position {
                 _ => {}
             }
         }
+        if let Some(end) = self.pass_ending() {
+            return Some(end);
+        }
         // Only the side that just moved can have given its last check; the rule happens to
         // the side it checked, the side to move.
         if let Some((e, n)) = c.check_count {
@@ -1608,6 +1773,19 @@ impl Position {
             }
         }
         None
+    }
+
+    /// The game ends by passing: the royal pieces still face each other after a pass
+    /// (`bikjang`), or two passes in a row (`pass`). The value is the side's to move.
+    fn pass_ending(&self) -> Option<(Color, Value, &'static str)> {
+        if self.passes == 0 {
+            return None;
+        }
+        if let Some(b) = self.c.bikjang.filter(|_| self.bikjang_now()) {
+            return Some((self.turn, b.value, b.tag.rule));
+        }
+        let p = self.c.pass.filter(|_| self.passes >= 2)?;
+        Some((self.turn, p.value, p.tag.rule))
     }
 
     /// Whether the side to move has a legal move of a goal piece onto its goal.
@@ -1731,6 +1909,9 @@ fn attacked_on(c: &Compiled, board: &Board, target: Sq, by: Color) -> bool {
     {
         return true;
     }
+    if !c.hop_limits.is_empty() {
+        return attacked_limited(c, board, target, by);
+    }
     match c.explosion {
         None if c.confined.is_empty() => c.tables[by.index()]
             .attacker(board, target, |_| true, |_, _| false)
@@ -1792,6 +1973,7 @@ fn attacked_by_region(c: &Compiled, board: &Board, target: Sq, by: Color) -> boo
             if !theirs || !c.kind_at(code).is_some_and(|k| rm.kinds.has(k)) {
                 continue;
             }
+            let kind = c.kind_at(code).unwrap_or(0);
             let mut hit = false;
             destinations(
                 &rm.movement,
@@ -1799,7 +1981,11 @@ fn attacked_by_region(c: &Compiled, board: &Board, target: Sq, by: Color) -> boo
                 from,
                 by,
                 |_| true,
-                |to, _| hit |= to == target,
+                |to, _| {
+                    hit |= to == target
+                        && (!rm.within || region.has(to))
+                        && hop_allowed(c, board, kind, from, to)
+                },
             );
             if hit {
                 return true;
@@ -1807,6 +1993,78 @@ fn attacked_by_region(c: &Compiled, board: &Board, target: Sq, by: Color) -> boo
         }
     }
     false
+}
+
+/// [`attacked_on`] where some kinds have a `hop-limit`: an attack that passes over or takes
+/// a piece of their immune kinds is none, and confined pieces attack only inside their
+/// region, as their moves go.
+fn attacked_limited(c: &Compiled, board: &Board, target: Sq, by: Color) -> bool {
+    if c.explosion.is_some() && royal_near(c, board, target, by) {
+        return false;
+    }
+    c.tables[by.index()]
+        .attacker(
+            board,
+            target,
+            |a| {
+                let Some(k) = c.kind_at(a.code) else {
+                    return true;
+                };
+                (c.explosion.is_none() || !c.royal.has(k))
+                    && c.confine_of(k, by).is_none_or(|r| r.has(target))
+                    && hop_allowed(c, board, k, a.from, target)
+            },
+            |_, _| false,
+        )
+        .is_some()
+}
+
+/// Whether a move of a piece of `kind` from `from` to `to` keeps every `hop-limit` that
+/// names the kind: no piece of an immune kind on `to`, nor on a square strictly between
+/// `from` and `to` along a straight line (a leap off the lines passes over nothing).
+pub(super) fn hop_allowed(c: &Compiled, board: &Board, kind: usize, from: Sq, to: Sq) -> bool {
+    c.hop_limits
+        .iter()
+        .filter(|h| h.kinds.has(kind))
+        .all(|h| hop_limit_blocker(c, board, h, from, to).is_none())
+}
+
+/// The square of the first piece of `h`'s immune kinds that a move from `from` to `to` passes
+/// over or takes, if any.
+pub(super) fn hop_limit_blocker(
+    c: &Compiled,
+    board: &Board,
+    h: &super::compile::HopLimit,
+    from: Sq,
+    to: Sq,
+) -> Option<Sq> {
+    let immune = |sq: Sq| c.kind_at(board.cell(sq)).is_some_and(|k| h.immune.has(k));
+    let (a, b) = (from.square(), to.square());
+    let (df, dr) = (b.file as i32 - a.file as i32, b.rank as i32 - a.rank as i32);
+    if df == 0 || dr == 0 || df.abs() == dr.abs() {
+        let step = crate::rules::board::delta(df.signum(), dr.signum());
+        let n = df.abs().max(dr.abs());
+        if let Some(sq) = (1..n).map(|i| from.offset(step * i)).find(|&sq| immune(sq)) {
+            return Some(sq);
+        }
+    }
+    immune(to).then_some(to)
+}
+
+/// The square of an enemy royal piece facing `color`'s royal piece on `royal` along its file
+/// with nothing between, on `board`.
+pub(super) fn facing_on(c: &Compiled, board: &Board, royal: Sq, color: Color) -> Option<Sq> {
+    for dir in [1, -1] {
+        let step = crate::rules::board::delta(0, dir);
+        let mut sq = royal.offset(step);
+        while !board_is_wall(board, sq) && board.cell(sq) == cell::EMPTY {
+            sq = sq.offset(step);
+        }
+        if !board_is_wall(board, sq) && royal_of(c, board.cell(sq), color.other()) {
+            return Some(sq);
+        }
+    }
+    None
 }
 
 /// Whether a royal piece of `color` stands on a square next to `sq`.
@@ -1863,6 +2121,9 @@ impl Tester {
             || c.checked_royal_captures.is_some()
             || c.check.is_none()
             || c.flying.is_some()
+            || !c.region_moves.is_empty()
+            || !c.hop_limits.is_empty()
+            || c.bikjang.is_some()
         {
             return None;
         }
@@ -2042,6 +2303,9 @@ fn play_on(c: &Compiled, board: &mut Board, us: Color, m: Move, changes: &mut Ch
     if let (Special::Promote, Some(into)) = (m.special, m.promotion()) {
         changes.set(board, m.from, cell::EMPTY);
         changes.set(board, m.to, c.piece(us, into).code());
+        return false;
+    }
+    if m.special == Special::Pass {
         return false;
     }
     let moving = board.cell(m.from);

@@ -13,7 +13,7 @@ const FULL_B: &str = include_str!("../../../tests/data/fsf/perft-b.txt");
 /// Games of sets A and B whose definitions cannot be written yet (hands and drops, regions
 /// that bind pieces, conversions, neutral pieces and shots are issue 22's): their lines are
 /// not run, and [`pending_games_have_no_definition`] keeps this list honest.
-const PENDING: &[&str] = &["amazons", "ataxx", "duck", "flipello", "janggi"];
+const PENDING: &[&str] = &["ataxx", "flipello"];
 
 /// One line of a perft data file: `variant | position | depth | count [| chess960]`.
 #[derive(Debug)]
@@ -252,6 +252,91 @@ mod engine {
             assert_eq!(outcome.rule, "check-count");
         });
     }
+
+    /// Janggi, on positions whose counts Fairy-Stockfish gives: generals facing each other
+    /// (the player facing it may only part them or pass, and a pass in check is allowed then
+    /// and ends the game), cannons that may not jump over or take cannons, palace diagonals.
+    #[test]
+    fn janggi_bikjang_passes_and_cannons() {
+        for (fen, depth, n) in [
+            ("4k4/9/9/9/9/9/9/9/4K4/9 w - - 0 1", 4, 394),
+            ("4k4/4a4/9/9/9/9/9/4R4/4K4/9 b - - 0 1", 4, 12576),
+            ("3k5/9/9/9/4c4/9/9/9/4K4/3C5 w - - 0 1", 4, 1439),
+            ("3k5/4c4/5C3/9/9/9/2p6/3P5/4K4/5r3 w - - 0 1", 4, 4458),
+            ("4k4/3P5/9/9/9/9/9/9/5K3/3R5 w - - 0 1", 4, 1332),
+            ("3k5/9/9/9/9/9/9/9/4R4/3K1r3 w - - 0 1", 1, 1),
+            ("3k5/9/9/9/9/9/9/9/4R4/3K1r3 w - - 0 1", 2, 0),
+        ] {
+            assert_eq!(
+                perft("janggi", fen, depth, false),
+                n,
+                "{fen} at depth {depth}"
+            );
+        }
+    }
+
+    /// Duck chess and amazons, on positions whose counts Fairy-Stockfish gives: a duck that
+    /// must move on and may not land where a double step passed (no en passant then), a
+    /// king that may be taken, arrows that stay and block.
+    #[test]
+    fn blockers_count_as_fairy_stockfish() {
+        for (variant, fen, depth, n) in [
+            ("duck", "4k3/1P6/8/8/8/8/8/4K3 w - - 0 1", 2, 162000),
+            ("duck", "k7/8/1Q6/8/8/8/8/4K3 b - - 0 1", 2, 292562),
+            (
+                "duck",
+                "rnbqkbnr/ppp1pppp/3*4/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq - 0 3",
+                1,
+                930,
+            ),
+            (
+                "amazons",
+                "q**6*/***7/10/10/10/10/10/10/10/9Q b - - 0 1",
+                2,
+                0,
+            ),
+            (
+                "amazons",
+                "3q2q3/10/10/q8q/10/4*5/Q8Q/10/10/3Q2Q3 w - - 0 1",
+                1,
+                2005,
+            ),
+        ] {
+            assert_eq!(perft(variant, fen, depth, false), n, "{variant} {fen}");
+        }
+    }
+
+    /// Janggi: two passes in a row end the game, and so does a pass while the generals face
+    /// each other; one pass alone does not.
+    #[test]
+    fn janggi_games_end_by_passing() {
+        use super::super::position::Special;
+        use super::super::Position;
+        let variant = variant_of("janggi").expect("janggi is bundled");
+        let crate::rules::Variant::Defined(id) = variant else {
+            panic!("janggi is not a definition")
+        };
+        let _bound = super::super::bind(id);
+        let options = Options::defaults(Position::options());
+        let geometry = Position::geometry_for(None).expect("a board");
+        let passed = |fen: &str, times: usize| {
+            let mut pos = Position::from_fen(geometry, fen, &options).expect("a FEN");
+            for _ in 0..times {
+                let mut moves = Vec::new();
+                pos.legal_moves(&mut moves);
+                let pass = moves.into_iter().find(|m| m.special == Special::Pass);
+                pos.apply(pass.expect("a legal pass"));
+            }
+            pos.outcome().map(|o| (o.winner, o.rule))
+        };
+        let start = "rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR w - - 0 1";
+        assert_eq!(passed(start, 1), None);
+        assert_eq!(passed(start, 2), Some((None, "pass")));
+        assert_eq!(
+            passed("3k5/9/9/9/9/9/9/9/9/3K1r3 w - - 0 1", 1),
+            Some((None, "bikjang"))
+        );
+    }
 }
 
 /// The invariants a definition's components offer hold where they should and are found
@@ -313,10 +398,42 @@ fn invariants_of_a_definition_hold_and_break() {
 /// and one it refuses names a component of the definition.
 #[test]
 fn the_judge_agrees_with_the_legal_moves_on_sets_a_and_b() {
+    judge_agrees(lines(LOW).into_iter().chain(lines(LOW_B)).collect());
+}
+
+/// [`the_judge_agrees_with_the_legal_moves_on_sets_a_and_b`] for janggi, duck chess and amazons:
+/// their lines of set B, and positions where the generals face each other (passing, in check
+/// or not) and cannons meet.
+#[test]
+fn the_judge_agrees_with_the_legal_moves_on_janggi_duck_and_amazons() {
+    let mut janggi: Vec<Line> = lines(LOW_B)
+        .into_iter()
+        .filter(|l| ["janggi", "duck", "amazons"].contains(&l.variant.as_str()))
+        .collect();
+    for fen in [
+        "4k4/9/9/9/9/9/9/9/4K4/9 w - - 0 1",
+        "3k5/9/9/9/9/9/9/9/4R4/3K1r3 w - - 0 1",
+        "3k5/4c4/5C3/9/9/9/2p6/3P5/4K4/5r3 w - - 0 1",
+        "r2k1c3/4p4/3R5/9/9/9/9/4c4/4K4/3c1C3 b - - 0 1",
+    ] {
+        janggi.push(Line {
+            variant: "janggi".into(),
+            position: fen.into(),
+            depth: 1,
+            count: 0,
+            chess960: false,
+        });
+    }
+    judge_agrees(janggi);
+}
+
+/// On every position of `lines`, and the positions one move on, a pseudo move the judge lets
+/// through is exactly a legal move, and one it refuses names a component of the definition.
+fn judge_agrees(lines: Vec<Line>) {
     use super::Position;
     use crate::rules::explain::StepVerdict;
     let mut seen = std::collections::HashSet::new();
-    for line in lines(LOW).into_iter().chain(lines(LOW_B)) {
+    for line in lines {
         if PENDING.contains(&line.variant.as_str()) || !seen.insert(line.position.clone()) {
             continue;
         }
@@ -354,6 +471,10 @@ fn the_judge_agrees_with_the_legal_moves_on_sets_a_and_b() {
             let (mut pseudo, mut legal) = (Vec::new(), Vec::new());
             pos.pseudo_moves(&mut pseudo);
             pos.legal_moves(&mut legal);
+            // Under `blocker`, a legal turn is a move and a square: the judge's is the move.
+            for m in legal.iter_mut() {
+                m.block = None;
+            }
             for m in pseudo {
                 let steps = pos.judge_move(m);
                 let forbids = steps.iter().find(|s| s.verdict == StepVerdict::Forbids);
