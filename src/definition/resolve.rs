@@ -15,7 +15,7 @@ use std::collections::{HashMap, HashSet};
 use super::error::{Error, Errors, Source};
 use super::fen;
 use super::model::{
-    Cell, Component, Definition, OptionDecl, PieceDef, Region, Rule, Safety, Sides, Span, Timing,
+    Cell, Component, Definition, OptionDecl, PieceDef, Reach, Region, Rule, Safety, Sides, Span, Timing,
     Value,
 };
 use super::parse::parse_tree;
@@ -68,6 +68,8 @@ pub const COMPONENTS: &[&str] = &[
     "confine",
     "region-move",
     "flying-royals",
+    "sanctuary",
+    "no-entry",
 ];
 
 /// The settings every component takes.
@@ -115,7 +117,9 @@ pub fn component_settings(component: &str) -> &'static [&'static str] {
         "move-count" => &["moves"],
         "insufficient-material" => &["alone", "colour-bound"],
         "confine" => &["pieces", "white", "black", "both"],
-        "region-move" => &["pieces", "move", "white", "black", "both"],
+        "region-move" => &["pieces", "move", "replace", "white", "black", "both"],
+        "sanctuary" => &["pieces", "by", "from", "white", "black", "both"],
+        "no-entry" => &["pieces", "white", "black", "both"],
         _ => &[],
     }
 }
@@ -1503,7 +1507,7 @@ impl<'a> Resolver<'a> {
                 }
             },
             "pieces" | "into" | "rooks" | "immune" | "white-into" | "black-into"
-            | "lost-on-line" | "alone" | "colour-bound" => {
+            | "lost-on-line" | "alone" | "colour-bound" | "by" => {
                 let letters = self.letters(src, st, board.pieces);
                 match letters {
                     Some(l) => {
@@ -1516,6 +1520,7 @@ impl<'a> Resolver<'a> {
                             "lost-on-line" => &mut s.lost_on_line,
                             "alone" => &mut s.alone,
                             "colour-bound" => &mut s.colour_bound,
+                            "by" => &mut s.by,
                             _ => &mut s.immune,
                         };
                         *slot = Some(l);
@@ -1558,7 +1563,7 @@ impl<'a> Resolver<'a> {
                     s.broken = true;
                 }
             },
-            "chess960" | "mandatory" | "captured-only" | "reply" | "in-check" => {
+            "chess960" | "mandatory" | "captured-only" | "reply" | "in-check" | "replace" => {
                 match self.single_value(src, st, "`yes` or `no`") {
                     Some(v) => match self.choice(src, v, &["yes", "no"]) {
                         Some(k) => {
@@ -1568,6 +1573,7 @@ impl<'a> Resolver<'a> {
                                 "mandatory" => s.mandatory = b,
                                 "reply" => s.reply = b,
                                 "in-check" => s.in_check = b,
+                                "replace" => s.replace = b,
                                 _ => s.captured_only = b,
                             }
                         }
@@ -1626,6 +1632,15 @@ impl<'a> Resolver<'a> {
                 },
                 None => s.broken = true,
             },
+            "from" => {
+                match self.single_value(src, st, "`anywhere`, `inside` or `outside`") {
+                    Some(v) => match self.choice(src, v, &["anywhere", "inside", "outside"]) {
+                        Some(k) => s.from = Some([Reach::Anywhere, Reach::Inside, Reach::Outside][k]),
+                        None => s.broken = true,
+                    },
+                    None => s.broken = true,
+                }
+            }
             "timing" => {
                 match self.single_value(src, st, "`at-once`, `after-reply` or `unless-matched`") {
                     Some(v) => {
@@ -1691,7 +1706,8 @@ impl<'a> Resolver<'a> {
         }
     }
 
-    /// `<side> rank|ranks N...`, `<side> file|files F...` or `<side> square|squares SQ...`.
+    /// `<side> rank|ranks N...`, `<side> file|files F...`, `<side> square|squares SQ...` or
+    /// `<side> area|areas SQ-SQ...` (the rectangles with those corners).
     fn region_line(
         &mut self,
         src: usize,
@@ -1704,26 +1720,28 @@ impl<'a> Resolver<'a> {
             "black" => &[1],
             _ => &[0, 1],
         };
-        let usage = "write `white rank 8`, `black ranks 1 2`, `both files d e` or `white squares \
-                     d4 e5`";
+        let usage = "write `white rank 8`, `black ranks 1 2`, `both files d e`, `white squares \
+                     d4 e5` or `both area b2 i5`";
         let Some((kind, items)) = st.values.split_first() else {
             self.fail_help(
                 src,
                 st.span.clone(),
-                "a region line needs `rank`, `file` or `square` and the places",
+                "a region line needs `rank`, `file`, `square` or `area` and the places",
                 "incomplete",
                 usage,
             );
             return false;
         };
-        const KINDS: [&str; 6] = ["rank", "ranks", "file", "files", "square", "squares"];
+        const KINDS: [&str; 8] = [
+            "rank", "ranks", "file", "files", "square", "squares", "area", "areas",
+        ];
         let Some(k) = KINDS.iter().position(|k| *k == kind.text) else {
             let mean = did_you_mean(&kind.text, KINDS);
             self.error(
                 src,
                 Problem::new(
                     format!(
-                        "expected `rank`, `file` or `square`, found `{}`{mean}",
+                        "expected `rank`, `file`, `square` or `area`, found `{}`{mean}",
                         kind.text
                     ),
                     kind.span.clone(),
@@ -1758,6 +1776,12 @@ impl<'a> Resolver<'a> {
                     Some(f) => cells.extend((0..board.ranks).map(|r| Cell { file: f, rank: r })),
                     None => ok = false,
                 },
+                3 => match self.area(src, v, board) {
+                    Some((a, b)) => cells.extend((a.file.min(b.file)..=a.file.max(b.file)).flat_map(
+                        |f| (a.rank.min(b.rank)..=a.rank.max(b.rank)).map(move |r| Cell { file: f, rank: r }),
+                    )),
+                    None => ok = false,
+                },
                 _ => match self.square(src, v, board.files, board.ranks) {
                     Some(c) if board.holes.contains(&c) => {
                         self.fail(
@@ -1778,6 +1802,30 @@ impl<'a> Resolver<'a> {
             region[side].extend(cells.iter().copied());
         }
         ok
+    }
+
+    /// `b2-i5`: two corner squares of a rectangle of the board.
+    fn area(&mut self, src: usize, v: &SynValue, board: &BoardInfo) -> Option<(Cell, Cell)> {
+        let corners = v.text.split_once('-').and_then(|(a, b)| {
+            Some((
+                parse_square(a, board.files, board.ranks)?,
+                parse_square(b, board.files, board.ranks)?,
+            ))
+        });
+        if corners.is_none() {
+            self.fail_help(
+                src,
+                v.span.clone(),
+                format!("`{}` is not two squares of the board joined by `-`", v.text),
+                "not an area",
+                format!(
+                    "an area is written by two opposite corners, as in `b2-{}{}`",
+                    (b'a' + board.files - 1) as char,
+                    board.ranks
+                ),
+            );
+        }
+        corners
     }
 
     /// Piece letters, each a piece of the definition.
@@ -2149,6 +2197,34 @@ impl<'a> Resolver<'a> {
                         pieces,
                         region: region(s),
                         movement,
+                        replace: s.replace.unwrap_or(false),
+                    }
+                }
+            }
+            "sanctuary" | "no-entry" => {
+                if !s.region_given {
+                    missing.push((
+                        "a region",
+                        "say where: `both files a j` or `white area b2 i5`",
+                    ));
+                }
+                if kind == "sanctuary" {
+                    // Every kind by default: a sanctuary with no `pieces` protects all pieces.
+                    let all: Vec<char> = board.pieces.iter().map(|p| p.letter).collect();
+                    Component::Sanctuary {
+                        pieces: letters(&s.pieces).unwrap_or_else(|| all.clone()),
+                        region: region(s),
+                        by: letters(&s.by).unwrap_or_default(),
+                        from: s.from.unwrap_or(Reach::Anywhere),
+                    }
+                } else {
+                    let pieces = letters(&s.pieces).unwrap_or_else(|| {
+                        missing.push(("`pieces`", "name the pieces kept out: `pieces Q R B N`"));
+                        Vec::new()
+                    });
+                    Component::NoEntry {
+                        pieces,
+                        region: region(s),
                     }
                 }
             }
@@ -2264,6 +2340,9 @@ struct Settings {
     against: Option<u8>,
     reply: Option<bool>,
     in_check: Option<bool>,
+    replace: Option<bool>,
+    by: Option<Vec<Letter>>,
+    from: Option<Reach>,
     region: [Vec<Cell>; 2],
     region_given: bool,
     /// The settings written, valid or not: one that is wrong is reported once, not also as

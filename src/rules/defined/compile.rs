@@ -95,6 +95,10 @@ pub struct RegionMove {
     pub kinds: KindSet,
     pub region: [SqSet; 2],
     pub movement: Movement,
+    /// The movement as written, for refusals.
+    pub betza: String,
+    /// The piece moves only so in the region, its own movement set aside (`replace yes`).
+    pub replace: bool,
 }
 
 /// A draw by material ([`Component::InsufficientMaterial`]).
@@ -232,6 +236,12 @@ pub struct Compiled {
     pub region_moves: Vec<RegionMove>,
     /// `flying-royals`: opposing royal pieces attack each other along an open file.
     pub flying: Option<Tag>,
+    /// Whether some region-move replaces a piece's own movement ([`Compiled::replaced`]).
+    pub replacing: bool,
+    /// `sanctuary` components, in the order written.
+    pub sanctuaries: Vec<super::zones::Sanctuary>,
+    /// `no-entry` components, in the order written.
+    pub no_entries: Vec<super::zones::NoEntry>,
     /// The options whose readings choose among the components, by what they decide.
     pub readings: Readings,
 }
@@ -353,6 +363,9 @@ impl Compiled {
             confined: Vec::new(),
             region_moves: Vec::new(),
             flying: None,
+            replacing: false,
+            sanctuaries: Vec::new(),
+            no_entries: Vec::new(),
             readings: readings_of(&def),
             def: def.clone(),
         };
@@ -492,16 +505,37 @@ impl Compiled {
                     pieces,
                     region,
                     movement,
+                    replace,
                 } => {
                     if let Some(m) = betza_movement(movement) {
+                        c.replacing |= *replace;
                         c.region_moves.push(RegionMove {
                             tag,
                             kinds: set(pieces),
                             region: sides(region),
                             movement: m,
+                            betza: movement.clone(),
+                            replace: *replace,
                         })
                     }
                 }
+                Component::Sanctuary {
+                    pieces,
+                    region,
+                    by,
+                    from,
+                } => c.sanctuaries.push(super::zones::Sanctuary {
+                    tag,
+                    kinds: set(pieces),
+                    region: sides(region),
+                    by: (!by.is_empty()).then(|| set(by)),
+                    from: *from,
+                }),
+                Component::NoEntry { pieces, region } => c.no_entries.push(super::zones::NoEntry {
+                    tag,
+                    kinds: set(pieces),
+                    region: sides(region),
+                }),
                 Component::FlyingRoyals => c.flying = Some(tag),
                 Component::InsufficientMaterial {
                     alone,

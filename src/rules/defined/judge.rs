@@ -225,8 +225,18 @@ impl Position {
             if !self.attacked(royal, color.other()) {
                 continue;
             }
-            let by = c.tables[color.other().index()]
-                .attacker(&self.board, royal, |_| true, |_, _| false)
+            let them = color.other();
+            let by = c.tables[them.index()]
+                .attacker(
+                    &self.board,
+                    royal,
+                    |a| {
+                        c.kind_at(a.code).is_none_or(|k| {
+                            c.zone_admits(&self.board, k, them, a.from, royal, true)
+                        })
+                    },
+                    |_, _| false,
+                )
                 .map(|a| {
                     format!(
                         " by the {} on {}",
@@ -422,6 +432,10 @@ impl Position {
                 format!("{t} holds a piece of {}", self.turn),
             );
         }
+        // A movement set aside in a region, or a square a zone component bars.
+        if let Some(step) = self.zone_refusal(kind, from, to) {
+            return step;
+        }
         // On a board with only the mover (and the target), would it get there?
         let mut bare = self.clone();
         for sq in c.squares.iter().copied() {
@@ -555,10 +569,10 @@ impl Position {
     fn region_move_of(&self, m: Move) -> Option<&'static super::compile::RegionMove> {
         let c = self.c;
         let kind = c.kind_at(self.board.cell(m.from))?;
-        if self.movement_reaches(kind, m.from, m.to) {
+        let us = self.turn;
+        if c.replaced(kind, us, m.from).is_none() && self.movement_reaches(kind, m.from, m.to) {
             return None;
         }
-        let us = self.turn;
         c.region_moves.iter().find(|rm| {
             if !rm.kinds.has(kind) || !rm.region[us.index()].has(m.from) {
                 return false;

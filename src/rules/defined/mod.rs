@@ -17,6 +17,7 @@ mod judge;
 mod position;
 #[cfg(test)]
 mod tests;
+mod zones;
 
 use std::cell::Cell;
 use std::sync::{Mutex, RwLock};
@@ -349,7 +350,9 @@ fn regions_of(def: &Definition) -> Vec<(String, &crate::definition::model::Regio
             | C::Promotion { region, .. }
             | C::Goal { region, .. }
             | C::Confine { region, .. }
-            | C::RegionMove { region, .. } => region,
+            | C::RegionMove { region, .. }
+            | C::Sanctuary { region, .. }
+            | C::NoEntry { region, .. } => region,
             _ => continue,
         };
         for (color, region) in Color::ALL.iter().zip(region) {
@@ -402,7 +405,18 @@ fn summary(c: &crate::definition::Component) -> String {
         C::FirstMove { movement, .. } => format!("a piece on a square it keeps a first-move right on may also move `{movement}`"),
         C::CheckedRoyalCaptures => "a royal piece in check moves only to capture a piece that gives check".into(),
         C::Confine { .. } => "pieces of the named kinds never leave their side's region".into(),
-        C::RegionMove { movement, .. } => format!("a piece of the named kinds standing in its side's region may also move `{movement}`"),
+        C::RegionMove { movement, replace: false, .. } => format!("a piece of the named kinds standing in its side's region may also move `{movement}`"),
+        C::RegionMove { movement, replace: true, .. } => format!("a piece of the named kinds standing in its side's region moves only as `{movement}`, its own movement set aside"),
+        C::Sanctuary { by, from, .. } => {
+            let by = if by.is_empty() { "any piece".to_string() } else { format!("a piece of {}", by.iter().map(char::to_string).collect::<Vec<_>>().join(" ")) };
+            let whence = match from {
+                crate::definition::model::Reach::Anywhere => "",
+                crate::definition::model::Reach::Inside => " standing in the region too",
+                crate::definition::model::Reach::Outside => " standing outside the region",
+            };
+            format!("a piece of the named kinds standing in its side's region is not captured, nor attacked, by {by}{whence}")
+        }
+        C::NoEntry { .. } => "pieces of the named kinds standing outside their side's region never move into it".into(),
         C::FlyingRoyals => "two opposing royal pieces may not face each other on a file with nothing between".into(),
         C::InsufficientMaterial { alone, colour_bound } => {
             let letters = |l: &[char]| l.iter().map(char::to_string).collect::<Vec<_>>().join(" ");

@@ -497,6 +497,9 @@ impl Position {
                     )
                 }
             }
+            if c.replaced(kind, us, from).is_some() {
+                out.truncate(first);
+            }
             for rm in &c.region_moves {
                 if !rm.kinds.has(kind) || !rm.region[us.index()].has(from) {
                     continue;
@@ -562,6 +565,9 @@ impl Position {
                         }
                     }
                 }
+            }
+            if c.bars_moves() {
+                self.drop_barred(out, first, kind, from);
             }
         }
         self.first_moves(out);
@@ -1179,7 +1185,7 @@ fn attacked_on(c: &Compiled, board: &Board, target: Sq, by: Color) -> bool {
         return true;
     }
     match c.explosion {
-        None if c.confined.is_empty() => c.tables[by.index()]
+        None if c.confined.is_empty() && !c.zoned() => c.tables[by.index()]
             .attacker(board, target, |_| true, |_, _| false)
             .is_some(),
         // A confined piece attacks only inside its region.
@@ -1191,6 +1197,9 @@ fn attacked_on(c: &Compiled, board: &Board, target: Sq, by: Color) -> bool {
                     c.kind_at(a.code)
                         .and_then(|k| c.confine_of(k, by))
                         .is_none_or(|r| r.has(target))
+                        && c.kind_at(a.code).is_none_or(|k| {
+                            c.zone_admits(board, k, by, a.from, target, true)
+                        })
                 },
                 |_, _| false,
             )
@@ -1205,7 +1214,11 @@ fn attacked_on(c: &Compiled, board: &Board, target: Sq, by: Color) -> bool {
                 .attacker(
                     board,
                     target,
-                    |a| c.kind_at(a.code).is_some_and(|k| !c.royal.has(k)),
+                    |a| {
+                        c.kind_at(a.code).is_some_and(|k| {
+                            !c.royal.has(k) && c.zone_admits(board, k, by, a.from, target, true)
+                        })
+                    },
                     |_, _| false,
                 )
                 .is_some()
@@ -1236,7 +1249,10 @@ fn attacked_by_region(c: &Compiled, board: &Board, target: Sq, by: Color) -> boo
             }
             let code = board.cell(from);
             let theirs = code != cell::EMPTY && code != cell::WALL && (code & 1) == by as u8;
-            if !theirs || !c.kind_at(code).is_some_and(|k| rm.kinds.has(k)) {
+            let Some(kind) = c.kind_at(code).filter(|&k| theirs && rm.kinds.has(k)) else {
+                continue;
+            };
+            if !c.zone_admits(board, kind, by, from, target, false) {
                 continue;
             }
             let mut hit = false;

@@ -1,0 +1,225 @@
+//! Regions that change who may capture and who may go where: `sanctuary` (a piece standing
+//! in a region is not taken, or only by some kinds), `no-entry` (pieces outside a region never
+//! move into it) and a `region-move` with `replace yes` (a piece standing in a region moves
+//! only so there). Each is asked through one function here, by the generator, the attack test
+//! and the judge alike, so a move is made, an attack counted and a refusal explained by the
+//! same reading of the component.
+
+use super::compile::{Compiled, KindSet, RegionMove, SqSet, Tag};
+use super::position::{Move, Position, Special};
+use crate::definition::model::Reach;
+use crate::rules::board::{cell, Board, Sq};
+use crate::rules::explain::Step;
+use crate::rules::movement::destinations;
+use crate::rules::piece::Color;
+
+/// A region whose pieces are not captured by some kinds ([`crate::definition::Component::Sanctuary`]).
+#[derive(Clone, Debug)]
+pub struct Sanctuary {
+    pub tag: Tag,
+    /// The kinds it protects.
+    pub kinds: KindSet,
+    /// Where each side's pieces are protected.
+    pub region: [SqSet; 2],
+    /// The capturers it holds against; `None`: every kind, invented pieces included.
+    pub by: Option<KindSet>,
+    /// Where those capturers stand, seen from the protected side's region.
+    pub from: Reach,
+}
+
+/// A region pieces of some kinds never enter from outside
+/// ([`crate::definition::Component::NoEntry`]).
+#[derive(Clone, Debug)]
+pub struct NoEntry {
+    pub tag: Tag,
+    pub kinds: KindSet,
+    pub region: [SqSet; 2],
+}
+
+/// The component that keeps a piece from a square.
+#[derive(Clone, Copy, Debug)]
+pub enum Bar<'a> {
+    Sanctuary(&'a Sanctuary),
+    NoEntry(&'a NoEntry),
+}
+
+impl Compiled {
+    /// Whether a `sanctuary` or `no-entry` component may keep a move from being made.
+    #[inline]
+    pub fn bars_moves(&self) -> bool {
+        !self.sanctuaries.is_empty() || !self.no_entries.is_empty()
+    }
+
+    /// Whether a zone component changes what attacks ([`Compiled::zone_admits`]).
+    #[inline]
+    pub fn zoned(&self) -> bool {
+        self.bars_moves() || self.replacing
+    }
+
+    /// The first `no-entry`, then `sanctuary`, component (in the order written) that keeps a
+    /// piece of `kind` and `color` on `from` from going to (or attacking) `to` on `board`,
+    /// taking what stands on `taken` (`to`, or the piece an en-passant capture takes).
+    pub fn bar(
+        &self,
+        board: &Board,
+        kind: usize,
+        color: Color,
+        from: Sq,
+        to: Sq,
+        taken: Sq,
+    ) -> Option<Bar<'_>> {
+        let side = color.index();
+        if let Some(n) = self.no_entries.iter().find(|n| {
+            n.kinds.has(kind) && n.region[side].has(to) && !n.region[side].has(from)
+        }) {
+            return Some(Bar::NoEntry(n));
+        }
+        let code = board.cell(taken);
+        if code == cell::EMPTY || code == cell::WALL || code & 1 == color as u8 {
+            return None;
+        }
+        let victim = self.kind_at(code)?;
+        let theirs = color.other().index();
+        self.sanctuaries
+            .iter()
+            .find(|s| {
+                let region = &s.region[theirs];
+                s.kinds.has(victim)
+                    && region.has(taken)
+                    && s.by.is_none_or(|by| by.has(kind))
+                    && match s.from {
+                        Reach::Anywhere => true,
+                        Reach::Inside => region.has(from),
+                        Reach::Outside => !region.has(from),
+                    }
+            })
+            .map(Bar::Sanctuary)
+    }
+
+    /// The `region-move` with `replace yes` under which a piece of `kind` and `color` on
+    /// `from` moves, its own movement set aside, if any.
+    #[inline]
+    pub fn replaced(&self, kind: usize, color: Color, from: Sq) -> Option<&RegionMove> {
+        if !self.replacing {
+            return None;
+        }
+        self.region_moves
+            .iter()
+            .find(|rm| rm.replace && rm.kinds.has(kind) && rm.region[color.index()].has(from))
+    }
+
+    /// Whether an attack from `from` on `target` counts under the zone components: the
+    /// attacker's own movement does not count where a region replaces it (`own`), and a barred
+    /// square is not attacked.
+    #[inline]
+    pub fn zone_admits(
+        &self,
+        board: &Board,
+        kind: usize,
+        by: Color,
+        from: Sq,
+        target: Sq,
+        own: bool,
+    ) -> bool {
+        !(own && self.replaced(kind, by, from).is_some())
+            && self.bar(board, kind, by, from, target, target).is_none()
+    }
+}
+
+impl Position {
+    /// Drops from `out[first..]` the moves of the piece of `kind` on `from` that a zone
+    /// component bars.
+    pub(super) fn drop_barred(&self, out: &mut Vec<Move>, first: usize, kind: usize, from: Sq) {
+        let c = self.c;
+        let us = self.turn;
+        let mut kept = first;
+        for i in first..out.len() {
+            let m = out[i];
+            let taken = match m.special {
+                Special::EnPassant { victim } => victim,
+                _ => m.to,
+            };
+            if c.bar(&self.board, kind, us, from, m.to, taken).is_none() {
+                out[kept] = m;
+                kept += 1;
+            }
+        }
+        out.truncate(kept);
+    }
+
+    /// Why the piece of `kind` on `from` does not go to `to` when a zone component is the
+    /// reason: a movement set aside in a region (its region-move's rule), or a square its
+    /// movement reaches past the pieces in between that a `no-entry` or `sanctuary` bars.
+    pub(super) fn zone_refusal(&self, kind: usize, from: Sq, to: Sq) -> Option<Step> {
+        let c = self.c;
+        let us = self.turn;
+        let name = &c.kinds[kind].name;
+        let (f, t) = (
+            c.geometry.square_name(from.square()),
+            c.geometry.square_name(to.square()),
+        );
+        // On a board with only the mover and what stands on `to`, where would it go?
+        let mut bare = self.board.clone();
+        for &sq in &c.squares {
+            if sq != from && sq != to {
+                bare.put(sq.square(), None);
+            }
+        }
+        let them = us.other();
+        let reaches = |m: &crate::rules::movement::Movement| {
+            let mut hit = false;
+            destinations(
+                m,
+                &bare,
+                from,
+                us,
+                |code| code & 1 == them as u8,
+                |sq, _| hit |= sq == to,
+            );
+            hit
+        };
+        let own = reaches(&c.kinds[kind].movement);
+        let gained = c.region_moves.iter().any(|rm| {
+            rm.kinds.has(kind) && rm.region[us.index()].has(from) && reaches(&rm.movement)
+        });
+        if let Some(rm) = c.replaced(kind, us, from) {
+            if own && !gained {
+                return Some(Step::forbids(
+                    rm.tag.rule,
+                    format!(
+                        "the {name} on {f} stands in the region of {}, where it moves only as `{}`, which does not reach {t}",
+                        rm.tag.rule, rm.betza
+                    ),
+                ));
+            }
+            if !gained {
+                return None;
+            }
+        } else if !own && !gained {
+            return None;
+        }
+        Some(match c.bar(&self.board, kind, us, from, to, to)? {
+            Bar::NoEntry(n) => Step::forbids(
+                n.tag.rule,
+                format!("the {name} on {f} stands outside the region of {}, and may not enter it on {t}", n.tag.rule),
+            ),
+            Bar::Sanctuary(s) => {
+                let victim = c
+                    .kind_at(self.board.cell(to))
+                    .map_or("piece", |k| c.kinds[k].name.as_str());
+                let whence = match s.from {
+                    Reach::Anywhere => String::new(),
+                    Reach::Inside => " from inside it".to_string(),
+                    Reach::Outside => " from outside it".to_string(),
+                };
+                Step::forbids(
+                    s.tag.rule,
+                    format!(
+                        "the {victim} on {t} stands in the sanctuary of {}, which a {name}{whence} may not capture",
+                        s.tag.rule
+                    ),
+                )
+            }
+        })
+    }
+}
