@@ -10,6 +10,8 @@
 
 #[cfg(test)]
 mod agreement;
+#[cfg(test)]
+mod cypher_agreement;
 mod compile;
 mod endings;
 mod invariants;
