@@ -15,8 +15,8 @@ use std::collections::{HashMap, HashSet};
 use super::error::{Error, Errors, Source};
 use super::fen;
 use super::model::{
-    Cell, Component, Definition, OptionDecl, PieceDef, Reach, Region, Rule, Safety, Sides, Span, Timing,
-    Value,
+    Cell, Component, Definition, OptionDecl, PieceDef, Reach, Region, Rule, Safety, Sides, Span,
+    Timing, Value,
 };
 use super::parse::parse_tree;
 use super::syntax::{self, Statement, Value as SynValue};
@@ -1632,15 +1632,13 @@ impl<'a> Resolver<'a> {
                 },
                 None => s.broken = true,
             },
-            "from" => {
-                match self.single_value(src, st, "`anywhere`, `inside` or `outside`") {
-                    Some(v) => match self.choice(src, v, &["anywhere", "inside", "outside"]) {
-                        Some(k) => s.from = Some([Reach::Anywhere, Reach::Inside, Reach::Outside][k]),
-                        None => s.broken = true,
-                    },
+            "from" => match self.single_value(src, st, "`anywhere`, `inside` or `outside`") {
+                Some(v) => match self.choice(src, v, &["anywhere", "inside", "outside"]) {
+                    Some(k) => s.from = Some([Reach::Anywhere, Reach::Inside, Reach::Outside][k]),
                     None => s.broken = true,
-                }
-            }
+                },
+                None => s.broken = true,
+            },
             "timing" => {
                 match self.single_value(src, st, "`at-once`, `after-reply` or `unless-matched`") {
                     Some(v) => {
@@ -1777,9 +1775,12 @@ impl<'a> Resolver<'a> {
                     None => ok = false,
                 },
                 3 => match self.area(src, v, board) {
-                    Some((a, b)) => cells.extend((a.file.min(b.file)..=a.file.max(b.file)).flat_map(
-                        |f| (a.rank.min(b.rank)..=a.rank.max(b.rank)).map(move |r| Cell { file: f, rank: r }),
-                    )),
+                    Some((a, b)) => {
+                        cells.extend((a.file.min(b.file)..=a.file.max(b.file)).flat_map(|f| {
+                            (a.rank.min(b.rank)..=a.rank.max(b.rank))
+                                .map(move |r| Cell { file: f, rank: r })
+                        }))
+                    }
                     None => ok = false,
                 },
                 _ => match self.square(src, v, board.files, board.ranks) {

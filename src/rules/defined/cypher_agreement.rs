@@ -103,9 +103,101 @@ fn placement(rng: &mut Rng) -> String {
     ranks.join("/")
 }
 
-/// Compares the two engines on `placement` with `side` to move; `false` when the position
-/// is not one to compare (the side not to move is in check under the definition).
-fn agree(placement: &str, side: &str, failures: &mut Vec<String>) -> bool {
+/// The refusals of every move of a piece of the side to move to a square it does not reach
+/// legally, by the built-in and by the definition: `(turn, built-in rule, definition rule)`.
+fn refusals(
+    built_in: &Cypher,
+    defined: &super::Position,
+) -> Vec<(String, &'static str, &'static str)> {
+    use crate::scenario::evaluate::Lowering;
+    use crate::scenario::parse::parse_turn;
+    let (cg, dg) = (Cypher::geometry(), Geometry::lettered(10, 11));
+    let legal = texts(defined);
+    let board = built_in.board();
+    let mut out = Vec::new();
+    for (from, piece) in board.pieces() {
+        if piece.color() != built_in.turn() {
+            continue;
+        }
+        let letter = match piece.role() {
+            Role::Pawn => String::new(),
+            r => r.letter().to_string(),
+        };
+        for to in cg.squares().filter(|s| *s != from) {
+            let mark = if board.get(to).is_some() { "x" } else { "-" };
+            let text = |g: &Geometry| {
+                format!("{letter}{}{mark}{}", g.square_name(from), g.square_name(to))
+            };
+            let (ct, dt) = (text(&cg), text(&dg));
+            if legal.iter().any(|l| l.starts_with(&dt))
+                || (letter.is_empty() && (to.rank == 9 || to.rank == 1))
+            {
+                continue;
+            }
+            let want = built_in.refusal(
+                &Lowering::<Cypher>::new(cg)
+                    .turn(&parse_turn(&ct).expect("a move parses"))
+                    .expect("lowers"),
+            );
+            let got = defined.refusal(
+                &Lowering::<super::Position>::new(dg)
+                    .turn(&parse_turn(&dt).expect("a move parses"))
+                    .expect("lowers"),
+            );
+            out.push((dt, want.rule, got.rule));
+        }
+    }
+    out
+}
+
+/// The rule ids the definition's zone components share with the built-in.
+const ZONE_RULES: &[&str] = &[
+    "field-sanctuary",
+    "field-reach",
+    "court-reach",
+    "border-sanctuary",
+    "court-sanctuary",
+    "knight-court-exit",
+    "court-entry-trigger",
+];
+
+/// Whether the built-in's refusal `want` and the definition's `got` agree where a zone rule
+/// is one of them. They word three cases apart, each for a reason the definition states: the
+/// built-in refuses a move onto a King by `no-king-capture` where the definition's sanctuary
+/// protects the King; a knight entering Court by `knight-court-entry` (classical L only, a
+/// rule of the Spy's trigger) where, without Spies, nothing but the King enters; and any move
+/// onto a piece of the mover's by `own-piece-on-target`, which the definition names only
+/// where the piece's movement reaches it.
+fn zone_refusals_agree(want: &str, got: &str) -> bool {
+    let sanctuary = [
+        "field-sanctuary",
+        "field-reach",
+        "court-reach",
+        "border-sanctuary",
+        "court-sanctuary",
+    ];
+    want == got
+        || !ZONE_RULES.contains(&want) && !ZONE_RULES.contains(&got)
+        || want == "no-king-capture" && sanctuary.contains(&got)
+        || want == "knight-court-entry" && ["court-entry-trigger", "court-sanctuary"].contains(&got)
+        || want == "own-piece-on-target"
+}
+
+/// What the comparison found.
+#[derive(Default)]
+struct Tally {
+    /// Positions compared, from games and from placements.
+    positions: usize,
+    /// Refusals compared, and how many each zone rule gave alike.
+    refusals: usize,
+    zone_rules: std::collections::BTreeMap<&'static str, usize>,
+    failures: Vec<String>,
+}
+
+/// Compares the two engines on `placement`/// Compares the two engines on `placement` with `side` to move; `false` when the position
+/// is not one to compare (the side not to move is in check under the definition); with
+/// `refusals_too`, also every refusal of a move of the mover's pieces.
+fn agree(placement: &str, side: &str, refusals_too: bool, tally: &mut Tally) -> bool {
     let defined = super::Position::from_fen(
         Geometry::lettered(10, 11),
         &format!("{placement} {side} - - 0 1"),
@@ -138,18 +230,30 @@ fn agree(placement: &str, side: &str, failures: &mut Vec<String>) -> bool {
                 .collect::<Vec<_>>()
                 .join(" ")
         };
-        failures.push(format!(
+        tally.failures.push(format!(
             "{fen}: built-in only [{}], definition only [{}]",
             only(&a, &b),
             only(&b, &a)
         ));
     } else if built_in.in_check() != defined.in_check() {
-        failures.push(format!(
+        tally.failures.push(format!(
             "{fen}: in check {:?} built-in, {:?} definition",
             built_in.in_check(),
             defined.in_check()
         ));
+    } else if refusals_too {
+        for (turn, want, got) in refusals(&built_in, &defined) {
+            tally.refusals += 1;
+            if !zone_refusals_agree(want, got) {
+                tally.failures.push(format!(
+                    "{turn} in {fen}: built-in {want}, definition {got}"
+                ));
+            } else if want == got && ZONE_RULES.contains(&got) {
+                *tally.zone_rules.entry(got).or_insert(0) += 1;
+            }
+        }
     }
+    tally.positions += 1;
     true
 }
 
@@ -161,17 +265,16 @@ fn the_cypher_board_definition_moves_as_the_built_in_without_spies() {
     };
     let _bound = super::bind(id);
     let mut rng = Rng(0xC1_F4E5_B0A2_D5E7);
-    let mut failures = Vec::new();
-    let (mut from_games, mut from_placements) = (0, 0);
+    let mut tally = Tally::default();
     let options = Options::defaults(Cypher::options());
     for _game in 0..12 {
         let mut game = Cypher::from_fen(Cypher::geometry(), &format!("{START} w"), &options)
             .expect("the start without Spies");
-        for _ply in 0..120 {
+        for ply in 0..120 {
             let fen = game.fen();
             let mut fields = fen.split_whitespace();
             let (placement, side) = (fields.next().unwrap_or(""), fields.next().unwrap_or(""));
-            from_games += usize::from(agree(placement, side, &mut failures));
+            agree(placement, side, ply % 16 == 5, &mut tally);
             let legal = game.legal_turns();
             if legal.is_empty() {
                 break;
@@ -180,19 +283,28 @@ fn the_cypher_board_definition_moves_as_the_built_in_without_spies() {
             game.play(m);
         }
     }
-    for _ in 0..3000 {
+    let from_games = tally.positions;
+    for n in 0..3000 {
         let p = placement(&mut rng);
         let side = ["w", "b"][rng.below(2)];
-        from_placements += usize::from(agree(&p, side, &mut failures));
+        agree(&p, side, n % 16 == 0, &mut tally);
     }
+    let failures = &tally.failures;
     assert!(
         failures.is_empty(),
-        "{} positions differ:\n{}",
+        "{} differ:\n{}",
         failures.len(),
         failures[..failures.len().min(12)].join("\n")
     );
     assert!(
-        from_games > 1000 && from_placements > 1500,
-        "{from_games} positions from games, {from_placements} placements"
+        from_games > 1000 && tally.positions - from_games > 1500 && tally.refusals > 50_000,
+        "{from_games} positions from games, {} in all, {} refusals",
+        tally.positions,
+        tally.refusals
     );
+    // Every zone rule refused some move, as the built-in did.
+    let used: Vec<&str> = tally.zone_rules.keys().copied().collect();
+    let mut all = ZONE_RULES.to_vec();
+    all.sort();
+    assert_eq!(used, all, "{:?}", tally.zone_rules);
 }

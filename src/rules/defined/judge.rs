@@ -21,6 +21,14 @@ pub fn castling_sub_id(id: &str, bar: CastleBar) -> String {
     format!("{id}-{suffix}")
 }
 
+/// The refusal of a move with a piece in the way.
+pub(super) fn blocked_step(name: &str, from: &str, to: &str) -> Step {
+    Step::forbids(
+        rule_id("blocked"),
+        format!("a piece stands in the way of the {name} from {from} to {to}"),
+    )
+}
+
 /// The catalogue's own `'static` copy of rule id `id`.
 fn rule_id(id: &str) -> &'static str {
     <Position as Rules>::rules()
@@ -447,10 +455,7 @@ impl Position {
             bare.board.put(to.square(), Some(c.piece(them, kind)));
         }
         if !own_target && reaches(&bare) {
-            return Step::forbids(
-                rule_id("blocked"),
-                format!("a piece stands in the way of the {name} from {f} to {t}"),
-            );
+            return blocked_step(&name, &f, &t);
         }
         let empty = self.board.cell(to) == crate::rules::board::cell::EMPTY;
         if let Some(e) = c.en_passant.as_ref().filter(|e| e.kinds.has(kind)) {

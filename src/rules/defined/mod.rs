@@ -10,9 +10,9 @@
 
 #[cfg(test)]
 mod agreement;
+mod compile;
 #[cfg(test)]
 mod cypher_agreement;
-mod compile;
 mod endings;
 mod invariants;
 mod judge;

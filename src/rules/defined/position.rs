@@ -1197,9 +1197,8 @@ fn attacked_on(c: &Compiled, board: &Board, target: Sq, by: Color) -> bool {
                     c.kind_at(a.code)
                         .and_then(|k| c.confine_of(k, by))
                         .is_none_or(|r| r.has(target))
-                        && c.kind_at(a.code).is_none_or(|k| {
-                            c.zone_admits(board, k, by, a.from, target, true)
-                        })
+                        && c.kind_at(a.code)
+                            .is_none_or(|k| c.zone_admits(board, k, by, a.from, target, true))
                 },
                 |_, _| false,
             )

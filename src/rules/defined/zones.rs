@@ -10,7 +10,7 @@ use super::position::{Move, Position, Special};
 use crate::definition::model::Reach;
 use crate::rules::board::{cell, Board, Sq};
 use crate::rules::explain::Step;
-use crate::rules::movement::destinations;
+use crate::rules::movement::{destinations, Movement};
 use crate::rules::piece::Color;
 
 /// A region whose pieces are not captured by some kinds ([`crate::definition::Component::Sanctuary`]).
@@ -56,7 +56,7 @@ impl Compiled {
         self.bars_moves() || self.replacing
     }
 
-    /// The first `no-entry`, then `sanctuary`, component (in the order written) that keeps a
+    /// The first `no-entry` or `sanctuary` component (in the order written) that keeps a
     /// piece of `kind` and `color` on `from` from going to (or attacking) `to` on `board`,
     /// taking what stands on `taken` (`to`, or the piece an en-passant capture takes).
     pub fn bar(
@@ -69,20 +69,17 @@ impl Compiled {
         taken: Sq,
     ) -> Option<Bar<'_>> {
         let side = color.index();
-        if let Some(n) = self.no_entries.iter().find(|n| {
-            n.kinds.has(kind) && n.region[side].has(to) && !n.region[side].has(from)
-        }) {
-            return Some(Bar::NoEntry(n));
-        }
-        let code = board.cell(taken);
-        if code == cell::EMPTY || code == cell::WALL || code & 1 == color as u8 {
-            return None;
-        }
-        let victim = self.kind_at(code)?;
-        let theirs = color.other().index();
-        self.sanctuaries
+        let entry = self
+            .no_entries
             .iter()
-            .find(|s| {
+            .find(|n| n.kinds.has(kind) && n.region[side].has(to) && !n.region[side].has(from));
+        let code = board.cell(taken);
+        let victim = (code != cell::EMPTY && code != cell::WALL && code & 1 != color as u8)
+            .then(|| self.kind_at(code))
+            .flatten();
+        let theirs = color.other().index();
+        let sanctuary = victim.and_then(|victim| {
+            self.sanctuaries.iter().find(|s| {
                 let region = &s.region[theirs];
                 s.kinds.has(victim)
                     && region.has(taken)
@@ -93,7 +90,13 @@ impl Compiled {
                         Reach::Outside => !region.has(from),
                     }
             })
-            .map(Bar::Sanctuary)
+        });
+        // The one written first refuses.
+        match (entry, sanctuary) {
+            (Some(n), Some(s)) if s.tag.index < n.tag.index => Some(Bar::Sanctuary(s)),
+            (Some(n), _) => Some(Bar::NoEntry(n)),
+            (None, s) => s.map(Bar::Sanctuary),
+        }
     }
 
     /// The `region-move` with `replace yes` under which a piece of `kind` and `color` on
@@ -148,74 +151,90 @@ impl Position {
     }
 
     /// Why the piece of `kind` on `from` does not go to `to` when a zone component is the
-    /// reason: a movement set aside in a region (its region-move's rule), or a square its
-    /// movement reaches past the pieces in between that a `no-entry` or `sanctuary` bars.
+    /// reason (a square outside its `confine` region is left to that rule): in a region that
+    /// sets its own movement aside, that region's movement does not reach `to`; or its movement
+    /// reaches `to` and a `no-entry` or `sanctuary` bars it (past pieces in between, which is
+    /// then the refusal, as for any move).
     pub(super) fn zone_refusal(&self, kind: usize, from: Sq, to: Sq) -> Option<Step> {
         let c = self.c;
         let us = self.turn;
+        let them = us.other();
         let name = &c.kinds[kind].name;
         let (f, t) = (
             c.geometry.square_name(from.square()),
             c.geometry.square_name(to.square()),
         );
-        // On a board with only the mover and what stands on `to`, where would it go?
+        // With only the mover and what stands on `to`, and with every piece: where does it go?
         let mut bare = self.board.clone();
         for &sq in &c.squares {
             if sq != from && sq != to {
                 bare.put(sq.square(), None);
             }
         }
-        let them = us.other();
-        let reaches = |m: &crate::rules::movement::Movement| {
+        // A square outside the piece's `confine` region is that rule's to refuse.
+        if c.confine_of(kind, us).is_some_and(|r| !r.has(to)) {
+            return None;
+        }
+        let replaced = c.replaced(kind, us, from);
+        let reaches = |board: &Board| {
+            let mut movements: Vec<&Movement> = c
+                .region_moves
+                .iter()
+                .filter(|rm| rm.kinds.has(kind) && rm.region[us.index()].has(from))
+                .map(|rm| &rm.movement)
+                .collect();
+            if replaced.is_none() {
+                movements.push(&c.kinds[kind].movement);
+            }
             let mut hit = false;
-            destinations(
-                m,
-                &bare,
-                from,
-                us,
-                |code| code & 1 == them as u8,
-                |sq, _| hit |= sq == to,
-            );
+            for m in movements {
+                destinations(
+                    m,
+                    board,
+                    from,
+                    us,
+                    |code| code & 1 == them as u8,
+                    |sq, _| hit |= sq == to,
+                );
+            }
             hit
         };
-        let own = reaches(&c.kinds[kind].movement);
-        let gained = c.region_moves.iter().any(|rm| {
-            rm.kinds.has(kind) && rm.region[us.index()].has(from) && reaches(&rm.movement)
-        });
-        if let Some(rm) = c.replaced(kind, us, from) {
-            if own && !gained {
-                return Some(Step::forbids(
+        if !reaches(&bare) {
+            return replaced.map(|rm| {
+                Step::forbids(
                     rm.tag.rule,
                     format!(
                         "the {name} on {f} stands in the region of {}, where it moves only as `{}`, which does not reach {t}",
                         rm.tag.rule, rm.betza
                     ),
-                ));
-            }
-            if !gained {
-                return None;
-            }
-        } else if !own && !gained {
-            return None;
+                )
+            });
         }
-        Some(match c.bar(&self.board, kind, us, from, to, to)? {
+        let bar = c.bar(&self.board, kind, us, from, to, to)?;
+        if !reaches(&self.board) {
+            return Some(super::judge::blocked_step(name, &f, &t));
+        }
+        Some(match bar {
             Bar::NoEntry(n) => Step::forbids(
                 n.tag.rule,
-                format!("the {name} on {f} stands outside the region of {}, and may not enter it on {t}", n.tag.rule),
+                format!(
+                    "the {name} on {f} stands outside the region of {}, and may not enter it on {t}",
+                    n.tag.rule
+                ),
             ),
             Bar::Sanctuary(s) => {
                 let victim = c
                     .kind_at(self.board.cell(to))
                     .map_or("piece", |k| c.kinds[k].name.as_str());
                 let whence = match s.from {
-                    Reach::Anywhere => String::new(),
-                    Reach::Inside => " from inside it".to_string(),
-                    Reach::Outside => " from outside it".to_string(),
+                    Reach::Anywhere => "",
+                    Reach::Inside => " standing inside it",
+                    Reach::Outside => " standing outside it",
                 };
                 Step::forbids(
                     s.tag.rule,
                     format!(
-                        "the {victim} on {t} stands in the sanctuary of {}, which a {name}{whence} may not capture",
+                        "the {victim} on {t} stands in the sanctuary of {}, where a {name}{whence} may not capture it",
                         s.tag.rule
                     ),
                 )
