@@ -341,7 +341,8 @@ fn keys_of(def: &Definition) -> Vec<KeyDef> {
 /// The named regions of a definition's components, in the order they are written: each
 /// side's region of a double step, en passant, promotion or goal, named `<rule id>-<side>`
 /// (`promotion-white`). They are the definition's zones: `show` shades them and `expect zone`
-/// names them; a square in several has the first.
+/// names them; a square in several has the first, and a region with no square of its own is
+/// left out.
 fn regions_of(def: &Definition) -> Vec<(String, &crate::definition::model::Region)> {
     use crate::definition::Component as C;
     let mut out: Vec<(String, &crate::definition::model::Region)> = Vec::new();
@@ -359,7 +360,9 @@ fn regions_of(def: &Definition) -> Vec<(String, &crate::definition::model::Regio
         };
         for (color, region) in Color::ALL.iter().zip(region) {
             let name = format!("{}-{color}", r.id);
-            if !region.cells.is_empty() && !out.iter().any(|(n, _)| *n == name) {
+            // A region whose every square an earlier one holds is never a square's zone.
+            let covered = |c: &crate::definition::model::Cell| out.iter().any(|(_, r)| r.contains(*c));
+            if !region.cells.iter().all(covered) && !out.iter().any(|(n, _)| *n == name) {
                 out.push((name, region));
             }
         }
