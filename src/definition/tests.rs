@@ -433,7 +433,7 @@ fn unknown_names_suggest_the_valid_ones() {
             "{BASE}goal {{\n  clause \"x\"\n  white rnak 8\n}}\n"
         ))
         .0,
-        "expected `rank`, `file` or `square`, found `rnak`; did you mean `rank`?"
+        "expected `rank`, `file`, `square` or `area`, found `rnak`; did you mean `rank`?"
     );
 }
 
@@ -1487,4 +1487,113 @@ fn regions_that_bind_pieces_need_their_settings() {
     )
     .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(d.rules[0].component, Component::FlyingRoyals);
+}
+
+#[test]
+fn sanctuaries_and_regions_kept_out_read_with_their_settings() {
+    let d = parse(
+        "t.def",
+        &format!(
+            "{BASE}sanctuary {{\n  clause \"x\"\n  by K\n  from inside\n  both area b2-c3\n}}\n\
+             no-entry {{\n  clause \"y\"\n  pieces K\n  white file a\n}}\n\
+             region-move {{\n  clause \"z\"\n  pieces P\n  move sW\n  replace yes\n  black areas h8-g7\n}}\n"
+        ),
+        &loader(&[]),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let cells = |l: &[(u8, u8)]| Region {
+        cells: l.iter().map(|&(file, rank)| Cell { file, rank }).collect(),
+    };
+    let square = cells(&[(1, 1), (1, 2), (2, 1), (2, 2)]);
+    assert_eq!(
+        d.rules[0].component,
+        Component::Sanctuary {
+            pieces: vec!['K', 'P'],
+            region: [square.clone(), square],
+            by: vec!['K'],
+            from: Reach::Inside,
+        }
+    );
+    assert_eq!(
+        d.rules[1].component,
+        Component::NoEntry {
+            pieces: vec!['K'],
+            region: [
+                cells(&(0..8).map(|r| (0, r)).collect::<Vec<_>>()),
+                Region::default()
+            ],
+        }
+    );
+    assert_eq!(
+        d.rules[2].component,
+        Component::RegionMove {
+            pieces: vec!['P'],
+            region: [Region::default(), cells(&[(6, 6), (6, 7), (7, 6), (7, 7)])],
+            movement: "sW".into(),
+            replace: true,
+        }
+    );
+    // Each bad setting at its place, with the valid ones.
+    assert_eq!(
+        one_error(&format!(
+            "{BASE}sanctuary {{\n  clause \"x\"\n  from insde\n  both rank 1\n}}\n"
+        )),
+        (
+            "expected `anywhere`, `inside` or `outside`, found `insde`; did you mean `inside`?"
+                .to_string(),
+            "test.def:8:8".to_string()
+        )
+    );
+    assert_eq!(
+        one_error(&format!(
+            "{BASE}sanctuary {{\n  clause \"x\"\n  bye K\n  both rank 1\n}}\n"
+        )),
+        (
+            "unknown setting `bye` of `sanctuary`; did you mean `by`?".to_string(),
+            "test.def:8:3".to_string()
+        )
+    );
+    assert_eq!(
+        one_error(&format!(
+            "{BASE}sanctuary {{\n  clause \"x\"\n  by Q\n  both rank 1\n}}\n"
+        ))
+        .0,
+        "`Q` is not a piece of this definition"
+    );
+    assert_eq!(
+        one_error(&format!("{BASE}sanctuary {{\n  clause \"x\"\n}}\n")).0,
+        "`sanctuary` needs a region"
+    );
+    assert_eq!(
+        one_error(&format!(
+            "{BASE}no-entry {{\n  clause \"x\"\n  both file a\n}}\n"
+        ))
+        .0,
+        "`no-entry` needs `pieces`"
+    );
+    assert_eq!(
+        one_error(&format!("{BASE}no-entyr {{\n  clause \"x\"\n}}\n")).0,
+        "unknown statement `no-entyr`; did you mean `no-entry`?"
+    );
+    assert_eq!(
+        one_error(&format!(
+            "{BASE}region-move {{\n  clause \"x\"\n  pieces P\n  move W\n  replace maybe\n  both rank 4\n}}\n"
+        )),
+        (
+            "expected `yes` or `no`, found `maybe`".to_string(),
+            "test.def:10:11".to_string()
+        )
+    );
+    // An area is two squares of the board joined by `-`.
+    for (area, col) in [("b2-i5", 13), ("b2", 13), ("b2-", 13), ("a0-b2", 13)] {
+        assert_eq!(
+            one_error(&format!(
+                "{BASE}no-entry {{\n  clause \"x\"\n  pieces K\n  both area {area}\n}}\n"
+            )),
+            (
+                format!("`{area}` is not two squares of the board joined by `-`"),
+                format!("test.def:9:{col}")
+            )
+        );
+    }
 }

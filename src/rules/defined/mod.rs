@@ -361,7 +361,8 @@ fn regions_of(def: &Definition) -> Vec<(String, &crate::definition::model::Regio
         for (color, region) in Color::ALL.iter().zip(region) {
             let name = format!("{}-{color}", r.id);
             // A region whose every square an earlier one holds is never a square's zone.
-            let covered = |c: &crate::definition::model::Cell| out.iter().any(|(_, r)| r.contains(*c));
+            let covered =
+                |c: &crate::definition::model::Cell| out.iter().any(|(_, r)| r.contains(*c));
             if !region.cells.iter().all(covered) && !out.iter().any(|(n, _)| *n == name) {
                 out.push((name, region));
             }
