@@ -55,7 +55,7 @@ fn texts<R: Rules>(pos: &R) -> Vec<String> {
 }
 
 /// A random placement without Spies: a King each anywhere, and up to 14 other pieces, pawns
-/// off Court and off their coup row. `None` when two pieces drew one square.
+/// off Court and off their coup row.
 fn placement(rng: &mut Rng) -> String {
     let mut board = [[' '; 10]; 11];
     let court = |f: usize, r: usize| f == 0 || f == 9 || r == 0 || r == 10;
@@ -77,13 +77,14 @@ fn placement(rng: &mut Rng) -> String {
         let piece = b"QRBNPPPqrbnppp"[rng.below(14)] as char;
         put(rng, piece);
     }
-    let ranks: Vec<String> = (0..11)
+    let ranks: Vec<String> = board
+        .iter()
         .rev()
-        .map(|r| {
+        .map(|rank| {
             let mut s = String::new();
             let mut empty = 0;
-            for f in 0..10 {
-                match board[r][f] {
+            for &square in rank {
+                match square {
                     ' ' => empty += 1,
                     p => {
                         if empty > 0 {

@@ -96,6 +96,7 @@ impl Position {
                 }
             }
         }
+        steps.extend(self.zone_steps(m));
         match m.special {
             Special::Step => {
                 if let Some(d) = c.double_steps.first() {

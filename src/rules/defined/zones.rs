@@ -172,7 +172,7 @@ impl Position {
             }
         }
         // A square outside the piece's `confine` region is that rule's to refuse.
-        if c.confine_of(kind, us).is_some_and(|r| !r.has(to)) {
+        if !c.zoned() || c.confine_of(kind, us).is_some_and(|r| !r.has(to)) {
             return None;
         }
         let replaced = c.replaced(kind, us, from);
@@ -240,5 +240,61 @@ impl Position {
                 )
             }
         })
+    }
+
+    /// The zone components a generated move `m` passes: a piece moving within a region it may
+    /// not enter from outside, and a capture of a piece in a sanctuary that does not hold
+    /// against this capturer.
+    pub(super) fn zone_steps(&self, m: Move) -> Vec<Step> {
+        let c = self.c;
+        let us = self.turn;
+        let mut steps = Vec::new();
+        if !c.bars_moves() {
+            return steps;
+        }
+        let Some(kind) = c.kind_at(self.board.cell(m.from)) else {
+            return steps;
+        };
+        let name = &c.kinds[kind].name;
+        let square = |sq: Sq| c.geometry.square_name(sq.square());
+        for n in &c.no_entries {
+            let region = &n.region[us.index()];
+            if n.kinds.has(kind) && region.has(m.from) && region.has(m.to) {
+                steps.push(Step::allows(
+                    n.tag.rule,
+                    format!(
+                        "the {name} on {} stands in the region of {} already, so it may go to {}",
+                        square(m.from),
+                        n.tag.rule,
+                        square(m.to)
+                    ),
+                ));
+            }
+        }
+        let taken = match m.special {
+            Special::EnPassant { victim } => victim,
+            Special::Castle { .. } => return steps,
+            _ => m.to,
+        };
+        let code = self.board.cell(taken);
+        let Some(victim) = c.kind_at(code).filter(|_| code & 1 != us as u8) else {
+            return steps;
+        };
+        let theirs = us.other().index();
+        for s in &c.sanctuaries {
+            if s.kinds.has(victim) && s.region[theirs].has(taken) {
+                steps.push(Step::allows(
+                    s.tag.rule,
+                    format!(
+                        "the {} on {} stands in the sanctuary of {}, which does not hold against a {name} on {}",
+                        c.kinds[victim].name,
+                        square(taken),
+                        s.tag.rule,
+                        square(m.from)
+                    ),
+                ));
+            }
+        }
+        steps
     }
 }
