@@ -1321,10 +1321,18 @@ impl Tester {
         let them = pos.turn.other();
         // Only `check` (and `explosion`, for moves that capture nothing) judge by what a
         // move leaves attacked, which only a shield's leaving can change.
+        // Nor do the attack tables see the lines of a movement gained in a region: a rider's
+        // there may be opened by any piece.
         if c.no_giving_check.is_some()
             || c.checked_royal_captures.is_some()
             || c.check.is_none()
             || c.flying.is_some()
+            || c.region_moves.iter().any(|rm| {
+                rm.movement
+                    .atoms
+                    .iter()
+                    .any(|a| !matches!(a.reach, Reach::Leap))
+            })
         {
             return None;
         }

@@ -298,3 +298,75 @@ impl Position {
         steps
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::{Geometry, Options, Rules};
+
+    /// The legal turns, as texts, of `fen` under the definition `text`.
+    fn moves(text: &str, fen: &str) -> Vec<String> {
+        let load = |name: &str| Err(format!("no definition named `{name}`"));
+        let def = crate::definition::parse("t.def", text, &load).unwrap_or_else(|e| panic!("{e}"));
+        let crate::rules::Variant::Defined(id) = super::super::register(def).expect("registered")
+        else {
+            panic!("a definition");
+        };
+        let _bound = super::super::bind(id);
+        type P = super::Position;
+        let g = Geometry::lettered(8, 8);
+        let pos = P::from_fen(g, fen, &Options::defaults(P::options())).expect("a FEN");
+        let mut out: Vec<String> = pos
+            .legal_turns()
+            .into_iter()
+            .map(|(_, t)| t.text(&g))
+            .collect();
+        out.sort();
+        out
+    }
+
+    const BASE: &str =
+        "variant t\nboard 8x8\npiece K king K royal\npiece R rook R\npiece W wazir W\n\
+                        start \"4k3/8/8/8/8/8/8/4K3 w - - 0 1\"\ncheck {\n  clause \"c\"\n}\n";
+
+    /// A piece that rides only in its region (or only there, with `replace`) pins what stands
+    /// on that line: the attack tables hold its own movement only, so the legality test may
+    /// not take a piece off the line as harmless.
+    #[test]
+    fn a_rider_gained_in_a_region_pins() {
+        for replace in ["no", "yes"] {
+            let text = format!(
+                "{BASE}region-move {{\n  clause \"r\"\n  pieces W\n  move R\n  replace {replace}\n  both rank 1\n}}\n"
+            );
+            let legal = moves(&text, "4k3/8/8/8/8/8/8/w2R3K w - - 0 1");
+            assert!(!legal.contains(&"Rd1-d2".to_string()), "{legal:?}");
+            assert!(legal.contains(&"Rd1xa1".to_string()), "{legal:?}");
+        }
+    }
+
+    /// A sanctuary protects from capture and from check; `no-entry` keeps pieces out but lets
+    /// the ones inside move; `replace` sets the piece's own movement aside.
+    #[test]
+    fn zones_bar_captures_checks_and_entries() {
+        let sanctuary = format!(
+            "{BASE}sanctuary {{\n  clause \"s\"\n  pieces K W\n  by R\n  both rank 4\n}}\n"
+        );
+        // The rook does not take the wazir on d4, nor check a king on the fourth rank.
+        let legal = moves(&sanctuary, "4k3/8/8/8/3w3K/8/8/3R4 w - - 0 1");
+        assert!(!legal.iter().any(|t| t.starts_with("Rd1xd4")), "{legal:?}");
+        let legal = moves(&sanctuary, "4k3/8/8/8/r6K/8/8/8 w - - 0 1");
+        assert!(legal.contains(&"Kh4-g4".to_string()), "{legal:?}");
+        let no_entry =
+            format!("{BASE}no-entry {{\n  clause \"n\"\n  pieces R\n  both squares d4 e4\n}}\n");
+        let legal = moves(&no_entry, "4k3/8/8/8/8/8/8/3R3K w - - 0 1");
+        assert!(!legal.contains(&"Rd1-d4".to_string()), "{legal:?}");
+        assert!(legal.contains(&"Rd1-d5".to_string()), "{legal:?}");
+        let legal = moves(&no_entry, "4k3/8/8/8/3R4/8/8/7K w - - 0 1");
+        assert!(legal.contains(&"Rd4-e4".to_string()), "{legal:?}");
+        let replace = format!(
+            "{BASE}region-move {{\n  clause \"r\"\n  pieces W\n  move F\n  replace yes\n  white rank 2\n}}\n"
+        );
+        let legal = moves(&replace, "4k3/8/8/8/8/8/3W4/7K w - - 0 1");
+        let wazir: Vec<&String> = legal.iter().filter(|t| t.starts_with('W')).collect();
+        assert_eq!(wazir, ["Wd2-c1", "Wd2-c3", "Wd2-e1", "Wd2-e3"]);
+    }
+}
