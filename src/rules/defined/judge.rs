@@ -66,11 +66,13 @@ impl Position {
             }
             Special::None if self.region_move_of(m).is_some() => {
                 if let Some(rm) = self.region_move_of(m) {
+                    let how = match rm.replace {
+                        true => format!("where it moves only as `{}`, so it may go to", rm.betza),
+                        false => "so it may also go to".into(),
+                    };
                     steps.push(Step::allows(
                         rm.tag.rule,
-                        format!(
-                            "the {name} on {from} stands in its region, so it may also go to {to}"
-                        ),
+                        format!("the {name} on {from} stands in its region, {how} {to}"),
                     ));
                 }
             }
