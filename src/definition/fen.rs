@@ -524,6 +524,15 @@ fn read_board(placement: &str, shape: &Shape, designs: bool) -> Result<Vec<Place
                     file += 1;
                 }
                 '~' => return Err(err(col, 1, "`~` stands right after a promoted piece")),
+                '[' => {
+                    return Err(err(
+                        col,
+                        1,
+                        "unexpected `[` in the placement: pockets (`[...]`) follow the whole \
+                         placement, in games with drops; a Black invented piece in brackets \
+                         stands only in a scenario's FEN",
+                    ))
+                }
                 '+' => {
                     if file >= files {
                         return Err(too_long());

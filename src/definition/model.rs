@@ -151,6 +151,18 @@ pub enum Timing {
     UnlessMatched,
 }
 
+/// Where the capturers a sanctuary holds against stand, seen from the protected piece's
+/// side's region.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reach {
+    /// Anywhere on the board.
+    Anywhere,
+    /// In the region too.
+    Inside,
+    /// Outside the region.
+    Outside,
+}
+
 /// The kinds of rule components. Each is generated and judged by the one engine; what each
 /// setting means is in `docs/defining-variants.md`.
 #[derive(Clone, Debug, PartialEq)]
@@ -293,13 +305,29 @@ pub enum Component {
         region: Sides<Region>,
     },
     /// A piece of `pieces` standing in its side's region may also move (and capture) as
-    /// `movement` (Betza).
+    /// `movement` (Betza); with `replace`, it moves only so there, its own movement set aside.
     RegionMove {
         pieces: Vec<char>,
         region: Sides<Region>,
         movement: String,
         /// The move must also end inside the region (the janggi palace's diagonal lines).
         within: bool,
+        /// The movement replaces the piece's own while it stands in the region.
+        replace: bool,
+    },
+    /// A piece of `pieces` standing in its side's region is not captured (nor attacked) by a
+    /// piece of `by` (every kind when empty) standing where `from` says.
+    Sanctuary {
+        pieces: Vec<char>,
+        region: Sides<Region>,
+        by: Vec<char>,
+        from: Reach,
+    },
+    /// Pieces of `pieces` standing outside their side's region never move into it (nor attack
+    /// its squares); those inside move within it and leave it freely.
+    NoEntry {
+        pieces: Vec<char>,
+        region: Sides<Region>,
     },
     /// Two royal pieces of opposite sides may not face each other on a file with no piece
     /// between: each attacks the other along it.
@@ -392,6 +420,8 @@ impl Component {
             Component::Pass { .. } => "pass",
             Component::Bikjang { .. } => "bikjang",
             Component::Blocker { .. } => "blocker",
+            Component::Sanctuary { .. } => "sanctuary",
+            Component::NoEntry { .. } => "no-entry",
         }
     }
 }

@@ -15,8 +15,8 @@ use std::collections::{HashMap, HashSet};
 use super::error::{Error, Errors, Source};
 use super::fen;
 use super::model::{
-    Cell, Component, Definition, OptionDecl, PieceDef, Region, Rule, Safety, Sides, Span, Timing,
-    Value,
+    Cell, Component, Definition, OptionDecl, PieceDef, Reach, Region, Rule, Safety, Sides, Span,
+    Timing, Value,
 };
 use super::parse::parse_tree;
 use super::syntax::{self, Statement, Value as SynValue};
@@ -75,6 +75,8 @@ pub const COMPONENTS: &[&str] = &[
     "pass",
     "bikjang",
     "blocker",
+    "sanctuary",
+    "no-entry",
 ];
 
 /// The settings every component takes.
@@ -141,10 +143,14 @@ pub fn component_settings(component: &str) -> &'static [&'static str] {
         "move-count" => &["moves"],
         "insufficient-material" => &["alone", "colour-bound"],
         "confine" => &["pieces", "white", "black", "both"],
-        "region-move" => &["pieces", "move", "within", "white", "black", "both"],
+        "region-move" => &[
+            "pieces", "move", "within", "replace", "white", "black", "both",
+        ],
         "hop-limit" => &["pieces", "immune"],
         "pass" | "bikjang" => &["value"],
         "blocker" => &["letter", "name", "shot", "keep"],
+        "sanctuary" => &["pieces", "by", "from", "white", "black", "both"],
+        "no-entry" => &["pieces", "white", "black", "both"],
         _ => &[],
     }
 }
@@ -1539,7 +1545,7 @@ impl<'a> Resolver<'a> {
                 }
             },
             "pieces" | "into" | "rooks" | "immune" | "white-into" | "black-into"
-            | "lost-on-line" | "alone" | "colour-bound" | "opposite-colours" => {
+            | "lost-on-line" | "alone" | "colour-bound" | "opposite-colours" | "by" => {
                 let letters = self.letters(src, st, board.pieces);
                 match letters {
                     Some(l) => {
@@ -1553,6 +1559,7 @@ impl<'a> Resolver<'a> {
                             "alone" => &mut s.alone,
                             "colour-bound" => &mut s.colour_bound,
                             "opposite-colours" => &mut s.opposite_colours,
+                            "by" => &mut s.by,
                             _ => &mut s.immune,
                         };
                         *slot = Some(l);
@@ -1610,7 +1617,7 @@ impl<'a> Resolver<'a> {
             },
             "chess960" | "mandatory" | "captured-only" | "reply" | "in-check" | "leaving"
             | "no-doubled" | "no-mate" | "immobile" | "must" | "safe" | "as-turn" | "demote"
-            | "promoted" | "within" | "shot" | "keep" => {
+            | "promoted" | "within" | "shot" | "keep" | "replace" => {
                 match self.single_value(src, st, "`yes` or `no`") {
                     Some(v) => match self.choice(src, v, &["yes", "no"]) {
                         Some(k) => {
@@ -1632,6 +1639,7 @@ impl<'a> Resolver<'a> {
                                 "within" => s.within = b,
                                 "shot" => s.shot = b,
                                 "keep" => s.keep = b,
+                                "replace" => s.replace = b,
                                 _ => s.captured_only = b,
                             }
                         }
@@ -1693,6 +1701,13 @@ impl<'a> Resolver<'a> {
             "drop-rights" => match self.single_value(src, st, "the file the king starts on") {
                 Some(v) => match self.file(src, v, board.files) {
                     Some(f) => s.drop_rights = Some(f),
+                    None => s.broken = true,
+                },
+                None => s.broken = true,
+            },
+            "from" => match self.single_value(src, st, "`anywhere`, `inside` or `outside`") {
+                Some(v) => match self.choice(src, v, &["anywhere", "inside", "outside"]) {
+                    Some(k) => s.from = Some([Reach::Anywhere, Reach::Inside, Reach::Outside][k]),
                     None => s.broken = true,
                 },
                 None => s.broken = true,
@@ -1809,7 +1824,8 @@ impl<'a> Resolver<'a> {
         }
     }
 
-    /// `<side> rank|ranks N...`, `<side> file|files F...` or `<side> square|squares SQ...`.
+    /// `<side> rank|ranks N...`, `<side> file|files F...`, `<side> square|squares SQ...` or
+    /// `<side> area|areas SQ-SQ...` (the rectangles with those corners).
     fn region_line(
         &mut self,
         src: usize,
@@ -1822,26 +1838,28 @@ impl<'a> Resolver<'a> {
             "black" => &[1],
             _ => &[0, 1],
         };
-        let usage = "write `white rank 8`, `black ranks 1 2`, `both files d e` or `white squares \
-                     d4 e5`";
+        let usage = "write `white rank 8`, `black ranks 1 2`, `both files d e`, `white squares \
+                     d4 e5` or `both area b2 i5`";
         let Some((kind, items)) = st.values.split_first() else {
             self.fail_help(
                 src,
                 st.span.clone(),
-                "a region line needs `rank`, `file` or `square` and the places",
+                "a region line needs `rank`, `file`, `square` or `area` and the places",
                 "incomplete",
                 usage,
             );
             return false;
         };
-        const KINDS: [&str; 6] = ["rank", "ranks", "file", "files", "square", "squares"];
+        const KINDS: [&str; 8] = [
+            "rank", "ranks", "file", "files", "square", "squares", "area", "areas",
+        ];
         let Some(k) = KINDS.iter().position(|k| *k == kind.text) else {
             let mean = did_you_mean(&kind.text, KINDS);
             self.error(
                 src,
                 Problem::new(
                     format!(
-                        "expected `rank`, `file` or `square`, found `{}`{mean}",
+                        "expected `rank`, `file`, `square` or `area`, found `{}`{mean}",
                         kind.text
                     ),
                     kind.span.clone(),
@@ -1876,6 +1894,15 @@ impl<'a> Resolver<'a> {
                     Some(f) => cells.extend((0..board.ranks).map(|r| Cell { file: f, rank: r })),
                     None => ok = false,
                 },
+                3 => match self.area(src, v, board) {
+                    Some((a, b)) => {
+                        cells.extend((a.file.min(b.file)..=a.file.max(b.file)).flat_map(|f| {
+                            (a.rank.min(b.rank)..=a.rank.max(b.rank))
+                                .map(move |r| Cell { file: f, rank: r })
+                        }))
+                    }
+                    None => ok = false,
+                },
                 _ => match self.square(src, v, board.files, board.ranks) {
                     Some(c) if board.holes.contains(&c) => {
                         self.fail(
@@ -1896,6 +1923,30 @@ impl<'a> Resolver<'a> {
             region[side].extend(cells.iter().copied());
         }
         ok
+    }
+
+    /// `b2-i5`: two corner squares of a rectangle of the board.
+    fn area(&mut self, src: usize, v: &SynValue, board: &BoardInfo) -> Option<(Cell, Cell)> {
+        let corners = v.text.split_once('-').and_then(|(a, b)| {
+            Some((
+                parse_square(a, board.files, board.ranks)?,
+                parse_square(b, board.files, board.ranks)?,
+            ))
+        });
+        if corners.is_none() {
+            self.fail_help(
+                src,
+                v.span.clone(),
+                format!("`{}` is not two squares of the board joined by `-`", v.text),
+                "not an area",
+                format!(
+                    "an area is written by two opposite corners, as in `b2-{}{}`",
+                    (b'a' + board.files - 1) as char,
+                    board.ranks
+                ),
+            );
+        }
+        corners
     }
 
     /// Piece letters, each a piece of the definition.
@@ -2325,6 +2376,34 @@ impl<'a> Resolver<'a> {
                         region: region(s),
                         movement,
                         within: s.within.unwrap_or(false),
+                        replace: s.replace.unwrap_or(false),
+                    }
+                }
+            }
+            "sanctuary" | "no-entry" => {
+                if !s.region_given {
+                    missing.push((
+                        "a region",
+                        "say where: `both files a j` or `white area b2 i5`",
+                    ));
+                }
+                if kind == "sanctuary" {
+                    // Every kind by default: a sanctuary with no `pieces` protects all pieces.
+                    let all: Vec<char> = board.pieces.iter().map(|p| p.letter).collect();
+                    Component::Sanctuary {
+                        pieces: letters(&s.pieces).unwrap_or_else(|| all.clone()),
+                        region: region(s),
+                        by: letters(&s.by).unwrap_or_default(),
+                        from: s.from.unwrap_or(Reach::Anywhere),
+                    }
+                } else {
+                    let pieces = letters(&s.pieces).unwrap_or_else(|| {
+                        missing.push(("`pieces`", "name the pieces kept out: `pieces Q R B N`"));
+                        Vec::new()
+                    });
+                    Component::NoEntry {
+                        pieces,
+                        region: region(s),
                     }
                 }
             }
@@ -2509,6 +2588,9 @@ struct Settings {
     keep: Option<bool>,
     blocker_letter: Option<char>,
     blocker_name: Option<String>,
+    replace: Option<bool>,
+    by: Option<Vec<Letter>>,
+    from: Option<Reach>,
     region: [Vec<Cell>; 2],
     region_given: bool,
     /// The settings written, valid or not: one that is wrong is reported once, not also as

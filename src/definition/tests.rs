@@ -5,6 +5,7 @@ use super::model::*;
 use super::{parse, Errors};
 
 const CHESS: &str = include_str!("../../variants/chess.def");
+const SHOGI: &str = include_str!("../../variants/shogi.def");
 
 /// A loader that knows chess.def as `chess` and the texts given, by name.
 fn loader(extra: &[(&str, &str)]) -> impl Fn(&str) -> Result<(String, String), String> {
@@ -423,7 +424,8 @@ fn unknown_names_suggest_the_valid_ones() {
         e.errors[0].problem.help.as_deref(),
         Some(
             "the settings of `promotion`: id, clause, source, when, pieces, into, mandatory, \
-             captured-only, limit, white-into, black-into, white, black, both"
+             captured-only, limit, white-into, black-into, pairs, leaving, as-turn, demote, \
+             white, black, both"
         )
     );
     assert_eq!(
@@ -435,14 +437,14 @@ fn unknown_names_suggest_the_valid_ones() {
             "{BASE}check {{\n  clause \"x\"\n  safety any\n}}\n"
         ))
         .0,
-        "expected `all` or `any-one`, found `any`; did you mean `any-one`?"
+        "expected `all`, `any-one` or `last-one`, found `any`; did you mean `any-one`?"
     );
     assert_eq!(
         one_error(&format!(
             "{BASE}goal {{\n  clause \"x\"\n  white rnak 8\n}}\n"
         ))
         .0,
-        "expected `rank`, `file` or `square`, found `rnak`; did you mean `rank`?"
+        "expected `rank`, `file`, `square` or `area`, found `rnak`; did you mean `rank`?"
     );
 }
 
@@ -604,8 +606,8 @@ fn start_positions_must_fit_the_board() {
     );
     assert_eq!(
         one_error(&BASE.replace("4k3/8/8/8/8/8/8/4K3", "4k3/8/8/8/8/8/8/4K3[]")).0,
-        "the start position does not fit the board: pockets (`[...]`) are not supported: \
-         definitions have no drops"
+        "the start position does not fit the board: pockets (`[...]`) are for games with drops, \
+         and this one has none"
     );
     // A start written over two lines reads as one line; the column still points right.
     let split = BASE.replace("4k3/8/8/8/8/8/8/4K3 w", "4k3/8/8/8/8/8/8/4K3\n      q");
@@ -1368,6 +1370,7 @@ fn the_reference_examples_read() {
         } else {
             vec![
                 format!("variant doc\nfrom chess\n{block}"),
+                format!("variant doc\nfrom shogi\n{block}"),
                 format!("{small}{block}"),
                 format!("{large}{block}"),
                 format!("{small}{start10}{block}"),
@@ -1375,7 +1378,7 @@ fn the_reference_examples_read() {
         };
         let results: Vec<_> = tries
             .iter()
-            .map(|t| parse("doc.def", t, &loader(&[])))
+            .map(|t| parse("doc.def", t, &loader(&[("shogi", SHOGI)])))
             .collect();
         if !results.iter().any(Result::is_ok) {
             panic!("{block}\n{}", results.last().unwrap().as_ref().unwrap_err());
@@ -1621,4 +1624,114 @@ fn blockers_read_and_refuse() {
         .0,
         "unknown setting `shoot` of `blocker`; did you mean `shot`?"
     );
+}
+
+#[test]
+fn sanctuaries_and_regions_kept_out_read_with_their_settings() {
+    let d = parse(
+        "t.def",
+        &format!(
+            "{BASE}sanctuary {{\n  clause \"x\"\n  by K\n  from inside\n  both area b2-c3\n}}\n\
+             no-entry {{\n  clause \"y\"\n  pieces K\n  white file a\n}}\n\
+             region-move {{\n  clause \"z\"\n  pieces P\n  move sW\n  replace yes\n  black areas h8-g7\n}}\n"
+        ),
+        &loader(&[]),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let cells = |l: &[(u8, u8)]| Region {
+        cells: l.iter().map(|&(file, rank)| Cell { file, rank }).collect(),
+    };
+    let square = cells(&[(1, 1), (1, 2), (2, 1), (2, 2)]);
+    assert_eq!(
+        d.rules[0].component,
+        Component::Sanctuary {
+            pieces: vec!['K', 'P'],
+            region: [square.clone(), square],
+            by: vec!['K'],
+            from: Reach::Inside,
+        }
+    );
+    assert_eq!(
+        d.rules[1].component,
+        Component::NoEntry {
+            pieces: vec!['K'],
+            region: [
+                cells(&(0..8).map(|r| (0, r)).collect::<Vec<_>>()),
+                Region::default()
+            ],
+        }
+    );
+    assert_eq!(
+        d.rules[2].component,
+        Component::RegionMove {
+            pieces: vec!['P'],
+            region: [Region::default(), cells(&[(6, 6), (6, 7), (7, 6), (7, 7)])],
+            movement: "sW".into(),
+            within: false,
+            replace: true,
+        }
+    );
+    // Each bad setting at its place, with the valid ones.
+    assert_eq!(
+        one_error(&format!(
+            "{BASE}sanctuary {{\n  clause \"x\"\n  from insde\n  both rank 1\n}}\n"
+        )),
+        (
+            "expected `anywhere`, `inside` or `outside`, found `insde`; did you mean `inside`?"
+                .to_string(),
+            "test.def:8:8".to_string()
+        )
+    );
+    assert_eq!(
+        one_error(&format!(
+            "{BASE}sanctuary {{\n  clause \"x\"\n  bye K\n  both rank 1\n}}\n"
+        )),
+        (
+            "unknown setting `bye` of `sanctuary`; did you mean `by`?".to_string(),
+            "test.def:8:3".to_string()
+        )
+    );
+    assert_eq!(
+        one_error(&format!(
+            "{BASE}sanctuary {{\n  clause \"x\"\n  by Q\n  both rank 1\n}}\n"
+        ))
+        .0,
+        "`Q` is not a piece of this definition"
+    );
+    assert_eq!(
+        one_error(&format!("{BASE}sanctuary {{\n  clause \"x\"\n}}\n")).0,
+        "`sanctuary` needs a region"
+    );
+    assert_eq!(
+        one_error(&format!(
+            "{BASE}no-entry {{\n  clause \"x\"\n  both file a\n}}\n"
+        ))
+        .0,
+        "`no-entry` needs `pieces`"
+    );
+    assert_eq!(
+        one_error(&format!("{BASE}no-entyr {{\n  clause \"x\"\n}}\n")).0,
+        "unknown statement `no-entyr`; did you mean `no-entry`?"
+    );
+    assert_eq!(
+        one_error(&format!(
+            "{BASE}region-move {{\n  clause \"x\"\n  pieces P\n  move W\n  replace maybe\n  both rank 4\n}}\n"
+        )),
+        (
+            "expected `yes` or `no`, found `maybe`".to_string(),
+            "test.def:10:11".to_string()
+        )
+    );
+    // An area is two squares of the board joined by `-`.
+    for (area, col) in [("b2-i5", 13), ("b2", 13), ("b2-", 13), ("a0-b2", 13)] {
+        assert_eq!(
+            one_error(&format!(
+                "{BASE}no-entry {{\n  clause \"x\"\n  pieces K\n  both area {area}\n}}\n"
+            )),
+            (
+                format!("`{area}` is not two squares of the board joined by `-`"),
+                format!("test.def:9:{col}")
+            )
+        );
+    }
 }

@@ -99,6 +99,10 @@ pub struct RegionMove {
     pub kinds: KindSet,
     pub region: [SqSet; 2],
     pub movement: Movement,
+    /// The movement as written, for refusals.
+    pub betza: String,
+    /// The piece moves only so in the region, its own movement set aside (`replace yes`).
+    pub replace: bool,
     /// The move must also end inside the region.
     pub within: bool,
 }
@@ -322,6 +326,12 @@ pub struct Compiled {
     pub bikjang: Option<Ending>,
     /// `blocker`: every move is followed by a neutral blocker's placement.
     pub blocker: Option<Blocker>,
+    /// Whether some region-move replaces a piece's own movement ([`Compiled::replaced`]).
+    pub replacing: bool,
+    /// `sanctuary` components, in the order written.
+    pub sanctuaries: Vec<super::zones::Sanctuary>,
+    /// `no-entry` components, in the order written.
+    pub no_entries: Vec<super::zones::NoEntry>,
     /// The options whose readings choose among the components, by what they decide.
     pub readings: Readings,
 }
@@ -455,6 +465,9 @@ impl Compiled {
             pass: None,
             bikjang: None,
             blocker: None,
+            replacing: false,
+            sanctuaries: Vec::new(),
+            no_entries: Vec::new(),
             readings: readings_of(&def),
             def: def.clone(),
         };
@@ -618,17 +631,38 @@ impl Compiled {
                     region,
                     movement,
                     within,
+                    replace,
                 } => {
                     if let Some(m) = betza_movement(movement) {
+                        c.replacing |= *replace;
                         c.region_moves.push(RegionMove {
                             tag,
                             kinds: set(pieces),
                             region: sides(region),
                             movement: m,
                             within: *within,
+                            betza: movement.clone(),
+                            replace: *replace,
                         })
                     }
                 }
+                Component::Sanctuary {
+                    pieces,
+                    region,
+                    by,
+                    from,
+                } => c.sanctuaries.push(super::zones::Sanctuary {
+                    tag,
+                    kinds: set(pieces),
+                    region: sides(region),
+                    by: (!by.is_empty()).then(|| set(by)),
+                    from: *from,
+                }),
+                Component::NoEntry { pieces, region } => c.no_entries.push(super::zones::NoEntry {
+                    tag,
+                    kinds: set(pieces),
+                    region: sides(region),
+                }),
                 Component::FlyingRoyals => c.flying = Some(tag),
                 Component::Drops {
                     pieces,

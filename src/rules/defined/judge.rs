@@ -23,6 +23,14 @@ pub fn castling_sub_id(id: &str, bar: CastleBar) -> String {
     format!("{id}-{suffix}")
 }
 
+/// The refusal of a move with a piece in the way.
+pub(super) fn blocked_step(name: &str, from: &str, to: &str) -> Step {
+    Step::forbids(
+        rule_id("blocked"),
+        format!("a piece stands in the way of the {name} from {from} to {to}"),
+    )
+}
+
 /// The catalogue's own `'static` copy of rule id `id`.
 fn rule_id(id: &str) -> &'static str {
     <Position as Rules>::rules()
@@ -89,11 +97,13 @@ impl Position {
             }
             Special::None if self.region_move_of(m).is_some() => {
                 if let Some(rm) = self.region_move_of(m) {
+                    let how = match rm.replace {
+                        true => format!("where it moves only as `{}`, so it may go to", rm.betza),
+                        false => "so it may also go to".into(),
+                    };
                     steps.push(Step::allows(
                         rm.tag.rule,
-                        format!(
-                            "the {name} on {from} stands in its region, so it may also go to {to}"
-                        ),
+                        format!("the {name} on {from} stands in its region, {how} {to}"),
                     ));
                 }
             }
@@ -129,6 +139,7 @@ impl Position {
                 ),
             ));
         }
+        steps.extend(self.zone_steps(m));
         match m.special {
             Special::Step => {
                 if let Some(d) = c.double_steps.first() {
@@ -352,8 +363,18 @@ impl Position {
             if !self.attacked(royal, color.other()) {
                 continue;
             }
-            let by = c.tables[color.other().index()]
-                .attacker(&self.board, royal, |_| true, |_, _| false)
+            let them = color.other();
+            let by = c.tables[them.index()]
+                .attacker(
+                    &self.board,
+                    royal,
+                    |a| {
+                        c.kind_at(a.code).is_none_or(|k| {
+                            c.zone_admits(&self.board, k, them, a.from, royal, true)
+                        })
+                    },
+                    |_, _| false,
+                )
                 .map(|a| {
                     format!(
                         " by the {} on {}",
@@ -696,6 +717,10 @@ impl Position {
         if let Some(step) = self.hop_limited(kind, from, to) {
             return step;
         }
+        // A movement set aside in a region, or a square a zone component bars.
+        if let Some(step) = self.zone_refusal(kind, from, to) {
+            return step;
+        }
         // On a board with only the mover (and the target), would it get there?
         let mut bare = self.clone();
         for sq in c.squares.iter().copied() {
@@ -710,10 +735,7 @@ impl Position {
             bare.board.put(to.square(), Some(c.piece(them, kind)));
         }
         if !own_target && reaches(&bare) {
-            return Step::forbids(
-                rule_id("blocked"),
-                format!("a piece stands in the way of the {name} from {f} to {t}"),
-            );
+            return blocked_step(&name, &f, &t);
         }
         let empty = self.board.cell(to) == crate::rules::board::cell::EMPTY;
         if let Some(e) = c.en_passant.as_ref().filter(|e| e.kinds.has(kind)) {
@@ -879,10 +901,10 @@ impl Position {
     fn region_move_of(&self, m: Move) -> Option<&'static super::compile::RegionMove> {
         let c = self.c;
         let kind = c.kind_at(self.board.cell(m.from))?;
-        if self.movement_reaches(kind, m.from, m.to) {
+        let us = self.turn;
+        if c.replaced(kind, us, m.from).is_none() && self.movement_reaches(kind, m.from, m.to) {
             return None;
         }
-        let us = self.turn;
         c.region_moves.iter().find(|rm| {
             if !rm.kinds.has(kind) || !rm.region[us.index()].has(m.from) {
                 return false;

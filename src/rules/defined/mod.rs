@@ -11,12 +11,15 @@
 #[cfg(test)]
 mod agreement;
 mod compile;
+#[cfg(test)]
+mod cypher_agreement;
 mod endings;
 mod invariants;
 mod judge;
 mod position;
 #[cfg(test)]
 mod tests;
+mod zones;
 
 use std::cell::Cell;
 use std::sync::{Mutex, RwLock};
@@ -355,7 +358,8 @@ fn keys_of(def: &Definition) -> Vec<KeyDef> {
 /// The named regions of a definition's components, in the order they are written: each
 /// side's region of a double step, en passant, promotion or goal, named `<rule id>-<side>`
 /// (`promotion-white`). They are the definition's zones: `show` shades them and `expect zone`
-/// names them; a square in several has the first.
+/// names them; a square in several has the first, and a region with no square of its own is
+/// left out.
 fn regions_of(def: &Definition) -> Vec<(String, &crate::definition::model::Region)> {
     use crate::definition::Component as C;
     let mut out: Vec<(String, &crate::definition::model::Region)> = Vec::new();
@@ -367,12 +371,17 @@ fn regions_of(def: &Definition) -> Vec<(String, &crate::definition::model::Regio
             | C::Goal { region, .. }
             | C::Confine { region, .. }
             | C::RegionMove { region, .. }
-            | C::Drops { region, .. } => region,
+            | C::Drops { region, .. }
+            | C::Sanctuary { region, .. }
+            | C::NoEntry { region, .. } => region,
             _ => continue,
         };
         for (color, region) in Color::ALL.iter().zip(region) {
             let name = format!("{}-{color}", r.id);
-            if !region.cells.is_empty() && !out.iter().any(|(n, _)| *n == name) {
+            // A region whose every square an earlier one holds is never a square's zone.
+            let covered =
+                |c: &crate::definition::model::Cell| out.iter().any(|(_, r)| r.contains(*c));
+            if !region.cells.iter().all(covered) && !out.iter().any(|(n, _)| *n == name) {
                 out.push((name, region));
             }
         }
@@ -421,7 +430,18 @@ fn summary(c: &crate::definition::Component) -> String {
         C::FirstMove { movement, .. } => format!("a piece on a square it keeps a first-move right on may also move `{movement}`"),
         C::CheckedRoyalCaptures => "a royal piece in check moves only to capture a piece that gives check".into(),
         C::Confine { .. } => "pieces of the named kinds never leave their side's region".into(),
-        C::RegionMove { movement, .. } => format!("a piece of the named kinds standing in its side's region may also move `{movement}`"),
+        C::RegionMove { movement, replace: false, .. } => format!("a piece of the named kinds standing in its side's region may also move `{movement}`"),
+        C::RegionMove { movement, replace: true, .. } => format!("a piece of the named kinds standing in its side's region moves only as `{movement}`, its own movement set aside"),
+        C::Sanctuary { by, from, .. } => {
+            let by = if by.is_empty() { "any piece".to_string() } else { format!("a piece of {}", by.iter().map(char::to_string).collect::<Vec<_>>().join(" ")) };
+            let whence = match from {
+                crate::definition::model::Reach::Anywhere => "",
+                crate::definition::model::Reach::Inside => " standing in the region too",
+                crate::definition::model::Reach::Outside => " standing outside the region",
+            };
+            format!("a piece of the named kinds standing in its side's region is not captured, nor attacked, by {by}{whence}")
+        }
+        C::NoEntry { .. } => "pieces of the named kinds standing outside their side's region never move into it".into(),
         C::FlyingRoyals => "two opposing royal pieces may not face each other on a file with nothing between".into(),
         C::Drops { no_doubled, no_mate, must, .. } => {
             let mut s = String::from("a piece in hand may be put on an empty square of the side's region as a whole turn");

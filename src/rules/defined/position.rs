@@ -654,6 +654,9 @@ impl Position {
                     )
                 }
             }
+            if c.replaced(kind, us, from).is_some() {
+                out.truncate(first);
+            }
             for rm in &c.region_moves {
                 if !rm.kinds.has(kind) || !rm.region[us.index()].has(from) {
                     continue;
@@ -723,6 +726,9 @@ impl Position {
                         }
                     }
                 }
+            }
+            if c.bars_moves() {
+                self.drop_barred(out, first, kind, from);
             }
         }
         self.first_moves(out);
@@ -1913,7 +1919,7 @@ fn attacked_on(c: &Compiled, board: &Board, target: Sq, by: Color) -> bool {
         return attacked_limited(c, board, target, by);
     }
     match c.explosion {
-        None if c.confined.is_empty() => c.tables[by.index()]
+        None if c.confined.is_empty() && !c.zoned() => c.tables[by.index()]
             .attacker(board, target, |_| true, |_, _| false)
             .is_some(),
         // A confined piece attacks only inside its region.
@@ -1925,6 +1931,8 @@ fn attacked_on(c: &Compiled, board: &Board, target: Sq, by: Color) -> bool {
                     c.kind_at(a.code)
                         .and_then(|k| c.confine_of(k, by))
                         .is_none_or(|r| r.has(target))
+                        && c.kind_at(a.code)
+                            .is_none_or(|k| c.zone_admits(board, k, by, a.from, target, true))
                 },
                 |_, _| false,
             )
@@ -1939,7 +1947,11 @@ fn attacked_on(c: &Compiled, board: &Board, target: Sq, by: Color) -> bool {
                 .attacker(
                     board,
                     target,
-                    |a| c.kind_at(a.code).is_some_and(|k| !c.royal.has(k)),
+                    |a| {
+                        c.kind_at(a.code).is_some_and(|k| {
+                            !c.royal.has(k) && c.zone_admits(board, k, by, a.from, target, true)
+                        })
+                    },
                     |_, _| false,
                 )
                 .is_some()
@@ -1970,7 +1982,10 @@ fn attacked_by_region(c: &Compiled, board: &Board, target: Sq, by: Color) -> boo
             }
             let code = board.cell(from);
             let theirs = code != cell::EMPTY && code != cell::WALL && (code & 1) == by as u8;
-            if !theirs || !c.kind_at(code).is_some_and(|k| rm.kinds.has(k)) {
+            let Some(kind) = c.kind_at(code).filter(|&k| theirs && rm.kinds.has(k)) else {
+                continue;
+            };
+            if !c.zone_admits(board, kind, by, from, target, false) {
                 continue;
             }
             let kind = c.kind_at(code).unwrap_or(0);
@@ -2117,11 +2132,18 @@ impl Tester {
         let them = pos.turn.other();
         // Only `check` (and `explosion`, for moves that capture nothing) judge by what a
         // move leaves attacked, which only a shield's leaving can change.
+        // Nor do the attack tables see the lines of a movement gained in a region: a rider's
+        // there may be opened by any piece.
         if c.no_giving_check.is_some()
             || c.checked_royal_captures.is_some()
             || c.check.is_none()
             || c.flying.is_some()
-            || !c.region_moves.is_empty()
+            || c.region_moves.iter().any(|rm| {
+                rm.movement
+                    .atoms
+                    .iter()
+                    .any(|a| !matches!(a.reach, Reach::Leap))
+            })
             || !c.hop_limits.is_empty()
             || c.bikjang.is_some()
         {

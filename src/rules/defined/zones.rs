@@ -1,0 +1,372 @@
+//! Regions that change who may capture and who may go where: `sanctuary` (a piece standing
+//! in a region is not taken, or only by some kinds), `no-entry` (pieces outside a region never
+//! move into it) and a `region-move` with `replace yes` (a piece standing in a region moves
+//! only so there). Each is asked through one function here, by the generator, the attack test
+//! and the judge alike, so a move is made, an attack counted and a refusal explained by the
+//! same reading of the component.
+
+use super::compile::{Compiled, KindSet, RegionMove, SqSet, Tag};
+use super::position::{Move, Position, Special};
+use crate::definition::model::Reach;
+use crate::rules::board::{cell, Board, Sq};
+use crate::rules::explain::Step;
+use crate::rules::movement::{destinations, Movement};
+use crate::rules::piece::Color;
+
+/// A region whose pieces are not captured by some kinds ([`crate::definition::Component::Sanctuary`]).
+#[derive(Clone, Debug)]
+pub struct Sanctuary {
+    pub tag: Tag,
+    /// The kinds it protects.
+    pub kinds: KindSet,
+    /// Where each side's pieces are protected.
+    pub region: [SqSet; 2],
+    /// The capturers it holds against; `None`: every kind, invented pieces included.
+    pub by: Option<KindSet>,
+    /// Where those capturers stand, seen from the protected side's region.
+    pub from: Reach,
+}
+
+/// A region pieces of some kinds never enter from outside
+/// ([`crate::definition::Component::NoEntry`]).
+#[derive(Clone, Debug)]
+pub struct NoEntry {
+    pub tag: Tag,
+    pub kinds: KindSet,
+    pub region: [SqSet; 2],
+}
+
+/// The component that keeps a piece from a square.
+#[derive(Clone, Copy, Debug)]
+pub enum Bar<'a> {
+    Sanctuary(&'a Sanctuary),
+    NoEntry(&'a NoEntry),
+}
+
+impl Compiled {
+    /// Whether a `sanctuary` or `no-entry` component may keep a move from being made.
+    #[inline]
+    pub fn bars_moves(&self) -> bool {
+        !self.sanctuaries.is_empty() || !self.no_entries.is_empty()
+    }
+
+    /// Whether a zone component changes what attacks ([`Compiled::zone_admits`]).
+    #[inline]
+    pub fn zoned(&self) -> bool {
+        self.bars_moves() || self.replacing
+    }
+
+    /// The first `no-entry` or `sanctuary` component (in the order written) that keeps a
+    /// piece of `kind` and `color` on `from` from going to (or attacking) `to` on `board`,
+    /// taking what stands on `taken` (`to`, or the piece an en-passant capture takes).
+    pub fn bar(
+        &self,
+        board: &Board,
+        kind: usize,
+        color: Color,
+        from: Sq,
+        to: Sq,
+        taken: Sq,
+    ) -> Option<Bar<'_>> {
+        let side = color.index();
+        let entry = self
+            .no_entries
+            .iter()
+            .find(|n| n.kinds.has(kind) && n.region[side].has(to) && !n.region[side].has(from));
+        let code = board.cell(taken);
+        let victim = (code != cell::EMPTY && code != cell::WALL && code & 1 != color as u8)
+            .then(|| self.kind_at(code))
+            .flatten();
+        let theirs = color.other().index();
+        let sanctuary = victim.and_then(|victim| {
+            self.sanctuaries.iter().find(|s| {
+                let region = &s.region[theirs];
+                s.kinds.has(victim)
+                    && region.has(taken)
+                    && s.by.is_none_or(|by| by.has(kind))
+                    && match s.from {
+                        Reach::Anywhere => true,
+                        Reach::Inside => region.has(from),
+                        Reach::Outside => !region.has(from),
+                    }
+            })
+        });
+        // The one written first refuses.
+        match (entry, sanctuary) {
+            (Some(n), Some(s)) if s.tag.index < n.tag.index => Some(Bar::Sanctuary(s)),
+            (Some(n), _) => Some(Bar::NoEntry(n)),
+            (None, s) => s.map(Bar::Sanctuary),
+        }
+    }
+
+    /// The `region-move` with `replace yes` under which a piece of `kind` and `color` on
+    /// `from` moves, its own movement set aside, if any.
+    #[inline]
+    pub fn replaced(&self, kind: usize, color: Color, from: Sq) -> Option<&RegionMove> {
+        if !self.replacing {
+            return None;
+        }
+        self.region_moves
+            .iter()
+            .find(|rm| rm.replace && rm.kinds.has(kind) && rm.region[color.index()].has(from))
+    }
+
+    /// Whether an attack from `from` on `target` counts under the zone components: the
+    /// attacker's own movement does not count where a region replaces it (`own`), and a barred
+    /// square is not attacked.
+    #[inline]
+    pub fn zone_admits(
+        &self,
+        board: &Board,
+        kind: usize,
+        by: Color,
+        from: Sq,
+        target: Sq,
+        own: bool,
+    ) -> bool {
+        !(own && self.replaced(kind, by, from).is_some())
+            && self.bar(board, kind, by, from, target, target).is_none()
+    }
+}
+
+impl Position {
+    /// Drops from `out[first..]` the moves of the piece of `kind` on `from` that a zone
+    /// component bars.
+    pub(super) fn drop_barred(&self, out: &mut Vec<Move>, first: usize, kind: usize, from: Sq) {
+        let c = self.c;
+        let us = self.turn;
+        let mut kept = first;
+        for i in first..out.len() {
+            let m = out[i];
+            let taken = match m.special {
+                Special::EnPassant { victim } => victim,
+                _ => m.to,
+            };
+            if c.bar(&self.board, kind, us, from, m.to, taken).is_none() {
+                out[kept] = m;
+                kept += 1;
+            }
+        }
+        out.truncate(kept);
+    }
+
+    /// Why the piece of `kind` on `from` does not go to `to` when a zone component is the
+    /// reason (a square outside its `confine` region is left to that rule): in a region that
+    /// sets its own movement aside, that region's movement does not reach `to`; or its movement
+    /// reaches `to` and a `no-entry` or `sanctuary` bars it (past pieces in between, which is
+    /// then the refusal, as for any move).
+    pub(super) fn zone_refusal(&self, kind: usize, from: Sq, to: Sq) -> Option<Step> {
+        let c = self.c;
+        let us = self.turn;
+        let them = us.other();
+        let name = &c.kinds[kind].name;
+        let (f, t) = (
+            c.geometry.square_name(from.square()),
+            c.geometry.square_name(to.square()),
+        );
+        // With only the mover and what stands on `to`, and with every piece: where does it go?
+        let mut bare = self.board.clone();
+        for &sq in &c.squares {
+            if sq != from && sq != to {
+                bare.put(sq.square(), None);
+            }
+        }
+        // A square outside the piece's `confine` region is that rule's to refuse.
+        if !c.zoned() || c.confine_of(kind, us).is_some_and(|r| !r.has(to)) {
+            return None;
+        }
+        let replaced = c.replaced(kind, us, from);
+        let reaches = |board: &Board| {
+            let mut movements: Vec<&Movement> = c
+                .region_moves
+                .iter()
+                .filter(|rm| rm.kinds.has(kind) && rm.region[us.index()].has(from))
+                .map(|rm| &rm.movement)
+                .collect();
+            if replaced.is_none() {
+                movements.push(&c.kinds[kind].movement);
+            }
+            let mut hit = false;
+            for m in movements {
+                destinations(
+                    m,
+                    board,
+                    from,
+                    us,
+                    |code| code & 1 == them as u8,
+                    |sq, _| hit |= sq == to,
+                );
+            }
+            hit
+        };
+        if !reaches(&bare) {
+            return replaced.map(|rm| {
+                Step::forbids(
+                    rm.tag.rule,
+                    format!(
+                        "the {name} on {f} stands in the region of {}, where it moves only as `{}`, which does not reach {t}",
+                        rm.tag.rule, rm.betza
+                    ),
+                )
+            });
+        }
+        let bar = c.bar(&self.board, kind, us, from, to, to)?;
+        if !reaches(&self.board) {
+            return Some(super::judge::blocked_step(name, &f, &t));
+        }
+        Some(match bar {
+            Bar::NoEntry(n) => Step::forbids(
+                n.tag.rule,
+                format!(
+                    "the {name} on {f} stands outside the region of {}, and may not enter it on {t}",
+                    n.tag.rule
+                ),
+            ),
+            Bar::Sanctuary(s) => {
+                let victim = c
+                    .kind_at(self.board.cell(to))
+                    .map_or("piece", |k| c.kinds[k].name.as_str());
+                let whence = match s.from {
+                    Reach::Anywhere => "",
+                    Reach::Inside => " standing inside it",
+                    Reach::Outside => " standing outside it",
+                };
+                Step::forbids(
+                    s.tag.rule,
+                    format!(
+                        "the {victim} on {t} stands in the sanctuary of {}, where a {name}{whence} may not capture it",
+                        s.tag.rule
+                    ),
+                )
+            }
+        })
+    }
+
+    /// The zone components a generated move `m` passes: a piece moving within a region it may
+    /// not enter from outside, and a capture of a piece in a sanctuary that does not hold
+    /// against this capturer.
+    pub(super) fn zone_steps(&self, m: Move) -> Vec<Step> {
+        let c = self.c;
+        let us = self.turn;
+        let mut steps = Vec::new();
+        if !c.bars_moves() {
+            return steps;
+        }
+        let Some(kind) = c.kind_at(self.board.cell(m.from)) else {
+            return steps;
+        };
+        let name = &c.kinds[kind].name;
+        let square = |sq: Sq| c.geometry.square_name(sq.square());
+        for n in &c.no_entries {
+            let region = &n.region[us.index()];
+            if n.kinds.has(kind) && region.has(m.from) && region.has(m.to) {
+                steps.push(Step::allows(
+                    n.tag.rule,
+                    format!(
+                        "the {name} on {} stands in the region of {} already, so it may go to {}",
+                        square(m.from),
+                        n.tag.rule,
+                        square(m.to)
+                    ),
+                ));
+            }
+        }
+        let taken = match m.special {
+            Special::EnPassant { victim } => victim,
+            Special::Castle { .. } => return steps,
+            _ => m.to,
+        };
+        let code = self.board.cell(taken);
+        let Some(victim) = c.kind_at(code).filter(|_| code & 1 != us as u8) else {
+            return steps;
+        };
+        let theirs = us.other().index();
+        for s in &c.sanctuaries {
+            if s.kinds.has(victim) && s.region[theirs].has(taken) {
+                steps.push(Step::allows(
+                    s.tag.rule,
+                    format!(
+                        "the {} on {} stands in the sanctuary of {}, which does not hold against a {name} on {}",
+                        c.kinds[victim].name,
+                        square(taken),
+                        s.tag.rule,
+                        square(m.from)
+                    ),
+                ));
+            }
+        }
+        steps
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::{Geometry, Options, Rules};
+
+    /// The legal turns, as texts, of `fen` under the definition `text`.
+    fn moves(text: &str, fen: &str) -> Vec<String> {
+        let load = |name: &str| Err(format!("no definition named `{name}`"));
+        let def = crate::definition::parse("t.def", text, &load).unwrap_or_else(|e| panic!("{e}"));
+        let crate::rules::Variant::Defined(id) = super::super::register(def).expect("registered")
+        else {
+            panic!("a definition");
+        };
+        let _bound = super::super::bind(id);
+        type P = super::Position;
+        let g = Geometry::lettered(8, 8);
+        let pos = P::from_fen(g, fen, &Options::defaults(P::options())).expect("a FEN");
+        let mut out: Vec<String> = pos
+            .legal_turns()
+            .into_iter()
+            .map(|(_, t)| t.text(&g))
+            .collect();
+        out.sort();
+        out
+    }
+
+    const BASE: &str =
+        "variant t\nboard 8x8\npiece K king K royal\npiece R rook R\npiece W wazir W\n\
+                        start \"4k3/8/8/8/8/8/8/4K3 w - - 0 1\"\ncheck {\n  clause \"c\"\n}\n";
+
+    /// A piece that rides only in its region (or only there, with `replace`) pins what stands
+    /// on that line: the attack tables hold its own movement only, so the legality test may
+    /// not take a piece off the line as harmless.
+    #[test]
+    fn a_rider_gained_in_a_region_pins() {
+        for replace in ["no", "yes"] {
+            let text = format!(
+                "{BASE}region-move {{\n  clause \"r\"\n  pieces W\n  move R\n  replace {replace}\n  both rank 1\n}}\n"
+            );
+            let legal = moves(&text, "4k3/8/8/8/8/8/8/w2R3K w - - 0 1");
+            assert!(!legal.contains(&"Rd1-d2".to_string()), "{legal:?}");
+            assert!(legal.contains(&"Rd1xa1".to_string()), "{legal:?}");
+        }
+    }
+
+    /// A sanctuary protects from capture and from check; `no-entry` keeps pieces out but lets
+    /// the ones inside move; `replace` sets the piece's own movement aside.
+    #[test]
+    fn zones_bar_captures_checks_and_entries() {
+        let sanctuary = format!(
+            "{BASE}sanctuary {{\n  clause \"s\"\n  pieces K W\n  by R\n  both rank 4\n}}\n"
+        );
+        // The rook does not take the wazir on d4, nor check a king on the fourth rank.
+        let legal = moves(&sanctuary, "4k3/8/8/8/3w3K/8/8/3R4 w - - 0 1");
+        assert!(!legal.iter().any(|t| t.starts_with("Rd1xd4")), "{legal:?}");
+        let legal = moves(&sanctuary, "4k3/8/8/8/r6K/8/8/8 w - - 0 1");
+        assert!(legal.contains(&"Kh4-g4".to_string()), "{legal:?}");
+        let no_entry =
+            format!("{BASE}no-entry {{\n  clause \"n\"\n  pieces R\n  both squares d4 e4\n}}\n");
+        let legal = moves(&no_entry, "4k3/8/8/8/8/8/8/3R3K w - - 0 1");
+        assert!(!legal.contains(&"Rd1-d4".to_string()), "{legal:?}");
+        assert!(legal.contains(&"Rd1-d5".to_string()), "{legal:?}");
+        let legal = moves(&no_entry, "4k3/8/8/8/3R4/8/8/7K w - - 0 1");
+        assert!(legal.contains(&"Rd4-e4".to_string()), "{legal:?}");
+        let replace = format!(
+            "{BASE}region-move {{\n  clause \"r\"\n  pieces W\n  move F\n  replace yes\n  white rank 2\n}}\n"
+        );
+        let legal = moves(&replace, "4k3/8/8/8/8/8/3W4/7K w - - 0 1");
+        let wazir: Vec<&String> = legal.iter().filter(|t| t.starts_with('W')).collect();
+        assert_eq!(wazir, ["Wd2-c1", "Wd2-c3", "Wd2-e1", "Wd2-e3"]);
+    }
+}
