@@ -171,6 +171,15 @@ fn on_board(
     Ok(())
 }
 
+/// The side a piece letter is written for: upper case White, lower case Black.
+fn side_of(letter: char) -> Color {
+    if letter.is_ascii_uppercase() {
+        Color::White
+    } else {
+        Color::Black
+    }
+}
+
 fn is_number(field: &str) -> bool {
     !field.is_empty() && field.bytes().all(|b| b.is_ascii_digit())
 }
@@ -370,12 +379,7 @@ fn read_pocket(text: &str, col: usize, shape: &Shape) -> Result<Vec<(char, Color
                 ),
             ));
         }
-        let color = if c.is_ascii_uppercase() {
-            Color::White
-        } else {
-            Color::Black
-        };
-        hand.push((letter, color));
+        hand.push((letter, side_of(c)));
     }
     Ok(hand)
 }
@@ -489,14 +493,9 @@ fn read_board(placement: &str, shape: &Shape, designs: bool) -> Result<Vec<Place
                     }
                     on_board(shape, file, rank, col, 1)?;
                     let promoted = chars.next_if(|&(_, c)| c == '~').is_some();
-                    let color = if c.is_ascii_uppercase() {
-                        Color::White
-                    } else {
-                        Color::Black
-                    };
                     squares[rank * files + file] = Placed::Piece {
                         letter,
-                        color,
+                        color: side_of(c),
                         promoted,
                     };
                     file += 1;
@@ -549,14 +548,9 @@ fn read_board(placement: &str, shape: &Shape, designs: bool) -> Result<Vec<Place
                         ));
                     };
                     on_board(shape, file, rank, col, 2)?;
-                    let color = if b.is_ascii_uppercase() {
-                        Color::White
-                    } else {
-                        Color::Black
-                    };
                     squares[rank * files + file] = Placed::Piece {
                         letter,
-                        color,
+                        color: side_of(b),
                         promoted: false,
                     };
                     file += 1;

@@ -125,9 +125,9 @@ fn unknown_names_exit_2_and_list_the_valid_ones() {
 
 #[test]
 fn unknown_variant_lists_the_variants() {
-    let o = arbiter(&["perft", "shogi", "1"]);
+    let o = arbiter(&["perft", "tenjiku", "1"]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("unknown variant `shogi`; variants: chess"));
+    assert!(stderr(&o).contains("unknown variant `tenjiku`; variants: chess"));
 }
 
 #[test]

@@ -306,9 +306,9 @@ fn misspelt_variants_options_and_values_are_suggested() {
     );
     let e = "xpans".parse::<Variant>().expect_err("no such variant");
     assert!(e.ends_with("did you mean `xpanse`?"), "{e}");
-    let e = "shogi".parse::<Variant>().expect_err("no such variant");
+    let e = "tenjiku".parse::<Variant>().expect_err("no such variant");
     assert!(
-        e.starts_with("unknown variant `shogi`; variants: chess, cypher, csipgs, xpanse; bundled definitions: ")
+        e.starts_with("unknown variant `tenjiku`; variants: chess, cypher, csipgs, xpanse; bundled definitions: ")
             && e.ends_with("; or the path of a definition (`./my-game.def`)"),
         "{e}"
     );

@@ -891,6 +891,18 @@ impl Compiled {
         }
     }
 
+    /// The kind a written piece names: one of the definition's own by its role (a design
+    /// names none of them).
+    pub fn kind_of_ref(&self, piece: &crate::rules::turn::PieceRef) -> Option<usize> {
+        match piece {
+            crate::rules::turn::PieceRef::Role(r) => self
+                .kinds
+                .iter()
+                .position(|k| k.design.is_none() && k.role == *r),
+            crate::rules::turn::PieceRef::Design(_) => None,
+        }
+    }
+
     pub fn kind_of_letter(&self, letter: char) -> Option<usize> {
         self.kinds
             .iter()

@@ -1116,13 +1116,7 @@ impl Position {
         let ActionPattern::Drop { piece, to } = &actions[1] else {
             return steps;
         };
-        let kind = match piece {
-            PieceRef::Role(r) => c
-                .kinds
-                .iter()
-                .position(|k| k.design.is_none() && k.role == *r),
-            PieceRef::Design(_) => None,
-        };
+        let kind = c.kind_of_ref(piece);
         let at = self.square_name(Sq::of(*to));
         let why = match kind {
             Some(k) if self.hand[us.index()][k] == 0 => {
@@ -1149,13 +1143,7 @@ impl Position {
                 "this game has no drops: no piece is ever put on the board from a hand",
             )];
         }
-        let kind = match piece {
-            PieceRef::Role(r) => c
-                .kinds
-                .iter()
-                .position(|k| k.design.is_none() && k.role == *r),
-            PieceRef::Design(_) => None,
-        };
+        let kind = c.kind_of_ref(piece);
         let Some(kind) = kind else {
             return vec![Step::forbids(
                 rule_id("no-such-piece"),

@@ -164,16 +164,19 @@ impl Position {
             c.geometry.square_name(from.square()),
             c.geometry.square_name(to.square()),
         );
-        // With only the mover and what stands on `to`, and with every piece: where does it go?
-        let mut bare = self.board.clone();
-        for &sq in &c.squares {
-            if sq != from && sq != to {
-                bare.put(sq.square(), None);
-            }
-        }
         // A square outside the piece's `confine` region is that rule's to refuse.
         if !c.zoned() || c.confine_of(kind, us).is_some_and(|r| !r.has(to)) {
             return None;
+        }
+        // With only the mover and what stands on `to`, and with every piece: where does it go?
+        let mut bare = self.board.clone();
+        for &sq in &c.squares {
+            if bare.is_wall(sq) {
+                // A blocker (a board square, unlike a hole) is lifted too.
+                bare.restore_square(sq.square());
+            } else if sq != from && sq != to {
+                bare.put(sq.square(), None);
+            }
         }
         let replaced = c.replaced(kind, us, from);
         let reaches = |board: &Board| {
