@@ -1063,16 +1063,31 @@ impl State {
         }
         if self.ds_dirty {
             self.drop_rules(|c| matches!(c, Component::DoubleStep { .. }));
-            let ds = self.ds_region.clone();
             let ts = self.ts_region.clone();
-            if ds.iter().any(|r| !r.cells.is_empty()) && !pawn_letters.is_empty() {
+            if (0..2).any(|side| {
+                ts[side]
+                    .cells
+                    .iter()
+                    .any(|c| !self.ds_region[side].contains(*c))
+            }) {
+                return Err(
+                    "a triple-step square that is not a double-step square is not supported".into(),
+                );
+            }
+            let ds = self.ds_region.clone();
+            // The squares of the triple step have the two steps in its component.
+            let mut ds_only = ds.clone();
+            for side in 0..2 {
+                ds_only[side].cells.retain(|c| !ts[side].contains(*c));
+            }
+            if ds_only.iter().any(|r| !r.cells.is_empty()) && !pawn_letters.is_empty() {
                 let clause = self.clause("A pawn on its double-step region may advance two squares straight forward through empty squares.");
                 self.add_rule(
                     "double-step",
                     clause,
                     Component::DoubleStep {
                         pieces: pawn_letters.clone(),
-                        region: ds.clone(),
+                        region: ds_only,
                         steps: 2,
                         movement: None,
                     },
@@ -1221,6 +1236,23 @@ impl State {
                 self.add_rule("checkmate", clause, Component::Checkmate { value });
             }
         }
+        // A hole is no square of any region.
+        let holes = self.def.holes.clone();
+        for r in &mut self.def.rules {
+            match &mut r.component {
+                Component::DoubleStep { region, .. }
+                | Component::Promotion { region, .. }
+                | Component::Goal { region, .. }
+                | Component::Confine { region, .. }
+                | Component::RegionMove { region, .. }
+                | Component::EnPassant { region, .. } => {
+                    for side in region.iter_mut() {
+                        side.cells.retain(|c| !holes.contains(c));
+                    }
+                }
+                _ => {}
+            }
+        }
         // The pawn flag follows the pieces that promote.
         let promoting: Vec<char> = self
             .def
@@ -1239,11 +1271,30 @@ impl State {
         Ok(())
     }
 
-    /// Drops every square off the board from the components' regions; a component whose region
-    /// empties is dropped, as Fairy-Stockfish's region then holds no square.
-    fn clip(&mut self) {
+    /// Fits the components' regions to a new board size, as Fairy-Stockfish's regions, which
+    /// are whole ranks and files of the largest board, fit it: a rank (or file) that a region
+    /// held whole stays whole, and squares off the board go. A component whose region empties
+    /// is dropped, as its Fairy-Stockfish region then holds no square.
+    fn resize(&mut self, old_files: u8, old_ranks: u8) {
         let (files, ranks) = (self.def.files, self.def.ranks);
-        let keep = |r: &mut Region| r.cells.retain(|c| c.file < files && c.rank < ranks);
+        let fit = |r: &mut Region| {
+            if r.cells.is_empty() {
+                return;
+            }
+            let whole_rank = |rank: u8| (0..old_files).all(|file| r.contains(Cell { file, rank }));
+            let whole_file = |file: u8| (0..old_ranks).all(|rank| r.contains(Cell { file, rank }));
+            let mut cells: Vec<Cell> = r.cells.clone();
+            for rank in (0..old_ranks).filter(|k| whole_rank(*k)) {
+                cells.extend((old_files..files).map(|file| Cell { file, rank }));
+            }
+            for file in (0..old_files).filter(|f| whole_file(*f)) {
+                cells.extend((old_ranks..ranks).map(|rank| Cell { file, rank }));
+            }
+            cells.retain(|c| c.file < files && c.rank < ranks);
+            cells.sort();
+            cells.dedup();
+            r.cells = cells;
+        };
         let mut rules = std::mem::take(&mut self.def.rules);
         rules.retain_mut(|r| match &mut r.component {
             Component::DoubleStep { region, .. }
@@ -1251,12 +1302,12 @@ impl State {
             | Component::Goal { region, .. }
             | Component::Confine { region, .. }
             | Component::RegionMove { region, .. } => {
-                region.iter_mut().for_each(keep);
+                region.iter_mut().for_each(fit);
                 region.iter().any(|r| !r.cells.is_empty())
             }
             Component::EnPassant { region, .. } => {
                 let had = region.iter().any(|r| !r.cells.is_empty());
-                region.iter_mut().for_each(keep);
+                region.iter_mut().for_each(fit);
                 !had || region.iter().any(|r| !r.cells.is_empty())
             }
             _ => true,
@@ -1268,13 +1319,13 @@ impl State {
             .chain(self.ts_region.iter_mut())
             .chain(self.flag.region.iter_mut())
         {
-            keep(r);
+            fit(r);
         }
         if let Some(p) = &mut self.promo {
-            p.region.iter_mut().for_each(keep);
+            p.region.iter_mut().for_each(fit);
         }
         if let Some((_, r)) = &mut self.ep {
-            r.iter_mut().for_each(keep);
+            r.iter_mut().for_each(fit);
         }
         self.def.holes.retain(|c| c.file < files && c.rank < ranks);
     }
@@ -1427,9 +1478,10 @@ fn no_rule(_: &mut State, _: &Arg<'_>) -> Result<(), Problem> {
 }
 
 fn resize(s: &mut State, files: u8, ranks: u8) {
+    let old = (s.def.files, s.def.ranks);
     s.def.files = files;
     s.def.ranks = ranks;
-    s.clip();
+    s.resize(old.0, old.1);
 }
 
 fn max_rank(s: &mut State, a: &Arg<'_>) -> Result<(), Problem> {
@@ -1472,9 +1524,47 @@ fn start_fen(s: &mut State, a: &Arg<'_>) -> Result<(), Problem> {
     if fen.contains('[') {
         return Err(a.bad("pockets (`[...]`) belong to drop games, which are not imported yet"));
     }
-    s.def.start = fen.to_string();
+    // Fairy-Stockfish reads a FEN without castling and en-passant fields (`w 0 1`, `w 3+3 0
+    // 1`): they are written `- -`.
+    let mut fields: Vec<&str> = fen.split_whitespace().collect();
+    if fields.len() >= 3 && fields[2].starts_with(|c: char| c.is_ascii_digit()) {
+        fields.splice(2..2, ["-", "-"]);
+    }
+    s.def.start = fields.join(" ");
+    s.def.holes = holes(fields.first().copied().unwrap_or(""), s.def.ranks);
     s.counting_dirty = true;
     Ok(())
+}
+
+/// The squares a FEN's placement marks `*` (walls in Fairy-Stockfish: not part of the board).
+fn holes(placement: &str, ranks: u8) -> Vec<Cell> {
+    let mut out = Vec::new();
+    for (i, row) in placement.split('/').enumerate() {
+        let Some(rank) = (ranks as usize).checked_sub(i + 1) else {
+            break;
+        };
+        let (mut file, mut run) = (0usize, 0usize);
+        for c in row.chars() {
+            if let Some(d) = c.to_digit(10) {
+                run = run * 10 + d as usize;
+                continue;
+            }
+            file += run;
+            run = 0;
+            match c {
+                '*' => {
+                    if let (Ok(f), Ok(r)) = (u8::try_from(file), u8::try_from(rank)) {
+                        out.push(Cell { file: f, rank: r });
+                    }
+                    file += 1;
+                }
+                c if c.is_ascii_alphabetic() => file += 1,
+                _ => {}
+            }
+        }
+    }
+    out.sort();
+    out
 }
 
 fn promo(s: &mut State, a: &Arg<'_>) -> Result<(), Problem> {
