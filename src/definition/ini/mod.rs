@@ -276,6 +276,7 @@ pub fn import(
     // The chain of sections, the section itself last, and the built-in game it starts from.
     let mut chain = vec![index];
     let mut base: Option<&str> = None;
+    let mut below = None;
     loop {
         let current = &file.sections[*chain.last().expect("one section at least")];
         let Some(parent) = current.parent.as_deref() else {
@@ -335,17 +336,18 @@ pub fn import(
                 )],
             ));
         }
-        if p > *chain.last().expect("one section at least") {
-            return Err(refuse(
-                vec!["parent".into()],
-                vec![Problem::new(
-                    format!("the parent [{parent}] comes after [{}]: Fairy-Stockfish reads a parent section only from above", current.name),
-                    current.parent_span.clone(),
-                    "defined below",
-                )],
+        // A loop is the worse fault, so the order is judged once the chain is known.
+        if p > *chain.last().expect("one section at least") && below.is_none() {
+            below = Some(Problem::new(
+                format!("the parent [{parent}] comes after [{}]: Fairy-Stockfish reads a parent section only from above", current.name),
+                current.parent_span.clone(),
+                "defined below",
             ));
         }
         chain.push(p);
+    }
+    if let Some(problem) = below {
+        return Err(refuse(vec!["parent".into()], vec![problem]));
     }
     chain.reverse();
     let base_name = base.unwrap_or("chess");
