@@ -608,15 +608,17 @@ impl State {
                     movement,
                 } => match movement {
                     None => {
-                        for side in 0..2 {
-                            let target = if *steps == 3 {
-                                &mut s.ts_region[side]
-                            } else {
-                                &mut s.ds_region[side]
-                            };
-                            target.cells.extend(region[side].cells.iter().copied());
-                            target.cells.sort();
-                            target.cells.dedup();
+                        // A triple step's squares have the double step too.
+                        for (side, r) in region.iter().enumerate() {
+                            let mut targets = vec![&mut s.ds_region[side]];
+                            if *steps == 3 {
+                                targets.push(&mut s.ts_region[side]);
+                            }
+                            for target in targets {
+                                target.cells.extend(r.cells.iter().copied());
+                                target.cells.sort();
+                                target.cells.dedup();
+                            }
                         }
                     }
                     Some(m) => s.initial.extend(pieces.iter().map(|p| (*p, m.clone()))),
@@ -1062,6 +1064,14 @@ impl State {
             }
         }
         if self.ds_dirty {
+            let before: Vec<Rule> = self
+                .def
+                .rules
+                .iter()
+                .filter(|r| matches!(r.component, Component::DoubleStep { .. }))
+                .cloned()
+                .collect();
+            let rules_before = self.def.rules.clone();
             self.drop_rules(|c| matches!(c, Component::DoubleStep { .. }));
             let ts = self.ts_region.clone();
             if (0..2).any(|side| {
@@ -1122,7 +1132,21 @@ impl State {
                     );
                 }
             }
-            self.ep_dirty = true;
+            // The same double steps as before keep their words.
+            let after: Vec<&Component> = self
+                .def
+                .rules
+                .iter()
+                .map(|r| &r.component)
+                .filter(|c| matches!(c, Component::DoubleStep { .. }))
+                .collect();
+            if after.len() == before.len()
+                && after.iter().zip(&before).all(|(a, b)| **a == b.component)
+            {
+                self.def.rules = rules_before;
+            } else {
+                self.ep_dirty = true;
+            }
         }
         if self.ep_dirty {
             let (pieces, region) = self.ep.clone().unwrap_or_default();
@@ -1771,8 +1795,14 @@ fn castling(s: &mut State, a: &Arg<'_>) -> Result<(), Problem> {
 }
 
 fn castling_edit(s: &mut State, edit: impl Fn(&mut Component)) {
+    let clause = s.clause("The king moves from its first rank towards an unmoved rook to `king-to`, the rook to `rook-to`, neither having moved, with the squares between empty and the king not in check nor passing or landing on an attacked square.");
     for r in s.rule_mut(|c| matches!(c, Component::Castling { .. })) {
+        let before = r.component.clone();
         edit(&mut r.component);
+        // The base's words describe its own castling: changed, they would mislead.
+        if r.component != before {
+            r.clause = clause.clone();
+        }
     }
 }
 
