@@ -958,12 +958,9 @@ impl State {
             for extra in existing.iter().skip(1) {
                 self.remove_piece(*extra);
             }
-            let p = self
-                .def
-                .pieces
-                .iter_mut()
-                .find(|p| p.letter == old)
-                .expect("a piece of each type listed");
+            let Some(p) = self.def.pieces.iter_mut().find(|p| p.letter == old) else {
+                return Err(arg.bad("internal error: the piece of this type is not on the list"));
+            };
             let changed = p.design != design;
             p.letter = letter;
             if changed || p.royal != royal {

@@ -383,8 +383,12 @@ pub fn import(
         // Fairy-Stockfish keeps the last of a setting given twice, and applies settings in its
         // own order, not the file's.
         let mut settings: Vec<(usize, &reader::Setting, map::Kind)> = Vec::new();
+        let mut last = std::collections::HashMap::new();
         for (at, setting) in s.settings.iter().enumerate() {
-            if s.settings[at + 1..].iter().any(|t| t.key == setting.key) {
+            last.insert(setting.key.as_str(), at);
+        }
+        for (at, setting) in s.settings.iter().enumerate() {
+            if last.get(setting.key.as_str()) != Some(&at) {
                 continue;
             }
             let kind = map::kind(&setting.key);
@@ -417,7 +421,8 @@ pub fn import(
         def = state.def;
     }
     if !problems.is_empty() {
-        refused.dedup();
+        let mut seen = std::collections::HashSet::new();
+        refused.retain(|s| seen.insert(s.clone()));
         return Err(refuse(refused, problems));
     }
     write(&def, &base_def, base_name).map_err(|why| {
