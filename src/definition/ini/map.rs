@@ -462,6 +462,8 @@ pub struct State {
     check_counting: bool,
     counting_dirty: bool,
     checkmate: Value,
+    /// Castling rules whose king was removed, kept for a `castlingKingPiece` naming another.
+    parked: Vec<Rule>,
     /// The base's clauses are the designer's words for its rules: a rule rewritten here says
     /// where its settings came from instead.
     pub provenance: String,
@@ -565,6 +567,7 @@ impl State {
             check_counting: false,
             counting_dirty: false,
             checkmate: Value::Loss,
+            parked: Vec::new(),
             provenance,
         };
         s.promo = match promos.as_slice() {
@@ -777,6 +780,9 @@ impl State {
             };
             if ok {
                 keep.push(r);
+            } else if matches!(r.component, Component::Castling { .. }) {
+                // Castling without its king waits for `castlingKingPiece` to name another.
+                self.parked.push(r);
             }
         }
         self.def.rules = keep;
@@ -1768,6 +1774,7 @@ fn castling(s: &mut State, a: &Arg<'_>) -> Result<(), Problem> {
         .any(|r| matches!(r.component, Component::Castling { .. }));
     if !on {
         s.drop_rules(|c| matches!(c, Component::Castling { .. }));
+        s.parked.clear();
     } else if !has {
         let king = s.letters_of("king").first().copied();
         let rooks = s.letters_of("rook");
@@ -1839,6 +1846,26 @@ fn castling_king(s: &mut State, a: &Arg<'_>) -> Result<(), Problem> {
         return Err(a.bad("one piece castles"));
     };
     let k = *k;
+    // A castling whose king went comes back with the one named, in its place.
+    if !s.parked.is_empty()
+        && !s
+            .def
+            .rules
+            .iter()
+            .any(|r| matches!(r.component, Component::Castling { .. }))
+    {
+        let parked = std::mem::take(&mut s.parked);
+        let letters = s.all_letters();
+        for mut r in parked {
+            if let Component::Castling { rooks, .. } = &mut r.component {
+                rooks.retain(|l| letters.contains(l));
+                if rooks.is_empty() {
+                    continue;
+                }
+            }
+            s.def.rules.push(r);
+        }
+    }
     castling_edit(s, |c| {
         if let Component::Castling { king, .. } = c {
             *king = k;

@@ -325,3 +325,23 @@ fn no_input_panics() {
         }
     }
 }
+
+#[test]
+fn castling_follows_the_king_piece_named_after_the_king_goes() {
+    let text = "[r:chess]\nking = -\ncommoner = k\ncastlingKingPiece = k\n";
+    let i = one(text, "r").unwrap();
+    let k = i
+        .definition
+        .pieces
+        .iter()
+        .find(|p| p.letter == 'K')
+        .unwrap();
+    assert!(!k.royal);
+    assert!(matches!(
+        component(&i, "castling"),
+        Some(Component::Castling { king: 'K', .. })
+    ));
+    // Without `castlingKingPiece`, Fairy-Stockfish's castling king (its royal king) is gone.
+    let i = one("[r:chess]\nking = -\ncommoner = k\n", "r").unwrap();
+    assert!(component(&i, "castling").is_none());
+}
