@@ -150,6 +150,72 @@ pub const FSF_GAMES: &[&str] = &[
 /// Fairy-Stockfish's own names for games that a bundled definition plays under another name.
 const SAME_GAME: &[(&str, &str)] = &[("normal", "chess"), ("fairy", "chess")];
 
+/// Fairy-Stockfish's built-in games that are a bundled game with some settings changed,
+/// written as the sections they would be (facts of its `src/variant.cpp`), so that a section
+/// may start from them too.
+const BUILT_INS: &str = "\
+[kingofthehill:chess]
+flagPiece = k
+flagRegion = d4 e4 d5 e5
+
+[gardner:chess]
+maxRank = 5
+maxFile = e
+startFen = rnbqk/ppppp/5/PPPPP/RNBQK w - - 0 1
+promotionRegionWhite = *5
+promotionRegionBlack = *1
+doubleStep = false
+castling = false
+
+[nocastle:chess]
+startFen = rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1
+castling = false
+
+[misere:chess]
+checkmateValue = win
+
+[nightrider:chess]
+knight = -
+customPiece1 = n:NN
+promotionPieceTypes = qrbn
+
+[5check:3check]
+startFen = rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 5+5 0 1
+";
+
+/// [`BUILT_INS`], read.
+fn built_ins() -> &'static IniFile {
+    static FILE: std::sync::OnceLock<IniFile> = std::sync::OnceLock::new();
+    FILE.get_or_init(|| reader::read(BUILT_INS))
+}
+
+/// The sections of [`BUILT_INS`] a built-in game is (the game first, then its parents), and
+/// the bundled game they start from.
+fn built_in_chain(name: &str) -> Option<(Vec<&'static Section>, &'static str)> {
+    let file = built_ins();
+    let mut chain = Vec::new();
+    let mut name = name;
+    while chain.len() < MAX_DEPTH {
+        let s = file.section(name)?;
+        chain.push(s);
+        let parent = s.parent.as_deref()?;
+        if let Some(base) = covered(parent) {
+            return Some((chain, base));
+        }
+        name = parent;
+    }
+    None
+}
+
+/// The built-in games a section may start from.
+pub fn starting_games() -> Vec<&'static str> {
+    FSF_GAMES
+        .iter()
+        .filter(|g| covered(g).is_some() || built_in_chain(g).is_some())
+        .copied()
+        .collect()
+}
+
 /// The most sections one chain of parents may hold (a loop is found before).
 const MAX_DEPTH: usize = 64;
 
@@ -277,6 +343,7 @@ pub fn import(
     let mut chain = vec![index];
     let mut base: Option<&str> = None;
     let mut below = None;
+    let mut built_in: Vec<&Section> = Vec::new();
     loop {
         let current = &file.sections[*chain.last().expect("one section at least")];
         let Some(parent) = current.parent.as_deref() else {
@@ -289,6 +356,11 @@ pub fn import(
                     break;
                 }
                 None => {
+                    if let Some((sections, b)) = built_in_chain(parent) {
+                        built_in = sections;
+                        base = Some(b);
+                        break;
+                    }
                     return Err(refuse(
                         vec![format!("parent {parent}")],
                         vec![Problem::new(
@@ -298,9 +370,9 @@ pub fn import(
                         )
                         .with_help(format!(
                             "the built-in games a section may start from: {}",
-                            FSF_GAMES.iter().filter(|g| covered(g).is_some()).copied().collect::<Vec<_>>().join(", ")
+                            starting_games().join(", ")
                         ))],
-                    ))
+                    ));
                 }
             }
         }
@@ -368,8 +440,15 @@ pub fn import(
     let mut problems = Vec::new();
     let mut refused = Vec::new();
     let mut types = None;
-    for (n, i) in chain.iter().enumerate() {
-        let s = &file.sections[*i];
+    // The built-in game's own sections first (root first), then the file's.
+    let sections: Vec<(&Section, bool)> = built_in
+        .iter()
+        .rev()
+        .map(|s| (*s, true))
+        .chain(chain.iter().map(|i| (&file.sections[*i], false)))
+        .collect();
+    for (n, (s, internal)) in sections.iter().enumerate() {
+        let before = problems.len();
         let reset = n == 0 && base.is_none();
         let mut state = map::State::new(&def, reset, provenance.clone(), types.take());
         for bad in &s.bad_lines {
@@ -419,6 +498,22 @@ pub fn import(
         }
         types = Some(state.types.clone());
         def = state.def;
+        if *internal && problems.len() > before {
+            // A built-in game's settings are this program's: an error there is its own.
+            let why: Vec<String> = problems.drain(before..).map(|p| p.message).collect();
+            return Err(refuse(
+                vec!["definition".into()],
+                vec![Problem::new(
+                    format!(
+                        "internal error: the built-in game [{}] does not import: {}",
+                        s.name,
+                        why.join("; ")
+                    ),
+                    own.span.clone(),
+                    "this section",
+                )],
+            ));
+        }
     }
     if !problems.is_empty() {
         let mut seen = std::collections::HashSet::new();

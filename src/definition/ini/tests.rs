@@ -218,13 +218,13 @@ fn unknown_and_uncovered_parents() {
         r.message
     );
     assert!(r.message.contains("t.ini:1:4"), "{}", r.message);
-    let r = refused("[a:shogi]\n", "a");
+    let r = refused("[a:bughouse]\n", "a");
     assert!(
         r.message.contains("no bundled definition covers"),
         "{}",
         r.message
     );
-    assert_eq!(r.settings, vec!["parent shogi"]);
+    assert_eq!(r.settings, vec!["parent bughouse"]);
 }
 
 #[test]
@@ -344,4 +344,27 @@ fn castling_follows_the_king_piece_named_after_the_king_goes() {
     // Without `castlingKingPiece`, Fairy-Stockfish's castling king (its royal king) is gone.
     let i = one("[r:chess]\nking = -\ncommoner = k\n", "r").unwrap();
     assert!(component(&i, "castling").is_none());
+}
+
+#[test]
+fn built_in_games_written_as_sections_are_parents_too() {
+    for game in [
+        "kingofthehill",
+        "gardner",
+        "nocastle",
+        "misere",
+        "nightrider",
+        "5check",
+    ] {
+        let text = format!("[x:{game}]\n");
+        if let Err(r) = one(&text, "x") {
+            panic!("{game}: {}", r.message);
+        }
+    }
+    let i = one("[c:kingofthehill]\nmustCapture = true\n", "c").unwrap();
+    assert!(i.text.contains("from chess"), "{}", i.text);
+    assert!(
+        matches!(component(&i, "goal"), Some(Component::Goal { pieces, .. }) if pieces == &['K'])
+    );
+    assert!(starting_games().contains(&"gardner"));
 }
