@@ -148,12 +148,19 @@ pub const FSF_GAMES: &[&str] = &[
 ];
 
 /// Fairy-Stockfish's own names for games that a bundled definition plays under another name.
-const SAME_GAME: &[(&str, &str)] = &[("normal", "chess"), ("fairy", "chess")];
+const SAME_GAME: &[(&str, &str)] = &[("normal", "chess")];
 
 /// Fairy-Stockfish's built-in games that are a bundled game with some settings changed,
 /// written as the sections they would be (facts of its `src/variant.cpp`), so that a section
 /// may start from them too.
 const BUILT_INS: &str = "\
+[fairy:chess]
+silver = s
+fers = f
+archbishop = a
+chancellor = c
+commoner = m
+
 [kingofthehill:chess]
 flagPiece = k
 flagRegion = d4 e4 d5 e5
