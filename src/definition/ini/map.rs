@@ -717,7 +717,10 @@ impl State {
     fn map_letters(&mut self, f: &dyn Fn(char) -> Option<char>) {
         let list = |v: &mut Vec<char>| *v = v.iter().filter_map(|c| f(*c)).collect();
         let mut keep = Vec::new();
+        let dropping = self.def.pieces.iter().any(|p| f(p.letter).is_none())
+            || self.types.iter().any(|(l, _)| f(*l).is_none());
         for mut r in std::mem::take(&mut self.def.rules) {
+            let before = r.component.clone();
             let ok = match &mut r.component {
                 Component::FirstMove {
                     pieces,
@@ -778,6 +781,15 @@ impl State {
                 }
                 _ => true,
             };
+            // The base's words name the pieces it had: a rule that loses some says what it
+            // does instead.
+            if ok && dropping && r.component != before {
+                r.clause = format!(
+                    "{} (imported from {})",
+                    describe(&r.component),
+                    self.provenance
+                );
+            }
             if ok {
                 keep.push(r);
             } else if matches!(r.component, Component::Castling { .. }) {
@@ -818,9 +830,9 @@ impl State {
     }
 
     fn remove_piece(&mut self, letter: char) {
+        self.map_letters(&|c| (c != letter).then_some(c));
         self.def.pieces.retain(|p| p.letter != letter);
         self.types.retain(|(l, _)| *l != letter);
-        self.map_letters(&|c| (c != letter).then_some(c));
         // Every set that named it changes: they are written again.
         self.promo_dirty = true;
         self.ep_dirty = true;
@@ -1355,6 +1367,24 @@ impl State {
             r.iter_mut().for_each(fit);
         }
         self.def.holes.retain(|c| c.file < files && c.rank < ranks);
+    }
+}
+
+/// A sentence for what a component does, in its settings' terms.
+fn describe(c: &Component) -> &'static str {
+    match c {
+        Component::DoubleStep { .. } => "A piece of `pieces` on its double-step region may advance two squares straight forward through empty squares.",
+        Component::EnPassant { .. } => "A piece passed over by an enemy's double step may be taken on the square it passed, on the very next turn, by a piece of `pieces` moving there as it captures.",
+        Component::Promotion { .. } => "A piece of `pieces` ending a move in its side's promotion region is exchanged for one of `into`.",
+        Component::Castling { .. } => "The `king` moves from its first rank towards an unmoved piece of `rooks` to `king-to`, that piece to `rook-to`, neither having moved, with the squares between empty and a royal king not in check nor passing or landing on an attacked square.",
+        Component::Extinction { .. } => "A side that has lost every piece of one of `pieces` ends the game with `value`.",
+        Component::Goal { .. } => "A side whose piece of `pieces` stands in its goal region ends the game with `value`.",
+        Component::Explosion { .. } => "A capture removes the capturing piece and every piece but the `immune` kinds on the squares around the capture square.",
+        Component::InsufficientMaterial { .. } => "The game is drawn when, besides the royal pieces, nothing is left but one piece of an `alone` kind, or pieces of `colour-bound` kinds on squares of one colour.",
+        Component::FirstMove { .. } => "A piece of `pieces` on a square whose first-move right it still has may make `move`.",
+        Component::Confine { .. } => "Pieces of `pieces` never leave their side's region.",
+        Component::RegionMove { .. } => "A piece of `pieces` standing in its side's region may also move as `move`.",
+        _ => "The rule of the base game, with the pieces the section removes left out.",
     }
 }
 
