@@ -1335,6 +1335,7 @@ impl State {
             r.cells = cells;
         };
         let mut rules = std::mem::take(&mut self.def.rules);
+        let before: Vec<Component> = rules.iter().map(|r| r.component.clone()).collect();
         rules.retain_mut(|r| match &mut r.component {
             Component::DoubleStep { region, .. }
             | Component::Promotion { region, .. }
@@ -1351,6 +1352,16 @@ impl State {
             }
             _ => true,
         });
+        // A region that grew or shrank is no longer what the base's words describe.
+        for r in &mut rules {
+            if !before.contains(&r.component) {
+                r.clause = format!(
+                    "{} (imported from {})",
+                    describe(&r.component),
+                    self.provenance
+                );
+            }
+        }
         self.def.rules = rules;
         for r in self
             .ds_region
