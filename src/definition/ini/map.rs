@@ -20,8 +20,11 @@ type Apply = fn(&mut State, &Arg<'_>) -> Result<(), Problem>;
 
 /// A setting's value, where it stands, and the key it came under.
 pub struct Arg<'a> {
+    /// The setting's name.
     pub key: &'a str,
+    /// Its value as written.
     pub value: &'a str,
+    /// Where the value stands in the file.
     pub span: Range<usize>,
 }
 
@@ -368,11 +371,17 @@ pub fn known_names() -> impl Iterator<Item = &'static str> {
 /// How a setting is taken: a piece type or custom piece (with its place in the order pieces
 /// are applied), a table entry, a known setting that is not supported, or an unknown name.
 pub enum Kind {
+    /// A piece type or custom piece, by its place in the order pieces apply.
     Piece(usize),
+    /// An entry of [`TABLE`].
     Table(usize),
+    /// A known setting not supported yet, with the value that means "not used".
     Unsupported(&'static str),
+    /// A built-in piece type not supported yet, with why.
     UnsupportedPiece(&'static str),
+    /// A `mobilityRegion...` setting (a region confining a piece).
     Mobility,
+    /// No setting of Fairy-Stockfish's.
     Unknown,
 }
 
@@ -440,6 +449,7 @@ struct Flag {
 
 /// A definition being imported, with the views of the rules that several settings share.
 pub struct State {
+    /// The definition as the settings so far make it.
     pub def: Definition,
     /// The Fairy-Stockfish type of each piece, by letter (`knight`, `customPiece1`, `king`;
     /// empty when the base's piece is none of them).

@@ -230,8 +230,11 @@ const MAX_DEPTH: usize = 64;
 /// the definition that text reads as.
 #[derive(Clone, Debug)]
 pub struct Imported {
+    /// The section's name, the variant's.
     pub name: String,
+    /// The definition's text.
     pub text: String,
+    /// What the text reads as.
     pub definition: Definition,
 }
 
@@ -239,10 +242,12 @@ pub struct Imported {
 /// rendered at its line and column.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Refusal {
+    /// The section refused.
     pub section: String,
     /// The names of the settings refused, or a word for what else stops it (`parent`,
     /// `line`, `definition`).
     pub settings: Vec<String>,
+    /// Every reason, rendered at its place in the file.
     pub message: String,
 }
 

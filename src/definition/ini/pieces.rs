@@ -5,9 +5,13 @@
 /// movement, and whether it is written as a pawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PieceType {
+    /// The setting that letters it (`knight`).
     pub setting: &'static str,
+    /// The name an imported definition gives it (`knight`, `shogi-pawn`).
     pub name: &'static str,
+    /// Its movement.
     pub betza: &'static str,
+    /// Whether it is written as a pawn (and double-steps, takes en passant, promotes).
     pub pawn: bool,
 }
 

@@ -15,7 +15,9 @@ use std::ops::Range;
 /// One `key = value` line of a section.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Setting {
+    /// The name before the `=`, trimmed.
     pub key: String,
+    /// What follows the `=`, trimmed.
     pub value: String,
     /// Byte range of the key in the file.
     pub key_span: Range<usize>,
@@ -26,12 +28,15 @@ pub struct Setting {
 /// One `[name]` or `[name:parent]` section, with its settings in file order.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Section {
+    /// The name before the `:` (or the whole header).
     pub name: String,
+    /// The name after the `:`, if any.
     pub parent: Option<String>,
     /// Byte range of the header line.
     pub span: Range<usize>,
     /// Byte range of the parent's name in the header.
     pub parent_span: Range<usize>,
+    /// The `key = value` lines, in file order.
     pub settings: Vec<Setting>,
     /// Lines of the section that are neither a setting, a comment nor blank.
     pub bad_lines: Vec<Range<usize>>,
@@ -41,13 +46,15 @@ pub struct Section {
 /// comments or blank (Fairy-Stockfish skips them; they are reported).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct IniFile {
+    /// The sections in file order.
     pub sections: Vec<Section>,
+    /// Byte ranges of the lines before the first section that are not comments or blank.
     pub stray_lines: Vec<Range<usize>>,
 }
 
 impl IniFile {
-    /// The last section of this name (Fairy-Stockfish keeps the first and ignores a later
-    /// one with the same name, so the first is returned).
+    /// The section of this name: the first, as Fairy-Stockfish ignores a later one with the
+    /// same name.
     pub fn section(&self, name: &str) -> Option<&Section> {
         self.sections.iter().find(|s| s.name == name)
     }
