@@ -215,6 +215,11 @@ pub fn run(command: Command, limits: super::Budgets) -> Outcome {
             format,
             &Settings::new(limits.scenario(), timeout),
         ),
+        Command::Import {
+            file,
+            sections,
+            out,
+        } => super::import::import(&file, &sections, out),
         Command::Fmt {
             paths,
             check,

@@ -9,6 +9,7 @@ mod commands;
 mod dispute;
 mod explain;
 mod fmt;
+mod import;
 mod location;
 mod man;
 pub mod output;
@@ -333,6 +334,21 @@ pub enum Command {
         /// Give each scenario under each reading at most this long (`90`, `90s`, `2m`).
         #[arg(long, value_name = "TIME", value_parser = parse_duration)]
         timeout: Option<Duration>,
+    },
+    /// Write the definition each section of a Fairy-Stockfish `variants.ini` maps to.
+    ///
+    /// To standard output, or with `--out DIR` one `SECTION.def` per section. A section using
+    /// a setting that is not supported is refused, naming the setting, its line and column
+    /// (exit status 1); exit status 2 when the file cannot be used. A section can also be
+    /// named directly wherever a variant is: `path/variants.ini:SECTION`.
+    Import {
+        /// The INI file.
+        file: PathBuf,
+        /// The sections to import (default: all of them).
+        sections: Vec<String>,
+        /// Write one `SECTION.def` per section into this folder.
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
     },
     /// Rewrite scenario files in their canonical layout, printing the files changed. Each file
     /// is replaced safely: a temporary file in its folder, flushed to disk, renamed over it.

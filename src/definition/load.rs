@@ -22,10 +22,13 @@ pub fn bundled_names() -> impl Iterator<Item = &'static str> {
     BUNDLED.iter().map(|(n, _)| *n)
 }
 
-/// Whether a variant argument names a file rather than a variant: it has a folder separator
-/// or ends in `.def`.
+/// Whether a variant argument names a file rather than a variant: it has a folder separator,
+/// ends in `.def`, or names a section of an INI file (`variants.ini:name`).
 pub fn is_path(spec: &str) -> bool {
-    spec.contains('/') || spec.contains('\\') || spec.ends_with(".def")
+    spec.contains('/')
+        || spec.contains('\\')
+        || spec.ends_with(".def")
+        || super::ini::spec(spec).is_some()
 }
 
 /// The text a name or path stands for, with the name its errors are reported under.
@@ -69,7 +72,9 @@ pub fn beside(spec: &str, scenario: &Path) -> String {
         return spec.to_string();
     };
     let joined = folder.join(relative);
-    if joined.exists() || spec.contains(['/', '\\']) {
+    // `variants.ini:name` is found by its file's part.
+    let file_exists = super::ini::spec(spec).is_some_and(|(file, _)| folder.join(file).exists());
+    if joined.exists() || file_exists || spec.contains(['/', '\\']) {
         joined.to_string_lossy().into_owned()
     } else {
         spec.to_string()
@@ -79,6 +84,9 @@ pub fn beside(spec: &str, scenario: &Path) -> String {
 /// Reads and resolves the definition a name or path stands for; the error is every problem
 /// found, rendered with its file, line and column.
 pub fn load(spec: &str) -> Result<Definition, String> {
+    if super::ini::spec(spec).is_some() {
+        return super::ini::load(spec);
+    }
     let (name, text) = source(spec)?;
     super::parse(&name, &text, &source).map_err(|e| {
         let n = e.errors.len();

@@ -12,6 +12,7 @@
 pub mod error;
 pub mod fen;
 pub mod fmt;
+pub mod ini;
 pub mod load;
 pub mod model;
 pub mod parse;

@@ -24,6 +24,7 @@ mod fuzz_regressions;
 mod grammar_props;
 mod html_browser;
 mod html_report;
+mod ini_import;
 mod input_errors;
 mod invented_pieces;
 mod perft;

@@ -1,0 +1,370 @@
+//! Tests of the import of `variants.ini` sections: the mapping of settings, and every kind of
+//! refusal at its line and column.
+
+use super::*;
+use crate::definition::model::Component;
+
+fn one(text: &str, section: &str) -> Result<Imported, Refusal> {
+    let file = reader::read(text);
+    import("t.ini", text, &file, section)
+}
+
+fn refused(text: &str, section: &str) -> Refusal {
+    match one(text, section) {
+        Ok(i) => panic!("imported:\n{}", i.text),
+        Err(r) => r,
+    }
+}
+
+fn component<'a>(i: &'a Imported, name: &str) -> Option<&'a Component> {
+    i.definition
+        .rules
+        .iter()
+        .map(|r| &r.component)
+        .find(|c| c.name() == name)
+}
+
+#[test]
+fn a_child_of_chess_changes_only_what_it_says() {
+    let i = one(
+        "[upsidedown:chess]\nstartFen = RNBKQBNR/PPPPPPPP/8/8/8/8/pppppppp/rnbkqbnr w - - 0 1\n",
+        "upsidedown",
+    )
+    .unwrap();
+    assert_eq!(i.definition.name, "upsidedown");
+    assert!(
+        i.text.starts_with("variant upsidedown\nfrom chess\n"),
+        "{}",
+        i.text
+    );
+    assert!(!i.text.contains("piece "), "{}", i.text);
+    assert!(i.text.contains("start \"RNBKQBNR/"), "{}", i.text);
+}
+
+#[test]
+fn the_text_is_formatted_as_fmt_would() {
+    let i = one("[c:chess]\nmustCapture = true\ncastling = false\n", "c").unwrap();
+    assert_eq!(crate::definition::fmt::format(&i.text).unwrap(), i.text);
+    assert!(i.text.contains("without castling\n"), "{}", i.text);
+    assert!(component(&i, "compulsory-capture").is_some());
+    assert!(component(&i, "castling").is_none());
+}
+
+#[test]
+fn pieces_by_type_custom_and_removed() {
+    let i = one(
+        "[c:chess]\nqueen = -\ncustomPiece1 = a:BN\nknight = h\nstartFen = rhbakbhr/pppppppp/8/8/8/8/PPPPPPPP/RHBAKBHR w KQkq - 0 1\npromotionPieceTypes = arbh\n",
+        "c",
+    )
+    .unwrap();
+    let letters: Vec<char> = i.definition.pieces.iter().map(|p| p.letter).collect();
+    assert!(
+        !letters.contains(&'Q') && !letters.contains(&'N'),
+        "{letters:?}"
+    );
+    let a = i
+        .definition
+        .pieces
+        .iter()
+        .find(|p| p.letter == 'A')
+        .unwrap();
+    assert_eq!((a.name.as_str(), a.betza.as_str()), ("custom-1", "BN"));
+    let h = i
+        .definition
+        .pieces
+        .iter()
+        .find(|p| p.letter == 'H')
+        .unwrap();
+    assert_eq!(h.name, "knight");
+    match component(&i, "promotion") {
+        Some(Component::Promotion { into, .. }) => assert_eq!(into[0], vec!['A', 'R', 'B', 'H']),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn initial_moves_become_double_steps_and_e_marks_en_passant() {
+    let i = one(
+        "[a:chess]\ncustomPiece1 = p:mWfceFifmnD\npawnTypes = p\n",
+        "a",
+    )
+    .unwrap();
+    let moves: Vec<&Component> = i
+        .definition
+        .rules
+        .iter()
+        .map(|r| &r.component)
+        .filter(|c| matches!(c, Component::DoubleStep { .. }))
+        .collect();
+    assert!(
+        matches!(moves.as_slice(), [Component::DoubleStep { movement: Some(m), .. }] if m == "fmnD"),
+        "{moves:?}"
+    );
+    assert!(
+        matches!(component(&i, "en-passant"), Some(Component::EnPassant { pieces, .. }) if pieces == &['P'])
+    );
+}
+
+#[test]
+fn a_section_without_parent_has_only_the_pieces_it_names() {
+    let i = one(
+        "[po]\npawn = p\nqueen = q\nstartFen = 8/pppppppp/8/8/8/8/PPPPPPPP/8 w - - 0 1\npromotionPieceTypes = q\ncastling = false\nstalemateValue = loss\n",
+        "po",
+    )
+    .unwrap();
+    let letters: Vec<char> = i.definition.pieces.iter().map(|p| p.letter).collect();
+    assert_eq!(letters, vec!['Q', 'P']);
+    // No royal piece: no check rules.
+    assert!(component(&i, "check").is_none() && component(&i, "checkmate").is_none());
+    assert!(matches!(
+        component(&i, "stalemate"),
+        Some(Component::Stalemate {
+            value: crate::definition::model::Value::Loss
+        })
+    ));
+}
+
+#[test]
+fn a_parent_section_is_applied_first() {
+    let text = "[p:chess]\nmaxFile = 9\nstartFen = rnbkqbnrq/ppppppppp/9/9/9/9/PPPPPPPPP/RNBKQBNRQ w KQkq - 0 1\n[c:p]\nmustCapture = true\n";
+    let i = one(text, "c").unwrap();
+    assert_eq!(i.definition.files, 9);
+    assert!(component(&i, "compulsory-capture").is_some());
+    // The double step covers the new file, as Fairy-Stockfish's whole rank does.
+    match component(&i, "double-step") {
+        Some(Component::DoubleStep { region, .. }) => assert_eq!(region[0].cells.len(), 9),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn settings_apply_in_fairy_stockfish_order_and_the_last_one_counts() {
+    // `promotionPieceTypes` names a piece declared below it; `castling` is given twice.
+    let i = one(
+        "[c:chess]\npromotionPieceTypes = qa\ncastling = true\narchbishop = a\ncastling = false\n",
+        "c",
+    )
+    .unwrap();
+    assert!(component(&i, "castling").is_none());
+    assert!(
+        matches!(component(&i, "promotion"), Some(Component::Promotion { into, .. }) if into[0] == vec!['Q', 'A'])
+    );
+}
+
+#[test]
+fn unknown_setting_with_did_you_mean_at_its_line() {
+    let r = refused("[a:chess]\n\nmaxRanks = 6\n", "a");
+    assert!(
+        r.message
+            .contains("unknown setting `maxRanks`; did you mean `maxRank`?"),
+        "{}",
+        r.message
+    );
+    assert!(r.message.contains("t.ini:3:1"), "{}", r.message);
+    assert_eq!(r.settings, vec!["maxRanks"]);
+}
+
+#[test]
+fn unsupported_setting_unless_at_its_default() {
+    let r = refused("[a:chess]\npieceDrops = true\n", "a");
+    assert!(
+        r.message
+            .contains("the setting `pieceDrops` is not supported yet"),
+        "{}",
+        r.message
+    );
+    assert!(r.message.contains("t.ini:2:1"), "{}", r.message);
+    assert!(one("[a:chess]\npieceDrops = false\n", "a").is_ok());
+}
+
+#[test]
+fn unsupported_value_at_its_column() {
+    let r = refused("[a:chess]\nstalemateValue = maybe\n", "a");
+    assert!(
+        r.message
+            .contains("unsupported value `maybe` of `stalemateValue`"),
+        "{}",
+        r.message
+    );
+    assert!(r.message.contains("t.ini:2:18"), "{}", r.message);
+    let r = refused("[a:chess]\nstartFen = 8/8/8/8/8/8/8/8[Qq] w - - 0 1\n", "a");
+    assert!(r.message.contains("pockets"), "{}", r.message);
+    let r = refused("[a:chess]\npromotionPieceTypes = qz\n", "a");
+    assert!(
+        r.message.contains("no piece is written `z`"),
+        "{}",
+        r.message
+    );
+}
+
+#[test]
+fn a_bad_line_is_refused() {
+    let r = refused("[a:chess]\nthis is no setting\n", "a");
+    assert!(r.message.contains("not `key = value`"), "{}", r.message);
+    assert!(r.message.contains("t.ini:2:1"), "{}", r.message);
+}
+
+#[test]
+fn unknown_and_uncovered_parents() {
+    let r = refused("[a:chesss]\n", "a");
+    assert!(
+        r.message.contains("unknown parent `chesss`"),
+        "{}",
+        r.message
+    );
+    assert!(
+        r.message.contains("mean `chess` or `chessgi`?"),
+        "{}",
+        r.message
+    );
+    assert!(r.message.contains("t.ini:1:4"), "{}", r.message);
+    let r = refused("[a:bughouse]\n", "a");
+    assert!(
+        r.message.contains("no bundled definition covers"),
+        "{}",
+        r.message
+    );
+    assert_eq!(r.settings, vec!["parent bughouse"]);
+}
+
+#[test]
+fn cyclic_inheritance_and_a_parent_below() {
+    let r = refused("[a:b]\n[b:a]\n", "a");
+    assert!(
+        r.message.contains("inheritance loops: [a] -> [b] -> [a]"),
+        "{}",
+        r.message
+    );
+    let r = refused("[a:b]\n[b:chess]\n", "a");
+    assert!(r.message.contains("comes after"), "{}", r.message);
+}
+
+#[test]
+fn missing_and_built_in_named_sections() {
+    let r = refused("[alpha:chess]\n", "alpah");
+    assert!(r.message.contains("no section [alpah]"), "{}", r.message);
+    assert!(r.message.contains("did you mean `alpha`"), "{}", r.message);
+    let r = refused("[chess]\nmaxRank = 6\n", "chess");
+    assert!(r.message.contains("built-in game"), "{}", r.message);
+}
+
+#[test]
+fn a_definition_that_does_not_hold_together_is_refused() {
+    // Nine files, but the start position is still eight wide.
+    let r = refused("[a:chess]\nmaxFile = 9\n", "a");
+    assert!(r.message.contains("start position"), "{}", r.message);
+}
+
+#[test]
+fn section_specs() {
+    assert_eq!(spec("v/variants.ini:foo"), Some(("v/variants.ini", "foo")));
+    assert_eq!(
+        spec("variants.ini:4x5chess"),
+        Some(("variants.ini", "4x5chess"))
+    );
+    assert_eq!(spec("chess"), None);
+    assert_eq!(spec("variants.ini:"), None);
+}
+
+#[test]
+fn every_supported_setting_is_documented() {
+    let doc = include_str!("../../../docs/defining-variants.md");
+    let chapter = &doc[doc
+        .find("# Importing Fairy-Stockfish's variants.ini")
+        .expect("the chapter")..];
+    for (key, _, _) in map::TABLE {
+        assert!(
+            chapter.contains(&format!("`{key}`")),
+            "{key} is not in the chapter"
+        );
+    }
+    for t in pieces::TYPES {
+        assert!(
+            chapter.contains(&format!("`{}`", t.setting)),
+            "{} is not in the chapter",
+            t.setting
+        );
+    }
+}
+
+#[test]
+fn no_input_panics() {
+    let inputs = [
+        "",
+        "[",
+        "[]",
+        "[:]\n",
+        "[a:]\n",
+        "[a]\n=\n",
+        "[a]\nmaxRank = 99999999999\n",
+        "[a:chess]\nmaxFile = 0\nmaxRank = 0\n",
+        "[a:chess]\nmaxRank = 1\nmaxFile = 1\nstartFen = K w - - 0 1\n",
+        "[a:chess]\ncustomPiece1 = \n",
+        "[a:chess]\ncustomPiece1 = x:\n",
+        "[a:chess]\ncustomPiece99 = x:W\n",
+        "[a:chess]\nking = -\nrook = -\ncastling = true\n",
+        "[a:chess]\npromotionRegionWhite = *0 a0 ** z9\n",
+        "[a:chess]\ncastlingKingsideFile = a\ncastlingQueensideFile = z\n",
+        "[a:chess]\npromotionLimit = q q:x :3\n",
+        "[a:chess]\nstartFen = \n",
+        "[a:chess]\nstartFen = ********/8 w\n",
+        "[a:chess]\ncheckCounting = true\nstartFen = 8/8/8/8/8/8/8/4K2k w - - 2+1 0 1\n",
+        "[a:chess]\ntripleStepRegionWhite = *5\n",
+        "[a:chess]\nflagPieceWhite = k\nflagRegion = *8\n",
+        "\u{FEFF}[a:chess]\r\nmustCapture = true\r\n",
+    ];
+    for text in inputs {
+        let file = reader::read(text);
+        for s in file
+            .sections
+            .iter()
+            .map(|s| s.name.clone())
+            .chain(["a".to_string()])
+        {
+            let _ = import("t.ini", text, &file, &s);
+        }
+    }
+}
+
+#[test]
+fn castling_follows_the_king_piece_named_after_the_king_goes() {
+    let text = "[r:chess]\nking = -\ncommoner = k\ncastlingKingPiece = k\n";
+    let i = one(text, "r").unwrap();
+    let k = i
+        .definition
+        .pieces
+        .iter()
+        .find(|p| p.letter == 'K')
+        .unwrap();
+    assert!(!k.royal);
+    assert!(matches!(
+        component(&i, "castling"),
+        Some(Component::Castling { king: 'K', .. })
+    ));
+    // Without `castlingKingPiece`, Fairy-Stockfish's castling king (its royal king) is gone.
+    let i = one("[r:chess]\nking = -\ncommoner = k\n", "r").unwrap();
+    assert!(component(&i, "castling").is_none());
+}
+
+#[test]
+fn built_in_games_written_as_sections_are_parents_too() {
+    for game in [
+        "kingofthehill",
+        "gardner",
+        "nocastle",
+        "misere",
+        "nightrider",
+        "5check",
+    ] {
+        let text = format!("[x:{game}]\n");
+        if let Err(r) = one(&text, "x") {
+            panic!("{game}: {}", r.message);
+        }
+    }
+    let i = one("[c:kingofthehill]\nmustCapture = true\n", "c").unwrap();
+    assert!(i.text.contains("from chess"), "{}", i.text);
+    assert!(
+        matches!(component(&i, "goal"), Some(Component::Goal { pieces, .. }) if pieces == &['K'])
+    );
+    assert!(starting_games().contains(&"gardner"));
+}
