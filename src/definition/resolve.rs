@@ -732,9 +732,8 @@ impl<'a> Resolver<'a> {
                 _ => {}
             }
         }
-        let blockers = items.iter().any(|i| i.stmt.head.text == "blocker");
         let start = match find(Key::Start) {
-            Some(item) => self.start(item, files, ranks, &holes, &pieces, &rules, blockers),
+            Some(item) => self.start(item, files, ranks, &holes, &pieces, &rules),
             None => {
                 self.error(
                     root,
@@ -1298,8 +1297,10 @@ impl<'a> Resolver<'a> {
         holes: &[Cell],
         pieces: &[PieceDef],
         rules: &[Rule],
-        blockers: bool,
     ) -> Option<String> {
+        let blockers = rules
+            .iter()
+            .any(|r| matches!(r.component, Component::Blocker { .. }));
         let v = self.single_value(
             item.src,
             &item.stmt,

@@ -250,13 +250,21 @@ pub const TABLE: &[(&str, Apply, &str)] = &[
         check_counting,
         "`check-count` (the checks from the start FEN's `N+N`)",
     ),
+    (
+        "capturesToHand",
+        captures_to_hand,
+        "`captures-to-hand`",
+    ),
+    (
+        "pieceDrops",
+        piece_drops,
+        "`drops` (`immobile yes`), and `pawn-drops` keeping the pawn off its first rank and its promotion zone",
+    ),
 ];
 
 /// Fairy-Stockfish settings the engine cannot play yet, each with the value that means "not
 /// used" (a section may write that value; any other is refused naming the setting).
 pub const UNSUPPORTED: &[(&str, &str)] = &[
-    ("pieceDrops", "false"),
-    ("capturesToHand", "false"),
     ("pocketSize", "0"),
     ("mustDrop", "false"),
     ("dropLoop", "false"),
@@ -1617,9 +1625,6 @@ fn chess960(_: &mut State, a: &Arg<'_>) -> Result<(), Problem> {
 
 fn start_fen(s: &mut State, a: &Arg<'_>) -> Result<(), Problem> {
     let fen = a.value.trim();
-    if fen.contains('[') {
-        return Err(a.bad("pockets (`[...]`) belong to drop games, which are not imported yet"));
-    }
     // Fairy-Stockfish reads a FEN without castling and en-passant fields (`w 0 1`, `w 3+3 0
     // 1`): they are written `- -`.
     let mut fields: Vec<&str> = fen.split_whitespace().collect();
@@ -1972,6 +1977,72 @@ fn toggle(s: &mut State, on: bool, c: Component, what: &str) {
 fn checking(s: &mut State, a: &Arg<'_>) -> Result<(), Problem> {
     let on = !boolean(a)?;
     toggle(s, on, Component::NoGivingCheck, "No move may give check.");
+    Ok(())
+}
+
+fn captures_to_hand(s: &mut State, a: &Arg<'_>) -> Result<(), Problem> {
+    let on = boolean(a)?;
+    toggle(
+        s,
+        on,
+        Component::CapturesToHand,
+        "A captured piece goes into the hand of the side that captured it, as the piece it was before any promotion.",
+    );
+    Ok(())
+}
+
+/// Drops, as Fairy-Stockfish makes them by default: any piece in hand on any empty square
+/// (where it could not move too), but a pawn neither on its first rank nor in its promotion
+/// zone.
+fn piece_drops(s: &mut State, a: &Arg<'_>) -> Result<(), Problem> {
+    let on = boolean(a)?;
+    let has = s
+        .def
+        .rules
+        .iter()
+        .any(|r| matches!(r.component, Component::Drops { .. }));
+    if !on {
+        s.drop_rules(|c| matches!(c, Component::Drops { .. }));
+        return Ok(());
+    }
+    if has {
+        return Ok(());
+    }
+    let drops = |pieces: Vec<char>, region: Sides<Region>| Component::Drops {
+        pieces,
+        region,
+        no_doubled: false,
+        no_mate: false,
+        immobile: true,
+        opposite_colours: Vec::new(),
+        must: false,
+        promoted: false,
+    };
+    let clause =
+        s.clause("Instead of moving, a player may put a piece from the hand on any empty square.");
+    s.add_rule("drops", clause, drops(Vec::new(), Default::default()));
+    let pawns = s.letters_of("pawn");
+    if !pawns.is_empty() {
+        let zone = s
+            .promo
+            .as_ref()
+            .map(|p| p.region.clone())
+            .unwrap_or_default();
+        let (files, ranks) = (s.def.files, s.def.ranks);
+        let region: Sides<Region> = [0usize, 1].map(|side| {
+            let first = if side == 0 { 0 } else { ranks - 1 };
+            let mut cells: Vec<Cell> = (0..ranks)
+                .filter(|&r| r != first)
+                .flat_map(|rank| (0..files).map(move |file| Cell { file, rank }))
+                .filter(|c| !zone[side].cells.contains(c) && !s.def.holes.contains(c))
+                .collect();
+            cells.sort();
+            Region { cells }
+        });
+        let clause =
+            s.clause("A pawn is not dropped on its first rank, nor in its promotion zone.");
+        s.add_rule("pawn-drops", clause, drops(pawns, region));
+    }
     Ok(())
 }
 

@@ -166,15 +166,15 @@ fn unknown_setting_with_did_you_mean_at_its_line() {
 
 #[test]
 fn unsupported_setting_unless_at_its_default() {
-    let r = refused("[a:chess]\npieceDrops = true\n", "a");
+    let r = refused("[a:chess]\nmustDrop = true\n", "a");
     assert!(
         r.message
-            .contains("the setting `pieceDrops` is not supported yet"),
+            .contains("the setting `mustDrop` is not supported yet"),
         "{}",
         r.message
     );
     assert!(r.message.contains("t.ini:2:1"), "{}", r.message);
-    assert!(one("[a:chess]\npieceDrops = false\n", "a").is_ok());
+    assert!(one("[a:chess]\nmustDrop = false\n", "a").is_ok());
 }
 
 #[test]

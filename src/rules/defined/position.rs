@@ -1243,7 +1243,7 @@ impl Position {
         let mut changes = Changes::default();
         let captured = play_on(c, &mut self.board, us, m, &mut changes);
         if c.hands {
-            self.to_hand(m, kind, victim, taken);
+            self.update_hand(m, kind, victim, taken);
         }
         for &(_, old, new) in changes.list() {
             if let Some(k) = c.kind_at(old) {
@@ -1374,7 +1374,7 @@ impl Position {
 
     /// The hand and the promoted marks after `m`, a move of a piece of `kind` that took
     /// `taken` (a cell code) on `victim`.
-    fn to_hand(&mut self, m: Move, kind: usize, victim: Sq, taken: u8) {
+    fn update_hand(&mut self, m: Move, kind: usize, victim: Sq, taken: u8) {
         let c = self.c;
         let us = self.turn;
         if let Some(k) = m.dropped() {
@@ -1829,7 +1829,19 @@ impl Position {
 /// the side has in all, stand on each square colour, and how many empty squares of each
 /// colour its drops may still use.
 struct Colours {
-    bound: Vec<(usize, u16, [u16; 2], [u16; 2], SqSet)>,
+    bound: Vec<Bound>,
+}
+
+/// One bound kind of [`Colours`].
+struct Bound {
+    kind: usize,
+    /// The side's pieces of it, on the board and in hand.
+    total: u16,
+    /// On dark and light squares.
+    on: [u16; 2],
+    /// Empty squares of each colour it may be dropped on.
+    free: [u16; 2],
+    region: SqSet,
 }
 
 impl Colours {
@@ -1857,7 +1869,13 @@ impl Colours {
                         free[shade(sq)] += 1;
                     }
                 }
-                (k, total, on, free, region)
+                Bound {
+                    kind: k,
+                    total,
+                    on,
+                    free,
+                    region,
+                }
             })
             .collect();
         Colours { bound }
@@ -1867,7 +1885,14 @@ impl Colours {
     /// colours: a bound piece goes where its side has no more than half of them, and any
     /// other drop must leave enough free squares of each colour for those still in hand.
     fn allow(&self, kind: usize, to: Sq) -> bool {
-        self.bound.iter().all(|&(k, total, on, free, region)| {
+        self.bound.iter().all(|b| {
+            let Bound {
+                kind: k,
+                total,
+                on,
+                free,
+                region,
+            } = *b;
             if k == kind {
                 on[shade(to)] < total.div_ceil(2)
             } else {
