@@ -103,7 +103,11 @@ impl Position {
                     };
                     steps.push(Step::allows(
                         rm.tag.rule,
-                        format!("the {name} on {from} stands in its region, {how} {to}"),
+                        // The region is named as `show` shades it: the zone `<rule id>-<side>`.
+                        format!(
+                            "the {name} on {from} stands in the zone {}-{us}, {how} {to}",
+                            rm.tag.rule
+                        ),
                     ));
                 }
             }

@@ -10,9 +10,9 @@ const FULL: &str = include_str!("../../../tests/data/fsf/perft-a.txt");
 const LOW_B: &str = include_str!("../../../tests/data/fsf/perft-b-low-depth.txt");
 const FULL_B: &str = include_str!("../../../tests/data/fsf/perft-b.txt");
 
-/// Games of sets A and B whose definitions cannot be written yet (hands and drops, regions
-/// that bind pieces, conversions, neutral pieces and shots are issue 22's): their lines are
-/// not run, and [`pending_games_have_no_definition`] keeps this list honest.
+/// Games of set B whose definitions cannot be written yet (conversions: ataxx's and
+/// flipello's): their lines are not run, and [`pending_games_have_no_definition`] keeps this
+/// list honest.
 const PENDING: &[&str] = &["ataxx", "flipello"];
 
 /// One line of a perft data file: `variant | position | depth | count [| chess960]`.
@@ -496,4 +496,36 @@ fn judge_agrees(lines: Vec<Line>) {
             }
         }
     }
+}
+
+/// A move a region gives is explained naming the region, as `show` shades it and `expect
+/// zone` names it: the soldier across the river steps sideways by `crossed-river`.
+#[test]
+fn a_region_move_names_its_zone() {
+    use super::Position;
+    use crate::rules::board::{Sq, Square};
+    let Some(Variant::Defined(id)) = variant_of("xiangqi") else {
+        panic!("xiangqi is a bundled definition")
+    };
+    let _bound = super::bind(id);
+    let options = Options::defaults(Position::options());
+    let geometry = Position::geometry_for(None).expect("a board");
+    let pos = Position::from_fen(geometry, "4k4/9/9/9/4P4/9/9/9/9/3K5 w - - 0 1", &options)
+        .expect("a position");
+    let mut legal = Vec::new();
+    pos.legal_moves(&mut legal);
+    let (e6, d6) = (Sq::of(Square::new(4, 5)), Sq::of(Square::new(3, 5)));
+    let side = legal
+        .into_iter()
+        .find(|m| m.from == e6 && m.to == d6)
+        .expect("the soldier steps sideways");
+    let steps = pos.judge_move(side);
+    assert_eq!(steps[0].rule, "crossed-river");
+    assert!(
+        steps[0]
+            .note
+            .contains("stands in the zone crossed-river-white"),
+        "{}",
+        steps[0].note
+    );
 }
