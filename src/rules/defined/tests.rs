@@ -504,7 +504,7 @@ fn judge_agrees(lines: Vec<Line>) {
 fn a_region_move_names_its_zone() {
     use super::Position;
     use crate::rules::board::{Sq, Square};
-    let Some(Variant::Defined(id)) = variant_of("xiangqi") else {
+    let Ok(Variant::Defined(id)) = variant_of("xiangqi") else {
         panic!("xiangqi is a bundled definition")
     };
     let _bound = super::bind(id);
