@@ -341,6 +341,17 @@ fn read_placement(placement: &str, shape: &Shape, designs: bool) -> Result<Place
         let squares = read_board(&placement[..at], shape, designs)?;
         return Ok((squares, read_pocket(&placement[at + 1..], col, shape)?));
     }
+    let unclosed = placement
+        .rfind('[')
+        .filter(|&at| !placement[at..].contains(']'));
+    if let (true, Some(at)) = (shape.pockets, unclosed) {
+        let col = placement[..at].chars().count();
+        return Err(err(
+            col,
+            placement.chars().count() - col,
+            "a pocket opened with `[` closes with `]` at the end of the placement",
+        ));
+    }
     if let Some(at) = placement.rfind('[').filter(|_| placement.ends_with(']')) {
         let col = placement[..at].chars().count();
         if !shape.pockets {

@@ -1735,3 +1735,51 @@ fn sanctuaries_and_regions_kept_out_read_with_their_settings() {
         );
     }
 }
+
+/// Pockets and promoted kinds in a FEN: read where the game has hands, each mistake at its
+/// column with what was expected.
+#[test]
+fn pockets_and_promoted_kinds_read_and_refuse() {
+    use super::fen::{self, Placed};
+    let letters: Vec<char> = "KPT".chars().collect();
+    let shape = fen::Shape {
+        files: 3,
+        ranks: 3,
+        holes: &[],
+        letters: &letters,
+        promoted: &[('P', 'T')],
+        pockets: true,
+        blockers: false,
+    };
+    let f = fen::parse("k2/1+P1/2K[PPp] w 0 1", &shape).expect("a FEN");
+    assert_eq!(
+        f.hand,
+        vec![
+            ('P', Color::White),
+            ('P', Color::White),
+            ('P', Color::Black)
+        ]
+    );
+    assert!(matches!(
+        f.at(Cell { file: 1, rank: 1 }),
+        Placed::Piece { letter: 'T', .. }
+    ));
+    assert_eq!(f.fullmove, 1);
+    let same = fen::parse("k2/1+P1/2K/PPp w 0 1", &shape).expect("a pocket as a rank");
+    assert_eq!(same.hand, f.hand);
+    let err = |text: &str| fen::parse(text, &shape).unwrap_err();
+    assert_eq!(err("k2/3/2K[P").column, 7);
+    assert!(err("k2/3/2K[P").message.contains("closes with `]`"));
+    assert!(err("k2/3/2K[Q]").message.contains("`Q` in the pocket"));
+    assert!(err("k2/+K2/2K[]")
+        .message
+        .contains("`K` promotes into no kind"));
+    let none = fen::Shape {
+        pockets: false,
+        ..shape
+    };
+    assert!(fen::parse("k2/3/2K[P]", &none)
+        .unwrap_err()
+        .message
+        .contains("for games with drops"));
+}

@@ -325,7 +325,12 @@ impl Position {
         for &(letter, color) in &fen.hand {
             if let Some(k) = c.kind_of_letter(letter) {
                 let n = &mut hand[color.index()][k];
-                *n = n.saturating_add(1);
+                *n = n.checked_add(1).ok_or_else(|| {
+                    SetupError::fen(format!(
+                        "a hand holds at most {} pieces of one kind (`{letter}`)",
+                        u8::MAX
+                    ))
+                })?;
             }
         }
         let mut pos = Position {
