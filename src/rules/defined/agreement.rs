@@ -7,10 +7,10 @@ use crate::rules::chess::Chess;
 use crate::rules::{Geometry, Options, Rules};
 
 /// A small deterministic generator (xorshift), so that a failure replays.
-struct Rng(u64);
+pub(super) struct Rng(pub(super) u64);
 
 impl Rng {
-    fn below(&mut self, n: usize) -> usize {
+    pub(super) fn below(&mut self, n: usize) -> usize {
         self.0 ^= self.0 << 13;
         self.0 ^= self.0 >> 7;
         self.0 ^= self.0 << 17;

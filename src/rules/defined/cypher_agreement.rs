@@ -17,17 +17,7 @@
 use crate::rules::cypher::Cypher;
 use crate::rules::{Action, Color, Geometry, Options, Role, Rules, Turn};
 
-/// A small deterministic generator (xorshift), so that a failure replays.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
-    }
-}
+use super::agreement::Rng;
 
 /// Cypher's start without its Spies (d0 and d10).
 const START: &str = "10/2rn2nr2/3bqkb3/1pppppppp1/10/10/10/1PPPPPPPP1/3BQKB3/2RN2NR2/10";
