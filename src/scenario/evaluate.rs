@@ -618,7 +618,8 @@ impl<'a, R: Rules> Evaluator<'a, R> {
                 if R::zones().is_empty() {
                     push(Err(Problem::new(
                         format!(
-                            "{} has no zones; `expect zone` is for {}",
+                            "{} has no zones; `expect zone` is for {} and for definitions \
+                             whose components have regions",
                             R::name(),
                             names_where(|v| !v.zones.is_empty())
                         ),
