@@ -1179,7 +1179,7 @@ impl Position {
             format!("{t} is occupied: a piece is dropped only on an empty square")
         } else if !d.region[us.index()].is_empty() && !d.region[us.index()].has(to) {
             format!("{t} is not among the squares where {us} may drop a {name}")
-        } else if d.no_doubled && self.has_on_file(kind, to) {
+        } else if d.no_doubled && self.files_holding(kind) >> to.square().file & 1 != 0 {
             format!(
                 "{us} already has a {name} on the {}-file",
                 (b'a' + to.square().file) as char
@@ -1188,16 +1188,6 @@ impl Position {
             format!("a {name} on {t} could never move again")
         };
         vec![Step::forbids(d.tag.rule, why)]
-    }
-
-    /// Whether the mover has a piece of `kind` on the file of `sq`.
-    fn has_on_file(&self, kind: usize, sq: Sq) -> bool {
-        let own = self.c.piece(self.turn, kind).code();
-        let file = sq.square().file;
-        self.c
-            .squares
-            .iter()
-            .any(|&s| s.square().file == file && self.board.cell(s) == own)
     }
 
     fn mine_at(&self, sq: Sq) -> bool {

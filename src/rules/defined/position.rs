@@ -684,14 +684,7 @@ impl Position {
                 self.keep_hops(out, first, kind);
             }
             if let Some(region) = c.confine_of(kind, us) {
-                let mut kept = first;
-                for i in first..out.len() {
-                    if region.has(out[i].to) {
-                        out[kept] = out[i];
-                        kept += 1;
-                    }
-                }
-                out.truncate(kept);
+                keep_from(out, first, |m| region.has(m.to));
             }
             for ds in &c.double_steps {
                 if !ds.kinds.has(kind) || !ds.region[us.index()].has(from) {
@@ -874,17 +867,6 @@ impl Position {
                 .any(|&(k, n)| k == into && have >= u16::from(n)))
     }
 
-    /// Whether `m`, a promotion that is a turn of its own, gives check, which its component
-    /// forbids.
-    pub(super) fn promotion_checks(&self, m: Move) -> bool {
-        if m.special != Special::Promote {
-            return false;
-        }
-        let mut next = self.clone();
-        next.apply(m);
-        next.royal_attacked(next.turn)
-    }
-
     /// The drops of the pieces in the mover's hand, each as its drop component allows.
     pub(super) fn drops(&self, out: &mut Vec<Move>) {
         let c = self.c;
@@ -899,15 +881,11 @@ impl Position {
             };
             let region = &d.region[us.index()];
             // The files where the side already has a piece of the kind (`no-doubled`).
-            let mut taken = 0u32;
-            if d.no_doubled {
-                let own = c.piece(us, k).code();
-                for &sq in &c.squares {
-                    if self.board.cell(sq) == own {
-                        taken |= 1 << sq.square().file;
-                    }
-                }
-            }
+            let taken = if d.no_doubled {
+                self.files_holding(k)
+            } else {
+                0
+            };
             // The kind itself, and the kinds it promotes into where it may be dropped so.
             let faces = std::iter::once(k).chain(
                 c.promotions
@@ -951,34 +929,45 @@ impl Position {
             .is_some_and(|d| d.must)
     }
 
-    /// Whether `m`, a drop that `no-mate` binds, checkmates.
-    pub(super) fn drop_mates(&self, m: Move) -> bool {
-        let Some(kind) = m.dropped() else {
-            return false;
-        };
-        if !self.c.drop_component(kind).is_some_and(|d| d.no_mate) {
-            return false;
+    /// The files (a bit each) where the mover has a piece of `kind`.
+    pub(super) fn files_holding(&self, kind: usize) -> u32 {
+        let own = self.c.piece(self.turn, kind).code();
+        self.c
+            .squares
+            .iter()
+            .filter(|&&sq| self.board.cell(sq) == own)
+            .fold(0, |acc, sq| acc | 1 << sq.square().file)
+    }
+
+    /// Whether `m` is judged by what it leaves, beyond the shared legality test: a drop that
+    /// `no-mate` binds, or a promotion that is a turn of its own.
+    fn judged_after(&self, m: Move) -> bool {
+        m.special == Special::Promote
+            || m.dropped()
+                .and_then(|k| self.c.drop_component(k))
+                .is_some_and(|d| d.no_mate)
+    }
+
+    /// What forbids `m`, played into `next`, besides the shared legality test: a promotion
+    /// that is a turn of its own may not give check, and a drop that `no-mate` binds may not
+    /// checkmate.
+    fn forbidden_after(&self, m: Move, next: &Position) -> Option<Forbid> {
+        if !self.judged_after(m) || !next.royal_attacked(next.turn) {
+            return None;
         }
-        let mut next = self.clone();
-        next.apply(m);
-        if !next.royal_attacked(next.turn) {
-            return false;
+        if m.special == Special::Promote {
+            return Some(Forbid::PromotionCheck);
         }
         let mut replies = Vec::new();
         next.legal_moves(&mut replies);
-        replies.is_empty()
+        replies.is_empty().then_some(Forbid::DropMate)
     }
 
     /// Drops from `out[first..]` the moves of a piece of `kind` that a `hop-limit` forbids.
     fn keep_hops(&self, out: &mut Vec<Move>, first: usize, kind: usize) {
-        let mut kept = first;
-        for i in first..out.len() {
-            if hop_allowed(self.c, &self.board, kind, out[i].from, out[i].to) {
-                out[kept] = out[i];
-                kept += 1;
-            }
-        }
-        out.truncate(kept);
+        keep_from(out, first, |m| {
+            hop_allowed(self.c, &self.board, kind, m.from, m.to)
+        });
     }
 
     /// Appends the pass (`pass`), made on the square of the mover's first royal piece, or of
@@ -1466,8 +1455,7 @@ impl Position {
             |color| next.royal_count(color),
             |color| next.royals(color),
         )
-        .or_else(|| self.drop_mates(m).then_some(Forbid::DropMate))
-        .or_else(|| self.promotion_checks(m).then_some(Forbid::PromotionCheck))
+        .or_else(|| self.forbidden_after(m, next))
     }
 
     /// [`Self::forbidder`] asked of `board`, the board after `m`: `royal_count` and `royals`
@@ -1620,37 +1608,22 @@ impl Position {
             let tester = Tester::new(self, royals);
             // One scratch board for the node: each tested move is played on it and taken back.
             let mut scratch: Option<Board> = None;
-            let mut kept = start;
-            for i in start..out.len() {
-                let m = out[i];
-                if tester.admits(self, m)
+            keep_from(out, start, |m| {
+                tester.admits(self, m)
                     || tester.allows(self, m, scratch.get_or_insert_with(|| self.board.clone()))
-                {
-                    out[kept] = m;
-                    kept += 1;
-                }
-            }
-            out.truncate(kept);
+            });
         }
         if c.drops.iter().any(|d| d.no_mate) || c.promotions.iter().any(|p| p.as_turn) {
-            let mut kept = start;
-            for i in start..out.len() {
-                if !self.drop_mates(out[i]) && !self.promotion_checks(out[i]) {
-                    out[kept] = out[i];
-                    kept += 1;
+            keep_from(out, start, |m| {
+                !self.judged_after(m) || {
+                    let mut next = self.clone();
+                    next.apply(m);
+                    self.forbidden_after(m, &next).is_none()
                 }
-            }
-            out.truncate(kept);
+            });
         }
         if self.must_drop(&out[start..]) {
-            let mut kept = start;
-            for i in start..out.len() {
-                if self.forced_drop(out[i]) {
-                    out[kept] = out[i];
-                    kept += 1;
-                }
-            }
-            out.truncate(kept);
+            keep_from(out, start, |m| self.forced_drop(m));
         }
         if c.compulsory_capture.is_some() {
             let captures = out[start..].iter().any(|m| self.is_capture(*m));
@@ -1915,6 +1888,19 @@ impl Colours {
 fn shade(sq: Sq) -> usize {
     let s = sq.square();
     usize::from((s.file + s.rank) % 2 == 1)
+}
+
+/// Keeps, of `out[start..]`, the moves `keep` holds, in their order.
+pub(super) fn keep_from(out: &mut Vec<Move>, start: usize, mut keep: impl FnMut(Move) -> bool) {
+    let mut kept = start;
+    for i in start..out.len() {
+        let m = out[i];
+        if keep(m) {
+            out[kept] = m;
+            kept += 1;
+        }
+    }
+    out.truncate(kept);
 }
 
 /// Whether a piece of `kind` of `color` on `sq` of `board` has a step that stays on the board.

@@ -135,19 +135,13 @@ impl Position {
     pub(super) fn drop_barred(&self, out: &mut Vec<Move>, first: usize, kind: usize, from: Sq) {
         let c = self.c;
         let us = self.turn;
-        let mut kept = first;
-        for i in first..out.len() {
-            let m = out[i];
+        super::position::keep_from(out, first, |m| {
             let taken = match m.special {
                 Special::EnPassant { victim } => victim,
                 _ => m.to,
             };
-            if c.bar(&self.board, kind, us, from, m.to, taken).is_none() {
-                out[kept] = m;
-                kept += 1;
-            }
-        }
-        out.truncate(kept);
+            c.bar(&self.board, kind, us, from, m.to, taken).is_none()
+        });
     }
 
     /// Why the piece of `kind` on `from` does not go to `to` when a zone component is the
