@@ -481,7 +481,14 @@ impl Design {
         parse::parse(text)
     }
 
-    /// A design of these atoms; `None` if there are none (a design has at least one atom).
+    /// The design of a piece that never moves (a definition's `none`, othello's disc): the
+    /// one design without atoms.
+    pub fn immobile() -> Design {
+        Design { atoms: Vec::new() }
+    }
+
+    /// A design of these atoms; `None` if there are none (a parsed design has at least one
+    /// atom).
     pub fn new(atoms: Vec<Atom>) -> Option<Design> {
         if atoms.is_empty() {
             None

@@ -123,6 +123,32 @@ pub enum Value {
     Win,
     Loss,
     Draw,
+    /// Decided by counting: the side with more pieces on the board wins, equal numbers draw
+    /// (ataxx, othello).
+    Count,
+}
+
+/// Where a drop may go besides its region (Fairy-Stockfish's enclosing drops).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Onto {
+    /// Any empty square of the region.
+    Anywhere,
+    /// A square next to (one of the eight neighbours of) a piece of the dropping side: the
+    /// ataxx clone.
+    NextToOwn,
+    /// A square from which a line (rank, file or diagonal) runs over one or more enemy pieces
+    /// and then a piece of the dropping side: an othello move.
+    Enclosing,
+}
+
+/// Which enemy pieces a `flip` turns over.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FlipPattern {
+    /// Every enemy piece next to the square the piece lands on (ataxx).
+    Neighbours,
+    /// Every run of enemy pieces on a line from that square to a piece of the mover's
+    /// (othello).
+    Lines,
 }
 
 /// How royal pieces must be kept safe.
@@ -351,7 +377,21 @@ pub enum Component {
         must: bool,
         /// A piece may also be dropped as the kind it promotes into (`pairs`).
         promoted: bool,
+        /// The kinds are dropped without being held: the hand is neither asked nor
+        /// emptied (ataxx's clones).
+        free: bool,
+        /// Where a drop may go besides the region.
+        onto: Onto,
+        /// While any of these squares is empty, drops go only there, `onto` or not
+        /// (othello's four centre squares).
+        opening: Region,
     },
+    /// After a move or a drop, the enemy pieces of the `pattern` change sides, keeping their
+    /// kinds.
+    Flip { pattern: FlipPattern },
+    /// When no square of the board is empty, the game ends with `value` (for the side to
+    /// move).
+    FullBoard { value: Value },
     /// A captured piece goes into the capturer's hand, as the kind it was before any
     /// promotion.
     CapturesToHand,
@@ -369,7 +409,11 @@ pub enum Component {
     },
     /// The player to move may pass instead of moving (a pass that leaves a royal piece
     /// attacked is refused by `check`); two passes in a row end the game with `value`.
-    Pass { value: Value },
+    Pass {
+        value: Value,
+        /// Only a player with pieces on the board and no other legal turn may pass.
+        stuck: bool,
+    },
     /// Two royal pieces of opposite sides facing each other on a file with no piece between
     /// (bikjang) may be brought about, but the player who faces it must break it or pass; a
     /// pass, allowed then even in check, ends the game with `value`.
@@ -418,10 +462,22 @@ impl Component {
             Component::Gating => "gating",
             Component::HopLimit { .. } => "hop-limit",
             Component::Pass { .. } => "pass",
+            Component::Flip { .. } => "flip",
+            Component::FullBoard { .. } => "full-board",
             Component::Bikjang { .. } => "bikjang",
             Component::Blocker { .. } => "blocker",
             Component::Sanctuary { .. } => "sanctuary",
             Component::NoEntry { .. } => "no-entry",
+        }
+    }
+
+    /// Whether positions with this component have hands: a drop of pieces held (not a free
+    /// one), captures going to the hand, or gating.
+    pub fn gives_hands(&self) -> bool {
+        match self {
+            Component::Drops { free, .. } => !free,
+            Component::CapturesToHand | Component::Gating => true,
+            _ => false,
         }
     }
 }

@@ -15,8 +15,8 @@ use std::collections::{HashMap, HashSet};
 use super::error::{Error, Errors, Source};
 use super::fen;
 use super::model::{
-    Cell, Component, Definition, OptionDecl, PieceDef, Reach, Region, Rule, Safety, Sides, Span,
-    Timing, Value,
+    Cell, Component, Definition, FlipPattern, OptionDecl, Onto, PieceDef, Reach, Region, Rule,
+    Safety, Sides, Span, Timing, Value,
 };
 use super::parse::parse_tree;
 use super::syntax::{self, Statement, Value as SynValue};
@@ -77,6 +77,8 @@ pub const COMPONENTS: &[&str] = &[
     "blocker",
     "sanctuary",
     "no-entry",
+    "flip",
+    "full-board",
 ];
 
 /// The settings every component takes.
@@ -115,6 +117,9 @@ pub fn component_settings(component: &str) -> &'static [&'static str] {
             "opposite-colours",
             "promoted",
             "must",
+            "free",
+            "onto",
+            "opening",
             "white",
             "black",
             "both",
@@ -147,7 +152,9 @@ pub fn component_settings(component: &str) -> &'static [&'static str] {
             "pieces", "move", "within", "replace", "white", "black", "both",
         ],
         "hop-limit" => &["pieces", "immune"],
-        "pass" | "bikjang" => &["value"],
+        "pass" => &["value", "stuck"],
+        "bikjang" | "full-board" => &["value"],
+        "flip" => &["pattern"],
         "blocker" => &["letter", "name", "shot", "keep"],
         "sanctuary" => &["pieces", "by", "from", "white", "black", "both"],
         "no-entry" => &["pieces", "white", "black", "both"],
@@ -1049,6 +1056,8 @@ impl<'a> Resolver<'a> {
         let bv = &values[2];
         let design = match Design::parse(&bv.text) {
             Ok(d) => Some(d),
+            // Not Betza (`o` and `e` are no letters of it): a piece that never moves.
+            Err(_) if bv.text == IMMOBILE => Some(Design::immobile()),
             Err(e) => {
                 let at = bv.span.start + e.offset().min(bv.text.len());
                 let end = at
@@ -1618,7 +1627,7 @@ impl<'a> Resolver<'a> {
             },
             "chess960" | "mandatory" | "captured-only" | "reply" | "in-check" | "leaving"
             | "no-doubled" | "no-mate" | "immobile" | "must" | "safe" | "as-turn" | "demote"
-            | "promoted" | "within" | "shot" | "keep" | "replace" => {
+            | "promoted" | "within" | "shot" | "keep" | "replace" | "free" | "stuck" => {
                 match self.single_value(src, st, "`yes` or `no`") {
                     Some(v) => match self.choice(src, v, &["yes", "no"]) {
                         Some(k) => {
@@ -1641,6 +1650,8 @@ impl<'a> Resolver<'a> {
                                 "shot" => s.shot = b,
                                 "keep" => s.keep = b,
                                 "replace" => s.replace = b,
+                                "free" => s.free = b,
+                                "stuck" => s.stuck = b,
                                 _ => s.captured_only = b,
                             }
                         }
@@ -1649,9 +1660,11 @@ impl<'a> Resolver<'a> {
                     None => s.broken = true,
                 }
             }
-            "value" => match self.single_value(src, st, "`win`, `loss` or `draw`") {
-                Some(v) => match self.choice(src, v, &["win", "loss", "draw"]) {
-                    Some(k) => s.value = Some([Value::Win, Value::Loss, Value::Draw][k]),
+            "value" => match self.single_value(src, st, "`win`, `loss`, `draw` or `count`") {
+                Some(v) => match self.choice(src, v, &["win", "loss", "draw", "count"]) {
+                    Some(k) => {
+                        s.value = Some([Value::Win, Value::Loss, Value::Draw, Value::Count][k])
+                    }
                     None => s.broken = true,
                 },
                 None => s.broken = true,
@@ -1702,6 +1715,56 @@ impl<'a> Resolver<'a> {
             "drop-rights" => match self.single_value(src, st, "the file the king starts on") {
                 Some(v) => match self.file(src, v, board.files) {
                     Some(f) => s.drop_rights = Some(f),
+                    None => s.broken = true,
+                },
+                None => s.broken = true,
+            },
+            "onto" => {
+                match self.single_value(src, st, "`anywhere`, `next-to-own` or `enclosing`") {
+                    Some(v) => match self.choice(src, v, &["anywhere", "next-to-own", "enclosing"])
+                    {
+                        Some(k) => {
+                            s.onto = Some([Onto::Anywhere, Onto::NextToOwn, Onto::Enclosing][k])
+                        }
+                        None => s.broken = true,
+                    },
+                    None => s.broken = true,
+                }
+            }
+            "opening" => {
+                if st.values.is_empty() {
+                    self.fail_help(
+                        src,
+                        st.span.clone(),
+                        "`opening` needs the squares the first drops go on",
+                        "squares missing",
+                        "as in `opening d4 e4 d5 e5`",
+                    );
+                    s.broken = true;
+                }
+                let mut cells = Vec::new();
+                for v in &st.values {
+                    match self.square(src, v, board.files, board.ranks) {
+                        Some(c) if board.holes.contains(&c) => {
+                            self.fail(
+                                src,
+                                v.span.clone(),
+                                format!("{} is a hole, not part of the board", v.text),
+                                "a hole",
+                            );
+                            s.broken = true;
+                        }
+                        Some(c) => cells.push(c),
+                        None => s.broken = true,
+                    }
+                }
+                cells.sort();
+                cells.dedup();
+                s.opening = Some(cells);
+            }
+            "pattern" => match self.single_value(src, st, "`neighbours` or `lines`") {
+                Some(v) => match self.choice(src, v, &["neighbours", "lines"]) {
+                    Some(k) => s.pattern = Some([FlipPattern::Neighbours, FlipPattern::Lines][k]),
                     None => s.broken = true,
                 },
                 None => s.broken = true,
@@ -2225,6 +2288,11 @@ impl<'a> Resolver<'a> {
                 opposite_colours: letters(&s.opposite_colours).unwrap_or_default(),
                 must: s.must.unwrap_or(false),
                 promoted: s.promoted.unwrap_or(false),
+                free: s.free.unwrap_or(false),
+                onto: s.onto.unwrap_or(Onto::Anywhere),
+                opening: Region {
+                    cells: s.opening.clone().unwrap_or_default(),
+                },
             },
             "captures-to-hand" => Component::CapturesToHand,
             "gating" => Component::Gating,
@@ -2425,6 +2493,20 @@ impl<'a> Resolver<'a> {
             }
             "pass" => Component::Pass {
                 value: s.value.unwrap_or(Value::Draw),
+                stuck: s.stuck.unwrap_or(false),
+            },
+            "full-board" => Component::FullBoard {
+                value: s.value.unwrap_or(Value::Count),
+            },
+            "flip" => Component::Flip {
+                pattern: s.pattern.unwrap_or_else(|| {
+                    missing.push((
+                        "`pattern`",
+                        "say which enemy pieces change sides: `pattern neighbours` (ataxx) or \
+                         `pattern lines` (othello)",
+                    ));
+                    FlipPattern::Lines
+                }),
             },
             "bikjang" => Component::Bikjang {
                 value: s.value.unwrap_or(Value::Draw),
@@ -2515,9 +2597,7 @@ pub fn hand_shape(rules: &[Rule]) -> (Vec<(char, char)>, bool) {
     for r in rules {
         match &r.component {
             Component::Promotion { pairs, .. } => promoted.extend(pairs.iter().copied()),
-            Component::Drops { .. } | Component::CapturesToHand | Component::Gating => {
-                pockets = true
-            }
+            c if c.gives_hands() => pockets = true,
             _ => {}
         }
     }
@@ -2590,6 +2670,11 @@ struct Settings {
     blocker_letter: Option<char>,
     blocker_name: Option<String>,
     replace: Option<bool>,
+    free: Option<bool>,
+    stuck: Option<bool>,
+    onto: Option<Onto>,
+    opening: Option<Vec<Cell>>,
+    pattern: Option<FlipPattern>,
     by: Option<Vec<Letter>>,
     from: Option<Reach>,
     region: [Vec<Cell>; 2],
@@ -2602,6 +2687,9 @@ struct Settings {
     /// Some setting was wrong (and reported): the rule is not built.
     broken: bool,
 }
+
+/// The movement of a piece that never moves, in place of its Betza design.
+pub const IMMOBILE: &str = "none";
 
 const PIECE_USAGE: &str = "write `piece <letter> <name> <betza> [royal] [pawn] [\"<clause>\"] \
                            [\"<capture clause>\"]`, as in `piece N knight N \"The knight leaps.\"`";

@@ -1534,7 +1534,10 @@ fn janggi_components_read_and_refuse() {
             immune: vec!['C'],
         }
     );
-    assert_eq!(d.rules[2].component, Component::Pass { value: Value::Draw });
+    assert_eq!(d.rules[2].component, Component::Pass {
+            value: Value::Draw,
+            stuck: false
+        });
     assert_eq!(
         d.rules[3].component,
         Component::Bikjang { value: Value::Loss }

@@ -146,10 +146,11 @@ pub enum Reason {
     NoMove,
     CheckCount,
     BareKing,
+    FullBoard,
 }
 
 impl Reason {
-    pub const ALL: [Reason; 17] = [
+    pub const ALL: [Reason; 18] = [
         Reason::Checkmate,
         Reason::Stalemate,
         Reason::Flip,
@@ -167,6 +168,7 @@ impl Reason {
         Reason::NoMove,
         Reason::CheckCount,
         Reason::BareKing,
+        Reason::FullBoard,
     ];
 
     pub fn name(self) -> &'static str {
@@ -188,6 +190,7 @@ impl Reason {
             Reason::NoMove => "no-move",
             Reason::CheckCount => "check-count",
             Reason::BareKing => "bare-king",
+            Reason::FullBoard => "full-board",
         }
     }
 }

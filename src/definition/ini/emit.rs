@@ -3,7 +3,8 @@
 //! and `without` for what it drops), or every component in full.
 
 use crate::definition::model::{
-    Cell, Component, Definition, PieceDef, Reach, Region, Rule, Safety, Sides, Timing, Value,
+    Cell, Component, Definition, FlipPattern, Onto, PieceDef, Reach, Region, Rule, Safety, Sides,
+    Timing, Value,
 };
 use crate::definition::syntax::quote;
 
@@ -126,6 +127,7 @@ fn value(v: Value) -> &'static str {
         Value::Win => "win",
         Value::Loss => "loss",
         Value::Draw => "draw",
+        Value::Count => "count",
     }
 }
 
@@ -406,6 +408,9 @@ fn out_rule(line: &mut impl FnMut(String), r: &Rule, def: &Definition) {
             opposite_colours,
             must,
             promoted,
+            free,
+            onto,
+            opening,
         } => {
             if !pieces.is_empty() {
                 set(format!("pieces {}", letters(pieces)));
@@ -416,6 +421,7 @@ fn out_rule(line: &mut impl FnMut(String), r: &Rule, def: &Definition) {
                 ("immobile", immobile),
                 ("must", must),
                 ("promoted", promoted),
+                ("free", free),
             ];
             for (name, on) in flags {
                 if *on {
@@ -425,6 +431,15 @@ fn out_rule(line: &mut impl FnMut(String), r: &Rule, def: &Definition) {
             if !opposite_colours.is_empty() {
                 set(format!("opposite-colours {}", letters(opposite_colours)));
             }
+            match onto {
+                Onto::Anywhere => {}
+                Onto::NextToOwn => set("onto next-to-own".into()),
+                Onto::Enclosing => set("onto enclosing".into()),
+            }
+            if !opening.cells.is_empty() {
+                let names: Vec<String> = opening.cells.iter().map(|c| crate::definition::fen::square_name(*c)).collect();
+                set(format!("opening {}", names.join(" ")));
+            }
             if region.iter().any(|r| !r.cells.is_empty()) {
                 region_lines(region, def).into_iter().for_each(&mut set);
             }
@@ -433,9 +448,19 @@ fn out_rule(line: &mut impl FnMut(String), r: &Rule, def: &Definition) {
             set(format!("pieces {}", letters(pieces)));
             set(format!("immune {}", letters(immune)));
         }
-        Component::Pass { value: v } | Component::Bikjang { value: v } => {
+        Component::Pass { value: v, stuck } => {
+            set(format!("value {}", value(*v)));
+            if *stuck {
+                set("stuck yes".into());
+            }
+        }
+        Component::Bikjang { value: v } | Component::FullBoard { value: v } => {
             set(format!("value {}", value(*v)))
         }
+        Component::Flip { pattern } => set(match pattern {
+            FlipPattern::Neighbours => "pattern neighbours".into(),
+            FlipPattern::Lines => "pattern lines".into(),
+        }),
         Component::Blocker {
             letter,
             name,

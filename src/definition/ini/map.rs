@@ -2017,6 +2017,9 @@ fn piece_drops(s: &mut State, a: &Arg<'_>) -> Result<(), Problem> {
         opposite_colours: Vec::new(),
         must: false,
         promoted: false,
+        free: false,
+        onto: crate::definition::model::Onto::Anywhere,
+        opening: Region::default(),
     };
     let clause =
         s.clause("Instead of moving, a player may put a piece from the hand on any empty square.");

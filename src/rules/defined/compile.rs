@@ -3,7 +3,9 @@
 //! its rule id. Built once per definition and readings, and kept for the whole run.
 
 use crate::definition::fen::Placed;
-use crate::definition::model::{self, Component, Definition, Safety, Timing, Value};
+use crate::definition::model::{
+    self, Component, Definition, FlipPattern, Onto, Safety, Timing, Value,
+};
 use crate::rules::board::{Geometry, Sq, Square, CELLS};
 use crate::rules::consulted::{self, Asked};
 use crate::rules::design::{movement_of, DesignId};
@@ -223,6 +225,12 @@ pub struct Drops {
     pub must: bool,
     /// Pieces may also be dropped promoted.
     pub promoted: bool,
+    /// Dropped without being held.
+    pub free: bool,
+    /// Where a drop may go besides the region.
+    pub onto: Onto,
+    /// While any of these squares is empty, drops go only there.
+    pub opening: SqSet,
 }
 
 #[derive(Clone, Debug)]
@@ -322,6 +330,12 @@ pub struct Compiled {
     pub hop_limits: Vec<HopLimit>,
     /// `pass`: a side may pass; two passes in a row end the game.
     pub pass: Option<Ending>,
+    /// `pass` with `stuck`: only a side with pieces and no other legal turn may pass.
+    pub pass_stuck: bool,
+    /// `flip`: the enemy pieces a move or a drop turns over.
+    pub flip: Option<(Tag, FlipPattern)>,
+    /// `full-board`: the game ends when no square is empty.
+    pub full_board: Option<Ending>,
     /// `bikjang`: facing royal pieces must be parted, or a pass ends the game.
     pub bikjang: Option<Ending>,
     /// `blocker`: every move is followed by a neutral blocker's placement.
@@ -463,6 +477,9 @@ impl Compiled {
             unpromoted: None,
             hop_limits: Vec::new(),
             pass: None,
+            pass_stuck: false,
+            flip: None,
+            full_board: None,
             bikjang: None,
             blocker: None,
             replacing: false,
@@ -673,13 +690,16 @@ impl Compiled {
                     must,
                     opposite_colours,
                     promoted,
+                    free,
+                    onto,
+                    opening,
                 } => {
                     if !opposite_colours.is_empty() {
                         c.opposite_colours = Some((tag, set(opposite_colours)));
                     }
                     let at = c.drops.len();
                     c.drop_of.resize(c.kinds.len(), None);
-                    c.hands = true;
+                    c.hands |= rule.component.gives_hands();
                     for k in 0..c.kinds.len() {
                         // A component naming the kind drops it; one naming none drops the
                         // kinds no other names.
@@ -695,6 +715,9 @@ impl Compiled {
                         immobile: *immobile,
                         must: *must,
                         promoted: *promoted,
+                        free: *free,
+                        onto: *onto,
+                        opening: SqSet::of_region(opening),
                     })
                 }
                 Component::Gating => {
@@ -710,7 +733,12 @@ impl Compiled {
                     kinds: set(pieces),
                     immune: set(immune),
                 }),
-                Component::Pass { value } => c.pass = Some(ending(*value)),
+                Component::Pass { value, stuck } => {
+                    c.pass = Some(ending(*value));
+                    c.pass_stuck = *stuck;
+                }
+                Component::Flip { pattern } => c.flip = Some((tag, *pattern)),
+                Component::FullBoard { value } => c.full_board = Some(ending(*value)),
                 Component::Bikjang { value } => c.bikjang = Some(ending(*value)),
                 Component::Blocker {
                     letter,

@@ -19,6 +19,7 @@ impl Position {
                 Value::Win => Some(color),
                 Value::Loss => Some(color.other()),
                 Value::Draw => None,
+                Value::Count => self.more_pieces(),
             },
             reason,
             rule,
@@ -64,6 +65,22 @@ impl Position {
             ));
         }
         None
+    }
+
+    /// The side with more pieces on the board (`value count`); `None` on equal numbers.
+    fn more_pieces(&self) -> Option<Color> {
+        let total = |color: Color| -> u32 {
+            self.counts[color.index()]
+                .iter()
+                .map(|&n| u32::from(n))
+                .sum()
+        };
+        let (white, black) = (total(Color::White), total(Color::Black));
+        match white.cmp(&black) {
+            std::cmp::Ordering::Greater => Some(Color::White),
+            std::cmp::Ordering::Less => Some(Color::Black),
+            std::cmp::Ordering::Equal => None,
+        }
     }
 
     /// Records the options a verdict in this position consults ([`super::Compiled::consult`]).

@@ -3,7 +3,7 @@
 //! this turn. The generator ([`Position::pseudo_moves`], [`Position::castlings_judged`]) and
 //! the legality test ([`Position::forbidder`]) are the same code the legal moves come from.
 
-use super::position::{CastleBar, Forbid, Move, Position, Special};
+use super::position::{CastleBar, Colours, DropBar, Forbid, Move, Position, Special};
 use crate::rules::board::cell;
 use crate::rules::explain::{Step, StepVerdict};
 use crate::rules::movement::{walk, Landing};
@@ -322,6 +322,39 @@ impl Position {
                 steps.push(Step::allows(t.rule, "no capture is possible"));
             } else {
                 steps.push(Step::allows(t.rule, "the move captures"));
+            }
+        }
+        if let (Some(p), true) = (c.pass, m.special == Special::Pass && c.pass_stuck) {
+            let mut legal = Vec::new();
+            self.legal_moves(&mut legal);
+            if let Some(other) = self.bars_pass(&legal) {
+                let text = self.describe(other).text(&c.geometry);
+                steps.push(Step::forbids(
+                    p.tag.rule,
+                    format!("{us} has a legal turn ({text}), and only a player without one may pass"),
+                ));
+                return steps;
+            }
+            steps.push(Step::allows(p.tag.rule, format!("{us} has no other legal turn")));
+        }
+        if let Some((t, _)) = c.flip {
+            let turned: Vec<String> = c
+                .squares
+                .iter()
+                .filter(|&&sq| {
+                    self.board.piece_at(sq).is_some_and(|p| p.color() != us)
+                        && next.board.piece_at(sq).is_some_and(|p| p.color() == us)
+                })
+                .map(|&sq| self.square_name(sq))
+                .collect();
+            if !turned.is_empty() {
+                steps.push(Step::effect(
+                    t.rule,
+                    match turned.len() {
+                        1 => format!("the piece on {} changes sides", turned[0]),
+                        _ => format!("the pieces on {} change sides", turned.join(", ")),
+                    },
+                ));
             }
         }
         steps
@@ -1141,7 +1174,7 @@ impl Position {
     fn judge_drop(&self, pattern: &TurnPattern, piece: &PieceRef, to: Sq) -> Vec<Step> {
         let c = self.c;
         let us = self.turn;
-        if !c.hands {
+        if c.drops.is_empty() {
             return vec![Step::forbids(
                 rule_id("no-such-action"),
                 "this game has no drops: no piece is ever put on the board from a hand",
@@ -1172,20 +1205,36 @@ impl Position {
         if !found.is_empty() {
             return self.furthest(found);
         }
-        let in_hand = c.demoted.get(kind).copied().unwrap_or(kind);
-        let why = if self.hand[us.index()][in_hand] == 0 {
-            format!("{us} has no {name} in hand")
-        } else if self.board.cell(to) != cell::EMPTY {
-            format!("{t} is occupied: a piece is dropped only on an empty square")
-        } else if !d.region[us.index()].is_empty() && !d.region[us.index()].has(to) {
-            format!("{t} is not among the squares where {us} may drop a {name}")
-        } else if d.no_doubled && self.files_holding(kind) >> to.square().file & 1 != 0 {
-            format!(
+        let held = c.demoted.get(kind).copied().unwrap_or(kind);
+        let taken = self.doubled_files(d, held);
+        let bar = self.drop_bar(d, held, kind, to, taken, &Colours::new(self));
+        let why = match bar {
+            Some(DropBar::NotHeld) => format!("{us} has no {name} in hand"),
+            Some(DropBar::Occupied) => {
+                format!("{t} is occupied: a piece is dropped only on an empty square")
+            }
+            Some(DropBar::Region) => {
+                format!("{t} is not among the squares where {us} may drop a {name}")
+            }
+            Some(DropBar::Doubled) => format!(
                 "{us} already has a {name} on the {}-file",
                 (b'a' + to.square().file) as char
-            )
-        } else {
-            format!("a {name} on {t} could never move again")
+            ),
+            Some(DropBar::Immobile) => format!("a {name} on {t} could never move again"),
+            Some(DropBar::Colours) => format!(
+                "a {name} on {t} would leave too few squares of one colour for the pieces in hand that must stand on both"
+            ),
+            Some(DropBar::Opening) => {
+                format!("a square of the opening is still empty, and the first drops go there, not on {t}")
+            }
+            Some(DropBar::NotNextToOwn) => {
+                format!("no piece of {us}'s stands next to {t}")
+            }
+            Some(DropBar::NotEnclosing) => format!(
+                "no line runs from {t} over enemy pieces to a piece of {us}'s, so a drop there encloses nothing"
+            ),
+            // Dropped as written only in another form (promoted, or not).
+            None => format!("the {name} may not be dropped on {t} as written"),
         };
         vec![Step::forbids(d.tag.rule, why)]
     }

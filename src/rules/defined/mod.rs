@@ -34,7 +34,7 @@ use super::{
     Geometry, InvariantDef, KeyDef, OptionDef, Options, Outcome, Reason, Refusal, RuleDef, Rules,
     Setup, SetupError, Variant, VariantInfo,
 };
-use crate::definition::model::Value;
+use crate::definition::model::{FlipPattern, Onto, Value};
 use crate::definition::Definition;
 
 /// A definition read in this run, with what the shared vocabulary needs as `'static` data.
@@ -403,6 +403,7 @@ fn reason_of(c: &crate::definition::Component) -> Option<Reason> {
         C::Repetition { .. } => Reason::Repetition,
         C::MoveCount { .. } => Reason::FiftyMove,
         C::Pass { .. } | C::Bikjang { .. } => Reason::NoMove,
+        C::FullBoard { .. } => Reason::FullBoard,
         _ => return None,
     })
 }
@@ -443,8 +444,17 @@ fn summary(c: &crate::definition::Component) -> String {
         }
         C::NoEntry { .. } => "pieces of the named kinds standing outside their side's region never move into it".into(),
         C::FlyingRoyals => "two opposing royal pieces may not face each other on a file with nothing between".into(),
-        C::Drops { no_doubled, no_mate, must, .. } => {
-            let mut s = String::from("a piece in hand may be put on an empty square of the side's region as a whole turn");
+        C::Drops { no_doubled, no_mate, must, free, onto, .. } => {
+            let mut s = String::from(if *free {
+                "a piece of the named kinds, held or not, may be put on an empty square of the side's region as a whole turn"
+            } else {
+                "a piece in hand may be put on an empty square of the side's region as a whole turn"
+            });
+            match onto {
+                Onto::Anywhere => {}
+                Onto::NextToOwn => s.push_str(", next to a piece of the side's"),
+                Onto::Enclosing => s.push_str(", where a line of enemy pieces runs from it to a piece of the side's"),
+            }
             if *no_doubled {
                 s.push_str(", not on a file holding the side's own piece of that kind");
             }
@@ -459,7 +469,11 @@ fn summary(c: &crate::definition::Component) -> String {
         C::CapturesToHand => "a captured piece goes into the capturer's hand, as the piece it was before any promotion".into(),
         C::Gating => "a piece leaving a first-rank square with a gating right may have a piece from the hand put on the square it leaves".into(),
         C::HopLimit { .. } => "a piece of the named kinds may neither pass over nor capture a piece of the immune kinds".into(),
-        C::Pass { value } => format!("a player may pass instead of moving, unless in check; two passes in a row end the game: {}", value_word(*value)),
+        C::Pass { value, stuck: false } => format!("a player may pass instead of moving, unless in check; two passes in a row end the game: {}", value_word(*value)),
+        C::Pass { value, stuck: true } => format!("a player with pieces on the board and no other legal turn must pass; two passes in a row end the game: {}", value_word(*value)),
+        C::Flip { pattern: FlipPattern::Neighbours } => "after a move or a drop, every enemy piece next to the square it lands on changes sides".into(),
+        C::Flip { pattern: FlipPattern::Lines } => "after a move or a drop, every line of enemy pieces running from the square it lands on to a piece of the mover's changes sides".into(),
+        C::FullBoard { value } => format!("when no square of the board is empty, the game ends: {}", value_word(*value)),
         C::Blocker { name, shot, keep, .. } => format!(
             "every move is followed by placing the {name}, a neutral piece nothing may capture or pass, on {}{}",
             if *shot { "a square the moved piece could move to from where it landed" } else { "any empty square" },
@@ -497,6 +511,7 @@ fn value_word(v: Value) -> &'static str {
         Value::Win => "it wins",
         Value::Loss => "it loses",
         Value::Draw => "a draw",
+        Value::Count => "the side with more pieces on the board wins, equal numbers draw",
     }
 }
 

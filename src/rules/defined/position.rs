@@ -5,10 +5,10 @@
 use std::hash::{Hash, Hasher};
 use std::sync::Mutex;
 
-use super::compile::{Compiled, KindSet, SqSet, MAX_KINDS};
+use super::compile::{Compiled, Drops, KindSet, SqSet, MAX_KINDS};
 use crate::definition::fen;
 use crate::definition::model::Cell;
-use crate::definition::model::{Safety, Timing, Value};
+use crate::definition::model::{FlipPattern, Onto, Safety, Timing, Value};
 use crate::rules::board::{cell, Board, Sq, Square};
 use crate::rules::movement::{destinations, offset, Reach, KING_STEPS};
 use crate::rules::piece::Color;
@@ -731,7 +731,7 @@ impl Position {
         }
         self.first_moves(out);
         self.castlings(out);
-        if c.hands {
+        if !c.drops.is_empty() {
             self.drops(out);
         }
         for p in c.promotions.iter().filter(|p| p.as_turn) {
@@ -867,25 +867,20 @@ impl Position {
                 .any(|&(k, n)| k == into && have >= u16::from(n)))
     }
 
-    /// The drops of the pieces in the mover's hand, each as its drop component allows.
+    /// The drops of the pieces in the mover's hand (or dropped without being held), each as
+    /// its drop component allows: every one [`Self::drop_bar`] finds nothing against.
     pub(super) fn drops(&self, out: &mut Vec<Move>) {
         let c = self.c;
         let us = self.turn;
         let colours = Colours::new(self);
-        for (k, &n) in self.hand[us.index()].iter().enumerate() {
-            if n == 0 {
-                continue;
-            }
+        for k in 0..c.kinds.len() {
             let Some(d) = c.drop_component(k) else {
                 continue;
             };
-            let region = &d.region[us.index()];
-            // The files where the side already has a piece of the kind (`no-doubled`).
-            let taken = if d.no_doubled {
-                self.files_holding(k)
-            } else {
-                0
-            };
+            if !d.free && self.hand[us.index()][k] == 0 {
+                continue;
+            }
+            let taken = self.doubled_files(d, k);
             // The kind itself, and the kinds it promotes into where it may be dropped so.
             let faces = std::iter::once(k).chain(
                 c.promotions
@@ -896,24 +891,87 @@ impl Position {
             );
             for face in faces {
                 for &sq in &c.squares {
-                    if self.board.cell(sq) != cell::EMPTY
-                        || !region.is_empty() && !region.has(sq)
-                        || taken >> sq.square().file & 1 != 0
-                        || !d.immobile && self.gen.stuck[us.index()][face].has(sq)
-                        || !colours.allow(face, sq)
-                    {
-                        continue;
+                    if self.drop_bar(d, k, face, sq, taken, &colours).is_none() {
+                        out.push(Move {
+                            from: sq,
+                            to: sq,
+                            promo: 0,
+                            special: Special::Drop { kind: face as u8 },
+                            block: None,
+                        });
                     }
-                    out.push(Move {
-                        from: sq,
-                        to: sq,
-                        promo: 0,
-                        special: Special::Drop { kind: face as u8 },
-                        block: None,
-                    });
                 }
             }
         }
+    }
+
+    /// The files where the mover already has a piece of `kind`, if `d` forbids doubling it.
+    #[inline]
+    pub(super) fn doubled_files(&self, d: &Drops, kind: usize) -> u32 {
+        if d.no_doubled {
+            self.files_holding(kind)
+        } else {
+            0
+        }
+    }
+
+    /// What keeps the mover from dropping a `held` piece (from the hand) as a `face` (itself
+    /// or its promoted kind) on `sq` under `d`, if anything: the one test the generator leaves
+    /// drops out by and the judge names a refusal by. `taken` is [`Self::doubled_files`].
+    #[inline]
+    pub(super) fn drop_bar(
+        &self,
+        d: &Drops,
+        held: usize,
+        face: usize,
+        sq: Sq,
+        taken: u32,
+        colours: &Colours,
+    ) -> Option<DropBar> {
+        let us = self.turn;
+        let region = &d.region[us.index()];
+        Some(if !d.free && self.hand[us.index()][held] == 0 {
+            DropBar::NotHeld
+        } else if self.board.cell(sq) != cell::EMPTY {
+            DropBar::Occupied
+        } else if !region.is_empty() && !region.has(sq) {
+            DropBar::Region
+        } else if taken >> sq.square().file & 1 != 0 {
+            DropBar::Doubled
+        } else if !d.immobile && self.gen.stuck[us.index()][face].has(sq) {
+            DropBar::Immobile
+        } else if !colours.allow(face, sq) {
+            DropBar::Colours
+        } else if !d.opening.is_empty() && self.opening_open(d) {
+            if d.opening.has(sq) {
+                return None;
+            }
+            DropBar::Opening
+        } else {
+            match d.onto {
+                Onto::Anywhere => return None,
+                Onto::NextToOwn if next_to(&self.board, sq, us) => return None,
+                Onto::Enclosing if enclosed(&self.board, sq, us, |_| {}) => return None,
+                Onto::NextToOwn => DropBar::NotNextToOwn,
+                Onto::Enclosing => DropBar::NotEnclosing,
+            }
+        })
+    }
+
+    /// Whether a square of `d`'s `opening` is still empty.
+    fn opening_open(&self, d: &Drops) -> bool {
+        self.c
+            .squares
+            .iter()
+            .any(|&t| d.opening.has(t) && self.board.cell(t) == cell::EMPTY)
+    }
+
+    /// Under `pass` with `stuck`: a turn of `legal` other than the pass, which bars passing.
+    pub(super) fn bars_pass(&self, legal: &[Move]) -> Option<Move> {
+        if !self.c.pass_stuck {
+            return None;
+        }
+        legal.iter().copied().find(|m| m.special != Special::Pass)
     }
 
     /// Under a `drops` component with `must`: whether `legal` holds a drop it makes, which
@@ -1257,7 +1315,7 @@ impl Position {
                 let mut rights = self.castle[color.index()];
                 // Rights hold a king and rooks at home on the castling rank: only a change
                 // there can take one.
-                if rights == 0 || !changes.list().iter().any(|e| e.0.square().rank == rank) {
+                if rights == 0 || !changes.list().any(|e| e.0.square().rank == rank) {
                     continue;
                 }
                 if self.king_file(color).is_none() {
@@ -1372,8 +1430,10 @@ impl Position {
         let c = self.c;
         let us = self.turn;
         if let Some(k) = m.dropped() {
-            let n = &mut self.hand[us.index()][c.demoted.get(k).copied().unwrap_or(k)];
-            *n = n.saturating_sub(1);
+            if !c.drop_component(k).is_some_and(|d| d.free) {
+                let n = &mut self.hand[us.index()][c.demoted.get(k).copied().unwrap_or(k)];
+                *n = n.saturating_sub(1);
+            }
             return;
         }
         if let Some((k, _)) = m.gated() {
@@ -1638,6 +1698,9 @@ impl Position {
                 }
             }
         }
+        if self.bars_pass(&out[start..]).is_some() {
+            keep_from(out, start, |m| m.special != Special::Pass);
+        }
         if c.blocker.is_some() {
             self.with_blocks(out, start);
         }
@@ -1749,6 +1812,11 @@ impl Position {
         if let Some(end) = self.pass_ending() {
             return Some(end);
         }
+        if let Some(e) = c.full_board {
+            if c.squares.iter().all(|&sq| self.board.cell(sq) != cell::EMPTY) {
+                return Some((mover, e.value, e.tag.rule));
+            }
+        }
         // Only the side that just moved can have given its last check; the rule happens to
         // the side it checked, the side to move.
         if let Some((e, n)) = c.check_count {
@@ -1806,7 +1874,7 @@ impl Position {
 /// What `opposite-colours` asks of the mover's drops: by bound kind, how many of its pieces
 /// the side has in all, stand on each square colour, and how many empty squares of each
 /// colour its drops may still use.
-struct Colours {
+pub(super) struct Colours {
     bound: Vec<Bound>,
 }
 
@@ -1823,7 +1891,7 @@ struct Bound {
 }
 
 impl Colours {
-    fn new(pos: &Position) -> Colours {
+    pub(super) fn new(pos: &Position) -> Colours {
         let c = pos.c;
         let us = pos.turn;
         let Some((_, kinds)) = c.opposite_colours else {
@@ -1910,6 +1978,62 @@ fn could_move(c: &Compiled, board: &Board, kind: usize, sq: Sq, color: Color) ->
             .iter()
             .any(|&s| !board_is_wall(board, sq.offset(offset(s, color))))
     })
+}
+
+/// Why a drop may not go on a square ([`Position::drop_bar`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DropBar {
+    /// The side holds no such piece.
+    NotHeld,
+    /// The square is not empty.
+    Occupied,
+    /// The square is outside the side's region for the kind.
+    Region,
+    /// The side has a piece of the kind on the file (`no-doubled`).
+    Doubled,
+    /// The piece could never move from there.
+    Immobile,
+    /// Too few squares of a colour would be left for the colour-bound pieces in hand.
+    Colours,
+    /// A square of the `opening` is still empty, and this is not one.
+    Opening,
+    /// No piece of the side stands next to the square (`onto next-to-own`).
+    NotNextToOwn,
+    /// No line of enemy pieces runs from the square to one of the side's (`onto enclosing`).
+    NotEnclosing,
+}
+
+/// Whether a piece of `us` stands on one of the eight neighbours of `sq`.
+fn next_to(board: &Board, sq: Sq, us: Color) -> bool {
+    KING_STEPS
+        .iter()
+        .any(|&s| is_of(board.cell(sq.offset(offset(s, us))), us))
+}
+
+/// Whether a piece of `us` on `sq` would enclose enemy pieces: a run of one or more of them on
+/// a rank, file or diagonal from `sq`, ended by a piece of `us`. `each` is given every square
+/// of every such run (othello's flips).
+fn enclosed(board: &Board, sq: Sq, us: Color, mut each: impl FnMut(Sq)) -> bool {
+    let them = us.other();
+    let mut any = false;
+    for &s in KING_STEPS.iter() {
+        let step = offset(s, us);
+        let mut t = sq.offset(step);
+        let mut run = 0;
+        while is_of(board.cell(t), them) {
+            t = t.offset(step);
+            run += 1;
+        }
+        if run > 0 && is_of(board.cell(t), us) {
+            any = true;
+            let mut f = sq.offset(step);
+            for _ in 0..run {
+                each(f);
+                f = f.offset(step);
+            }
+        }
+    }
+    any
 }
 
 /// Whether `code` is a piece of `color`.
@@ -2207,7 +2331,6 @@ impl Tester {
             let before = pos.royal_count(color) as i64;
             let changed: i64 = changes
                 .list()
-                .iter()
                 .map(|&(_, old, new)| {
                     i64::from(royal_of(c, new, color)) - i64::from(royal_of(c, old, color))
                 })
@@ -2244,7 +2367,6 @@ fn after_move<'a>(
         .filter(move |&sq| royal_of(c, board.cell(sq), color));
     let came = changes
         .list()
-        .iter()
         .map(|e| e.0)
         .filter(move |&sq| royal_of(c, board.cell(sq), color) && !before.contains(sq));
     stayed.chain(came)
@@ -2293,10 +2415,12 @@ impl Royals {
 }
 
 /// The cells a move changed, in order, each with what it held and what it holds: enough to
-/// count the pieces it took or made, and to take it back.
+/// count the pieces it took or made, and to take it back. Most moves change a few cells; an
+/// othello flip may change many, which go on in `more`.
 struct Changes {
     at: [(Sq, u8, u8); 16],
     len: usize,
+    more: Vec<(Sq, u8, u8)>,
 }
 
 impl Default for Changes {
@@ -2304,6 +2428,7 @@ impl Default for Changes {
         Changes {
             at: [(Sq(0), 0, 0); 16],
             len: 0,
+            more: Vec::new(),
         }
     }
 }
@@ -2311,20 +2436,25 @@ impl Default for Changes {
 impl Changes {
     #[inline]
     fn set(&mut self, board: &mut Board, sq: Sq, code: u8) {
-        self.at[self.len] = (sq, board.cell(sq), code);
-        self.len += 1;
+        let change = (sq, board.cell(sq), code);
+        if self.len < self.at.len() {
+            self.at[self.len] = change;
+            self.len += 1;
+        } else {
+            self.more.push(change);
+        }
         board.set_cell(sq, code);
     }
 
     #[inline]
-    fn list(&self) -> &[(Sq, u8, u8)] {
-        &self.at[..self.len]
+    fn list(&self) -> impl DoubleEndedIterator<Item = &(Sq, u8, u8)> + Clone {
+        self.at[..self.len].iter().chain(self.more.iter())
     }
 
     /// Puts back what the cells held, latest change first.
     #[inline]
     fn undo(&self, board: &mut Board) {
-        for &(sq, old, _) in self.list().iter().rev() {
+        for &(sq, old, _) in self.list().rev() {
             board.set_cell(sq, old);
         }
     }
@@ -2336,6 +2466,7 @@ impl Changes {
 fn play_on(c: &Compiled, board: &mut Board, us: Color, m: Move, changes: &mut Changes) -> bool {
     if let Special::Drop { kind } = m.special {
         changes.set(board, m.to, c.piece(us, kind as usize).code());
+        flip(c, board, us, m.to, changes);
         return false;
     }
     if let (Special::Promote, Some(into)) = (m.special, m.promotion()) {
@@ -2379,6 +2510,7 @@ fn play_on(c: &Compiled, board: &mut Board, us: Color, m: Move, changes: &mut Ch
     if let Some((kind, at)) = m.gated() {
         changes.set(board, at, c.piece(us, kind).code());
     }
+    flip(c, board, us, m.to, changes);
     if captured {
         if let Some((_, immune)) = c.explosion {
             changes.set(board, m.to, cell::EMPTY);
@@ -2395,6 +2527,33 @@ fn play_on(c: &Compiled, board: &mut Board, us: Color, m: Move, changes: &mut Ch
         }
     }
     captured
+}
+
+/// Under `flip`: the enemy pieces that change sides when a piece of `us` lands on `to`.
+#[inline]
+fn flip(c: &Compiled, board: &mut Board, us: Color, to: Sq, changes: &mut Changes) {
+    let Some((_, pattern)) = c.flip else {
+        return;
+    };
+    let mut turned: Vec<Sq> = Vec::new();
+    match pattern {
+        FlipPattern::Neighbours => {
+            for &s in KING_STEPS.iter() {
+                let t = to.offset(offset(s, us));
+                if is_of(board.cell(t), us.other()) {
+                    turned.push(t);
+                }
+            }
+        }
+        FlipPattern::Lines => {
+            enclosed(board, to, us, |t| turned.push(t));
+        }
+    }
+    for t in turned {
+        let code = board.cell(t);
+        // A piece is its kind's code with the colour in the low bit.
+        changes.set(board, t, code ^ 1);
+    }
 }
 
 fn gcd(a: u32, b: u32) -> u32 {
