@@ -78,7 +78,10 @@ impl Position {
                 if let Some(d) = c.drop_component(kind as usize) {
                     steps.push(Step::allows(
                         d.tag.rule,
-                        format!("the {name} in {us}'s hand may be dropped on {to}"),
+                        match d.free {
+                            true => format!("a new {name} of {us}'s may be put on {to}"),
+                            false => format!("the {name} in {us}'s hand may be dropped on {to}"),
+                        },
                     ));
                 }
             }
