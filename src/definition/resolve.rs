@@ -15,7 +15,7 @@ use std::collections::{HashMap, HashSet};
 use super::error::{Error, Errors, Source};
 use super::fen;
 use super::model::{
-    Cell, Component, Definition, FlipPattern, OptionDecl, Onto, PieceDef, Reach, Region, Rule,
+    Cell, Component, Definition, FlipPattern, Onto, OptionDecl, PieceDef, Reach, Region, Rule,
     Safety, Sides, Span, Timing, Value,
 };
 use super::parse::parse_tree;
@@ -1076,7 +1076,8 @@ impl<'a> Resolver<'a> {
                         "here",
                     )
                     .with_help(
-                        "see docs/defining-variants.md for the Betza notation arbiter reads",
+                        "see docs/defining-variants.md for the Betza notation arbiter reads; \
+                         `none` is a piece that never moves",
                     ),
                 );
                 None

@@ -1534,10 +1534,13 @@ fn janggi_components_read_and_refuse() {
             immune: vec!['C'],
         }
     );
-    assert_eq!(d.rules[2].component, Component::Pass {
+    assert_eq!(
+        d.rules[2].component,
+        Component::Pass {
             value: Value::Draw,
             stuck: false
-        });
+        }
+    );
     assert_eq!(
         d.rules[3].component,
         Component::Bikjang { value: Value::Loss }
@@ -1576,7 +1579,7 @@ fn janggi_components_read_and_refuse() {
             "{BASE}bikjang {{\n  clause \"x\"\n  value tie\n}}\n"
         ))
         .0,
-        "expected `win`, `loss` or `draw`, found `tie`"
+        "expected `win`, `loss`, `draw` or `count`, found `tie`"
     );
 }
 
@@ -1785,4 +1788,103 @@ fn pockets_and_promoted_kinds_read_and_refuse() {
         .unwrap_err()
         .message
         .contains("for games with drops"));
+}
+
+#[test]
+fn conversions_read_and_refuse() {
+    let d = parse(
+        "t.def",
+        &format!(
+            "{BASE}drops {{\n  clause \"x\"\n  pieces P\n  free yes\n  onto enclosing\n  opening e5 d4 d5 e4\n}}\n\
+             flip {{\n  clause \"y\"\n  pattern lines\n}}\n\
+             pass {{\n  clause \"z\"\n  stuck yes\n  value count\n}}\n\
+             full-board {{\n  clause \"w\"\n}}\n\
+             piece D disc none\n"
+        ),
+        &loader(&[]),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let Component::Drops {
+        free,
+        onto,
+        opening,
+        ..
+    } = &d.rules[0].component
+    else {
+        panic!("{:?}", d.rules[0].component)
+    };
+    assert!(*free);
+    assert_eq!(*onto, Onto::Enclosing);
+    let names: Vec<String> = opening
+        .cells
+        .iter()
+        .map(|c| crate::definition::fen::square_name(*c))
+        .collect();
+    assert_eq!(names, ["d4", "d5", "e4", "e5"]);
+    assert_eq!(
+        d.rules[1].component,
+        Component::Flip {
+            pattern: FlipPattern::Lines
+        }
+    );
+    assert_eq!(
+        d.rules[2].component,
+        Component::Pass {
+            value: Value::Count,
+            stuck: true
+        }
+    );
+    assert_eq!(
+        d.rules[3].component,
+        Component::FullBoard {
+            value: Value::Count
+        }
+    );
+    assert!(d
+        .pieces
+        .iter()
+        .any(|p| p.letter == 'D' && p.design.atoms().is_empty()));
+    // A free drop alone gives no hands; one from the hand does.
+    assert!(!d.rules[0].component.gives_hands());
+    assert_eq!(
+        one_error(&format!("{BASE}flip {{\n  clause \"x\"\n}}\n")),
+        (
+            "`flip` needs `pattern`".to_string(),
+            "test.def:6:1".to_string()
+        )
+    );
+    assert_eq!(
+        one_error(&format!(
+            "{BASE}flip {{\n  clause \"x\"\n  pattern neighbors\n}}\n"
+        ))
+        .0,
+        "expected `neighbours` or `lines`, found `neighbors`; did you mean `neighbours`?"
+    );
+    assert_eq!(
+        one_error(&format!(
+            "{BASE}drops {{\n  clause \"x\"\n  onto touching\n}}\n"
+        ))
+        .0,
+        "expected `anywhere`, `next-to-own` or `enclosing`, found `touching`"
+    );
+    assert_eq!(
+        one_error(&format!(
+            "{BASE}drops {{\n  clause \"x\"\n  opening d4 i9\n}}\n"
+        )),
+        (
+            "`i9` is not a square of this 8x8 board".to_string(),
+            "test.def:8:14".to_string()
+        )
+    );
+    assert_eq!(
+        one_error(&format!(
+            "{BASE}full-board {{\n  clause \"x\"\n  value most\n}}\n"
+        ))
+        .0,
+        "expected `win`, `loss`, `draw` or `count`, found `most`"
+    );
+    assert_eq!(
+        one_error(&format!("{BASE}piece D disc nothing\n")).0,
+        "the move `nothing` does not read as Betza notation: `o` at 1 (move across the board edge) is not supported: only leaps, riders, hoppers (p g), lame leaps (n), direction modifiers and m/c are"
+    );
 }

@@ -437,7 +437,11 @@ fn out_rule(line: &mut impl FnMut(String), r: &Rule, def: &Definition) {
                 Onto::Enclosing => set("onto enclosing".into()),
             }
             if !opening.cells.is_empty() {
-                let names: Vec<String> = opening.cells.iter().map(|c| crate::definition::fen::square_name(*c)).collect();
+                let names: Vec<String> = opening
+                    .cells
+                    .iter()
+                    .map(|c| crate::definition::fen::square_name(*c))
+                    .collect();
                 set(format!("opening {}", names.join(" ")));
             }
             if region.iter().any(|r| !r.cells.is_empty()) {

@@ -334,11 +334,16 @@ impl Position {
                 let text = self.describe(other).text(&c.geometry);
                 steps.push(Step::forbids(
                     p.tag.rule,
-                    format!("{us} has a legal turn ({text}), and only a player without one may pass"),
+                    format!(
+                        "{us} has a legal turn ({text}), and only a player without one may pass"
+                    ),
                 ));
                 return steps;
             }
-            steps.push(Step::allows(p.tag.rule, format!("{us} has no other legal turn")));
+            steps.push(Step::allows(
+                p.tag.rule,
+                format!("{us} has no other legal turn"),
+            ));
         }
         if let Some((t, _)) = c.flip {
             let turned: Vec<String> = c

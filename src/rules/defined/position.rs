@@ -1813,7 +1813,10 @@ impl Position {
             return Some(end);
         }
         if let Some(e) = c.full_board {
-            if c.squares.iter().all(|&sq| self.board.cell(sq) != cell::EMPTY) {
+            if c.squares
+                .iter()
+                .all(|&sq| self.board.cell(sq) != cell::EMPTY)
+            {
                 return Some((mover, e.value, e.tag.rule));
             }
         }

@@ -211,9 +211,18 @@ mod engine {
     /// full board and two passes in a row end the game, the side with more stones winning.
     #[test]
     fn ataxx_passes_only_when_stuck_and_ends_by_counting() {
-        assert_eq!(perft("ataxx", "7/7/7/ppp4/ppp4/ppp4/Ppp4 w 0 1", 1, false), 1);
-        assert_eq!(perft("ataxx", "7/7/7/ppp4/ppp4/ppp4/Ppp4 w 0 1", 3, false), 68);
-        assert_eq!(perft("ataxx", "7/7/7/ppp4/ppp4/ppp4/Ppp4 b 0 1", 3, false), 3865);
+        assert_eq!(
+            perft("ataxx", "7/7/7/ppp4/ppp4/ppp4/Ppp4 w 0 1", 1, false),
+            1
+        );
+        assert_eq!(
+            perft("ataxx", "7/7/7/ppp4/ppp4/ppp4/Ppp4 w 0 1", 3, false),
+            68
+        );
+        assert_eq!(
+            perft("ataxx", "7/7/7/ppp4/ppp4/ppp4/Ppp4 b 0 1", 3, false),
+            3865
+        );
         let full = "PPPPPPP/PPPPPPP/PPPPPPP/PPPPPPP/PPPPPPP/ppppppp/pppppp1 w 0 1";
         assert_eq!(perft("ataxx", full, 3, false), 41);
         assert_eq!(perft("ataxx", "7/7/7/7/7/7/P6 b 0 1", 1, false), 0);
@@ -242,7 +251,8 @@ mod engine {
         assert_eq!(perft("flipello", open_centre, 4, false), 187);
         let lines = "8/8/8/2pPp3/2PpP3/2pPp3/8/8[PPPPPpppp] w 0 1";
         assert_eq!(perft("flipello", lines, 4, false), 3552);
-        let walled = "pppppppp/pppppppp/pppppppp/pppppppp/ppPPpppp/pppppppp/pppppppp/ppppppp1[PPpp] w 0 1";
+        let walled =
+            "pppppppp/pppppppp/pppppppp/pppppppp/ppPPpppp/pppppppp/pppppppp/ppppppp1[PPpp] w 0 1";
         assert_eq!(perft("flipello", walled, 2, false), 1);
         assert_eq!(perft("flipello", walled, 3, false), 0);
     }
