@@ -175,7 +175,10 @@ fn entry_of(def: Definition) -> Entry {
             super::rule(
                 l(&format!("{}-move", p.name)),
                 source,
-                l(&format!("the {} moves as `{}`", p.name, p.betza)),
+                l(&match p.design.atoms().is_empty() {
+                    true => format!("the {} never moves once on the board", p.name),
+                    false => format!("the {} moves as `{}`", p.name, p.betza),
+                }),
             )
             .quote(l(&p.clause)),
         );
@@ -444,7 +447,7 @@ fn summary(c: &crate::definition::Component) -> String {
         }
         C::NoEntry { .. } => "pieces of the named kinds standing outside their side's region never move into it".into(),
         C::FlyingRoyals => "two opposing royal pieces may not face each other on a file with nothing between".into(),
-        C::Drops { no_doubled, no_mate, must, free, onto, .. } => {
+        C::Drops { no_doubled, no_mate, must, free, onto, opening, .. } => {
             let mut s = String::from(if *free {
                 "a piece of the named kinds, held or not, may be put on an empty square of the side's region as a whole turn"
             } else {
@@ -454,6 +457,9 @@ fn summary(c: &crate::definition::Component) -> String {
                 Onto::Anywhere => {}
                 Onto::NextToOwn => s.push_str(", next to a piece of the side's"),
                 Onto::Enclosing => s.push_str(", where a line of enemy pieces runs from it to a piece of the side's"),
+            }
+            if !opening.cells.is_empty() {
+                s.push_str("; but while a square of the opening is empty, only there");
             }
             if *no_doubled {
                 s.push_str(", not on a file holding the side's own piece of that kind");
