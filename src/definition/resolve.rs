@@ -1745,16 +1745,7 @@ impl<'a> Resolver<'a> {
                 }
                 let mut cells = Vec::new();
                 for v in &st.values {
-                    match self.square(src, v, board.files, board.ranks) {
-                        Some(c) if board.holes.contains(&c) => {
-                            self.fail(
-                                src,
-                                v.span.clone(),
-                                format!("{} is a hole, not part of the board", v.text),
-                                "a hole",
-                            );
-                            s.broken = true;
-                        }
+                    match self.board_square(src, v, board) {
                         Some(c) => cells.push(c),
                         None => s.broken = true,
                     }
@@ -1968,16 +1959,7 @@ impl<'a> Resolver<'a> {
                     }
                     None => ok = false,
                 },
-                _ => match self.square(src, v, board.files, board.ranks) {
-                    Some(c) if board.holes.contains(&c) => {
-                        self.fail(
-                            src,
-                            v.span.clone(),
-                            format!("{} is a hole, not part of the board", v.text),
-                            "a hole",
-                        );
-                        ok = false;
-                    }
+                _ => match self.board_square(src, v, board) {
                     Some(c) => cells.push(c),
                     None => ok = false,
                 },
@@ -1988,6 +1970,21 @@ impl<'a> Resolver<'a> {
             region[side].extend(cells.iter().copied());
         }
         ok
+    }
+
+    /// A square of the board that is not a hole, or an error.
+    fn board_square(&mut self, src: usize, v: &SynValue, board: &BoardInfo) -> Option<Cell> {
+        let c = self.square(src, v, board.files, board.ranks)?;
+        if board.holes.contains(&c) {
+            self.fail(
+                src,
+                v.span.clone(),
+                format!("{} is a hole, not part of the board", v.text),
+                "a hole",
+            );
+            return None;
+        }
+        Some(c)
     }
 
     /// `b2-i5`: two corner squares of a rectangle of the board.

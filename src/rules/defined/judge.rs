@@ -294,12 +294,10 @@ impl Position {
             steps.push(Step::allows(t.rule, "the move gives no check"));
         }
         if c.drops.iter().any(|d| d.must) && !self.forced_drop(m) {
-            let mut legal = Vec::new();
-            self.legal_moves(&mut legal);
-            if let Some(drop) = legal.iter().copied().find(|x| self.forced_drop(*x)) {
+            let forcing = self.first_legal(|l| l.iter().copied().find(|x| self.forced_drop(*x)));
+            if let Some((drop, text)) = forcing {
                 let d = drop.dropped().and_then(|k| c.drop_component(k));
                 if let Some(d) = d {
-                    let text = self.describe(drop).text(&c.geometry);
                     steps.push(Step::forbids(
                         d.tag.rule,
                         format!(
@@ -312,10 +310,8 @@ impl Position {
         }
         if let Some(t) = c.compulsory_capture {
             if !self.is_capture(m) {
-                let mut legal = Vec::new();
-                self.legal_moves(&mut legal);
-                if let Some(cap) = legal.into_iter().find(|x| self.is_capture(*x)) {
-                    let text = self.describe(cap).text(&c.geometry);
+                let capture = self.first_legal(|l| l.iter().copied().find(|x| self.is_capture(*x)));
+                if let Some((_, text)) = capture {
                     steps.push(Step::forbids(
                         t.rule,
                         format!("a capture is possible ({text}), so the move must capture"),
@@ -328,10 +324,7 @@ impl Position {
             }
         }
         if let (Some(p), true) = (c.pass, m.special == Special::Pass && c.pass_stuck) {
-            let mut legal = Vec::new();
-            self.legal_moves(&mut legal);
-            if let Some(other) = self.bars_pass(&legal) {
-                let text = self.describe(other).text(&c.geometry);
+            if let Some((_, text)) = self.first_legal(|l| self.bars_pass(l)) {
                 steps.push(Step::forbids(
                     p.tag.rule,
                     format!(
@@ -366,6 +359,15 @@ impl Position {
             }
         }
         steps
+    }
+
+    /// The legal turn `pick` finds among all of them, with its text: the turn a rule that
+    /// forces a kind of turn (a drop, a capture, any move rather than a pass) names when it
+    /// refuses another.
+    fn first_legal(&self, pick: impl FnOnce(&[Move]) -> Option<Move>) -> Option<(Move, String)> {
+        let mut legal = Vec::new();
+        self.legal_moves(&mut legal);
+        pick(&legal).map(|m| (m, self.describe(m).text(&self.c.geometry)))
     }
 
     /// Under `bikjang`, in a position where the royal pieces face each other: the pass it
