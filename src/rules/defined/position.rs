@@ -2051,55 +2051,44 @@ fn royal_of(c: &Compiled, code: u8, color: Color) -> bool {
     is_of(code, color) && c.kind_at(code).is_some_and(|k| c.royal.has(k))
 }
 
-/// Whether a piece of `by` attacks `target` on `board` (could capture there).
+/// Whether a piece of `by` attacks `target` on `board` (could capture there). The attack
+/// tables give every attacker; each component that narrows attacks is asked once of each:
+/// under `explosion` a royal piece never captures, nor does a piece whose capture would blow
+/// up its own royal piece; a confined piece attacks only inside its region; a zone admits the
+/// capture or not; a `hop-limit` bars passing over or taking its immune kinds.
 fn attacked_on(c: &Compiled, board: &Board, target: Sq, by: Color) -> bool {
     if (c.flying.is_some() || !c.region_moves.is_empty())
         && attacked_by_region(c, board, target, by)
     {
         return true;
     }
-    if !c.hop_limits.is_empty() {
-        return attacked_limited(c, board, target, by);
+    let exploding = c.explosion.is_some();
+    if exploding && royal_near(c, board, target, by) {
+        return false;
     }
-    match c.explosion {
-        None if c.confined.is_empty() && !c.zoned() => c.tables[by.index()]
+    let tables = &c.tables[by.index()];
+    if !exploding && c.confined.is_empty() && !c.zoned() && c.hop_limits.is_empty() {
+        return tables
             .attacker(board, target, |_| true, |_, _| false)
-            .is_some(),
-        // A confined piece attacks only inside its region.
-        None => c.tables[by.index()]
-            .attacker(
-                board,
-                target,
-                |a| {
-                    c.kind_at(a.code)
-                        .and_then(|k| c.confine_of(k, by))
-                        .is_none_or(|r| r.has(target))
-                        && c.kind_at(a.code)
-                            .is_none_or(|k| c.zone_admits(board, k, by, a.from, target, true))
-                },
-                |_, _| false,
-            )
-            .is_some(),
-        Some(_) => {
-            // A capture that would blow up the capturer's own royal piece is no threat;
-            // nor is a royal piece's capture, since the capturer always explodes.
-            if royal_near(c, board, target, by) {
-                return false;
-            }
-            c.tables[by.index()]
-                .attacker(
-                    board,
-                    target,
-                    |a| {
-                        c.kind_at(a.code).is_some_and(|k| {
-                            !c.royal.has(k) && c.zone_admits(board, k, by, a.from, target, true)
-                        })
-                    },
-                    |_, _| false,
-                )
-                .is_some()
-        }
+            .is_some();
     }
+    tables
+        .attacker(
+            board,
+            target,
+            |a| {
+                // An invented piece is narrowed by no component.
+                let Some(k) = c.kind_at(a.code) else {
+                    return true;
+                };
+                !(exploding && c.royal.has(k))
+                    && c.confine_of(k, by).is_none_or(|r| r.has(target))
+                    && c.zone_admits(board, k, by, a.from, target, true)
+                    && hop_allowed(c, board, k, a.from, target)
+            },
+            |_, _| false,
+        )
+        .is_some()
 }
 
 /// The attacks the attack tables do not hold: a piece's movement gained in a region
@@ -2151,30 +2140,6 @@ fn attacked_by_region(c: &Compiled, board: &Board, target: Sq, by: Color) -> boo
         }
     }
     false
-}
-
-/// [`attacked_on`] where some kinds have a `hop-limit`: an attack that passes over or takes
-/// a piece of their immune kinds is none, and confined pieces attack only inside their
-/// region, as their moves go.
-fn attacked_limited(c: &Compiled, board: &Board, target: Sq, by: Color) -> bool {
-    if c.explosion.is_some() && royal_near(c, board, target, by) {
-        return false;
-    }
-    c.tables[by.index()]
-        .attacker(
-            board,
-            target,
-            |a| {
-                let Some(k) = c.kind_at(a.code) else {
-                    return true;
-                };
-                (c.explosion.is_none() || !c.royal.has(k))
-                    && c.confine_of(k, by).is_none_or(|r| r.has(target))
-                    && hop_allowed(c, board, k, a.from, target)
-            },
-            |_, _| false,
-        )
-        .is_some()
 }
 
 /// Whether a move of a piece of `kind` from `from` to `to` keeps every `hop-limit` that
