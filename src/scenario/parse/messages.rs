@@ -132,12 +132,12 @@ fn notation_hint(src: &str, pos: usize) -> Option<(std::ops::Range<usize>, Strin
 }
 
 /// Words that start a statement.
-const STATEMENT_WORDS: [&str; 11] = [
+pub const STATEMENT_WORDS: [&str; 11] = [
     "rule", "pending", "option", "start", "board", "fen", "white", "black", "set", "play", "expect",
 ];
 
 /// Words that start a specific assertion.
-const ASSERTION_WORDS: [&str; 11] = [
+pub const ASSERTION_WORDS: [&str; 11] = [
     "legal",
     "illegal",
     "moves",
