@@ -1,0 +1,476 @@
+//! `arbiter lsp` as an editor meets it: a test client spawns the built binary and speaks
+//! JSON-RPC over its standard input and output with `Content-Length` framing. Snapshots of the
+//! answers (diagnostics, hover, completion, code actions, formatting, symbols); an edit during
+//! a long evaluation cancels it; bad input gets LSP errors and the server keeps serving.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver};
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+/// How long any one answer may take before the test fails: generous for a loaded machine.
+const PATIENCE: Duration = Duration::from_secs(20);
+
+struct Client {
+    child: Child,
+    stdin: ChildStdin,
+    incoming: Receiver<Value>,
+    /// Notifications that came while a response was awaited.
+    notifications: Vec<Value>,
+    next_id: i64,
+}
+
+impl Client {
+    fn start() -> Client {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+            .arg("lsp")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("arbiter lsp starts");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, incoming) = channel();
+        std::thread::spawn(move || {
+            let mut reader = BufReader::new(stdout);
+            loop {
+                let mut length = None;
+                loop {
+                    let mut line = String::new();
+                    if reader.read_line(&mut line).unwrap_or(0) == 0 {
+                        return;
+                    }
+                    let line = line.trim_end();
+                    if line.is_empty() {
+                        break;
+                    }
+                    if let Some(n) = line.strip_prefix("Content-Length: ") {
+                        length = n.parse::<usize>().ok();
+                    }
+                }
+                let mut body = vec![0; length.expect("every message has a Content-Length")];
+                if reader.read_exact(&mut body).is_err() {
+                    return;
+                }
+                let value: Value = serde_json::from_slice(&body).expect("the server writes JSON");
+                assert_eq!(value["jsonrpc"], "2.0");
+                if tx.send(value).is_err() {
+                    return;
+                }
+            }
+        });
+        let mut client = Client {
+            child,
+            stdin,
+            incoming,
+            notifications: Vec::new(),
+            next_id: 1,
+        };
+        let init = client.request("initialize", json!({"capabilities": {}}));
+        assert!(init["result"]["capabilities"].is_object(), "{init}");
+        client.notify("initialized", json!({}));
+        client
+    }
+
+    fn send_raw(&mut self, bytes: &[u8]) {
+        self.stdin.write_all(bytes).unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    fn send(&mut self, message: Value) {
+        let body = message.to_string();
+        let framed = format!("Content-Length: {}\r\n\r\n{body}", body.len());
+        self.send_raw(framed.as_bytes());
+    }
+
+    fn notify(&mut self, method: &str, params: Value) {
+        self.send(json!({"jsonrpc": "2.0", "method": method, "params": params}));
+    }
+
+    /// Sends a request and waits for its response (the whole message).
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        self.response(json!(id))
+    }
+
+    /// The next response with this id.
+    fn response(&mut self, id: Value) -> Value {
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let message = self
+                .incoming
+                .recv_timeout(left)
+                .unwrap_or_else(|_| panic!("no response to request {id}"));
+            if message.get("method").is_some() {
+                self.notifications.push(message);
+            } else if message["id"] == id {
+                return message;
+            }
+        }
+    }
+
+    /// The next diagnostics published for `uri` that `accept` takes, waiting at most `within`.
+    fn diagnostics_within(
+        &mut self,
+        uri: &str,
+        within: Duration,
+        accept: impl Fn(&Value) -> bool,
+    ) -> Option<Value> {
+        let taken = |m: &Value| {
+            m["method"] == "textDocument/publishDiagnostics"
+                && m["params"]["uri"] == uri
+                && accept(&m["params"])
+        };
+        if let Some(i) = self.notifications.iter().position(taken) {
+            let found = self.notifications.remove(i);
+            return Some(found["params"].clone());
+        }
+        let deadline = Instant::now() + within;
+        loop {
+            let left = deadline.checked_duration_since(Instant::now())?;
+            let message = self.incoming.recv_timeout(left).ok()?;
+            if taken(&message) {
+                return Some(message["params"].clone());
+            }
+        }
+    }
+
+    fn diagnostics(&mut self, uri: &str, accept: impl Fn(&Value) -> bool) -> Value {
+        self.diagnostics_within(uri, PATIENCE, accept)
+            .unwrap_or_else(|| panic!("no diagnostics for {uri}"))
+    }
+
+    fn open(&mut self, uri: &str, text: &str) {
+        self.notify(
+            "textDocument/didOpen",
+            json!({"textDocument": {"uri": uri, "languageId": "arbiter", "version": 1, "text": text}}),
+        );
+    }
+
+    fn change(&mut self, uri: &str, version: i64, text: &str) {
+        self.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": uri, "version": version}, "contentChanges": [{"text": text}]}),
+        );
+    }
+
+    fn at(&mut self, method: &str, uri: &str, line: u32, character: u32) -> Value {
+        self.request(
+            method,
+            json!({"textDocument": {"uri": uri}, "position": {"line": line, "character": character}}),
+        )
+    }
+
+    /// `shutdown`, then `exit`: the exit status.
+    fn shutdown(mut self) -> i32 {
+        let r = self.request("shutdown", Value::Null);
+        assert!(r["result"].is_null() && r.get("error").is_none(), "{r}");
+        self.notify("exit", Value::Null);
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status.code().unwrap_or(-1);
+            }
+            assert!(Instant::now() < deadline, "the server did not exit");
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+}
+
+impl Drop for Client {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn snapshot(name: &str, value: &Value) {
+    let text = serde_json::to_string_pretty(value).unwrap();
+    insta::with_settings!({
+        snapshot_path => "../../snapshots",
+        prepend_module_to_snapshot => false,
+        omit_expression => true,
+    }, {
+        insta::assert_snapshot!(format!("lsp__{name}"), text);
+    });
+}
+
+/// The labels of a completion answer, in order.
+fn labels(answer: &Value) -> Vec<String> {
+    answer["result"]
+        .as_array()
+        .expect("a completion list")
+        .iter()
+        .map(|i| i["label"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// Has an evaluation's diagnostics: some say what was expected.
+fn evaluated(params: &Value) -> bool {
+    params["diagnostics"].as_array().is_some_and(|d| {
+        d.iter()
+            .any(|d| d["message"].as_str().unwrap_or("").starts_with("expected:"))
+    })
+}
+
+const URI: &str = "file:///nowhere/castling.scn";
+
+const BROKEN: &str = "variant chess
+
+scenario \"A misspelt rule\" {
+  rule castlin
+  start
+  expect legal Nf3
+}
+
+scenario \"A broken line\" {
+  expect legal
+}
+";
+
+const CASTLING: &str = "variant chess
+option repetition-draw = fivefold
+
+scenario \"Castling through an attacked square\" {
+  rule castling-through-check
+  fen \"r3k2r/8/8/8/8/8/5r2/R3K2R w KQkq - 0 1\"
+  expect illegal O-O
+  expect e1 = white king
+  expect perft 1 = 3
+  play O-O-O Kd8
+  expect moves count 5
+}
+";
+
+#[test]
+fn an_editing_session() {
+    let mut c = Client::start();
+    c.open(URI, BROKEN);
+    // Syntax and names at once, before any evaluation.
+    let live = c.diagnostics(URI, |p| p["version"] == 1);
+    snapshot("diagnostics_live", &live);
+
+    c.change(URI, 2, CASTLING);
+    let live = c.diagnostics(URI, |p| p["version"] == 2);
+    assert_eq!(live["diagnostics"], json!([]), "{live}");
+    // After the pause, the evaluation: expected and found.
+    let ran = c.diagnostics(URI, |p| p["version"] == 2 && evaluated(p));
+    snapshot("diagnostics_evaluated", &ran);
+
+    // Hover: a rule id, an option, a refused turn, a legal turn, a square.
+    let mut hovers = serde_json::Map::new();
+    for (name, line, character) in [
+        ("rule", 4, 10),
+        ("option", 1, 10),
+        ("refused_turn", 6, 18),
+        ("legal_turn", 9, 8),
+        ("second_turn_of_a_play_line", 9, 13),
+        ("square", 7, 10),
+        ("nothing", 2, 0),
+    ] {
+        hovers.insert(
+            name.into(),
+            c.at("textDocument/hover", URI, line, character)["result"].clone(),
+        );
+    }
+    snapshot("hover", &Value::Object(hovers));
+
+    // Completion: statement words, rule ids after `rule`, option values, pieces and squares.
+    let mut completions = serde_json::Map::new();
+    let edited = format!("{CASTLING}scenario \"x\" {{\n  \n  rule \n  option move-rule-draw = \n  expect \n  expect e1 = white \n}}\n");
+    c.change(URI, 3, &edited);
+    let base = CASTLING.lines().count() as u32;
+    for (name, line, character) in [
+        ("statement", base + 1, 2),
+        ("rule_id", base + 2, 7),
+        ("option_value", base + 3, 26),
+        ("assertion", base + 4, 9),
+        ("piece", base + 5, 20),
+        ("header", 1, 0),
+    ] {
+        let answer = c.at("textDocument/completion", URI, line, character);
+        completions.insert(name.into(), json!(labels(&answer)));
+    }
+    snapshot("completion", &Value::Object(completions));
+
+    // Code actions need the evaluation of the text as it is now.
+    c.change(URI, 4, CASTLING);
+    c.diagnostics(URI, |p| p["version"] == 4 && evaluated(p));
+    let actions = c.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": URI},
+               "range": {"start": {"line": 0, "character": 0}, "end": {"line": 12, "character": 0}},
+               "context": {"diagnostics": []}}),
+    );
+    snapshot("code_actions", &actions["result"]);
+
+    let symbols = c.request(
+        "textDocument/documentSymbol",
+        json!({"textDocument": {"uri": URI}}),
+    );
+    snapshot("symbols", &symbols["result"]);
+
+    c.change(
+        URI,
+        5,
+        "variant chess\nscenario \"x\" {\nstart\n    expect   check\n}\n",
+    );
+    let formatted = c.request(
+        "textDocument/formatting",
+        json!({"textDocument": {"uri": URI}, "options": {"tabSize": 2, "insertSpaces": true}}),
+    );
+    snapshot("formatting", &formatted["result"]);
+
+    assert_eq!(c.shutdown(), 0);
+}
+
+#[test]
+fn definitions() {
+    let mut c = Client::start();
+    let uri = "file:///nowhere/mine.def";
+    let text = "variant mine\nfrom chess\ntitle \"Mine\"\npromotion {\n  into Q R B N\n  mandatory maybe\n}\ncheckmate {\n  \n}\n";
+    c.open(uri, text);
+    let d = c.diagnostics(uri, |p| p["version"] == 1);
+    snapshot("definition_diagnostics", &d);
+    let completion = c.at("textDocument/completion", uri, 8, 2);
+    snapshot("definition_completion", &json!(labels(&completion)));
+    let symbols = c.request(
+        "textDocument/documentSymbol",
+        json!({"textDocument": {"uri": uri}}),
+    );
+    snapshot("definition_symbols", &symbols["result"]);
+    assert_eq!(c.shutdown(), 0);
+}
+
+#[test]
+fn an_edit_cancels_a_long_evaluation() {
+    let mut c = Client::start();
+    let uri = "file:///nowhere/long.scn";
+    // Tens of seconds of invariant search under the default budget.
+    let long = "variant chess\nscenario \"deep\" {\n  start\n  expect invariant one-king-each to depth 6\n}\n";
+    c.open(uri, long);
+    c.diagnostics(uri, |p| p["version"] == 1);
+    // Let the search start.
+    std::thread::sleep(Duration::from_millis(300));
+    let quick = "variant chess\nscenario \"quick\" {\n  start\n  expect perft 1 = 3\n}\n";
+    let edited = Instant::now();
+    c.change(uri, 2, quick);
+    // The pause (300 ms), then the quick evaluation: the deep search no longer holds the worker.
+    let ran = c.diagnostics_within(uri, Duration::from_secs(1), |p| {
+        p["version"] == 2 && evaluated(p)
+    });
+    let took = edited.elapsed();
+    assert!(
+        ran.is_some(),
+        "no evaluation of the edited text within a second"
+    );
+    assert!(took < Duration::from_secs(1), "{took:?}");
+    // The deep search's answer never came: it was cancelled, not finished.
+    assert!(!c
+        .notifications
+        .iter()
+        .any(|m| m["params"]["version"] == 1 && evaluated(&m["params"])));
+    assert_eq!(c.shutdown(), 0);
+}
+
+#[test]
+fn bad_input_gets_errors_and_the_server_goes_on() {
+    let mut c = Client::start();
+    let mut errors = serde_json::Map::new();
+    // Not JSON, and not UTF-8.
+    c.send_raw(b"Content-Length: 9\r\n\r\n{\"id\": 1,");
+    errors.insert("not_json".into(), c.response(Value::Null)["error"].clone());
+    c.send_raw(b"Content-Length: 4\r\n\r\n\"\xff\xfe\"");
+    errors.insert("not_utf8".into(), c.response(Value::Null)["error"].clone());
+    // JSON that is no message.
+    c.send(json!({"jsonrpc": "2.0", "id": 99, "params": []}));
+    errors.insert("no_method".into(), c.response(json!(99))["error"].clone());
+    errors.insert(
+        "unknown_method".into(),
+        c.request("textDocument/teleport", json!({}))["error"].clone(),
+    );
+    errors.insert(
+        "bad_params".into(),
+        c.request("textDocument/hover", json!({"textDocument": 3}))["error"].clone(),
+    );
+    errors.insert(
+        "not_open".into(),
+        c.at("textDocument/hover", "file:///nowhere/closed.scn", 0, 0)["error"].clone(),
+    );
+    snapshot("errors", &Value::Object(errors));
+
+    c.open(URI, CASTLING);
+    c.diagnostics(URI, |p| p["version"] == 1);
+    // Past the end of a line and past the last line: clamped, answered.
+    let hover = c.at("textDocument/hover", URI, 4, 500);
+    assert!(hover["result"]["contents"]["value"]
+        .as_str()
+        .unwrap()
+        .contains("castling-through-check"));
+    let far = c.at("textDocument/completion", URI, 5000, 5000);
+    assert!(far.get("error").is_none(), "{far}");
+
+    // A 10 MB document: diagnosed without parsing, and the other documents still served.
+    let huge = format!(
+        "variant chess\n{}",
+        "# a comment line of some length\n".repeat(330_000)
+    );
+    assert!(huge.len() > 10_000_000);
+    let big = "file:///nowhere/huge.scn";
+    c.open(big, &huge);
+    let d = c.diagnostics(big, |p| p["version"] == 1);
+    assert!(
+        d["diagnostics"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("arbiter check"),
+        "{d}"
+    );
+    let hover = c.at("textDocument/hover", URI, 4, 10);
+    assert!(hover["result"].is_object(), "{hover}");
+    assert_eq!(c.shutdown(), 0);
+}
+
+#[test]
+fn requests_before_initialize_and_after_shutdown_are_refused() {
+    let mut child = Client::start();
+    let r = child.request("shutdown", Value::Null);
+    assert!(r.get("error").is_none());
+    let after = child.at("textDocument/hover", URI, 0, 0);
+    assert_eq!(after["error"]["code"], -32600, "{after}");
+    child.notify("exit", Value::Null);
+    let status = child.child.wait().unwrap();
+    assert_eq!(status.code(), Some(0));
+
+    // A fresh server that was never initialized.
+    let mut raw = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .arg("lsp")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "textDocument/hover", "params": {}})
+        .to_string();
+    let exit = json!({"jsonrpc": "2.0", "method": "exit"}).to_string();
+    let input = format!(
+        "Content-Length: {}\r\n\r\n{body}Content-Length: {}\r\n\r\n{exit}",
+        body.len(),
+        exit.len()
+    );
+    raw.stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = raw.wait_with_output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("-32002"), "{text}");
+    // `exit` without `shutdown`: status 1, as the protocol says.
+    assert_eq!(out.status.code(), Some(1));
+}
