@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use crossbeam_channel::{Receiver, Sender};
 use lsp_types::{Diagnostic, DiagnosticSeverity, NumberOrString};
 
-use super::text::Lines;
+use super::text::{Kind, Lines};
 use crate::rules::search::{Cancel, Limits};
 use crate::scenario::ast::{File, Span};
 use crate::scenario::diagnostic::Problem;
@@ -55,6 +55,29 @@ pub fn live(text: &str, path: Option<&Path>) -> Live {
     problems.sort_by_key(|p| p.span.start);
     problems.dedup();
     Live { file, problems }
+}
+
+/// What a keystroke costs: the live analysis of a document's text ([`live`] for a scenario
+/// file, [`definition`] for a definition), as LSP diagnostics; the scenario file as far as it
+/// parses.
+pub fn on_change(
+    kind: Kind,
+    text: &str,
+    lines: &Lines,
+    path: Option<&Path>,
+) -> (Option<File>, Vec<Diagnostic>) {
+    let (file, problems) = match kind {
+        Kind::Scenario => {
+            let live = live(text, path);
+            (live.file, live.problems)
+        }
+        Kind::Definition => (None, definition(text, path)),
+    };
+    let diagnostics = problems
+        .iter()
+        .map(|p| of_problem(text, lines, p))
+        .collect();
+    (file, diagnostics)
 }
 
 fn too_large(len: usize) -> Problem {

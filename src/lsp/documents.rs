@@ -79,27 +79,15 @@ impl Document {
         self.lines = Lines::new(&self.text);
         self.evaluated = None;
         let path = self.path.as_deref();
-        let problems = match self.kind {
-            Kind::Scenario => {
-                let live = diagnostics::live(&self.text, path);
-                self.file = live.file;
-                live.problems
-            }
-            Kind::Definition => {
-                self.file = None;
-                diagnostics::definition(&self.text, path)
-            }
-        };
+        let (file, live) = diagnostics::on_change(self.kind, &self.text, &self.lines, path);
+        self.file = file;
+        self.live = live;
         self.variant = match self.kind {
             Kind::Scenario if self.text.len() <= diagnostics::MAX_LIVE_BYTES => {
                 variant_in(&self.text, path)
             }
             _ => None,
         };
-        self.live = problems
-            .iter()
-            .map(|p| diagnostics::of_problem(&self.text, &self.lines, p))
-            .collect();
     }
 
     /// Takes what an evaluation found, if it is of the current text.
