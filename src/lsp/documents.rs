@@ -37,6 +37,8 @@ pub struct Document {
     pub evaluated: Option<Evaluation>,
     /// When to start the next evaluation.
     pub due: Option<Instant>,
+    /// The generation last handed to the worker: a save while it runs does not start it again.
+    pub started: Option<u64>,
 }
 
 /// What the evaluation of one generation found, kept for the code actions.
@@ -88,6 +90,11 @@ impl Document {
             }
             _ => None,
         };
+    }
+
+    /// Whether the current text is evaluated or being evaluated.
+    pub fn evaluating(&self) -> bool {
+        self.evaluated.is_some() || self.started == Some(self.generation())
     }
 
     /// Takes what an evaluation found, if it is of the current text.
@@ -159,6 +166,7 @@ impl Documents {
             live: Vec::new(),
             evaluated: None,
             due: None,
+            started: None,
         };
         doc.set_text(text, version);
         self.open.insert(uri.to_string(), doc);

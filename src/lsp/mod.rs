@@ -271,7 +271,7 @@ impl Server {
                 if let Ok(p) = params_of::<lsp_types::DidSaveTextDocumentParams>(n.params) {
                     let uri = p.text_document.uri;
                     if let Some(doc) = self.documents.get_mut(uri.as_str()) {
-                        if doc.evaluated.is_none() {
+                        if !doc.evaluating() {
                             doc.due = Some(Instant::now());
                         }
                     }
@@ -326,6 +326,7 @@ impl Server {
                 continue;
             }
             doc.due = None;
+            doc.started = Some(doc.generation());
             // Definitions are not evaluated; a scenario file is when it parses at all.
             let Some(file) = doc.file.clone() else {
                 continue;

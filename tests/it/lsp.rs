@@ -474,3 +474,71 @@ fn requests_before_initialize_and_after_shutdown_are_refused() {
     // `exit` without `shutdown`: status 1, as the protocol says.
     assert_eq!(out.status.code(), Some(1));
 }
+
+/// Where an executable is on `PATH`.
+fn on_path(name: &str) -> Option<std::path::PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|dir| dir.join(name))
+        .find(|p| p.is_file())
+}
+
+/// A real editor client: Neovim's built-in one, headless (`tests/lsp/neovim.lua`). Without
+/// Neovim the test says so and passes, except in CI (`CI` set), where `.ci/run` installs it.
+#[test]
+fn neovim_headless() {
+    let Some(nvim) = on_path("nvim") else {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "no nvim on PATH; CI must install Neovim"
+        );
+        eprintln!("no Neovim installed; skipping");
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("arbiter-lsp-nvim-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let scn = dir.join("castling.scn");
+    let out = dir.join("out.txt");
+    std::fs::write(&scn, CASTLING).unwrap();
+    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/lsp/neovim.lua");
+    let mut child = Command::new(nvim)
+        .args(["--headless", "--clean", "-S"])
+        .arg(&script)
+        .env("ARBITER_BIN", env!("CARGO_BIN_EXE_arbiter"))
+        .env("ARBITER_SCN", &scn)
+        .env("ARBITER_OUT", &out)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("nvim starts");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while child.try_wait().unwrap().is_none() {
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("nvim did not finish within a minute");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let text = std::fs::read_to_string(&out).expect("the script wrote its answers");
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(text.contains("evaluated: true"), "{text}");
+    assert!(
+        text.contains("diagnostic 8:2 expected: perft 1 = 3 | found:    perft 1 = 22"),
+        "{text}"
+    );
+    assert!(
+        text.contains("hover: **castling-through-check** (chess rule)"),
+        "{text}"
+    );
+    assert!(text.contains("completion: threefold fivefold"), "{text}");
+    assert!(
+        text.contains("action: Bless: write `expect perft 1 = 22`"),
+        "{text}"
+    );
+    assert!(
+        text.contains("action: Add `because castling-through-check`"),
+        "{text}"
+    );
+}
