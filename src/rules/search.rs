@@ -608,6 +608,32 @@ mod tests {
     }
 
     #[test]
+    fn a_cancel_stops_its_own_work_only() {
+        static COUNTER: AtomicU64 = AtomicU64::new(0);
+        let mine = Limits {
+            cancel: Some(Cancel::new(&COUNTER, 0)),
+            ..Limits::unlimited()
+        };
+        let mut search = mine.budget();
+        let mut other = Limits::unlimited().budget();
+        search.spend(CLOCK_EVERY).unwrap();
+        COUNTER.fetch_add(1, Ordering::Relaxed);
+        // Stopped at its next look at the clock, as on Ctrl-C; work without it goes on.
+        assert!(search.spend(CLOCK_EVERY - 1).is_ok());
+        assert!(matches!(search.spend(1), Err(Stop::Interrupted { .. })));
+        assert!(other.spend(2 * CLOCK_EVERY).is_ok());
+        // The shared budget of a parallel search stops too.
+        let shared = Shared::new(mine);
+        assert!(matches!(shared.publish(1), Err(Stop::Interrupted { .. })));
+        // Work of the new generation runs.
+        let fresh = Limits {
+            cancel: Some(Cancel::new(&COUNTER, 1)),
+            ..Limits::unlimited()
+        };
+        assert!(fresh.budget().look().is_ok());
+    }
+
+    #[test]
     fn the_run_budget_is_shared_by_every_search_of_the_run() {
         let run = RunBudget::leak(100);
         let limits = Limits {
