@@ -1,8 +1,9 @@
-//! Completion: the words that may come next on the line, read from the words before the
-//! cursor (the line being typed need not parse). Every list is one the parser or the checker
-//! uses for its did-you-mean: the statement and assertion words of the parser, and the
-//! variant's rule ids, options, keys, invariants, zones, reasons, pieces and squares
-//! ([`Names`]); in a definition, its statements, components and their settings.
+//! Completion: the words that may come next. The keywords are the ones the grammar takes at
+//! the cursor, as a syntax error there would list them ([`words_at_end`]); the names are read
+//! from the words before the cursor on its line (the line being typed need not parse) and
+//! come from the tables the checker suggests from: the variant's rule ids, options, keys,
+//! invariants, zones, reasons, pieces and squares ([`Names`]). In a definition: its
+//! statements, components and a component's settings, the resolver's own lists.
 
 use lsp_types::{CompletionItem, CompletionItemKind, Position};
 
@@ -10,7 +11,7 @@ use super::documents::Document;
 use super::names::{variant_names, Names};
 use super::text::Kind;
 use crate::definition::resolve::{component_settings, COMMON_SETTINGS, COMPONENTS, STATEMENTS};
-use crate::scenario::parse::{ASSERTION_WORDS, STATEMENT_WORDS};
+use crate::scenario::parse::words_at_end;
 
 /// The completions at `position`.
 pub fn complete(doc: &Document, position: Position) -> Vec<CompletionItem> {
@@ -22,7 +23,7 @@ pub fn complete(doc: &Document, position: Position) -> Vec<CompletionItem> {
         return Vec::new();
     }
     match doc.kind {
-        Kind::Scenario => scenario(doc, &doc.text[..line_start], before),
+        Kind::Scenario => scenario(doc, &doc.text[..offset], before),
         Kind::Definition => definition(&doc.text[..offset], before),
     }
 }
@@ -52,18 +53,39 @@ fn context(before: &str) -> Vec<&str> {
     words
 }
 
-fn scenario(doc: &Document, earlier: &str, before: &str) -> Vec<CompletionItem> {
+fn scenario(doc: &Document, upto: &str, before: &str) -> Vec<CompletionItem> {
     let names = doc.names();
-    let in_scenario = earlier
-        .lines()
-        .any(|l| l.trim_start().starts_with("scenario"));
     let ctx = context(before);
     let keyword = CompletionItemKind::KEYWORD;
     let with =
         |f: &dyn Fn(&Names) -> Vec<CompletionItem>| names.as_ref().map(f).unwrap_or_default();
-    match ctx.as_slice() {
-        [] if in_scenario => words(STATEMENT_WORDS, keyword),
-        [] => words(["variant", "option", "scenario"], keyword),
+    // A piece is one of this variant's: the grammar's piece words are every variant's.
+    let piece_slot =
+        matches!(ctx.as_slice(), ["expect", sq, "=", "white" | "black"] if is_square(&names, sq));
+    // The grammar's words here, from the text up to the word being typed.
+    let partial = if before.ends_with(char::is_whitespace) {
+        0
+    } else {
+        before.split_whitespace().last().map_or(0, str::len)
+    };
+    let cut = &before[..before.len() - partial];
+    let grammar = words_at_end(&upto[..upto.len() - partial]).or_else(|| {
+        // Text before that does not parse (a line being written above): the grammar is asked
+        // about this line alone, in a scenario or in the header as the cursor is.
+        let in_scenario = upto.lines().any(|l| l.trim_start().starts_with("scenario"));
+        let alone = if in_scenario {
+            format!("variant x\nscenario \"\" {{\n{cut}")
+        } else {
+            format!("variant x\n{cut}")
+        };
+        words_at_end(&alone)
+    });
+    let mut items = match grammar {
+        _ if piece_slot => Vec::new(),
+        Some(grammar) => words(grammar, keyword),
+        None => Vec::new(),
+    };
+    items.extend(match ctx.as_slice() {
         ["variant"] => words(variant_names(), CompletionItemKind::MODULE),
         ["option"] => with(&options),
         ["option", name, "="] => with(&|n| {
@@ -79,12 +101,10 @@ fn scenario(doc: &Document, earlier: &str, before: &str) -> Vec<CompletionItem> 
                 })
                 .unwrap_or_default()
         }),
-        ["rule", ..] => with(&rules),
-        [.., "because"] => with(&rules),
+        ["rule", ..] | [.., "because"] => with(&rules),
         ["set"] => with(&keys),
         ["expect"] => {
-            let mut items = words(ASSERTION_WORDS, keyword);
-            items.extend(with(&keys));
+            let mut items = with(&keys);
             items.extend(with(&squares));
             items
         }
@@ -97,15 +117,11 @@ fn scenario(doc: &Document, earlier: &str, before: &str) -> Vec<CompletionItem> 
         ["expect", "result", .., "by"] => {
             with(&|n| words(n.reasons(), CompletionItemKind::ENUM_MEMBER))
         }
-        ["expect", "result"] => words(["white", "black", "draw", "none"], keyword),
         ["expect", "zone", _, "="] => {
             with(&|n| words(n.zones.iter().copied(), CompletionItemKind::ENUM_MEMBER))
         }
         ["expect", "moves", "from"] | ["expect", "zone"] => with(&squares),
-        ["expect", square, "="] if is_square(&names, square) => {
-            words(["empty", "white", "black"], keyword)
-        }
-        ["expect", square, "=", "white" | "black"] if is_square(&names, square) => with(&pieces),
+        _ if piece_slot => with(&pieces),
         ["play", ..] | ["expect", "legal" | "illegal", ..] => {
             let mut items = with(&squares);
             items.extend(with(&pieces));
@@ -117,7 +133,8 @@ fn scenario(doc: &Document, earlier: &str, before: &str) -> Vec<CompletionItem> 
             items
         }
         _ => Vec::new(),
-    }
+    });
+    items
 }
 
 fn is_square(names: &Option<Names>, word: &str) -> bool {

@@ -283,7 +283,7 @@ fn an_editing_session() {
 
     // Completion: statement words, rule ids after `rule`, option values, pieces and squares.
     let mut completions = serde_json::Map::new();
-    let edited = format!("{CASTLING}scenario \"x\" {{\n  \n  rule \n  option move-rule-draw = \n  expect \n  expect e1 = white \n}}\n");
+    let edited = format!("{CASTLING}scenario \"x\" {{\n  \n  rule \n  option move-rule-draw = \n  expect \n  expect e1 = white \n  expect result \n  expect e1 = \n}}\n");
     c.change(URI, 3, &edited);
     let base = CASTLING.lines().count() as u32;
     for (name, line, character) in [
@@ -292,6 +292,8 @@ fn an_editing_session() {
         ("option_value", base + 3, 26),
         ("assertion", base + 4, 9),
         ("piece", base + 5, 20),
+        ("outcome", base + 6, 16),
+        ("occupant", base + 7, 14),
         ("header", 1, 0),
     ] {
         let answer = c.at("textDocument/completion", URI, line, character);
