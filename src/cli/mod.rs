@@ -352,8 +352,8 @@ pub enum Command {
     },
     /// Serve the Language Server Protocol on standard input and output, for editors: live
     /// diagnostics (syntax, unknown names, then the evaluation after a pause or on save),
-    /// hover, completion, code actions (bless, `because`), formatting and document symbols for
-    /// scenario files and definitions. See docs/editors.md.
+    /// hover, completion, code actions (bless, `because`), formatting, document symbols and go
+    /// to definition, for scenario files and definitions. See docs/editors.md.
     Lsp,
     /// Rewrite scenario files in their canonical layout, printing the files changed. Each file
     /// is replaced safely: a temporary file in its folder, flushed to disk, renamed over it.

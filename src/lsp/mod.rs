@@ -2,6 +2,9 @@
 //! scenario files (`.scn`) and variant definitions (`.def`), answering from the library the
 //! command line uses.
 //!
+//! Go to definition leads from a rule id or an option to the definition or catalogue page
+//! that declares it ([`goto`]).
+//!
 //! Built on rust-analyzer's `lsp-server` (message types) and `lsp-types`: synchronous, no
 //! async runtime, little to compile. One thread reads and frames messages ([`transport`]), the
 //! main loop answers requests and keeps the documents ([`documents`]), one worker thread
@@ -15,6 +18,7 @@ pub mod actions;
 pub mod completion;
 pub mod diagnostics;
 pub mod documents;
+pub mod goto;
 pub mod hover;
 pub mod names;
 pub mod symbols;
@@ -217,6 +221,14 @@ impl Server {
                 let doc = self.document(&p.text_document.uri)?;
                 to_value(actions::format(doc)?)
             }
+            request::GotoDefinition::METHOD => {
+                let p: lsp_types::GotoDefinitionParams = params_of(params)?;
+                let pos = p.text_document_position_params;
+                let doc = self.document(&pos.text_document.uri)?;
+                to_value(
+                    goto::definition(doc, pos.position).map(lsp_types::GotoDefinitionResponse::Scalar),
+                )
+            }
             request::DocumentSymbolRequest::METHOD => {
                 let p: lsp_types::DocumentSymbolParams = params_of(params)?;
                 let doc = self.document(&p.text_document.uri)?;
@@ -225,7 +237,7 @@ impl Server {
             _ => Err(error(
                 ErrorCode::MethodNotFound,
                 format!(
-                    "unknown method `{}`; arbiter answers hover, completion, codeAction, formatting and documentSymbol",
+                    "unknown method `{}`; arbiter answers hover, completion, codeAction, formatting, documentSymbol and definition",
                     crate::text::escape(&method)
                 ),
             )),
@@ -378,6 +390,7 @@ fn capabilities() -> InitializeResult {
             })),
             document_formatting_provider: Some(OneOf::Left(true)),
             document_symbol_provider: Some(OneOf::Left(true)),
+            definition_provider: Some(OneOf::Left(true)),
             ..ServerCapabilities::default()
         },
         server_info: Some(ServerInfo {

@@ -544,3 +544,66 @@ fn neovim_headless() {
         "{text}"
     );
 }
+
+/// A file URI for a path (the test paths are plain ASCII).
+fn file_uri(path: &std::path::Path) -> String {
+    format!("file://{}", path.display())
+}
+
+#[test]
+fn go_to_definition() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut c = Client::start();
+    // A built-in variant: the catalogue page above the scenario file.
+    let uri = file_uri(&root.join("scenarios/chess/editor-probe.scn"));
+    c.open(&uri, CASTLING);
+    c.diagnostics(&uri, |p| p["version"] == 1);
+    let page = std::fs::read_to_string(root.join("docs/rules/chess.md")).unwrap();
+    let line_of = |start: &str| page.lines().position(|l| l.starts_with(start)).unwrap();
+    let rule = c.at("textDocument/definition", &uri, 4, 10)["result"].clone();
+    assert!(
+        rule["uri"]
+            .as_str()
+            .unwrap()
+            .ends_with("docs/rules/chess.md"),
+        "{rule}"
+    );
+    assert_eq!(
+        rule["range"]["start"]["line"],
+        line_of("### `castling-through-check`")
+    );
+    let option = c.at("textDocument/definition", &uri, 1, 10)["result"].clone();
+    assert_eq!(
+        option["range"]["start"]["line"],
+        line_of("| `repetition-draw` |")
+    );
+    // A turn declares nothing.
+    assert!(c.at("textDocument/definition", &uri, 6, 18)["result"].is_null());
+
+    // A definition beside the scenario: the component that declares the rule.
+    let dir = std::env::temp_dir().join(format!("arbiter-lsp-goto-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let def = std::fs::read_to_string(root.join("variants/3check.def")).unwrap();
+    std::fs::write(dir.join("three.def"), &def).unwrap();
+    let scn = dir.join("three.scn");
+    let uri = file_uri(&scn);
+    c.open(
+        &uri,
+        "variant ./three.def\nscenario \"x\" {\n  rule check-count\n  start\n}\n",
+    );
+    let d = c.diagnostics(&uri, |p| p["version"] == 1);
+    assert_eq!(d["diagnostics"], json!([]), "{d}");
+    let found = c.at("textDocument/definition", &uri, 2, 9)["result"].clone();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(
+        found["uri"].as_str().unwrap().ends_with("/three.def"),
+        "{found}"
+    );
+    let line = def
+        .lines()
+        .position(|l| l.starts_with("check-count {"))
+        .unwrap();
+    assert_eq!(found["range"]["start"]["line"], line, "{found}");
+    assert_eq!(c.shutdown(), 0);
+}
