@@ -138,6 +138,8 @@ impl Client {
             if taken(&message) {
                 return Some(message["params"].clone());
             }
+            // Kept, so that a test can look at what else came.
+            self.notifications.push(message);
         }
     }
 
