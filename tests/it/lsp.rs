@@ -609,3 +609,37 @@ fn go_to_definition() {
     assert_eq!(found["range"]["start"]["line"], line, "{found}");
     assert_eq!(c.shutdown(), 0);
 }
+
+/// Every prefix of a scenario file (a file being typed), with a character of two UTF-16 units
+/// after it: every request is answered, none with an internal error (a handler that panicked),
+/// and the server is still there at the end.
+#[test]
+fn every_prefix_of_a_file_is_served() {
+    let mut c = Client::start();
+    c.open(URI, "");
+    let cut: Vec<usize> = (0..=CASTLING.len())
+        .filter(|&i| CASTLING.is_char_boundary(i))
+        .step_by(3)
+        .collect();
+    for (n, &i) in cut.iter().enumerate() {
+        let text = format!("{}𝄞é", &CASTLING[..i]);
+        c.change(URI, n as i64 + 2, &text);
+        let last = text.lines().count().saturating_sub(1) as u32;
+        let whole = json!({"start": {"line": 0, "character": 0}, "end": {"line": last + 1, "character": 0}});
+        let answers = [
+            c.at("textDocument/hover", URI, last, 1),
+            c.at("textDocument/hover", URI, last / 2, 9),
+            c.at("textDocument/completion", URI, last, 99),
+            c.at("textDocument/definition", URI, last / 2, 8),
+            c.request(
+                "textDocument/codeAction",
+                json!({"textDocument": {"uri": URI}, "range": whole, "context": {"diagnostics": []}}),
+            ),
+            c.request("textDocument/documentSymbol", json!({"textDocument": {"uri": URI}})),
+        ];
+        for a in answers {
+            assert!(a.get("error").is_none(), "prefix of {i} bytes: {a}");
+        }
+    }
+    assert_eq!(c.shutdown(), 0);
+}
