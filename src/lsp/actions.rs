@@ -1,7 +1,10 @@
 //! Code actions and formatting. A failing value expectation (`perft`, `moves ... count`,
 //! `moves = { }`, a state key) is blessed with the assertion the evaluation found, the text
-//! `check --bless` writes ([`Failure::blessed`]); an `expect illegal` without `because` gets
-//! the rule that refuses its turn, as `explain` judges it; formatting is `arbiter fmt`'s.
+//! `check --bless` writes ([`Failure::blessed`](crate::scenario::evaluate::Failure)); a
+//! failing expectation that another reading of an option it consulted makes hold gets that
+//! option pinned in its scenario (the pins are found on the evaluation's worker thread); an
+//! `expect illegal` without `because` gets the rule that refuses its turn, as `explain` judges
+//! it; formatting is `arbiter fmt`'s.
 
 use std::collections::HashMap;
 
@@ -57,6 +60,24 @@ pub fn code_actions(doc: &Document, range: Range) -> Vec<CodeActionOrCommand> {
             if let Some(e) = edit(doc, &f.span, blessed.clone()) {
                 actions.push(quickfix(
                     format!("Bless: write `{}`", crate::text::escape(blessed)),
+                    e,
+                ));
+            }
+        }
+    }
+    if let Some(evaluated) = &doc.evaluated {
+        for pin in evaluated
+            .pins
+            .iter()
+            .filter(|p| overlaps(&p.failure, &span))
+        {
+            let line = format!("option {} = {}\n{}", pin.option, pin.value, pin.indent);
+            if let Some(e) = edit(doc, &(pin.at..pin.at), line) {
+                actions.push(quickfix(
+                    format!(
+                        "Pin `option {} = {}` in this scenario: the expectation then holds",
+                        pin.option, pin.value
+                    ),
                     e,
                 ));
             }

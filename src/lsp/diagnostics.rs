@@ -15,9 +15,12 @@ use lsp_types::{Diagnostic, DiagnosticSeverity, NumberOrString};
 
 use super::text::{Kind, Lines};
 use crate::rules::search::{Cancel, Limits};
+use crate::scenario::ast::StatementKind;
 use crate::scenario::ast::{File, Span};
 use crate::scenario::diagnostic::Problem;
-use crate::scenario::evaluate::{evaluate_each, name_problems, Event, Failure, Settings};
+use crate::scenario::evaluate::{
+    evaluate_each, evaluate_scenario, name_problems, Event, Failure, Settings,
+};
 use crate::scenario::parse::parse_file_partial;
 
 /// Texts larger than this get no live analysis: the parse tree of a scenario file costs tens
@@ -208,14 +211,38 @@ pub struct Job {
     pub max_nodes: Option<u64>,
 }
 
-/// What an evaluation found: its failures (by scenario, with whether it is pending) and the
-/// problems met while running. Nothing comes back from a cancelled evaluation.
+/// What an evaluation found: its failures (by scenario, with whether it is pending), the
+/// problems met while running, and the pins that make a failing expectation hold. Nothing
+/// comes back from a cancelled evaluation.
 pub struct Evaluated {
     pub uri: String,
     pub generation: u64,
     pub failures: Vec<(Failure, bool)>,
     pub problems: Vec<Problem>,
+    pub pins: Vec<Pin>,
 }
+
+/// An option reading that decides a failing expectation: pinned in its scenario, the
+/// expectation holds (what `arbiter dispute` shows as a deciding option).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pin {
+    /// The failing expectation.
+    pub failure: Span,
+    pub option: &'static str,
+    pub value: &'static str,
+    /// Where the `option` line goes (the start of the scenario's first statement) and the
+    /// indentation the line after it keeps.
+    pub at: usize,
+    pub indent: String,
+}
+
+/// At most this many other readings are tried per evaluation, each under [`PIN_LIMITS`]'s
+/// small budget: the pins are a hint, not a dispute.
+const MAX_PIN_TRIES: usize = 8;
+
+/// The node budget and deadline of each reading tried for a pin.
+const PIN_NODES: u64 = 5_000_000;
+const PIN_TIME: std::time::Duration = std::time::Duration::from_secs(1);
 
 /// Runs the evaluation jobs one after another, skipping those cancelled before they start.
 pub fn worker(jobs: Receiver<Job>, done: Sender<Evaluated>) {
@@ -231,6 +258,7 @@ pub fn worker(jobs: Receiver<Job>, done: Sender<Evaluated>) {
                 uri: job.uri.clone(),
                 generation: job.generation,
                 failures: Vec::new(),
+                pins: Vec::new(),
                 problems: vec![Problem::new(
                     "internal error: the evaluation of this file panicked; please report it",
                     0..0,
@@ -256,28 +284,103 @@ pub fn evaluate(job: &Job) -> Option<Evaluated> {
     let settings = Settings::new(limits, None);
     let mut failures = Vec::new();
     let mut problems = Vec::new();
+    let mut failing = Vec::new();
     let header = evaluate_each(&job.file, &job.text, &settings, |event| {
         if job.cancel.cancelled() {
             return ControlFlow::Break(());
         }
         if let Event::Done(report) = event {
             let pending = report.pending.is_some();
+            for f in &report.failures {
+                failing.push((report.span.clone(), f.clone()));
+            }
             failures.extend(report.failures.into_iter().map(|f| (f, pending)));
             problems.extend(report.problems);
         }
         ControlFlow::Continue(())
     });
+    // The header's problems are the live analysis's already.
+    drop(header);
+    let pins = pins(job, &settings, &failing);
     if job.cancel.cancelled() {
         return None;
     }
-    // The header's problems are the live analysis's already.
-    drop(header);
     Some(Evaluated {
         uri: job.uri.clone(),
         generation: job.generation,
         failures,
         problems,
+        pins,
     })
+}
+
+/// The readings that make failing expectations hold: for each option a failing `expect`
+/// consulted that neither the file nor its scenario pins, each other value, tried on the
+/// scenario alone.
+fn pins(job: &Job, settings: &Settings, failing: &[(Span, Failure)]) -> Vec<Pin> {
+    let mut pins = Vec::new();
+    let mut tries = 0;
+    for (scenario_span, failure) in failing {
+        if !failure.statement.starts_with("expect ") {
+            continue;
+        }
+        let Some(scenario) = job.file.scenarios.iter().find(|s| s.span == *scenario_span) else {
+            continue;
+        };
+        let Some(first) = scenario.statements.first() else {
+            continue;
+        };
+        let pinned = |name: &str| {
+            job.file.options.iter().any(|o| o.name.node == name)
+                || scenario
+                    .statements
+                    .iter()
+                    .any(|s| matches!(&s.kind, StatementKind::Option(o) if o.name.node == name))
+        };
+        let Ok(variant) = job.file.variant.node.parse::<crate::rules::Variant>() else {
+            return pins;
+        };
+        for (name, value) in &failure.options {
+            if pinned(name) {
+                continue;
+            }
+            let Some(def) = variant.options().iter().find(|o| o.name == *name) else {
+                continue;
+            };
+            for alt in def.values.iter().filter(|v| *v != value) {
+                if tries == MAX_PIN_TRIES || job.cancel.cancelled() {
+                    return pins;
+                }
+                tries += 1;
+                let mut tried = Settings::new(
+                    Limits {
+                        max_nodes: PIN_NODES,
+                        ..settings.limits
+                    },
+                    Some(PIN_TIME),
+                );
+                tried.overrides = vec![(name.to_string(), alt.to_string())];
+                let report = evaluate_scenario(&job.file, &job.text, &tried, scenario);
+                let holds = report
+                    .expectations
+                    .iter()
+                    .any(|(span, held)| *span == failure.span && *held);
+                if holds && report.problems.is_empty() {
+                    let line_start = job.text[..first.span.start]
+                        .rfind('\n')
+                        .map_or(0, |i| i + 1);
+                    pins.push(Pin {
+                        failure: failure.span.clone(),
+                        option: name,
+                        value: alt,
+                        at: first.span.start,
+                        indent: job.text[line_start..first.span.start].to_string(),
+                    });
+                }
+            }
+        }
+    }
+    pins
 }
 
 #[cfg(test)]

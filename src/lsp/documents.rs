@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use lsp_types::{Diagnostic, TextDocumentContentChangeEvent};
 
-use super::diagnostics::{self, Evaluated};
+use super::diagnostics::{self, Evaluated, Pin};
 use super::names::{variant_in, Names};
 use super::text::{file_path, Kind, Lines};
 use crate::rules::search::Cancel;
@@ -45,6 +45,7 @@ pub struct Document {
 pub struct Evaluation {
     pub diagnostics: Vec<Diagnostic>,
     pub failures: Vec<Failure>,
+    pub pins: Vec<Pin>,
 }
 
 impl Document {
@@ -121,6 +122,7 @@ impl Document {
         self.evaluated = Some(Evaluation {
             diagnostics,
             failures: evaluated.failures.into_iter().map(|(f, _)| f).collect(),
+            pins: evaluated.pins,
         });
         true
     }

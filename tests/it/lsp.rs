@@ -312,7 +312,23 @@ fn an_editing_session() {
                "range": {"start": {"line": 0, "character": 0}, "end": {"line": 12, "character": 0}},
                "context": {"diagnostics": []}}),
     );
-    snapshot("code_actions", &actions["result"]);
+    // An option that decides a failing expectation: pinned in its scenario, it holds.
+    let repetition = "file:///nowhere/repetition.scn";
+    c.open(
+        repetition,
+        "variant chess\n\nscenario \"Repetition\" {\n  start\n  play Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1 Ng8\n  expect result none\n}\n",
+    );
+    c.diagnostics(repetition, |p| evaluated(p));
+    let pin = c.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": repetition},
+               "range": {"start": {"line": 5, "character": 4}, "end": {"line": 5, "character": 4}},
+               "context": {"diagnostics": []}}),
+    );
+    snapshot(
+        "code_actions",
+        &json!({"castling": actions["result"], "repetition": pin["result"]}),
+    );
 
     let symbols = c.request(
         "textDocument/documentSymbol",
