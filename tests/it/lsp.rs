@@ -318,7 +318,7 @@ fn an_editing_session() {
         repetition,
         "variant chess\n\nscenario \"Repetition\" {\n  start\n  play Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1 Ng8\n  expect result none\n}\n",
     );
-    c.diagnostics(repetition, |p| evaluated(p));
+    c.diagnostics(repetition, evaluated);
     let pin = c.request(
         "textDocument/codeAction",
         json!({"textDocument": {"uri": repetition},
