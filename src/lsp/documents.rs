@@ -208,6 +208,29 @@ impl Documents {
         }
     }
 
+    /// Analyses again every open scenario file whose variant is the definition at `path` (it
+    /// was saved: scenarios read definitions from disk); their URIs.
+    pub fn refresh_users_of(&mut self, path: &std::path::Path) -> Vec<String> {
+        let mut refreshed = Vec::new();
+        for doc in self.open.values_mut() {
+            let same = |spec: &str| {
+                let named = std::path::Path::new(spec);
+                named == path
+                    || std::fs::canonicalize(named).ok() == std::fs::canonicalize(path).ok()
+                        && named.is_file()
+            };
+            let uses = doc.kind == Kind::Scenario
+                && doc.file.as_ref().is_some_and(|f| same(&f.variant.node));
+            if uses {
+                let text = std::mem::take(&mut doc.text);
+                doc.set_text(text, doc.version);
+                doc.due = Some(Instant::now());
+                refreshed.push(doc.uri.clone());
+            }
+        }
+        refreshed
+    }
+
     /// The earliest evaluation due.
     pub fn next_due(&self) -> Option<Instant> {
         self.open.values().filter_map(|d| d.due).min()

@@ -72,7 +72,7 @@ pub fn target_at(file: &File, offset: usize) -> Option<(Target<'_>, Span)> {
         .find(|(_, s)| holds(&s.span, offset))?;
     let turn = |turns: &[TurnText]| turns.iter().position(|t| holds(&t.span, offset));
     let square = |sq: &SquareName| holds(&sq.span, offset);
-    let found = match &statement.kind {
+    match &statement.kind {
         StatementKind::Rule(ids) => ids
             .iter()
             .find(|id| holds(&id.span, offset))
@@ -130,8 +130,7 @@ pub fn target_at(file: &File, offset: usize) -> Option<(Target<'_>, Span)> {
             _ => None,
         },
         _ => None,
-    };
-    found
+    }
 }
 
 fn on_square(index: usize, until: usize, square: &SquareName) -> (Target<'_>, Span) {

@@ -282,9 +282,19 @@ impl Server {
             notification::DidSaveTextDocument::METHOD => {
                 if let Ok(p) = params_of::<lsp_types::DidSaveTextDocumentParams>(n.params) {
                     let uri = p.text_document.uri;
+                    let mut saved_definition = None;
                     if let Some(doc) = self.documents.get_mut(uri.as_str()) {
                         if !doc.evaluating() {
                             doc.due = Some(Instant::now());
+                        }
+                        if doc.kind == text::Kind::Definition {
+                            saved_definition = doc.path.clone();
+                        }
+                    }
+                    // The scenario files that play this definition read it again.
+                    if let Some(path) = saved_definition {
+                        for user in self.documents.refresh_users_of(&path) {
+                            self.publish(&user);
                         }
                     }
                 }

@@ -613,6 +613,23 @@ fn go_to_definition() {
     let d = c.diagnostics(&uri, |p| p["version"] == 1);
     assert_eq!(d["diagnostics"], json!([]), "{d}");
     let found = c.at("textDocument/definition", &uri, 2, 9)["result"].clone();
+    // The definition saved with the rule renamed: the scenario is analysed again.
+    let def_uri = file_uri(&dir.join("three.def"));
+    let renamed = def.replace("check-count {", "check-count {\n  id three-checks");
+    std::fs::write(dir.join("three.def"), &renamed).unwrap();
+    c.open(&def_uri, &renamed);
+    c.notify(
+        "textDocument/didSave",
+        json!({"textDocument": {"uri": def_uri}}),
+    );
+    let again = c.diagnostics(&uri, |p| p["diagnostics"] != json!([]));
+    assert!(
+        again["diagnostics"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("unknown rule id `check-count`"),
+        "{again}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
     assert!(
         found["uri"].as_str().unwrap().ends_with("/three.def"),
