@@ -1,13 +1,15 @@
 //! `arbiter`: a rules-specification verifier for chess variants.
 //!
 //! Scenario files (`scenario`) describe positions, turns and expectations; reference rules
-//! interpreters (`rules`) evaluate them; the command line (`cli`) reports the results.
+//! interpreters (`rules`) evaluate them; the command line (`cli`) reports the results, and the
+//! language server (`lsp`) shows them in an editor.
 
 pub mod betza;
 pub mod cli;
 pub mod definition;
 #[doc(hidden)]
 pub mod fuzzing;
+pub mod lsp;
 pub mod picture;
 pub mod rules;
 pub mod scenario;

@@ -71,6 +71,7 @@ pub fn run(command: Command, limits: super::Budgets) -> Outcome {
                 (bless, force),
             )
         }
+        Command::Lsp => Ok(crate::lsp::serve(limits.max_nodes)),
         Command::Perft {
             variant,
             depth,

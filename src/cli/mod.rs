@@ -350,6 +350,11 @@ pub enum Command {
         #[arg(long, value_name = "DIR")]
         out: Option<PathBuf>,
     },
+    /// Serve the Language Server Protocol on standard input and output, for editors: live
+    /// diagnostics (syntax, unknown names, then the evaluation after a pause or on save),
+    /// hover, completion, code actions (bless, `because`), formatting, document symbols and go
+    /// to definition, for scenario files and definitions. See docs/editors.md.
+    Lsp,
     /// Rewrite scenario files in their canonical layout, printing the files changed. Each file
     /// is replaced safely: a temporary file in its folder, flushed to disk, renamed over it.
     Fmt {
@@ -420,6 +425,7 @@ impl Budgets {
                 .unwrap_or(crate::rules::search::DEFAULT_MAX_NODES),
             deadline: None,
             run: Some(crate::rules::search::RunBudget::leak(self.max_run_nodes)),
+            cancel: None,
         }
     }
 
@@ -435,6 +441,7 @@ impl Budgets {
                 .unwrap_or_else(|| crate::rules::search::command_max_nodes(kind, variant)),
             deadline: None,
             run: None,
+            cancel: None,
         }
     }
 }

@@ -72,6 +72,45 @@ pub fn command_max_nodes(kind: SearchKind, variant: super::Variant) -> u64 {
 /// Set by the command line's Ctrl-C handler; every running search stops at its next check.
 pub static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
+/// An interruption of one piece of work rather than of the process: the work stops, as on
+/// Ctrl-C ([`Stop::Interrupted`]), once `counter` has moved past `generation`. The language
+/// server gives each document a counter and bumps it on every edit, so that the evaluation of
+/// a text that is no longer the editor's stops at its next look at the clock.
+#[derive(Clone, Copy, Debug)]
+pub struct Cancel {
+    counter: &'static AtomicU64,
+    generation: u64,
+}
+
+impl Cancel {
+    /// Work that is current while `counter` holds `generation`.
+    pub fn new(counter: &'static AtomicU64, generation: u64) -> Cancel {
+        Cancel {
+            counter,
+            generation,
+        }
+    }
+
+    /// Whether the counter has moved on.
+    pub fn cancelled(&self) -> bool {
+        self.counter.load(Ordering::Relaxed) != self.generation
+    }
+}
+
+/// One counter and generation is one cancellation.
+impl PartialEq for Cancel {
+    fn eq(&self, other: &Cancel) -> bool {
+        std::ptr::eq(self.counter, other.counter) && self.generation == other.generation
+    }
+}
+
+impl Eq for Cancel {}
+
+/// Whether searches under `limits` must stop: Ctrl-C, or their own [`Cancel`].
+fn interrupted(limits: &Limits) -> bool {
+    INTERRUPTED.load(Ordering::Relaxed) || limits.cancel.is_some_and(|c| c.cancelled())
+}
+
 /// Nodes spent by every search of the process, published at each look at the clock: what a
 /// progress display reads.
 pub static NODES: AtomicU64 = AtomicU64::new(0);
@@ -200,6 +239,8 @@ pub struct Limits {
     pub deadline: Option<(Instant, Duration)>,
     /// What the searches of the whole run may spend together (`--max-run-nodes`).
     pub run: Option<&'static RunBudget>,
+    /// Stops the searches of this piece of work when its owner no longer wants the answer.
+    pub cancel: Option<Cancel>,
 }
 
 impl Default for Limits {
@@ -208,6 +249,7 @@ impl Default for Limits {
             max_nodes: DEFAULT_MAX_NODES,
             deadline: None,
             run: None,
+            cancel: None,
         }
     }
 }
@@ -218,6 +260,7 @@ impl Limits {
             max_nodes: u64::MAX,
             deadline: None,
             run: None,
+            cancel: None,
         }
     }
 
@@ -314,7 +357,7 @@ impl Budget {
 
     /// Looks at the clock and at the interrupt flag.
     pub fn look(&self) -> Result<(), Stop> {
-        if INTERRUPTED.load(Ordering::Relaxed) {
+        if interrupted(&self.limits) {
             return Err(Stop::Interrupted { spent: self.spent });
         }
         if let Some((at, after)) = self.limits.deadline {
@@ -435,7 +478,7 @@ impl Shared {
                 spent: total,
             }));
         }
-        if INTERRUPTED.load(Ordering::Relaxed) {
+        if interrupted(&self.limits) {
             return Err(self.halt(Stop::Interrupted { spent: total }));
         }
         if let Some((at, after)) = self.limits.deadline {
@@ -562,6 +605,32 @@ mod tests {
         }
         // Other tests' searches may add to the count at the same time.
         assert!(NODES.load(Ordering::Relaxed) - before >= 3 * CLOCK_EVERY);
+    }
+
+    #[test]
+    fn a_cancel_stops_its_own_work_only() {
+        static COUNTER: AtomicU64 = AtomicU64::new(0);
+        let mine = Limits {
+            cancel: Some(Cancel::new(&COUNTER, 0)),
+            ..Limits::unlimited()
+        };
+        let mut search = mine.budget();
+        let mut other = Limits::unlimited().budget();
+        search.spend(CLOCK_EVERY).unwrap();
+        COUNTER.fetch_add(1, Ordering::Relaxed);
+        // Stopped at its next look at the clock, as on Ctrl-C; work without it goes on.
+        assert!(search.spend(CLOCK_EVERY - 1).is_ok());
+        assert!(matches!(search.spend(1), Err(Stop::Interrupted { .. })));
+        assert!(other.spend(2 * CLOCK_EVERY).is_ok());
+        // The shared budget of a parallel search stops too.
+        let shared = Shared::new(mine);
+        assert!(matches!(shared.publish(1), Err(Stop::Interrupted { .. })));
+        // Work of the new generation runs.
+        let fresh = Limits {
+            cancel: Some(Cancel::new(&COUNTER, 1)),
+            ..Limits::unlimited()
+        };
+        assert!(fresh.budget().look().is_ok());
     }
 
     #[test]

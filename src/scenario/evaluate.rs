@@ -329,6 +329,25 @@ pub fn evaluate_scenario(
     })
 }
 
+/// Every problem `check` finds before it runs anything: the header's, then each scenario's
+/// unknown names (rule ids, options, keys, squares, pieces, turns), in file order, without
+/// running a scenario. What an editor shows while the text is typed.
+pub fn name_problems(file: &File, src: &str, settings: &Settings) -> Vec<Problem> {
+    let variant = match variant_of(file) {
+        Ok(v) => v,
+        Err(problems) => return problems,
+    };
+    with_variant!(variant, R => match Evaluator::<R>::new(file, src, settings) {
+        Err(problems) => problems,
+        Ok((ev, mut problems)) => {
+            for scenario in &file.scenarios {
+                ev.check_names(scenario, &mut problems);
+            }
+            problems
+        }
+    })
+}
+
 /// The variant a file names.
 fn variant_of(file: &File) -> Result<Variant, Vec<Problem>> {
     file.variant

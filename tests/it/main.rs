@@ -27,6 +27,7 @@ mod html_report;
 mod ini_import;
 mod input_errors;
 mod invented_pieces;
+mod lsp;
 mod perft;
 mod properties;
 mod robustness;

@@ -227,6 +227,37 @@ fn expected_words(rules: &[Rule]) -> Vec<&'static str> {
     words
 }
 
+/// The words the grammar takes at the end of `src`, a file cut where a word is to be written
+/// (what an editor completes): the words a syntax error there would offer, without repeats.
+/// Read from the whole file, or else from the last scenario (an earlier one may be broken);
+/// `None` when neither parses up to the end.
+pub fn words_at_end(src: &str) -> Option<Vec<&'static str>> {
+    use pest::Parser;
+    let expected = |rule: Rule, text: &str| -> Option<Vec<&'static str>> {
+        // A character no token takes: the parse stops there and says what it expected.
+        let probe = format!("{text}\u{1}");
+        let error = super::grammar::ScenarioParser::parse(rule, &probe).err()?;
+        if error_pos(&error) != text.len() {
+            return None;
+        }
+        let ErrorVariant::ParsingError { positives, .. } = &error.variant else {
+            return None;
+        };
+        let mut words = expected_words(positives);
+        let mut seen = Vec::new();
+        words.retain(|w| {
+            let new = !seen.contains(w);
+            seen.push(*w);
+            new
+        });
+        Some(words)
+    };
+    expected(Rule::file, src).or_else(|| {
+        let last = super::recover::scenario_lines(src).last()?;
+        expected(Rule::scenario_tail, &src[last..])
+    })
+}
+
 /// `; did you mean ...?` when the word found is close to a word that was expected, or names
 /// the statement an assertion word needs; empty otherwise.
 fn word_hint(rules: &[Rule], found: &str) -> String {
@@ -602,6 +633,7 @@ fn next_char_end(src: &str, pos: usize) -> usize {
 }
 #[cfg(test)]
 mod tests {
+    use super::{words_at_end, ASSERTION_WORDS, STATEMENT_WORDS};
     use crate::scenario::parse::parse_file;
     use crate::scenario::parse::test_util::*;
 
@@ -712,6 +744,25 @@ mod tests {
                 .is_some_and(|h| h.contains("read as a state key")),
             "{p:?}"
         );
+    }
+
+    #[test]
+    fn the_words_the_grammar_takes_at_the_end() {
+        let file = "variant chess\nscenario \"t\" {\n  start\n  expect ";
+        assert_eq!(words_at_end(file), Some(ASSERTION_WORDS.to_vec()));
+        assert_eq!(
+            words_at_end("variant chess\n"),
+            Some(vec!["option", "scenario"])
+        );
+        assert_eq!(
+            words_at_end(&format!("{file}result ")),
+            Some(vec!["white", "black", "draw", "none"])
+        );
+        // A broken scenario before the last one does not matter; a broken line before the
+        // end does.
+        let broken = "variant chess\nscenario \"a\" {\n  expect\n}\nscenario \"b\" {\n  ";
+        assert_eq!(words_at_end(broken), Some(STATEMENT_WORDS.to_vec()));
+        assert_eq!(words_at_end(&format!("{file}= =\n  ")), None);
     }
 
     #[test]

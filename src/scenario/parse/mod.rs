@@ -18,6 +18,7 @@ use pest::Parser;
 use self::build::Builder;
 pub use self::grammar::{Rule, ScenarioParser};
 use self::messages::syntax_problem;
+pub use self::messages::words_at_end;
 pub use self::recover::count_scenarios;
 use self::recover::{recover, scenario_lines};
 use super::ast::{File, Scenario, Spanned, Statement, StatementKind, TurnText};

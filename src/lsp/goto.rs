@@ -1,0 +1,204 @@
+//! Go to definition: from a rule id or an option in a scenario file to what declares it. For a
+//! variant written as a definition, the statement of the `.def` file that declares it (its
+//! component, by `id` or by name, or its `option`), following `from` to the definitions it
+//! inherits; for a built-in variant, its catalogue page `docs/rules/<variant>.md`, found in a
+//! folder above the scenario file (the repository's). A bundled definition is looked for as
+//! `variants/<name>.def` in the same way.
+
+use std::path::{Path, PathBuf};
+
+use lsp_types::{Location, Position, Uri};
+
+use super::documents::Document;
+use super::hover::{target_at, Target};
+use super::text::Lines;
+use crate::definition::load::{bundled, is_path};
+use crate::definition::parse::parse_tree;
+use crate::scenario::ast::Span;
+
+/// How many `from` links are followed: as deep as the resolver goes.
+const MAX_DEPTH: usize = 16;
+
+/// What is looked for.
+#[derive(Clone, Copy)]
+enum Wanted<'a> {
+    Rule(&'a str),
+    Option(&'a str),
+}
+
+/// Where the name at `position` is declared, if that can be found.
+pub fn definition(doc: &Document, position: Position) -> Option<Location> {
+    let file = doc.file.as_ref()?;
+    let offset = doc.lines.offset(&doc.text, position);
+    let wanted = match target_at(file, offset)?.0 {
+        Target::Rule(id) => Wanted::Rule(id),
+        Target::Option(name) => Wanted::Option(name),
+        _ => return None,
+    };
+    let folder = doc.path.as_deref().and_then(Path::parent);
+    let spec = file.variant.node.as_str();
+    let built_in = crate::rules::Variant::ALL.iter().any(|v| v.name() == spec);
+    let (path, span) = if built_in {
+        in_catalogue(&above(folder?, &format!("docs/rules/{spec}.md"))?, wanted)?
+    } else if is_path(spec) && spec.ends_with(".def") {
+        in_definition(Path::new(spec), wanted, 0)?
+    } else if bundled(spec).is_some() {
+        in_definition(&above(folder?, &format!("variants/{spec}.def"))?, wanted, 0)?
+    } else {
+        return None;
+    };
+    let text = std::fs::read_to_string(&path).ok()?;
+    let lines = Lines::new(&text);
+    let uri: Uri = uri_of(&path)?.parse().ok()?;
+    Some(Location {
+        uri,
+        range: lines.range(&text, &span),
+    })
+}
+
+/// The file at `relative` in the nearest folder from `folder` up that has it.
+fn above(folder: &Path, relative: &str) -> Option<PathBuf> {
+    folder
+        .ancestors()
+        .map(|f| f.join(relative))
+        .find(|p| p.is_file())
+}
+
+/// The statement of the definition at `path`, or of one it inherits from, that declares
+/// `wanted`.
+fn in_definition(path: &Path, wanted: Wanted, depth: usize) -> Option<(PathBuf, Span)> {
+    if depth > MAX_DEPTH {
+        return None;
+    }
+    let text = std::fs::read_to_string(path).ok()?;
+    let tree = parse_tree(&text).ok()?;
+    let mut parent = None;
+    for s in &tree.statements {
+        let head = s.head.text.as_str();
+        let first = s.values.first();
+        match wanted {
+            Wanted::Option(name) if head == "option" => {
+                if let Some(v) = first.filter(|v| v.text == name) {
+                    return Some((path.to_path_buf(), v.span.clone()));
+                }
+            }
+            Wanted::Rule(id) => {
+                let declared = s.block.as_ref().and_then(|b| {
+                    b.statements
+                        .iter()
+                        .find(|st| st.head.text == "id")
+                        .and_then(|st| st.values.first())
+                });
+                match declared {
+                    Some(v) if v.text == id => return Some((path.to_path_buf(), v.span.clone())),
+                    None if head == id && s.block.is_some() => {
+                        return Some((path.to_path_buf(), s.head.span.clone()))
+                    }
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+        if head == "from" {
+            parent = first.map(|v| v.text.clone());
+        }
+    }
+    let parent = parent?;
+    let next = if is_path(&parent) {
+        let beside = path.parent().unwrap_or(Path::new("")).join(&parent);
+        if beside.is_file() {
+            beside
+        } else {
+            // `chess.def` names the bundled definition when no such file is there.
+            let stem = parent.strip_suffix(".def")?;
+            sibling_bundled(path, stem)?
+        }
+    } else {
+        sibling_bundled(path, &parent)?
+    };
+    in_definition(&next, wanted, depth + 1)
+}
+
+/// The bundled definition `name` as a file: beside `path` (in `variants/`), or in a
+/// `variants/` folder above it.
+fn sibling_bundled(path: &Path, name: &str) -> Option<PathBuf> {
+    bundled(name)?;
+    let folder = path.parent()?;
+    let beside = folder.join(format!("{name}.def"));
+    if beside.is_file() && folder.ends_with("variants") {
+        return Some(beside);
+    }
+    above(folder, &format!("variants/{name}.def"))
+}
+
+/// The line of a catalogue page that declares `wanted`: a rule's heading, an option's row.
+fn in_catalogue(path: &Path, wanted: Wanted) -> Option<(PathBuf, Span)> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let needle = match wanted {
+        Wanted::Rule(id) => format!("### `{id}`"),
+        Wanted::Option(name) => format!("| `{name}` |"),
+    };
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        if line.starts_with(&needle) {
+            return Some((path.to_path_buf(), at..at + line.trim_end().len()));
+        }
+        at += line.len();
+    }
+    None
+}
+
+/// A `file:` URI for a path, with the characters URIs do not take as they are escaped.
+fn uri_of(path: &Path) -> Option<String> {
+    let absolute = std::fs::canonicalize(path).ok()?;
+    let text = absolute.to_str()?;
+    let mut out = String::from("file://");
+    #[cfg(windows)]
+    out.push('/');
+    for b in text.bytes() {
+        match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'/' | b'-' | b'_' | b'.' | b'~' => {
+                out.push(b as char)
+            }
+            #[cfg(windows)]
+            b'\\' => out.push('/'),
+            #[cfg(windows)]
+            b':' => out.push(':'),
+            _ => out.push_str(&format!("%{b:02X}")),
+        }
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rules_and_options_are_found_in_the_catalogue_pages() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let page = root.join("docs/rules/chess.md");
+        let (_, span) = in_catalogue(&page, Wanted::Rule("castling")).unwrap();
+        let text = std::fs::read_to_string(&page).unwrap();
+        assert_eq!(&text[span.clone()], "### `castling`");
+        let lines = Lines::new(&text);
+        assert_eq!(lines.range(&text, &span).start.character, 0);
+        let (_, span) = in_catalogue(&page, Wanted::Option("repetition-draw")).unwrap();
+        assert!(text[span].starts_with("| `repetition-draw` |"));
+        assert!(in_catalogue(&page, Wanted::Rule("no-such-rule")).is_none());
+    }
+
+    #[test]
+    fn inherited_declarations_are_followed() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let three = root.join("variants/3check.def");
+        let (path, _) = in_definition(&three, Wanted::Rule("check-count"), 0).unwrap();
+        assert_eq!(path, three);
+        // `castling` is chess's, which 3check inherits.
+        let (path, span) = in_definition(&three, Wanted::Rule("castling"), 0).unwrap();
+        assert!(path.ends_with("variants/chess.def"), "{path:?}");
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(&text[span], "castling");
+        assert_eq!(uri_of(Path::new("/")).as_deref(), Some("file:///"));
+    }
+}

@@ -1,0 +1,376 @@
+//! Hover: what the word under the cursor means to `arbiter`. A rule id shows its summary,
+//! source and quoted clause (the catalogue `arbiter rules` prints); an option its values,
+//! default and reason; a turn in a `play` or `expect` line its verdict and the rule that
+//! decided it (as `arbiter explain` judges it, in the position just before that line); a
+//! square in an expectation the piece on it there; a state key or an invariant its summary.
+
+use std::time::Duration;
+
+use lsp_types::{Hover, HoverContents, MarkupContent, MarkupKind, Position};
+
+use super::documents::Document;
+use super::names::Names;
+use crate::rules::explain::{self, Verdict};
+use crate::rules::{consulted, Color, Game, Limits, Rules};
+use crate::scenario::ast::{Assertion, File, Span, SquareName, StatementKind, TurnText};
+use crate::scenario::evaluate::{game_before, Lowering, Settings};
+use crate::with_variant;
+
+/// How long a hover or a code action may spend building the position it asks about: the
+/// statements before it run as `check` runs them, and a deep search among them stops here.
+pub const POSITION_BUDGET: Duration = Duration::from_millis(250);
+
+/// The node budget of each search run on the way to a position for a hover.
+const POSITION_NODES: u64 = 2_000_000;
+
+/// What the cursor is on.
+pub enum Target<'f> {
+    Rule(&'f str),
+    Option(&'f str),
+    Key(&'f str),
+    Invariant(&'f str),
+    /// The `variant` line.
+    Variant,
+    /// Turn `which` of `turns`, written in statement `until` of scenario `index`.
+    Turn {
+        index: usize,
+        until: usize,
+        turns: &'f [TurnText],
+        which: usize,
+    },
+    /// A square named in statement `until` of scenario `index`.
+    Square {
+        index: usize,
+        until: usize,
+        square: &'f SquareName,
+    },
+}
+
+fn holds(span: &Span, offset: usize) -> bool {
+    span.start <= offset && offset <= span.end
+}
+
+/// What stands at `offset` in a parsed file, and where it is.
+pub fn target_at(file: &File, offset: usize) -> Option<(Target<'_>, Span)> {
+    if holds(&file.variant.span, offset) {
+        return Some((Target::Variant, file.variant.span.clone()));
+    }
+    for o in &file.options {
+        if holds(&o.span, offset) {
+            return Some((Target::Option(&o.name.node), o.name.span.clone()));
+        }
+    }
+    let (index, scenario) = file
+        .scenarios
+        .iter()
+        .enumerate()
+        .find(|(_, s)| holds(&s.span, offset))?;
+    let (until, statement) = scenario
+        .statements
+        .iter()
+        .enumerate()
+        .find(|(_, s)| holds(&s.span, offset))?;
+    let turn = |turns: &[TurnText]| turns.iter().position(|t| holds(&t.span, offset));
+    let square = |sq: &SquareName| holds(&sq.span, offset);
+    match &statement.kind {
+        StatementKind::Rule(ids) => ids
+            .iter()
+            .find(|id| holds(&id.span, offset))
+            .map(|id| (Target::Rule(&id.node), id.span.clone())),
+        StatementKind::Option(o) => Some((Target::Option(&o.name.node), o.name.span.clone())),
+        StatementKind::Set(kv) => Some((Target::Key(&kv.key.node), kv.key.span.clone())),
+        StatementKind::Play(turns) => turn(turns).map(|which| {
+            let span = turns[which].span.clone();
+            (
+                Target::Turn {
+                    index,
+                    until,
+                    turns,
+                    which,
+                },
+                span,
+            )
+        }),
+        StatementKind::Expect(a) => match a {
+            Assertion::Legal(t) | Assertion::Illegal(t, None) => Some((
+                Target::Turn {
+                    index,
+                    until,
+                    turns: std::slice::from_ref(t),
+                    which: 0,
+                },
+                t.span.clone(),
+            )),
+            Assertion::Illegal(t, Some(because)) => {
+                if holds(&because.span, offset) {
+                    Some((Target::Rule(&because.node), because.span.clone()))
+                } else {
+                    Some((
+                        Target::Turn {
+                            index,
+                            until,
+                            turns: std::slice::from_ref(t),
+                            which: 0,
+                        },
+                        t.span.clone(),
+                    ))
+                }
+            }
+            Assertion::Key(kv) => Some((Target::Key(&kv.key.node), kv.key.span.clone())),
+            Assertion::Invariant(name, _) => {
+                Some((Target::Invariant(&name.node), name.span.clone()))
+            }
+            Assertion::Occupant(sq, _)
+            | Assertion::MovesFromCount(sq, _)
+            | Assertion::Zone(sq, _) => square(sq).then(|| on_square(index, until, sq)),
+            Assertion::MovesFrom(sq, list) => std::iter::once(sq)
+                .chain(list)
+                .find(|s| square(s))
+                .map(|sq| on_square(index, until, sq)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+fn on_square(index: usize, until: usize, square: &SquareName) -> (Target<'_>, Span) {
+    (
+        Target::Square {
+            index,
+            until,
+            square,
+        },
+        square.span.clone(),
+    )
+}
+
+/// The hover at `position`, if the cursor is on something `arbiter` knows.
+pub fn hover(doc: &Document, position: Position) -> Option<Hover> {
+    let offset = doc.lines.offset(&doc.text, position);
+    let file = doc.file.as_ref()?;
+    let names = doc.names()?;
+    let (target, span) = target_at(file, offset)?;
+    let text = match target {
+        Target::Rule(id) => rule_text(&names, id)?,
+        Target::Option(name) => option_text(&names, name)?,
+        Target::Key(name) => {
+            let k = names.key(name)?;
+            format!(
+                "**{}**{}: {}\n\nvalues: {}",
+                k.name,
+                if k.per_color { " `<colour>`" } else { "" },
+                k.summary,
+                k.values
+            )
+        }
+        Target::Invariant(name) => {
+            let i = names.invariant(name)?;
+            format!("invariant **{}**: {}", i.name, i.summary)
+        }
+        Target::Variant => format!(
+            "**{}**: {}\n\nboards: {}; pieces: {}",
+            names.variant,
+            names.info.game,
+            names.info.boards_text(),
+            names.info.letters()
+        ),
+        Target::Turn {
+            index,
+            until,
+            turns,
+            which,
+        } => {
+            let (variant, _) = doc.variant?;
+            with_variant!(variant, R => turn_text::<R>(file, &doc.text, index, until, turns, which))
+        }
+        Target::Square {
+            index,
+            until,
+            square,
+        } => {
+            let (variant, _) = doc.variant?;
+            with_variant!(variant, R => square_text::<R>(file, &doc.text, index, until, square))
+        }
+    };
+    Some(Hover {
+        contents: HoverContents::Markup(MarkupContent {
+            kind: MarkupKind::Markdown,
+            value: text,
+        }),
+        range: Some(doc.lines.range(&doc.text, &span)),
+    })
+}
+
+/// A rule of the catalogue: id, source, summary, the clause quoted.
+pub fn rule_text(names: &Names, id: &str) -> Option<String> {
+    let r = names.rule(id)?;
+    let mut out = format!(
+        "**{}** ({} rule)\n\n{}\n\nsource: {}",
+        r.id, names.variant, r.summary, r.source
+    );
+    if !r.quote.is_empty() {
+        out.push_str(&format!("\n\n> \"{}\"", r.quote));
+    }
+    Some(out)
+}
+
+/// An option: its values, default and reason.
+pub fn option_text(names: &Names, name: &str) -> Option<String> {
+    let o = names.option(name)?;
+    Some(format!(
+        "option **{}**\n\nvalues: {}; default: `{}`\n\n{}",
+        o.name,
+        o.values
+            .iter()
+            .map(|v| format!("`{v}`"))
+            .collect::<Vec<_>>()
+            .join(", "),
+        o.default,
+        o.reason
+    ))
+}
+
+/// The settings a position for a hover or a code action is built under: short searches.
+pub fn quick_settings() -> Settings {
+    Settings::new(
+        Limits::default().with_max_nodes(POSITION_NODES),
+        Some(POSITION_BUDGET),
+    )
+}
+
+/// The game just before statement `until` of scenario `index`, or why there is none.
+fn before<R: Rules>(file: &File, src: &str, index: usize, until: usize) -> Result<Game<R>, String> {
+    game_before::<R>(file, src, &quick_settings(), index, until)
+        .map(|b| b.game)
+        .map_err(|ps| {
+            ps.first().map_or_else(
+                || "the position cannot be built".into(),
+                |p| p.message.clone(),
+            )
+        })
+}
+
+/// A turn judged in its position: the verdict and the rules behind it.
+pub struct Judged {
+    /// `legal`, `illegal by castling-through-check`, ...
+    pub summary: String,
+    /// The rule that refuses it, for a refused turn.
+    pub forbidden_by: Option<&'static str>,
+    /// Each rule that judged it: its verdict word, id and note.
+    pub steps: Vec<(&'static str, &'static str, String)>,
+    /// The canonical text of a legal turn.
+    pub canonical: Option<String>,
+}
+
+/// Judges turn `which` of `turns` (statement `until` of scenario `index`), the turns before it
+/// on the line played first, as `arbiter explain` does.
+pub fn judge<R: Rules>(
+    file: &File,
+    src: &str,
+    index: usize,
+    until: usize,
+    turns: &[TurnText],
+    which: usize,
+) -> Result<Judged, String> {
+    let mut game = before::<R>(file, src, index, until)?;
+    let lowering = Lowering::<R>::new(*game.position().board().geometry());
+    for t in &turns[..which] {
+        let pattern = lowering.turn(t).map_err(|p| p.message)?;
+        if game.play(&pattern).is_err() {
+            return Err(format!(
+                "not reached: `{}` before it on this line is refused",
+                t.text
+            ));
+        }
+    }
+    let pattern = lowering.turn(&turns[which]).map_err(|p| p.message)?;
+    let e = consulted::quietly(|| explain::explain(&game, &pattern));
+    Ok(Judged {
+        summary: e.summary(),
+        forbidden_by: match e.verdict {
+            Verdict::Illegal => e.forbidden_by().map(|s| s.rule),
+            _ => None,
+        },
+        steps: e
+            .steps
+            .iter()
+            .map(|s| (s.verdict.word(), s.rule, s.note.clone()))
+            .collect(),
+        canonical: match &e.verdict {
+            Verdict::Legal { turn, .. } if !turn.is_empty() => Some(turn.clone()),
+            _ => None,
+        },
+    })
+}
+
+fn turn_text<R: Rules>(
+    file: &File,
+    src: &str,
+    index: usize,
+    until: usize,
+    turns: &[TurnText],
+    which: usize,
+) -> String {
+    let written = crate::text::escape(&turns[which].text);
+    let judged = match judge::<R>(file, src, index, until, turns, which) {
+        Ok(j) => j,
+        Err(why) => return format!("`{written}`: {}", crate::text::escape(&why)),
+    };
+    let mut out = format!("`{written}`: **{}**", judged.summary);
+    if let Some(c) = judged.canonical.filter(|c| *c != turns[which].text) {
+        out.push_str(&format!(" (`{c}`)"));
+    }
+    if let Some(def) = judged
+        .forbidden_by
+        .and_then(|id| R::rules().iter().find(|r| r.id == id))
+    {
+        out.push_str(&format!(
+            "\n\n**{}** ({}): {}",
+            def.id, def.source, def.summary
+        ));
+        if !def.quote.is_empty() {
+            out.push_str(&format!("\n\n> \"{}\"", def.quote));
+        }
+    }
+    if !judged.steps.is_empty() {
+        out.push_str("\n\n");
+        for (n, (word, rule, note)) in judged.steps.iter().enumerate() {
+            out.push_str(&format!(
+                "{}. {word} `{rule}`: {}\n",
+                n + 1,
+                crate::text::escape(note)
+            ));
+        }
+    }
+    out
+}
+
+fn square_text<R: Rules>(
+    file: &File,
+    src: &str,
+    index: usize,
+    until: usize,
+    square: &SquareName,
+) -> String {
+    let name = square.text();
+    let game = match before::<R>(file, src, index, until) {
+        Ok(g) => g,
+        Err(why) => return format!("`{name}`: {}", crate::text::escape(&why)),
+    };
+    let position = game.position();
+    let Some(sq) = position.board().geometry().parse_square(&name) else {
+        return format!("`{name}` is not on this board");
+    };
+    let on = match position.board().get(sq) {
+        Some(piece) => format!("{piece}"),
+        None => "empty".to_string(),
+    };
+    let to_move = match position.turn() {
+        Color::White => "white",
+        Color::Black => "black",
+    };
+    format!(
+        "`{name}`: **{on}** before this line ({to_move} to move)\n\n`{}`",
+        position.fen()
+    )
+}

@@ -1,0 +1,678 @@
+//! `arbiter lsp` as an editor meets it: a test client spawns the built binary and speaks
+//! JSON-RPC over its standard input and output with `Content-Length` framing. Snapshots of the
+//! answers (diagnostics, hover, completion, code actions, formatting, symbols); an edit during
+//! a long evaluation cancels it; bad input gets LSP errors and the server keeps serving.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver};
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+/// How long any one answer may take before the test fails: generous for a loaded machine.
+const PATIENCE: Duration = Duration::from_secs(20);
+
+struct Client {
+    child: Child,
+    stdin: ChildStdin,
+    incoming: Receiver<Value>,
+    /// Notifications that came while a response was awaited.
+    notifications: Vec<Value>,
+    next_id: i64,
+}
+
+impl Client {
+    fn start() -> Client {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+            .arg("lsp")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("arbiter lsp starts");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, incoming) = channel();
+        std::thread::spawn(move || {
+            let mut reader = BufReader::new(stdout);
+            loop {
+                let mut length = None;
+                loop {
+                    let mut line = String::new();
+                    if reader.read_line(&mut line).unwrap_or(0) == 0 {
+                        return;
+                    }
+                    let line = line.trim_end();
+                    if line.is_empty() {
+                        break;
+                    }
+                    if let Some(n) = line.strip_prefix("Content-Length: ") {
+                        length = n.parse::<usize>().ok();
+                    }
+                }
+                let mut body = vec![0; length.expect("every message has a Content-Length")];
+                if reader.read_exact(&mut body).is_err() {
+                    return;
+                }
+                let value: Value = serde_json::from_slice(&body).expect("the server writes JSON");
+                assert_eq!(value["jsonrpc"], "2.0");
+                if tx.send(value).is_err() {
+                    return;
+                }
+            }
+        });
+        let mut client = Client {
+            child,
+            stdin,
+            incoming,
+            notifications: Vec::new(),
+            next_id: 1,
+        };
+        let init = client.request("initialize", json!({"capabilities": {}}));
+        assert!(init["result"]["capabilities"].is_object(), "{init}");
+        client.notify("initialized", json!({}));
+        client
+    }
+
+    fn send_raw(&mut self, bytes: &[u8]) {
+        self.stdin.write_all(bytes).unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    fn send(&mut self, message: Value) {
+        let body = message.to_string();
+        let framed = format!("Content-Length: {}\r\n\r\n{body}", body.len());
+        self.send_raw(framed.as_bytes());
+    }
+
+    fn notify(&mut self, method: &str, params: Value) {
+        self.send(json!({"jsonrpc": "2.0", "method": method, "params": params}));
+    }
+
+    /// Sends a request and waits for its response (the whole message).
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        self.response(json!(id))
+    }
+
+    /// The next response with this id.
+    fn response(&mut self, id: Value) -> Value {
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let message = self
+                .incoming
+                .recv_timeout(left)
+                .unwrap_or_else(|_| panic!("no response to request {id}"));
+            if message.get("method").is_some() {
+                self.notifications.push(message);
+            } else if message["id"] == id {
+                return message;
+            }
+        }
+    }
+
+    /// The next diagnostics published for `uri` that `accept` takes, waiting at most `within`.
+    fn diagnostics_within(
+        &mut self,
+        uri: &str,
+        within: Duration,
+        accept: impl Fn(&Value) -> bool,
+    ) -> Option<Value> {
+        let taken = |m: &Value| {
+            m["method"] == "textDocument/publishDiagnostics"
+                && m["params"]["uri"] == uri
+                && accept(&m["params"])
+        };
+        if let Some(i) = self.notifications.iter().position(taken) {
+            let found = self.notifications.remove(i);
+            return Some(found["params"].clone());
+        }
+        let deadline = Instant::now() + within;
+        loop {
+            let left = deadline.checked_duration_since(Instant::now())?;
+            let message = self.incoming.recv_timeout(left).ok()?;
+            if taken(&message) {
+                return Some(message["params"].clone());
+            }
+            // Kept, so that a test can look at what else came.
+            self.notifications.push(message);
+        }
+    }
+
+    fn diagnostics(&mut self, uri: &str, accept: impl Fn(&Value) -> bool) -> Value {
+        self.diagnostics_within(uri, PATIENCE, accept)
+            .unwrap_or_else(|| panic!("no diagnostics for {uri}"))
+    }
+
+    fn open(&mut self, uri: &str, text: &str) {
+        self.notify(
+            "textDocument/didOpen",
+            json!({"textDocument": {"uri": uri, "languageId": "arbiter", "version": 1, "text": text}}),
+        );
+    }
+
+    fn change(&mut self, uri: &str, version: i64, text: &str) {
+        self.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": uri, "version": version}, "contentChanges": [{"text": text}]}),
+        );
+    }
+
+    fn at(&mut self, method: &str, uri: &str, line: u32, character: u32) -> Value {
+        self.request(
+            method,
+            json!({"textDocument": {"uri": uri}, "position": {"line": line, "character": character}}),
+        )
+    }
+
+    /// `shutdown`, then `exit`: the exit status.
+    fn shutdown(mut self) -> i32 {
+        let r = self.request("shutdown", Value::Null);
+        assert!(r["result"].is_null() && r.get("error").is_none(), "{r}");
+        self.notify("exit", Value::Null);
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status.code().unwrap_or(-1);
+            }
+            assert!(Instant::now() < deadline, "the server did not exit");
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+}
+
+impl Drop for Client {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn snapshot(name: &str, value: &Value) {
+    let text = serde_json::to_string_pretty(value).unwrap();
+    insta::with_settings!({
+        snapshot_path => "../../snapshots",
+        prepend_module_to_snapshot => false,
+        omit_expression => true,
+    }, {
+        insta::assert_snapshot!(format!("lsp__{name}"), text);
+    });
+}
+
+/// The labels of a completion answer, in order.
+fn labels(answer: &Value) -> Vec<String> {
+    answer["result"]
+        .as_array()
+        .expect("a completion list")
+        .iter()
+        .map(|i| i["label"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// Has an evaluation's diagnostics: some say what was expected.
+fn evaluated(params: &Value) -> bool {
+    params["diagnostics"].as_array().is_some_and(|d| {
+        d.iter()
+            .any(|d| d["message"].as_str().unwrap_or("").starts_with("expected:"))
+    })
+}
+
+const URI: &str = "file:///nowhere/castling.scn";
+
+const BROKEN: &str = "variant chess
+
+scenario \"A misspelt rule\" {
+  rule castlin
+  start
+  expect legal Nf3
+}
+
+scenario \"A broken line\" {
+  expect legal
+}
+";
+
+const CASTLING: &str = "variant chess
+option repetition-draw = fivefold
+
+scenario \"Castling through an attacked square\" {
+  rule castling-through-check
+  fen \"r3k2r/8/8/8/8/8/5r2/R3K2R w KQkq - 0 1\"
+  expect illegal O-O
+  expect e1 = white king
+  expect perft 1 = 3
+  play O-O-O Kd8
+  expect moves count 5
+}
+";
+
+#[test]
+fn an_editing_session() {
+    let mut c = Client::start();
+    c.open(URI, BROKEN);
+    // Syntax and names at once, before any evaluation.
+    let live = c.diagnostics(URI, |p| p["version"] == 1);
+    snapshot("diagnostics_live", &live);
+
+    c.change(URI, 2, CASTLING);
+    let live = c.diagnostics(URI, |p| p["version"] == 2);
+    assert_eq!(live["diagnostics"], json!([]), "{live}");
+    // After the pause, the evaluation: expected and found.
+    let ran = c.diagnostics(URI, |p| p["version"] == 2 && evaluated(p));
+    snapshot("diagnostics_evaluated", &ran);
+
+    // Hover: a rule id, an option, a refused turn, a legal turn, a square.
+    let mut hovers = serde_json::Map::new();
+    for (name, line, character) in [
+        ("rule", 4, 10),
+        ("option", 1, 10),
+        ("refused_turn", 6, 18),
+        ("legal_turn", 9, 8),
+        ("second_turn_of_a_play_line", 9, 13),
+        ("square", 7, 10),
+        ("nothing", 2, 0),
+    ] {
+        hovers.insert(
+            name.into(),
+            c.at("textDocument/hover", URI, line, character)["result"].clone(),
+        );
+    }
+    snapshot("hover", &Value::Object(hovers));
+
+    // Completion: statement words, rule ids after `rule`, option values, pieces and squares.
+    let mut completions = serde_json::Map::new();
+    let edited = format!("{CASTLING}scenario \"x\" {{\n  \n  rule \n  option move-rule-draw = \n  expect \n  expect e1 = white \n  expect result \n  expect e1 = \n}}\n");
+    c.change(URI, 3, &edited);
+    let base = CASTLING.lines().count() as u32;
+    for (name, line, character) in [
+        ("statement", base + 1, 2),
+        ("rule_id", base + 2, 7),
+        ("option_value", base + 3, 26),
+        ("assertion", base + 4, 9),
+        ("piece", base + 5, 20),
+        ("outcome", base + 6, 16),
+        ("occupant", base + 7, 14),
+        ("header", 1, 0),
+    ] {
+        let answer = c.at("textDocument/completion", URI, line, character);
+        completions.insert(name.into(), json!(labels(&answer)));
+    }
+    snapshot("completion", &Value::Object(completions));
+
+    // Code actions need the evaluation of the text as it is now.
+    c.change(URI, 4, CASTLING);
+    c.diagnostics(URI, |p| p["version"] == 4 && evaluated(p));
+    let actions = c.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": URI},
+               "range": {"start": {"line": 0, "character": 0}, "end": {"line": 12, "character": 0}},
+               "context": {"diagnostics": []}}),
+    );
+    // An option that decides a failing expectation: pinned in its scenario, it holds.
+    let repetition = "file:///nowhere/repetition.scn";
+    c.open(
+        repetition,
+        "variant chess\n\nscenario \"Repetition\" {\n  start\n  play Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1 Ng8\n  expect result none\n}\n",
+    );
+    c.diagnostics(repetition, evaluated);
+    let pin = c.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": repetition},
+               "range": {"start": {"line": 5, "character": 4}, "end": {"line": 5, "character": 4}},
+               "context": {"diagnostics": []}}),
+    );
+    snapshot(
+        "code_actions",
+        &json!({"castling": actions["result"], "repetition": pin["result"]}),
+    );
+
+    let symbols = c.request(
+        "textDocument/documentSymbol",
+        json!({"textDocument": {"uri": URI}}),
+    );
+    snapshot("symbols", &symbols["result"]);
+
+    c.change(
+        URI,
+        5,
+        "variant chess\nscenario \"x\" {\nstart\n    expect   check\n}\n",
+    );
+    let formatted = c.request(
+        "textDocument/formatting",
+        json!({"textDocument": {"uri": URI}, "options": {"tabSize": 2, "insertSpaces": true}}),
+    );
+    snapshot("formatting", &formatted["result"]);
+
+    assert_eq!(c.shutdown(), 0);
+}
+
+#[test]
+fn definitions() {
+    let mut c = Client::start();
+    let uri = "file:///nowhere/mine.def";
+    let text = "variant mine\nfrom chess\ntitle \"Mine\"\npromotion {\n  into Q R B N\n  mandatory maybe\n}\ncheckmate {\n  \n}\n";
+    c.open(uri, text);
+    let d = c.diagnostics(uri, |p| p["version"] == 1);
+    snapshot("definition_diagnostics", &d);
+    let completion = c.at("textDocument/completion", uri, 8, 2);
+    snapshot("definition_completion", &json!(labels(&completion)));
+    let symbols = c.request(
+        "textDocument/documentSymbol",
+        json!({"textDocument": {"uri": uri}}),
+    );
+    snapshot("definition_symbols", &symbols["result"]);
+    assert_eq!(c.shutdown(), 0);
+}
+
+#[test]
+fn an_edit_cancels_a_long_evaluation() {
+    let mut c = Client::start();
+    let uri = "file:///nowhere/long.scn";
+    // Tens of seconds of invariant search under the default budget.
+    let long = "variant chess\nscenario \"deep\" {\n  start\n  expect invariant one-king-each to depth 6\n}\n";
+    c.open(uri, long);
+    c.diagnostics(uri, |p| p["version"] == 1);
+    // Let the search start.
+    std::thread::sleep(Duration::from_millis(300));
+    let quick = "variant chess\nscenario \"quick\" {\n  start\n  expect perft 1 = 3\n}\n";
+    let edited = Instant::now();
+    c.change(uri, 2, quick);
+    // The pause (300 ms), then the quick evaluation: the deep search no longer holds the worker.
+    let ran = c.diagnostics_within(uri, Duration::from_secs(1), |p| {
+        p["version"] == 2 && evaluated(p)
+    });
+    let took = edited.elapsed();
+    assert!(
+        ran.is_some(),
+        "no evaluation of the edited text within a second"
+    );
+    assert!(took < Duration::from_secs(1), "{took:?}");
+    // The deep search's answer never came: it was cancelled, not finished.
+    assert!(!c
+        .notifications
+        .iter()
+        .any(|m| m["params"]["version"] == 1 && evaluated(&m["params"])));
+    assert_eq!(c.shutdown(), 0);
+}
+
+#[test]
+fn bad_input_gets_errors_and_the_server_goes_on() {
+    let mut c = Client::start();
+    let mut errors = serde_json::Map::new();
+    // Not JSON, and not UTF-8.
+    c.send_raw(b"Content-Length: 9\r\n\r\n{\"id\": 1,");
+    errors.insert("not_json".into(), c.response(Value::Null)["error"].clone());
+    c.send_raw(b"Content-Length: 4\r\n\r\n\"\xff\xfe\"");
+    errors.insert("not_utf8".into(), c.response(Value::Null)["error"].clone());
+    // JSON that is no message.
+    c.send(json!({"jsonrpc": "2.0", "id": 99, "params": []}));
+    errors.insert("no_method".into(), c.response(json!(99))["error"].clone());
+    errors.insert(
+        "unknown_method".into(),
+        c.request("textDocument/teleport", json!({}))["error"].clone(),
+    );
+    errors.insert(
+        "bad_params".into(),
+        c.request("textDocument/hover", json!({"textDocument": 3}))["error"].clone(),
+    );
+    errors.insert(
+        "not_open".into(),
+        c.at("textDocument/hover", "file:///nowhere/closed.scn", 0, 0)["error"].clone(),
+    );
+    snapshot("errors", &Value::Object(errors));
+
+    c.open(URI, CASTLING);
+    c.diagnostics(URI, |p| p["version"] == 1);
+    // Past the end of a line and past the last line: clamped, answered.
+    let hover = c.at("textDocument/hover", URI, 4, 500);
+    assert!(hover["result"]["contents"]["value"]
+        .as_str()
+        .unwrap()
+        .contains("castling-through-check"));
+    let far = c.at("textDocument/completion", URI, 5000, 5000);
+    assert!(far.get("error").is_none(), "{far}");
+
+    // A 10 MB document: diagnosed without parsing, and the other documents still served.
+    let huge = format!(
+        "variant chess\n{}",
+        "# a comment line of some length\n".repeat(330_000)
+    );
+    assert!(huge.len() > 10_000_000);
+    let big = "file:///nowhere/huge.scn";
+    c.open(big, &huge);
+    let d = c.diagnostics(big, |p| p["version"] == 1);
+    assert!(
+        d["diagnostics"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("arbiter check"),
+        "{d}"
+    );
+    let hover = c.at("textDocument/hover", URI, 4, 10);
+    assert!(hover["result"].is_object(), "{hover}");
+    assert_eq!(c.shutdown(), 0);
+}
+
+#[test]
+fn requests_before_initialize_and_after_shutdown_are_refused() {
+    let mut child = Client::start();
+    let r = child.request("shutdown", Value::Null);
+    assert!(r.get("error").is_none());
+    let after = child.at("textDocument/hover", URI, 0, 0);
+    assert_eq!(after["error"]["code"], -32600, "{after}");
+    child.notify("exit", Value::Null);
+    let status = child.child.wait().unwrap();
+    assert_eq!(status.code(), Some(0));
+
+    // A fresh server that was never initialized.
+    let mut raw = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .arg("lsp")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "textDocument/hover", "params": {}})
+        .to_string();
+    let exit = json!({"jsonrpc": "2.0", "method": "exit"}).to_string();
+    let input = format!(
+        "Content-Length: {}\r\n\r\n{body}Content-Length: {}\r\n\r\n{exit}",
+        body.len(),
+        exit.len()
+    );
+    raw.stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = raw.wait_with_output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("-32002"), "{text}");
+    // `exit` without `shutdown`: status 1, as the protocol says.
+    assert_eq!(out.status.code(), Some(1));
+}
+
+/// Where an executable is on `PATH`.
+fn on_path(name: &str) -> Option<std::path::PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|dir| dir.join(name))
+        .find(|p| p.is_file())
+}
+
+/// A real editor client: Neovim's built-in one, headless (`tests/lsp/neovim.lua`). Without
+/// Neovim the test says so and passes, except in CI (`CI` set), where `.ci/run` installs it.
+#[test]
+fn neovim_headless() {
+    let Some(nvim) = on_path("nvim") else {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "no nvim on PATH; CI must install Neovim"
+        );
+        eprintln!("no Neovim installed; skipping");
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("arbiter-lsp-nvim-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let scn = dir.join("castling.scn");
+    let out = dir.join("out.txt");
+    std::fs::write(&scn, CASTLING).unwrap();
+    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/lsp/neovim.lua");
+    let mut child = Command::new(nvim)
+        .args(["--headless", "--clean", "-S"])
+        .arg(&script)
+        .env("ARBITER_BIN", env!("CARGO_BIN_EXE_arbiter"))
+        .env("ARBITER_SCN", &scn)
+        .env("ARBITER_OUT", &out)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("nvim starts");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while child.try_wait().unwrap().is_none() {
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("nvim did not finish within a minute");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let text = std::fs::read_to_string(&out).expect("the script wrote its answers");
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(text.contains("evaluated: true"), "{text}");
+    assert!(
+        text.contains("diagnostic 8:2 expected: perft 1 = 3 | found:    perft 1 = 22"),
+        "{text}"
+    );
+    assert!(
+        text.contains("hover: **castling-through-check** (chess rule)"),
+        "{text}"
+    );
+    assert!(text.contains("completion: threefold fivefold"), "{text}");
+    assert!(
+        text.contains("action: Bless: write `expect perft 1 = 22`"),
+        "{text}"
+    );
+    assert!(
+        text.contains("action: Add `because castling-through-check`"),
+        "{text}"
+    );
+}
+
+/// A file URI for a path (the test paths are plain ASCII).
+fn file_uri(path: &std::path::Path) -> String {
+    format!("file://{}", path.display())
+}
+
+#[test]
+fn go_to_definition() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut c = Client::start();
+    // A built-in variant: the catalogue page above the scenario file.
+    let uri = file_uri(&root.join("scenarios/chess/editor-probe.scn"));
+    c.open(&uri, CASTLING);
+    c.diagnostics(&uri, |p| p["version"] == 1);
+    let page = std::fs::read_to_string(root.join("docs/rules/chess.md")).unwrap();
+    let line_of = |start: &str| page.lines().position(|l| l.starts_with(start)).unwrap();
+    let rule = c.at("textDocument/definition", &uri, 4, 10)["result"].clone();
+    assert!(
+        rule["uri"]
+            .as_str()
+            .unwrap()
+            .ends_with("docs/rules/chess.md"),
+        "{rule}"
+    );
+    assert_eq!(
+        rule["range"]["start"]["line"],
+        line_of("### `castling-through-check`")
+    );
+    let option = c.at("textDocument/definition", &uri, 1, 10)["result"].clone();
+    assert_eq!(
+        option["range"]["start"]["line"],
+        line_of("| `repetition-draw` |")
+    );
+    // A turn declares nothing.
+    assert!(c.at("textDocument/definition", &uri, 6, 18)["result"].is_null());
+
+    // A definition beside the scenario: the component that declares the rule.
+    let dir = std::env::temp_dir().join(format!("arbiter-lsp-goto-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let def = std::fs::read_to_string(root.join("variants/3check.def")).unwrap();
+    std::fs::write(dir.join("three.def"), &def).unwrap();
+    let scn = dir.join("three.scn");
+    let uri = file_uri(&scn);
+    c.open(
+        &uri,
+        "variant ./three.def\nscenario \"x\" {\n  rule check-count\n  start\n}\n",
+    );
+    let d = c.diagnostics(&uri, |p| p["version"] == 1);
+    assert_eq!(d["diagnostics"], json!([]), "{d}");
+    let found = c.at("textDocument/definition", &uri, 2, 9)["result"].clone();
+    // The definition saved with the rule renamed: the scenario is analysed again.
+    let def_uri = file_uri(&dir.join("three.def"));
+    let renamed = def.replace("check-count {", "check-count {\n  id three-checks");
+    std::fs::write(dir.join("three.def"), &renamed).unwrap();
+    c.open(&def_uri, &renamed);
+    c.notify(
+        "textDocument/didSave",
+        json!({"textDocument": {"uri": def_uri}}),
+    );
+    let again = c.diagnostics(&uri, |p| p["diagnostics"] != json!([]));
+    assert!(
+        again["diagnostics"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("unknown rule id `check-count`"),
+        "{again}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(
+        found["uri"].as_str().unwrap().ends_with("/three.def"),
+        "{found}"
+    );
+    let line = def
+        .lines()
+        .position(|l| l.starts_with("check-count {"))
+        .unwrap();
+    assert_eq!(found["range"]["start"]["line"], line, "{found}");
+    assert_eq!(c.shutdown(), 0);
+}
+
+/// Every prefix of a scenario file (a file being typed), with a character of two UTF-16 units
+/// after it: every request is answered, none with an internal error (a handler that panicked),
+/// and the server is still there at the end.
+#[test]
+fn every_prefix_of_a_file_is_served() {
+    let mut c = Client::start();
+    c.open(URI, "");
+    let cut: Vec<usize> = (0..=CASTLING.len())
+        .filter(|&i| CASTLING.is_char_boundary(i))
+        .step_by(3)
+        .collect();
+    for (n, &i) in cut.iter().enumerate() {
+        let text = format!("{}𝄞é", &CASTLING[..i]);
+        c.change(URI, n as i64 + 2, &text);
+        let last = text.lines().count().saturating_sub(1) as u32;
+        let whole = json!({"start": {"line": 0, "character": 0}, "end": {"line": last + 1, "character": 0}});
+        let answers = [
+            c.at("textDocument/hover", URI, last, 1),
+            c.at("textDocument/hover", URI, last / 2, 9),
+            c.at("textDocument/completion", URI, last, 99),
+            c.at("textDocument/definition", URI, last / 2, 8),
+            c.request(
+                "textDocument/codeAction",
+                json!({"textDocument": {"uri": URI}, "range": whole, "context": {"diagnostics": []}}),
+            ),
+            c.request("textDocument/documentSymbol", json!({"textDocument": {"uri": URI}})),
+        ];
+        for a in answers {
+            assert!(a.get("error").is_none(), "prefix of {i} bytes: {a}");
+        }
+    }
+    assert_eq!(c.shutdown(), 0);
+}
