@@ -890,6 +890,7 @@ impl State {
                     pieces,
                     into,
                     limits,
+                    pairs,
                     ..
                 } => {
                     list(pieces);
@@ -898,7 +899,8 @@ impl State {
                         .iter()
                         .filter_map(|(c, n)| f(*c).map(|c| (c, *n)))
                         .collect();
-                    !pieces.is_empty() && into.iter().any(|i| !i.is_empty())
+                    *pairs = pairs.iter().filter_map(|(a, b)| f(*a).zip(f(*b))).collect();
+                    !pieces.is_empty() && into.iter().any(|i| !i.is_empty()) || !pairs.is_empty()
                 }
                 Component::Castling { king, rooks, .. } => {
                     list(rooks);
@@ -982,11 +984,29 @@ impl State {
     }
 
     fn remove_piece(&mut self, letter: char) {
+        // A promotion the settings cannot rebuild (shogi-style) stays as it is when it does not
+        // name the piece.
+        let promoted = self.promo.is_some()
+            || self.def.rules.iter().any(|r| match &r.component {
+                Component::Promotion {
+                    pieces,
+                    into,
+                    limits,
+                    pairs,
+                    ..
+                } => {
+                    pieces.contains(&letter)
+                        || into.iter().any(|i| i.contains(&letter))
+                        || limits.iter().any(|(l, _)| *l == letter)
+                        || pairs.iter().any(|(a, b)| *a == letter || *b == letter)
+                }
+                _ => false,
+            });
         self.map_letters(&|c| (c != letter).then_some(c));
         self.def.pieces.retain(|p| p.letter != letter);
         self.types.retain(|(l, _)| *l != letter);
         // Every set that named it changes: they are written again.
-        self.promo_dirty = true;
+        self.promo_dirty |= promoted;
         self.ep_dirty = true;
         self.ds_dirty |= self.initial.iter().any(|(l, _)| *l == letter);
     }
@@ -1611,7 +1631,7 @@ impl State {
                         cells: base
                             .iter()
                             .filter(|c| view.first_rank || c.rank != first)
-                            .filter(|c| view.zone || !zone[side].contains(**c))
+                            .filter(|c| view.zone || !zone[side].cells.contains(c))
                             .copied()
                             .collect(),
                     }
@@ -1688,9 +1708,9 @@ impl State {
                     dropped
                         && (0..2).any(|side| {
                             let (ours, theirs) = self.stuck(p, side);
-                            ours.iter()
-                                .chain(&theirs)
-                                .any(|c| region[side].cells.is_empty() || region[side].contains(*c))
+                            ours.iter().chain(&theirs).any(|c| {
+                                region[side].cells.is_empty() || region[side].cells.contains(c)
+                            })
                         })
                 });
                 *immobile = stuck && !self.immobility;
@@ -1725,7 +1745,8 @@ impl State {
             .filter(|p| p.pawn)
             .map(|p| p.letter)
             .collect();
-        let promotions: Vec<(&Vec<char>, &Sides<Region>, bool)> = self
+        // A promotion's pieces: those named, else the left sides of its pairs, else the pawns.
+        let promotions: Vec<(Vec<char>, &Sides<Region>, bool)> = self
             .def
             .rules
             .iter()
@@ -1734,13 +1755,19 @@ impl State {
                     pieces,
                     region,
                     mandatory,
+                    pairs,
                     as_turn: false,
                     ..
-                } => Some((
-                    if pieces.is_empty() { &pawns } else { pieces },
-                    region,
-                    *mandatory,
-                )),
+                } => {
+                    let named = if !pieces.is_empty() {
+                        pieces.clone()
+                    } else if !pairs.is_empty() {
+                        pairs.iter().map(|(a, _)| *a).collect()
+                    } else {
+                        pawns.clone()
+                    };
+                    Some((named, region, *mandatory))
+                }
                 _ => None,
             })
             .collect();
@@ -1754,7 +1781,7 @@ impl State {
                 let promotes = |c: &Cell, optional_only: bool| {
                     promotions.iter().any(|(pieces, region, mandatory)| {
                         pieces.contains(&p.letter)
-                            && region[side].contains(*c)
+                            && region[side].cells.contains(c)
                             && !(optional_only && *mandatory)
                     })
                 };

@@ -186,6 +186,19 @@ knight = -
 customPiece1 = n:NN
 promotionPieceTypes = qrbn
 
+[nocheckatomic:chess]
+king = -
+commoner = k
+castlingKingPiece = k
+extinctionValue = loss
+extinctionPieceTypes = k
+blastOnCapture = true
+
+[pocketknight:chess]
+startFen = rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Nn] w KQkq - 0 1
+pieceDrops = true
+capturesToHand = false
+
 [5check:3check]
 startFen = rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 5+5 0 1
 ";

@@ -529,3 +529,31 @@ fn immobility_is_refused_where_a_move_onto_a_dead_square_would_stay_legal() {
     )
     .is_ok());
 }
+
+#[test]
+fn a_shogi_base_keeps_its_promotion_when_a_piece_it_does_not_name_goes() {
+    let i = one("[a:minishogi]\nking = -\ncommoner = k\n", "a").unwrap();
+    assert!(
+        matches!(component(&i, "promotion"), Some(Component::Promotion { pairs, .. }) if pairs.len() == 4),
+        "{}",
+        i.text
+    );
+    assert!(!i.text.contains("promotion {"), "{}", i.text);
+    // A piece the promotion names cannot go: the settings do not rebuild it.
+    let r = refused("[a:minishogi]\nsilver = -\nstartFen = rb1gk/4p/5/P4/KG1BR[-] w 0 1\n", "a");
+    assert_eq!(r.settings, vec!["definition"]);
+    assert!(r.message.contains("shogi-style"), "{}", r.message);
+}
+
+#[test]
+fn nocheckatomic_and_pocketknight_are_built_in_parents() {
+    let i = one("[a:nocheckatomic]\n", "a").unwrap();
+    assert!(component(&i, "explosion").is_some(), "{}", i.text);
+    assert!(component(&i, "check").is_none(), "{}", i.text);
+    assert!(
+        matches!(component(&i, "extinction"), Some(Component::Extinction { pieces, .. }) if *pieces == vec!['K'])
+    );
+    let i = one("[a:pocketknight]\n", "a").unwrap();
+    assert!(component(&i, "drops").is_some(), "{}", i.text);
+    assert!(component(&i, "captures-to-hand").is_none(), "{}", i.text);
+}
