@@ -532,6 +532,8 @@ pub struct Carry {
     /// `None`: drops the settings cannot change (a bundled game's shogi-style drops).
     drops: Option<DropView>,
     immobility: bool,
+    /// `soldierPromotionRank` is not 1: a soldier moves sideways only across the river.
+    river: bool,
 }
 
 impl Carry {
@@ -563,6 +565,7 @@ impl Carry {
             types: None,
             drops,
             immobility,
+            river: base == "xiangqi",
         }
     }
 }
@@ -597,6 +600,8 @@ pub struct State {
     drops: Option<DropView>,
     /// `immobilityIllegal`.
     immobility: bool,
+    /// A soldier moves sideways only across the river (`soldierPromotionRank` is not 1).
+    river: bool,
     /// The base's clauses are the designer's words for its rules: a rule rewritten here says
     /// where its settings came from instead.
     pub provenance: String,
@@ -698,6 +703,7 @@ impl State {
             parked: Vec::new(),
             drops: carry.drops,
             immobility: carry.immobility,
+            river: carry.river,
             provenance,
         };
         s.promo = match promos.as_slice() {
@@ -817,6 +823,7 @@ impl State {
             types: Some(self.types.clone()),
             drops: self.drops.clone(),
             immobility: self.immobility,
+            river: self.river,
         }
     }
 
@@ -1086,6 +1093,11 @@ impl State {
         };
         if let Some(d) = &mut self.declared {
             d.push(fsf_type.clone());
+        }
+        if fsf_type == "soldier" && self.river {
+            return Err(arg.bad(
+                "here the soldier moves sideways only across the river (`soldierPromotionRank`), which is not imported",
+            ));
         }
         let value = arg.value.trim();
         let first = value.chars().next().unwrap_or('-');

@@ -540,7 +540,10 @@ fn a_shogi_base_keeps_its_promotion_when_a_piece_it_does_not_name_goes() {
     );
     assert!(!i.text.contains("promotion {"), "{}", i.text);
     // A piece the promotion names cannot go: the settings do not rebuild it.
-    let r = refused("[a:minishogi]\nsilver = -\nstartFen = rb1gk/4p/5/P4/KG1BR[-] w 0 1\n", "a");
+    let r = refused(
+        "[a:minishogi]\nsilver = -\nstartFen = rb1gk/4p/5/P4/KG1BR[-] w 0 1\n",
+        "a",
+    );
     assert_eq!(r.settings, vec!["definition"]);
     assert!(r.message.contains("shogi-style"), "{}", r.message);
 }
@@ -556,4 +559,14 @@ fn nocheckatomic_and_pocketknight_are_built_in_parents() {
     let i = one("[a:pocketknight]\n", "a").unwrap();
     assert!(component(&i, "drops").is_some(), "{}", i.text);
     assert!(component(&i, "captures-to-hand").is_none(), "{}", i.text);
+}
+
+#[test]
+fn the_soldier_moves_sideways_everywhere_unless_a_xiangqi_game_has_a_river() {
+    let i = one("[s:chess]\nsoldier = s\n", "s").unwrap();
+    let s = i.definition.pieces.iter().find(|p| p.letter == 'S').unwrap();
+    assert_eq!((s.name.as_str(), s.betza.as_str()), ("soldier", "fsW"));
+    let r = refused("[s:xiangqi]\nsoldier = s\n", "s");
+    assert_eq!(r.settings, vec!["soldier"]);
+    assert!(r.message.contains("across the river"), "{}", r.message);
 }
