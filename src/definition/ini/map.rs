@@ -126,6 +126,16 @@ pub const TABLE: &[(&str, Apply, &str)] = &[
         "`promotion`: `mandatory`",
     ),
     (
+        "promotedPieceType",
+        promoted_type,
+        "`promotion` with `pairs` and `leaving yes`, a component of its own",
+    ),
+    (
+        "mandatoryPiecePromotion",
+        piece_mandatory,
+        "that component's `mandatory`",
+    ),
+    (
         "blastOnCapture",
         blast,
         "`explosion` (pawns and `blastImmuneTypes` immune)",
@@ -318,9 +328,7 @@ pub const UNSUPPORTED: &[(&str, &str)] = &[
     ("sittuyinRookDrop", "false"),
     ("dropOppositeColoredBishop", "false"),
     ("shogiPawnDropMateIllegal", "false"),
-    ("promotedPieceType", "-"),
     ("piecePromotionOnCapture", "false"),
-    ("mandatoryPiecePromotion", "false"),
     ("pieceDemotion", "false"),
     ("gating", "false"),
     ("seirawanGating", "false"),
@@ -474,6 +482,10 @@ struct Promo {
     mandatory: bool,
     captured_only: bool,
     limits: Vec<(char, u8)>,
+    /// `promotedPieceType`: each piece's own promoted kind.
+    pairs: Vec<(char, char)>,
+    /// `mandatoryPiecePromotion`.
+    piece_mandatory: bool,
 }
 
 /// Extinction, as Fairy-Stockfish holds it: `None` pieces is `*`, every piece.
@@ -720,6 +732,8 @@ impl State {
                 mandatory: true,
                 captured_only: false,
                 limits: Vec::new(),
+                pairs: Vec::new(),
+                piece_mandatory: false,
             }),
             // A shogi-style promotion (pairs, a turn of its own, demotion) is not one the
             // imported settings rebuild: a section that changes it is refused.
@@ -744,6 +758,8 @@ impl State {
                 mandatory: *mandatory,
                 captured_only: *captured_only,
                 limits: limits.clone(),
+                pairs: Vec::new(),
+                piece_mandatory: false,
             }),
             _ => None,
         };
@@ -962,6 +978,11 @@ impl State {
                 .limits
                 .iter()
                 .filter_map(|(c, n)| f(*c).map(|c| (c, *n)))
+                .collect();
+            p.pairs = p
+                .pairs
+                .iter()
+                .filter_map(|(a, b)| f(*a).zip(f(*b)))
                 .collect();
         }
         if let Some((p, _)) = &mut self.ep {
@@ -1256,7 +1277,9 @@ impl State {
             };
             let same = self.def.rules.iter().any(|r| r.component == component);
             if !same {
-                self.drop_rules(|c| matches!(c, Component::Promotion { .. }));
+                self.drop_rules(
+                    |c| matches!(c, Component::Promotion { pairs, .. } if pairs.is_empty()),
+                );
                 let live = !p.pieces.is_empty()
                     && p.region.iter().any(|r| !r.cells.is_empty())
                     && p.into.iter().any(|i| !i.is_empty());
@@ -1267,6 +1290,19 @@ impl State {
                         clause,
                         component,
                     );
+                }
+            }
+            let pairs = self.piece_promotion(&p)?;
+            let same = pairs
+                .as_ref()
+                .is_some_and(|c| self.def.rules.iter().any(|r| &r.component == c));
+            if !same {
+                self.drop_rules(
+                    |c| matches!(c, Component::Promotion { pairs, .. } if !pairs.is_empty()),
+                );
+                if let Some(c) = pairs {
+                    let clause = self.clause("A piece of `pairs` that moves into, within or out of its side's promotion region may become its own promoted kind (`PIECE:PROMOTED`).");
+                    self.add_rule("piece-promotion", clause, c);
                 }
             }
         }
@@ -1495,7 +1531,8 @@ impl State {
             .rules
             .iter()
             .flat_map(|r| match &r.component {
-                Component::Promotion { pieces, .. } => pieces.clone(),
+                // Pieces with a promoted kind of their own are no pawns.
+                Component::Promotion { pieces, pairs, .. } if pairs.is_empty() => pieces.clone(),
                 _ => Vec::new(),
             })
             .collect();
@@ -1505,6 +1542,193 @@ impl State {
             }
         }
         Ok(())
+    }
+
+    /// The component `promotedPieceType` makes (shogi-style pairs, promoting on moves into,
+    /// within or out of the zone), if any; an error where Fairy-Stockfish's rules for it are
+    /// not the component's.
+    fn piece_promotion(&self, p: &Promo) -> Result<Option<Component>, String> {
+        if p.pairs.is_empty() {
+            return Ok(None);
+        }
+        let pawn_types = self.letters_of("pawn");
+        let lefts: Vec<char> = p.pairs.iter().map(|(a, _)| *a).collect();
+        let rights: Vec<char> = p.pairs.iter().map(|(_, b)| *b).collect();
+        let live_into = p.into.iter().any(|i| !i.is_empty());
+        let why = |w: String| Err(format!("`promotedPieceType`: {w}, which is not supported"));
+        if let Some((_, r)) = rights
+            .iter()
+            .enumerate()
+            .find(|(i, r)| rights[..*i].contains(r))
+        {
+            return why(format!(
+                "two pieces promote into `{}`",
+                r.to_ascii_lowercase()
+            ));
+        }
+        if let Some(l) = lefts.iter().find(|l| rights.contains(l)) {
+            return why(format!(
+                "`{}` is both promoted and promotes",
+                l.to_ascii_lowercase()
+            ));
+        }
+        // Another piece of `promotionPawnTypes` moves as a pawn into the zone whatever
+        // `promotionPieceTypes` holds.
+        if let Some(l) = lefts
+            .iter()
+            .find(|l| p.pieces.contains(l) && !pawn_types.contains(l))
+        {
+            return why(format!(
+                "`{}` promotes both as a pawn and into a kind of its own",
+                l.to_ascii_lowercase()
+            ));
+        }
+        if live_into {
+            if let Some(l) = lefts.iter().find(|l| p.pieces.contains(l)) {
+                return why(format!(
+                    "`{}` promotes both as a pawn and into a kind of its own",
+                    l.to_ascii_lowercase()
+                ));
+            }
+            if let Some(r) = rights.iter().find(|r| p.into.iter().any(|i| i.contains(r))) {
+                return why(format!(
+                    "a pawn promotes into `{}`, which is also a promoted kind",
+                    r.to_ascii_lowercase()
+                ));
+            }
+        }
+        // A promoted kind is only ever made by promotion: one that starts on the board
+        // unpromoted or in hand would go back to the hand as itself in Fairy-Stockfish.
+        let placement = self.def.start.split_whitespace().next().unwrap_or("");
+        let mut plus = false;
+        for c in placement.chars() {
+            if c.is_ascii_alphabetic() && !plus && rights.contains(&c.to_ascii_uppercase()) {
+                return why(format!(
+                    "the start has an unpromoted `{}`, a promoted kind",
+                    c.to_ascii_lowercase()
+                ));
+            }
+            plus = c == '+';
+        }
+        // The pawn type promotes only on moves into the zone, and its promoted kind knows no
+        // limit; it moves under `mandatoryPawnPromotion`, the others under
+        // `mandatoryPiecePromotion`.
+        let pawns: Vec<char> = lefts
+            .iter()
+            .filter(|l| pawn_types.contains(l))
+            .copied()
+            .collect();
+        if !pawns.is_empty() {
+            if pawns.len() < lefts.len() && p.mandatory != p.piece_mandatory {
+                return why(
+                    "the pawn and the other pieces promote one mandatorily, one not".into(),
+                );
+            }
+            for (a, b) in &p.pairs {
+                if pawns.contains(a) && p.limits.iter().any(|(l, _)| l == b) {
+                    return why(format!(
+                        "the pawn's promoted kind `{}` has a `promotionLimit`",
+                        b.to_ascii_lowercase()
+                    ));
+                }
+            }
+            for piece in self.def.pieces.iter().filter(|x| pawns.contains(&x.letter)) {
+                for side in 0..2 {
+                    let steps = piece.design.steps(if side == 0 {
+                        crate::betza::Side::White
+                    } else {
+                        crate::betza::Side::Black
+                    });
+                    let zone = &p.region[side].cells;
+                    for c in zone {
+                        for st in &steps {
+                            let (f, r) = (i32::from(c.file) + st.dx, i32::from(c.rank) + st.dy);
+                            let on = (0..i32::from(self.def.files)).contains(&f)
+                                && (0..i32::from(self.def.ranks)).contains(&r);
+                            if on
+                                && !zone.contains(&Cell {
+                                    file: f as u8,
+                                    rank: r as u8,
+                                })
+                            {
+                                return why("the pawn may move out of its promotion zone".into());
+                            }
+                        }
+                    }
+                    let forward = if side == 0 { 1 } else { -1 };
+                    let far = |c: &Cell, n: i32| {
+                        let r = i32::from(c.rank) + forward * n;
+                        (0..i32::from(self.def.ranks)).contains(&r)
+                            && zone.contains(&Cell {
+                                file: c.file,
+                                rank: r as u8,
+                            })
+                    };
+                    if self.ds_region[side].cells.iter().any(|c| far(c, 2))
+                        || self.ts_region[side]
+                            .cells
+                            .iter()
+                            .any(|c| far(c, 2) || far(c, 3))
+                    {
+                        return why("the pawn's double step may reach its promotion zone".into());
+                    }
+                    // Fairy-Stockfish's en-passant capture never promotes: it must not land in
+                    // the zone, on a square an enemy double step passes over.
+                    let takes = self
+                        .ep
+                        .as_ref()
+                        .filter(|(pieces, _)| pieces.contains(&piece.letter));
+                    if let Some((_, region)) = takes {
+                        let passed = |c: &Cell, n: i32| {
+                            let r = i32::from(c.rank) - forward * n;
+                            let cell = Cell {
+                                file: c.file,
+                                rank: r.clamp(0, 255) as u8,
+                            };
+                            (0..i32::from(self.def.ranks)).contains(&r)
+                                && zone.contains(&cell)
+                                && (region[side].cells.is_empty()
+                                    || region[side].cells.contains(&cell))
+                        };
+                        let other = 1 - side;
+                        if self.ds_region[other].cells.iter().any(|c| passed(c, 1))
+                            || self.ts_region[other]
+                                .cells
+                                .iter()
+                                .any(|c| passed(c, 1) || passed(c, 2))
+                        {
+                            return why("the pawn may take en passant into its promotion zone, where Fairy-Stockfish does not let it promote".into());
+                        }
+                    }
+                }
+            }
+        }
+        let mandatory = if pawns.len() == lefts.len() {
+            p.mandatory
+        } else {
+            p.piece_mandatory
+        };
+        let limits: Vec<(char, u8)> = p
+            .limits
+            .iter()
+            .filter(|(l, _)| rights.contains(l))
+            .copied()
+            .collect();
+        if mandatory && !limits.is_empty() {
+            return why("a mandatory promotion into a limited kind (Fairy-Stockfish then lets the piece move unpromoted)".into());
+        }
+        Ok(Some(Component::Promotion {
+            pieces: lefts,
+            region: p.region.clone(),
+            into: Default::default(),
+            mandatory,
+            captured_only: false,
+            limits,
+            pairs: p.pairs.clone(),
+            leaving: true,
+            as_turn: false,
+            demote: false,
+        }))
     }
 
     /// The squares of the board (holes left out), sorted.
@@ -2228,6 +2452,50 @@ fn promo_mandatory(s: &mut State, a: &Arg<'_>) -> Result<(), Problem> {
     let b = boolean(a)?;
     if let Some(p) = &mut s.promo {
         p.mandatory = b;
+    }
+    Ok(())
+}
+
+fn promoted_type(s: &mut State, a: &Arg<'_>) -> Result<(), Problem> {
+    promo(s, a)?;
+    let mut pairs: Vec<(char, char)> = Vec::new();
+    for token in a.value.split_whitespace() {
+        if token == "-" {
+            break;
+        }
+        let bad = || a.bad(format!("`{token}` is not `PIECE:PROMOTED`"));
+        let (x, y) = token.split_once(':').ok_or_else(bad)?;
+        let letter = |t: &str| -> Result<char, Problem> {
+            let l = t
+                .chars()
+                .next()
+                .filter(|_| t.len() == 1)
+                .ok_or_else(bad)?
+                .to_ascii_uppercase();
+            if !s.def.pieces.iter().any(|p| p.letter == l) {
+                return Err(a.bad(format!(
+                    "no piece is written `{}` here",
+                    l.to_ascii_lowercase()
+                )));
+            }
+            Ok(l)
+        };
+        let (x, y) = (letter(x)?, letter(y)?);
+        // A piece has one promoted kind: the last named.
+        pairs.retain(|(p, _)| *p != x);
+        pairs.push((x, y));
+    }
+    if let Some(p) = &mut s.promo {
+        p.pairs = pairs;
+    }
+    Ok(())
+}
+
+fn piece_mandatory(s: &mut State, a: &Arg<'_>) -> Result<(), Problem> {
+    promo(s, a)?;
+    let b = boolean(a)?;
+    if let Some(p) = &mut s.promo {
+        p.piece_mandatory = b;
     }
     Ok(())
 }

@@ -564,9 +564,76 @@ fn nocheckatomic_and_pocketknight_are_built_in_parents() {
 #[test]
 fn the_soldier_moves_sideways_everywhere_unless_a_xiangqi_game_has_a_river() {
     let i = one("[s:chess]\nsoldier = s\n", "s").unwrap();
-    let s = i.definition.pieces.iter().find(|p| p.letter == 'S').unwrap();
+    let s = i
+        .definition
+        .pieces
+        .iter()
+        .find(|p| p.letter == 'S')
+        .unwrap();
     assert_eq!((s.name.as_str(), s.betza.as_str()), ("soldier", "fsW"));
     let r = refused("[s:xiangqi]\nsoldier = s\n", "s");
     assert_eq!(r.settings, vec!["soldier"]);
     assert!(r.message.contains("across the river"), "{}", r.message);
+}
+
+#[test]
+fn promoted_piece_types_make_a_pairs_promotion_of_their_own() {
+    let i = one(
+        "[k:chess]\narchbishop = a\nchancellor = c\npromotionPieceTypes = -\npromotedPieceType = p:a n:c\nmandatoryPawnPromotion = false\nimmobilityIllegal = true\n",
+        "k",
+    )
+    .unwrap();
+    match component(&i, "promotion") {
+        Some(Component::Promotion {
+            pairs,
+            leaving,
+            mandatory,
+            into,
+            ..
+        }) => {
+            assert_eq!(pairs, &vec![('P', 'A'), ('N', 'C')]);
+            assert!(*leaving && !*mandatory && into.iter().all(|i| i.is_empty()));
+        }
+        other => panic!("{other:?}\n{}", i.text),
+    }
+    // The knight promotes into a kind of its own: it is no pawn.
+    let n = i
+        .definition
+        .pieces
+        .iter()
+        .find(|p| p.letter == 'N')
+        .unwrap();
+    assert!(!n.pawn);
+    assert!(i.text.contains("piece-promotion"), "{}", i.text);
+}
+
+#[test]
+fn promoted_piece_types_refused_where_fairy_stockfish_differs() {
+    let bad = |extra: &str, why: &str| {
+        let text = format!(
+            "[k:chess]\narchbishop = a\nchancellor = c\npromotionPieceTypes = -\n{extra}\n"
+        );
+        let r = refused(&text, "k");
+        assert!(r.message.contains(why), "{extra}: {}", r.message);
+        assert!(r.message.contains("`promotedPieceType`"), "{}", r.message);
+    };
+    // The queen starts on the board unpromoted.
+    bad("promotedPieceType = p:q", "unpromoted `q`");
+    bad("promotedPieceType = p:a n:a", "two pieces promote into `a`");
+    // A pawn promoting on the sixth rank may take en passant there.
+    bad(
+        "promotedPieceType = p:a\npromotionRegionWhite = *6 *7 *8\npromotionRegionBlack = *3 *2 *1",
+        "en passant",
+    );
+    // Fairy-Stockfish lets a piece move unpromoted when its promoted kind is at its limit.
+    bad(
+        "promotedPieceType = n:c\nmandatoryPiecePromotion = true\npromotionLimit = c:1",
+        "limited kind",
+    );
+    // A pawn promoting both ways.
+    let r = refused("[k:chess]\narchbishop = a\npromotedPieceType = p:a\n", "k");
+    assert!(r.message.contains("both as a pawn"), "{}", r.message);
+    // The value names pieces there are.
+    let r = refused("[k:chess]\npromotedPieceType = p:z\n", "k");
+    assert_eq!(r.settings, vec!["promotedPieceType"]);
 }
