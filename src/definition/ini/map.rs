@@ -126,6 +126,16 @@ pub const TABLE: &[(&str, Apply, &str)] = &[
         "`promotion`: `mandatory`",
     ),
     (
+        "promotedPieceType",
+        promoted_type,
+        "`promotion` with `pairs` and `leaving yes`, a component of its own",
+    ),
+    (
+        "mandatoryPiecePromotion",
+        piece_mandatory,
+        "that component's `mandatory`",
+    ),
+    (
         "blastOnCapture",
         blast,
         "`explosion` (pawns and `blastImmuneTypes` immune)",
@@ -250,36 +260,75 @@ pub const TABLE: &[(&str, Apply, &str)] = &[
         check_counting,
         "`check-count` (the checks from the start FEN's `N+N`)",
     ),
-    (
-        "capturesToHand",
-        captures_to_hand,
-        "`captures-to-hand`",
-    ),
+    ("capturesToHand", captures_to_hand, "`captures-to-hand`"),
     (
         "pieceDrops",
         piece_drops,
-        "`drops` (`immobile yes`), and `pawn-drops` keeping the pawn off its first rank and its promotion zone",
+        "`drops`, and `pawn-drops` keeping the pawn off its first rank and its promotion zone",
+    ),
+    (
+        "pocketSize",
+        no_rule,
+        "nothing: it sizes the pockets a user interface shows",
+    ),
+    (
+        "mustDrop",
+        must_drop,
+        "`drops`: `must` (every `drops` component)",
+    ),
+    (
+        "firstRankPawnDrops",
+        first_rank_pawn_drops,
+        "`pawn-drops`: the pawn may be dropped on its first rank",
+    ),
+    (
+        "promotionZonePawnDrops",
+        zone_pawn_drops,
+        "`pawn-drops`: the pawn may be dropped in its promotion zone",
+    ),
+    (
+        "whiteDropRegion",
+        |s, a| drop_region(s, a, 0),
+        "`drops`: White's region (an old name of `dropRegionWhite`)",
+    ),
+    (
+        "blackDropRegion",
+        |s, a| drop_region(s, a, 1),
+        "`drops`: Black's region (an old name of `dropRegionBlack`)",
+    ),
+    (
+        "dropRegionWhite",
+        |s, a| drop_region(s, a, 0),
+        "`drops`: White's region (every `drops` component)",
+    ),
+    (
+        "dropRegionBlack",
+        |s, a| drop_region(s, a, 1),
+        "`drops`: Black's region (every `drops` component)",
+    ),
+    (
+        "dropNoDoubled",
+        drop_no_doubled,
+        "`drops`: `no-doubled` for that piece (with `dropNoDoubledCount` only `1`)",
+    ),
+    (
+        "immobilityIllegal",
+        immobility_illegal,
+        "`drops`: `immobile no`; moves onto such squares must then promote (else refused)",
     ),
 ];
 
 /// Fairy-Stockfish settings the engine cannot play yet, each with the value that means "not
 /// used" (a section may write that value; any other is refused naming the setting).
 pub const UNSUPPORTED: &[(&str, &str)] = &[
-    ("pocketSize", "0"),
-    ("mustDrop", "false"),
     ("dropLoop", "false"),
     ("dropChecks", "true"),
     ("dropPromoted", "false"),
-    ("firstRankPawnDrops", "false"),
-    ("promotionZonePawnDrops", "false"),
-    ("immobilityIllegal", "false"),
     ("sittuyinPromotion", "false"),
     ("sittuyinRookDrop", "false"),
     ("dropOppositeColoredBishop", "false"),
     ("shogiPawnDropMateIllegal", "false"),
-    ("promotedPieceType", "-"),
     ("piecePromotionOnCapture", "false"),
-    ("mandatoryPiecePromotion", "false"),
     ("pieceDemotion", "false"),
     ("gating", "false"),
     ("seirawanGating", "false"),
@@ -332,9 +381,6 @@ pub const UNSUPPORTED: &[(&str, &str)] = &[
     ("soldierPromotionRank", "1"),
     ("diagonalLines", "-"),
     ("twoBoards", "false"),
-    ("dropRegionWhite", ""),
-    ("dropRegionBlack", ""),
-    ("dropNoDoubled", "-"),
     ("dropNoDoubledCount", "1"),
     ("mustDropType", "*"),
     ("nMoveRuleTypes", "p"),
@@ -358,8 +404,6 @@ pub const UNSUPPORTED: &[(&str, &str)] = &[
     ("doubleStepRankMin", ""),
     ("whiteFlag", ""),
     ("blackFlag", ""),
-    ("whiteDropRegion", ""),
-    ("blackDropRegion", ""),
     ("castlingRookPiece", ""),
     ("dropOnTop", "false"),
 ];
@@ -438,6 +482,10 @@ struct Promo {
     mandatory: bool,
     captured_only: bool,
     limits: Vec<(char, u8)>,
+    /// `promotedPieceType`: each piece's own promoted kind.
+    pairs: Vec<(char, char)>,
+    /// `mandatoryPiecePromotion`.
+    piece_mandatory: bool,
 }
 
 /// Extinction, as Fairy-Stockfish holds it: `None` pieces is `*`, every piece.
@@ -453,6 +501,85 @@ struct Flag {
     pieces: Option<Vec<char>>,
     region: Sides<Region>,
     timing: Timing,
+}
+
+/// The drop rules, as Fairy-Stockfish holds them; written back as `drops` components when a
+/// section is done.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DropView {
+    /// `pieceDrops`.
+    on: bool,
+    /// `dropRegionWhite`, `dropRegionBlack`: where each side drops (empty: anywhere).
+    region: Sides<Region>,
+    /// `firstRankPawnDrops`.
+    first_rank: bool,
+    /// `promotionZonePawnDrops`.
+    zone: bool,
+    /// `dropNoDoubled`: the piece never dropped onto a file holding one of its side's.
+    no_doubled: Option<char>,
+    /// `mustDrop`.
+    must: bool,
+    /// `dropOppositeColoredBishop`, as the bundled placement has it.
+    opposite: Vec<char>,
+}
+
+impl DropView {
+    fn off() -> DropView {
+        DropView {
+            on: false,
+            region: Default::default(),
+            first_rank: false,
+            zone: false,
+            no_doubled: None,
+            must: false,
+            opposite: Vec::new(),
+        }
+    }
+}
+
+/// What one section leaves the next (its child): the pieces' Fairy-Stockfish types, the drop
+/// rules and `immobilityIllegal`.
+pub struct Carry {
+    types: Option<Vec<(char, String)>>,
+    /// `None`: drops the settings cannot change (a bundled game's shogi-style drops).
+    drops: Option<DropView>,
+    immobility: bool,
+    /// `soldierPromotionRank` is not 1: a soldier moves sideways only across the river.
+    river: bool,
+}
+
+impl Carry {
+    /// What the bundled game `base` starts a section with: its drop settings and
+    /// `immobilityIllegal` as Fairy-Stockfish sets them for that game (facts of its
+    /// `src/variant.cpp`).
+    pub fn of_base(base: &str, def: &Definition) -> Carry {
+        let has_drops = def
+            .rules
+            .iter()
+            .any(|r| matches!(r.component, Component::Drops { .. }));
+        let immobility = matches!(base, "shogi" | "minishogi" | "shoshogi" | "grand");
+        let drops = match base {
+            "crazyhouse" => Some(DropView {
+                on: true,
+                ..DropView::off()
+            }),
+            "placement" => Some(DropView {
+                on: true,
+                region: [rank_region(def, 0), rank_region(def, def.ranks - 1)],
+                must: true,
+                opposite: vec!['B'],
+                ..DropView::off()
+            }),
+            _ if has_drops => None,
+            _ => Some(DropView::off()),
+        };
+        Carry {
+            types: None,
+            drops,
+            immobility,
+            river: base == "xiangqi",
+        }
+    }
 }
 
 /// A definition being imported, with the views of the rules that several settings share.
@@ -482,6 +609,11 @@ pub struct State {
     checkmate: Value,
     /// Castling rules whose king was removed, kept for a `castlingKingPiece` naming another.
     parked: Vec<Rule>,
+    drops: Option<DropView>,
+    /// `immobilityIllegal`.
+    immobility: bool,
+    /// A soldier moves sideways only across the river (`soldierPromotionRank` is not 1).
+    river: bool,
     /// The base's clauses are the designer's words for its rules: a rule rewritten here says
     /// where its settings came from instead.
     pub provenance: String,
@@ -539,14 +671,9 @@ fn infer_type(p: &PieceDef) -> String {
 impl State {
     /// The state of a section starting from `base` (`reset`: a section without a parent,
     /// which declares its pieces).
-    pub fn new(
-        base: &Definition,
-        reset: bool,
-        provenance: String,
-        types: Option<Vec<(char, String)>>,
-    ) -> State {
+    pub fn new(base: &Definition, reset: bool, provenance: String, carry: Carry) -> State {
         let def = base.clone();
-        let types = types.unwrap_or_else(|| {
+        let types = carry.types.unwrap_or_else(|| {
             def.pieces
                 .iter()
                 .map(|p| (p.letter, infer_type(p)))
@@ -586,6 +713,9 @@ impl State {
             counting_dirty: false,
             checkmate: Value::Loss,
             parked: Vec::new(),
+            drops: carry.drops,
+            immobility: carry.immobility,
+            river: carry.river,
             provenance,
         };
         s.promo = match promos.as_slice() {
@@ -602,6 +732,8 @@ impl State {
                 mandatory: true,
                 captured_only: false,
                 limits: Vec::new(),
+                pairs: Vec::new(),
+                piece_mandatory: false,
             }),
             // A shogi-style promotion (pairs, a turn of its own, demotion) is not one the
             // imported settings rebuild: a section that changes it is refused.
@@ -626,6 +758,8 @@ impl State {
                 mandatory: *mandatory,
                 captured_only: *captured_only,
                 limits: limits.clone(),
+                pairs: Vec::new(),
+                piece_mandatory: false,
             }),
             _ => None,
         };
@@ -699,6 +833,16 @@ impl State {
         s
     }
 
+    /// What this section leaves its child.
+    pub fn carry(&self) -> Carry {
+        Carry {
+            types: Some(self.types.clone()),
+            drops: self.drops.clone(),
+            immobility: self.immobility,
+            river: self.river,
+        }
+    }
+
     fn letters_of(&self, fsf_type: &str) -> Vec<char> {
         self.types
             .iter()
@@ -769,6 +913,7 @@ impl State {
                     pieces,
                     into,
                     limits,
+                    pairs,
                     ..
                 } => {
                     list(pieces);
@@ -777,7 +922,8 @@ impl State {
                         .iter()
                         .filter_map(|(c, n)| f(*c).map(|c| (c, *n)))
                         .collect();
-                    !pieces.is_empty() && into.iter().any(|i| !i.is_empty())
+                    *pairs = pairs.iter().filter_map(|(a, b)| f(*a).zip(f(*b))).collect();
+                    !pieces.is_empty() && into.iter().any(|i| !i.is_empty()) || !pairs.is_empty()
                 }
                 Component::Castling { king, rooks, .. } => {
                     list(rooks);
@@ -833,6 +979,11 @@ impl State {
                 .iter()
                 .filter_map(|(c, n)| f(*c).map(|c| (c, *n)))
                 .collect();
+            p.pairs = p
+                .pairs
+                .iter()
+                .filter_map(|(a, b)| f(*a).zip(f(*b)))
+                .collect();
         }
         if let Some((p, _)) = &mut self.ep {
             list(p);
@@ -844,6 +995,10 @@ impl State {
             list(p);
         }
         list(&mut self.blast_immune);
+        if let Some(d) = &mut self.drops {
+            d.no_doubled = d.no_doubled.and_then(f);
+            list(&mut d.opposite);
+        }
         self.initial = self
             .initial
             .iter()
@@ -857,11 +1012,29 @@ impl State {
     }
 
     fn remove_piece(&mut self, letter: char) {
+        // A promotion the settings cannot rebuild (shogi-style) stays as it is when it does not
+        // name the piece.
+        let promoted = self.promo.is_some()
+            || self.def.rules.iter().any(|r| match &r.component {
+                Component::Promotion {
+                    pieces,
+                    into,
+                    limits,
+                    pairs,
+                    ..
+                } => {
+                    pieces.contains(&letter)
+                        || into.iter().any(|i| i.contains(&letter))
+                        || limits.iter().any(|(l, _)| *l == letter)
+                        || pairs.iter().any(|(a, b)| *a == letter || *b == letter)
+                }
+                _ => false,
+            });
         self.map_letters(&|c| (c != letter).then_some(c));
         self.def.pieces.retain(|p| p.letter != letter);
         self.types.retain(|(l, _)| *l != letter);
         // Every set that named it changes: they are written again.
-        self.promo_dirty = true;
+        self.promo_dirty |= promoted;
         self.ep_dirty = true;
         self.ds_dirty |= self.initial.iter().any(|(l, _)| *l == letter);
     }
@@ -941,6 +1114,11 @@ impl State {
         };
         if let Some(d) = &mut self.declared {
             d.push(fsf_type.clone());
+        }
+        if fsf_type == "soldier" && self.river {
+            return Err(arg.bad(
+                "here the soldier moves sideways only across the river (`soldierPromotionRank`), which is not imported",
+            ));
         }
         let value = arg.value.trim();
         let first = value.chars().next().unwrap_or('-');
@@ -1099,7 +1277,9 @@ impl State {
             };
             let same = self.def.rules.iter().any(|r| r.component == component);
             if !same {
-                self.drop_rules(|c| matches!(c, Component::Promotion { .. }));
+                self.drop_rules(
+                    |c| matches!(c, Component::Promotion { pairs, .. } if pairs.is_empty()),
+                );
                 let live = !p.pieces.is_empty()
                     && p.region.iter().any(|r| !r.cells.is_empty())
                     && p.into.iter().any(|i| !i.is_empty());
@@ -1110,6 +1290,19 @@ impl State {
                         clause,
                         component,
                     );
+                }
+            }
+            let pairs = self.piece_promotion(&p)?;
+            let same = pairs
+                .as_ref()
+                .is_some_and(|c| self.def.rules.iter().any(|r| &r.component == c));
+            if !same {
+                self.drop_rules(
+                    |c| matches!(c, Component::Promotion { pairs, .. } if !pairs.is_empty()),
+                );
+                if let Some(c) = pairs {
+                    let clause = self.clause("A piece of `pairs` that moves into, within or out of its side's promotion region may become its own promoted kind (`PIECE:PROMOTED`).");
+                    self.add_rule("piece-promotion", clause, c);
                 }
             }
         }
@@ -1274,6 +1467,10 @@ impl State {
                 self.add_rule("check-count", clause, component);
             }
         }
+        if let Some(view) = self.drops.clone() {
+            self.write_drops(&view)?;
+        }
+        self.judge_immobility()?;
         // Royalty: the check rules need a royal kind, and a game that gains one gets them.
         let royal = self.def.pieces.iter().any(|p| p.royal);
         if !royal {
@@ -1334,13 +1531,510 @@ impl State {
             .rules
             .iter()
             .flat_map(|r| match &r.component {
-                Component::Promotion { pieces, .. } => pieces.clone(),
+                // Pieces with a promoted kind of their own are no pawns.
+                Component::Promotion { pieces, pairs, .. } if pairs.is_empty() => pieces.clone(),
                 _ => Vec::new(),
             })
             .collect();
         if self.promo_dirty {
             for p in &mut self.def.pieces {
                 p.pawn = promoting.contains(&p.letter) || pawn_letters.contains(&p.letter);
+            }
+        }
+        Ok(())
+    }
+
+    /// The component `promotedPieceType` makes (shogi-style pairs, promoting on moves into,
+    /// within or out of the zone), if any; an error where Fairy-Stockfish's rules for it are
+    /// not the component's.
+    fn piece_promotion(&self, p: &Promo) -> Result<Option<Component>, String> {
+        if p.pairs.is_empty() {
+            return Ok(None);
+        }
+        let pawn_types = self.letters_of("pawn");
+        let lefts: Vec<char> = p.pairs.iter().map(|(a, _)| *a).collect();
+        let rights: Vec<char> = p.pairs.iter().map(|(_, b)| *b).collect();
+        let live_into = p.into.iter().any(|i| !i.is_empty());
+        let why = |w: String| Err(format!("`promotedPieceType`: {w}, which is not supported"));
+        if let Some((_, r)) = rights
+            .iter()
+            .enumerate()
+            .find(|(i, r)| rights[..*i].contains(r))
+        {
+            return why(format!(
+                "two pieces promote into `{}`",
+                r.to_ascii_lowercase()
+            ));
+        }
+        if let Some(l) = lefts.iter().find(|l| rights.contains(l)) {
+            return why(format!(
+                "`{}` is both promoted and promotes",
+                l.to_ascii_lowercase()
+            ));
+        }
+        // Another piece of `promotionPawnTypes` moves as a pawn into the zone whatever
+        // `promotionPieceTypes` holds.
+        if let Some(l) = lefts
+            .iter()
+            .find(|l| p.pieces.contains(l) && !pawn_types.contains(l))
+        {
+            return why(format!(
+                "`{}` promotes both as a pawn and into a kind of its own",
+                l.to_ascii_lowercase()
+            ));
+        }
+        if live_into {
+            if let Some(l) = lefts.iter().find(|l| p.pieces.contains(l)) {
+                return why(format!(
+                    "`{}` promotes both as a pawn and into a kind of its own",
+                    l.to_ascii_lowercase()
+                ));
+            }
+            if let Some(r) = rights.iter().find(|r| p.into.iter().any(|i| i.contains(r))) {
+                return why(format!(
+                    "a pawn promotes into `{}`, which is also a promoted kind",
+                    r.to_ascii_lowercase()
+                ));
+            }
+        }
+        // A promoted kind is only ever made by promotion: one that starts on the board
+        // unpromoted or in hand would go back to the hand as itself in Fairy-Stockfish.
+        let placement = self.def.start.split_whitespace().next().unwrap_or("");
+        let mut plus = false;
+        for c in placement.chars() {
+            if c.is_ascii_alphabetic() && !plus && rights.contains(&c.to_ascii_uppercase()) {
+                return why(format!(
+                    "the start has an unpromoted `{}`, a promoted kind",
+                    c.to_ascii_lowercase()
+                ));
+            }
+            plus = c == '+';
+        }
+        // The pawn type promotes only on moves into the zone, and its promoted kind knows no
+        // limit; it moves under `mandatoryPawnPromotion`, the others under
+        // `mandatoryPiecePromotion`.
+        let pawns: Vec<char> = lefts
+            .iter()
+            .filter(|l| pawn_types.contains(l))
+            .copied()
+            .collect();
+        if !pawns.is_empty() {
+            if pawns.len() < lefts.len() && p.mandatory != p.piece_mandatory {
+                return why(
+                    "the pawn and the other pieces promote one mandatorily, one not".into(),
+                );
+            }
+            for (a, b) in &p.pairs {
+                if pawns.contains(a) && p.limits.iter().any(|(l, _)| l == b) {
+                    return why(format!(
+                        "the pawn's promoted kind `{}` has a `promotionLimit`",
+                        b.to_ascii_lowercase()
+                    ));
+                }
+            }
+            for piece in self.def.pieces.iter().filter(|x| pawns.contains(&x.letter)) {
+                for side in 0..2 {
+                    let steps = piece.design.steps(if side == 0 {
+                        crate::betza::Side::White
+                    } else {
+                        crate::betza::Side::Black
+                    });
+                    let zone = &p.region[side].cells;
+                    for c in zone {
+                        for st in &steps {
+                            let (f, r) = (i32::from(c.file) + st.dx, i32::from(c.rank) + st.dy);
+                            let on = (0..i32::from(self.def.files)).contains(&f)
+                                && (0..i32::from(self.def.ranks)).contains(&r);
+                            if on
+                                && !zone.contains(&Cell {
+                                    file: f as u8,
+                                    rank: r as u8,
+                                })
+                            {
+                                return why("the pawn may move out of its promotion zone".into());
+                            }
+                        }
+                    }
+                    let forward = if side == 0 { 1 } else { -1 };
+                    let far = |c: &Cell, n: i32| {
+                        let r = i32::from(c.rank) + forward * n;
+                        (0..i32::from(self.def.ranks)).contains(&r)
+                            && zone.contains(&Cell {
+                                file: c.file,
+                                rank: r as u8,
+                            })
+                    };
+                    if self.ds_region[side].cells.iter().any(|c| far(c, 2))
+                        || self.ts_region[side]
+                            .cells
+                            .iter()
+                            .any(|c| far(c, 2) || far(c, 3))
+                    {
+                        return why("the pawn's double step may reach its promotion zone".into());
+                    }
+                    // Fairy-Stockfish's en-passant capture never promotes: it must not land in
+                    // the zone, on a square an enemy double step passes over.
+                    let takes = self
+                        .ep
+                        .as_ref()
+                        .filter(|(pieces, _)| pieces.contains(&piece.letter));
+                    if let Some((_, region)) = takes {
+                        let passed = |c: &Cell, n: i32| {
+                            let r = i32::from(c.rank) - forward * n;
+                            let cell = Cell {
+                                file: c.file,
+                                rank: r.clamp(0, 255) as u8,
+                            };
+                            (0..i32::from(self.def.ranks)).contains(&r)
+                                && zone.contains(&cell)
+                                && (region[side].cells.is_empty()
+                                    || region[side].cells.contains(&cell))
+                        };
+                        let other = 1 - side;
+                        if self.ds_region[other].cells.iter().any(|c| passed(c, 1))
+                            || self.ts_region[other]
+                                .cells
+                                .iter()
+                                .any(|c| passed(c, 1) || passed(c, 2))
+                        {
+                            return why("the pawn may take en passant into its promotion zone, where Fairy-Stockfish does not let it promote".into());
+                        }
+                    }
+                }
+            }
+        }
+        let mandatory = if pawns.len() == lefts.len() {
+            p.mandatory
+        } else {
+            p.piece_mandatory
+        };
+        let limits: Vec<(char, u8)> = p
+            .limits
+            .iter()
+            .filter(|(l, _)| rights.contains(l))
+            .copied()
+            .collect();
+        if mandatory && !limits.is_empty() {
+            return why("a mandatory promotion into a limited kind (Fairy-Stockfish then lets the piece move unpromoted)".into());
+        }
+        Ok(Some(Component::Promotion {
+            pieces: lefts,
+            region: p.region.clone(),
+            into: Default::default(),
+            mandatory,
+            captured_only: false,
+            limits,
+            pairs: p.pairs.clone(),
+            leaving: true,
+            as_turn: false,
+            demote: false,
+        }))
+    }
+
+    /// The squares of the board (holes left out), sorted.
+    fn board_cells(&self) -> Vec<Cell> {
+        all_cells(&self.def)
+            .cells
+            .into_iter()
+            .filter(|c| !self.def.holes.contains(c))
+            .collect()
+    }
+
+    /// The squares from which a piece of `p` of `side` could never move on an empty board:
+    /// as this program judges it (no step of its stays on the board) and as Fairy-Stockfish
+    /// does (no step of a move that is not only a capture nor a hop).
+    fn stuck(&self, p: &PieceDef, side: usize) -> (Vec<Cell>, Vec<Cell>) {
+        let steps = p.design.steps(if side == 0 {
+            crate::betza::Side::White
+        } else {
+            crate::betza::Side::Black
+        });
+        let cells = self.board_cells();
+        let lands = |c: &Cell, dx: i32, dy: i32| {
+            let (f, r) = (i32::from(c.file) + dx, i32::from(c.rank) + dy);
+            u8::try_from(f)
+                .ok()
+                .zip(u8::try_from(r).ok())
+                .is_some_and(|(file, rank)| {
+                    file < self.def.files
+                        && rank < self.def.ranks
+                        && !self.def.holes.contains(&Cell { file, rank })
+                })
+        };
+        let ours = cells
+            .iter()
+            .filter(|c| !steps.iter().any(|s| lands(c, s.dx, s.dy)))
+            .copied()
+            .collect();
+        let theirs = cells
+            .iter()
+            .filter(|c| {
+                !steps.iter().any(|s| {
+                    s.modality.can_move()
+                        && s.kind != crate::betza::Kind::Hopper
+                        && lands(c, s.dx, s.dy)
+                })
+            })
+            .copied()
+            .collect();
+        (ours, theirs)
+    }
+
+    /// Fairy-Stockfish's promotion zone of each side, which also bounds pawn drops.
+    fn promotion_zone(&self) -> Sides<Region> {
+        match &self.promo {
+            Some(p) => p.region.clone(),
+            None => self
+                .def
+                .rules
+                .iter()
+                .find_map(|r| match &r.component {
+                    Component::Promotion { region, .. } => Some(region.clone()),
+                    _ => None,
+                })
+                .unwrap_or_default(),
+        }
+    }
+
+    /// Writes the drop rules of `view` as `drops` components (the ones there are kept when
+    /// they say the same): one for every piece, one for the pawns kept off their first rank
+    /// and promotion zone, and one for a piece never dropped onto a file holding its like.
+    fn write_drops(&mut self, view: &DropView) -> Result<(), String> {
+        let cells = self.board_cells();
+        let within = |r: &Region| -> Region {
+            let mut r = r.clone();
+            r.cells.retain(|c| cells.contains(c));
+            r
+        };
+        let region: Sides<Region> = [within(&view.region[0]), within(&view.region[1])];
+        // A side's region written empty is every square: both are written, or neither.
+        let region: Sides<Region> = if region.iter().all(|r| r.cells.is_empty()) {
+            region
+        } else {
+            [0, 1].map(|side| {
+                if region[side].cells.is_empty() {
+                    Region {
+                        cells: cells.clone(),
+                    }
+                } else {
+                    region[side].clone()
+                }
+            })
+        };
+        let component = |pieces: Vec<char>,
+                         region: Sides<Region>,
+                         no_doubled: bool,
+                         opposite: Vec<char>| Component::Drops {
+            pieces,
+            region,
+            no_doubled,
+            no_mate: false,
+            immobile: false,
+            opposite_colours: opposite,
+            must: view.must,
+            promoted: false,
+            free: false,
+            onto: crate::definition::model::Onto::Anywhere,
+            opening: Region::default(),
+        };
+        let mut new: Vec<(&str, String, Component)> = Vec::new();
+        if view.on {
+            let where_ = if region.iter().all(|r| r.cells.is_empty()) {
+                "any empty square"
+            } else {
+                "an empty square of its side's drop region"
+            };
+            new.push((
+                "drops",
+                format!("Instead of moving, a player may put a piece from the hand on {where_}."),
+                component(Vec::new(), region.clone(), false, view.opposite.clone()),
+            ));
+            let pawns = self.letters_of("pawn");
+            let doubled = view.no_doubled.filter(|l| pawns.contains(l));
+            if !pawns.is_empty() && (!view.first_rank || !view.zone || doubled.is_some()) {
+                if doubled.is_some() && pawns.len() > 1 {
+                    return Err(
+                        "`dropNoDoubled` naming one of several pawn types is not supported".into(),
+                    );
+                }
+                let zone = self.promotion_zone();
+                let ranks = self.def.ranks;
+                let pawn_region: Sides<Region> = [0usize, 1].map(|side| {
+                    let first = if side == 0 { 0 } else { ranks - 1 };
+                    let base = if region[side].cells.is_empty() {
+                        &cells
+                    } else {
+                        &region[side].cells
+                    };
+                    Region {
+                        cells: base
+                            .iter()
+                            .filter(|c| view.first_rank || c.rank != first)
+                            .filter(|c| view.zone || !zone[side].cells.contains(c))
+                            .copied()
+                            .collect(),
+                    }
+                });
+                let never = pawn_region.iter().any(|r| r.cells.is_empty());
+                let in_hand = self
+                    .def
+                    .rules
+                    .iter()
+                    .any(|r| r.component == Component::CapturesToHand)
+                    || pocket(&self.def.start)
+                        .is_none_or(|p| p.iter().any(|c| pawns.contains(&c.to_ascii_uppercase())));
+                if never && in_hand {
+                    return Err("a pawn type that may be held could be dropped nowhere, which drops cannot say".into());
+                }
+                if !never {
+                    let everywhere = pawn_region.iter().all(|r| r.cells == cells);
+                    let pawn_region = if everywhere {
+                        Default::default()
+                    } else {
+                        pawn_region
+                    };
+                    let mut nots = Vec::new();
+                    if !view.first_rank {
+                        nots.push("on its first rank");
+                    }
+                    if !view.zone {
+                        nots.push("in its promotion zone");
+                    }
+                    if doubled.is_some() {
+                        nots.push("on a file holding another of its side's pawns");
+                    }
+                    let what = format!("A pawn is not dropped {}.", nots.join(", nor "));
+                    new.push((
+                        "pawn-drops",
+                        what,
+                        component(pawns.clone(), pawn_region, doubled.is_some(), Vec::new()),
+                    ));
+                }
+            }
+            if let Some(l) = view.no_doubled.filter(|l| !pawns.contains(l)) {
+                new.push((
+                    "doubled-drops",
+                    format!(
+                        "A piece `{l}` is not dropped on a file holding another of its side's."
+                    ),
+                    component(vec![l], region.clone(), true, Vec::new()),
+                ));
+            }
+        }
+        // `immobile` matters only where a piece a component drops could be stuck: elsewhere
+        // the default (`no`) is written.
+        let named: Vec<char> = new
+            .iter()
+            .flat_map(|(_, _, c)| match c {
+                Component::Drops { pieces, .. } => pieces.clone(),
+                _ => Vec::new(),
+            })
+            .collect();
+        for (_, _, c) in &mut new {
+            if let Component::Drops {
+                pieces,
+                region,
+                immobile,
+                ..
+            } = c
+            {
+                let stuck = self.def.pieces.iter().any(|p| {
+                    let dropped = if pieces.is_empty() {
+                        !named.contains(&p.letter)
+                    } else {
+                        pieces.contains(&p.letter)
+                    };
+                    dropped
+                        && (0..2).any(|side| {
+                            let (ours, theirs) = self.stuck(p, side);
+                            ours.iter().chain(&theirs).any(|c| {
+                                region[side].cells.is_empty() || region[side].cells.contains(c)
+                            })
+                        })
+                });
+                *immobile = stuck && !self.immobility;
+            }
+        }
+        let old: Vec<&Component> = self
+            .def
+            .rules
+            .iter()
+            .map(|r| &r.component)
+            .filter(|c| matches!(c, Component::Drops { .. }))
+            .collect();
+        if old.len() == new.len() && old.iter().zip(&new).all(|(a, (_, _, b))| *a == b) {
+            return Ok(());
+        }
+        self.drop_rules(|c| matches!(c, Component::Drops { .. }));
+        for (id, what, c) in new {
+            let clause = self.clause(&what);
+            self.add_rule(id, clause, c);
+        }
+        Ok(())
+    }
+
+    /// Fairy-Stockfish's `immobilityIllegal` refuses a move or drop onto a square from which
+    /// the piece could never move again; this program forbids such drops under `immobile no`
+    /// and makes a piece that may promote there promote. An error where the two differ.
+    fn judge_immobility(&self) -> Result<(), String> {
+        let pawns: Vec<char> = self
+            .def
+            .pieces
+            .iter()
+            .filter(|p| p.pawn)
+            .map(|p| p.letter)
+            .collect();
+        // A promotion's pieces: those named, else the left sides of its pairs, else the pawns.
+        let promotions: Vec<(Vec<char>, &Sides<Region>, bool)> = self
+            .def
+            .rules
+            .iter()
+            .filter_map(|r| match &r.component {
+                Component::Promotion {
+                    pieces,
+                    region,
+                    mandatory,
+                    pairs,
+                    as_turn: false,
+                    ..
+                } => {
+                    let named = if !pieces.is_empty() {
+                        pieces.clone()
+                    } else if !pairs.is_empty() {
+                        pairs.iter().map(|(a, _)| *a).collect()
+                    } else {
+                        pawns.clone()
+                    };
+                    Some((named, region, *mandatory))
+                }
+                _ => None,
+            })
+            .collect();
+        let name = |c: &Cell| format!("{}{}", (b'a' + c.file) as char, c.rank + 1);
+        for p in &self.def.pieces {
+            for side in 0..2 {
+                let (ours, theirs) = self.stuck(p, side);
+                if ours.is_empty() && theirs.is_empty() {
+                    continue;
+                }
+                let promotes = |c: &Cell, optional_only: bool| {
+                    promotions.iter().any(|(pieces, region, mandatory)| {
+                        pieces.contains(&p.letter)
+                            && region[side].cells.contains(c)
+                            && !(optional_only && *mandatory)
+                    })
+                };
+                let l = p.letter.to_ascii_lowercase();
+                if self.immobility {
+                    if ours != theirs {
+                        return Err(format!("`immobilityIllegal` with the piece `{l}`, whose captures or hops leave squares its other moves cannot, is not supported"));
+                    }
+                    if let Some(c) = theirs.iter().find(|c| !promotes(c, false)) {
+                        return Err(format!("under `immobilityIllegal` a piece `{l}` may not move onto {}, from which it could never move, where it does not promote: no component says so", name(c)));
+                    }
+                } else if let Some(c) = ours.iter().find(|c| promotes(c, true)) {
+                    return Err(format!("a piece `{l}` that stays unpromoted on {} could never move again: this program makes it promote there, Fairy-Stockfish (without `immobilityIllegal`) does not", name(c)));
+                }
             }
         }
         Ok(())
@@ -1433,6 +2127,20 @@ fn describe(c: &Component) -> &'static str {
         Component::RegionMove { .. } => "A piece of `pieces` standing in its side's region may also move as `move`.",
         _ => "The rule of the base game, with the pieces the section removes left out.",
     }
+}
+
+/// The letters of a FEN's pocket (`[...]` after the placement), if it has one.
+fn pocket(fen: &str) -> Option<Vec<char>> {
+    let placement = fen.split_whitespace().next()?;
+    let open = placement.find('[')?;
+    let inside = &placement[open + 1..];
+    let close = inside.find(']')?;
+    Some(
+        inside[..close]
+            .chars()
+            .filter(|c| c.is_ascii_alphabetic())
+            .collect(),
+    )
 }
 
 /// Splits a Fairy-Stockfish movement into its moves and its initial (`i`) moves.
@@ -1751,6 +2459,50 @@ fn promo_mandatory(s: &mut State, a: &Arg<'_>) -> Result<(), Problem> {
     Ok(())
 }
 
+fn promoted_type(s: &mut State, a: &Arg<'_>) -> Result<(), Problem> {
+    promo(s, a)?;
+    let mut pairs: Vec<(char, char)> = Vec::new();
+    for token in a.value.split_whitespace() {
+        if token == "-" {
+            break;
+        }
+        let bad = || a.bad(format!("`{token}` is not `PIECE:PROMOTED`"));
+        let (x, y) = token.split_once(':').ok_or_else(bad)?;
+        let letter = |t: &str| -> Result<char, Problem> {
+            let l = t
+                .chars()
+                .next()
+                .filter(|_| t.len() == 1)
+                .ok_or_else(bad)?
+                .to_ascii_uppercase();
+            if !s.def.pieces.iter().any(|p| p.letter == l) {
+                return Err(a.bad(format!(
+                    "no piece is written `{}` here",
+                    l.to_ascii_lowercase()
+                )));
+            }
+            Ok(l)
+        };
+        let (x, y) = (letter(x)?, letter(y)?);
+        // A piece has one promoted kind: the last named.
+        pairs.retain(|(p, _)| *p != x);
+        pairs.push((x, y));
+    }
+    if let Some(p) = &mut s.promo {
+        p.pairs = pairs;
+    }
+    Ok(())
+}
+
+fn piece_mandatory(s: &mut State, a: &Arg<'_>) -> Result<(), Problem> {
+    promo(s, a)?;
+    let b = boolean(a)?;
+    if let Some(p) = &mut s.promo {
+        p.piece_mandatory = b;
+    }
+    Ok(())
+}
+
 fn blast(s: &mut State, a: &Arg<'_>) -> Result<(), Problem> {
     let on = boolean(a)?;
     let has = s
@@ -1991,61 +2743,64 @@ fn captures_to_hand(s: &mut State, a: &Arg<'_>) -> Result<(), Problem> {
     Ok(())
 }
 
-/// Drops, as Fairy-Stockfish makes them by default: any piece in hand on any empty square
-/// (where it could not move too), but a pawn neither on its first rank nor in its promotion
-/// zone.
+/// The drop rules a drop setting changes: an error when the base game's drops are not ones
+/// the settings rebuild (shogi-style drops).
+fn drops<'a>(s: &'a mut State, a: &Arg<'_>) -> Result<&'a mut DropView, Problem> {
+    s.drops.as_mut().ok_or_else(|| {
+        a.bad("the base game's drops are not ones imported settings can change (shogi-style drops)")
+    })
+}
+
+/// Drops, as Fairy-Stockfish makes them by default: any piece in hand on any empty square, but
+/// a pawn neither on its first rank nor in its promotion zone (written when the section is
+/// done).
 fn piece_drops(s: &mut State, a: &Arg<'_>) -> Result<(), Problem> {
     let on = boolean(a)?;
-    let has = s
-        .def
-        .rules
-        .iter()
-        .any(|r| matches!(r.component, Component::Drops { .. }));
-    if !on {
-        s.drop_rules(|c| matches!(c, Component::Drops { .. }));
-        return Ok(());
+    drops(s, a)?.on = on;
+    Ok(())
+}
+
+fn must_drop(s: &mut State, a: &Arg<'_>) -> Result<(), Problem> {
+    let on = boolean(a)?;
+    drops(s, a)?.must = on;
+    Ok(())
+}
+
+fn first_rank_pawn_drops(s: &mut State, a: &Arg<'_>) -> Result<(), Problem> {
+    let on = boolean(a)?;
+    drops(s, a)?.first_rank = on;
+    Ok(())
+}
+
+fn zone_pawn_drops(s: &mut State, a: &Arg<'_>) -> Result<(), Problem> {
+    let on = boolean(a)?;
+    drops(s, a)?.zone = on;
+    Ok(())
+}
+
+fn drop_region(s: &mut State, a: &Arg<'_>, side: usize) -> Result<(), Problem> {
+    let mut r = region(s, a)?;
+    r.cells.retain(|c| !s.def.holes.contains(c));
+    if r.cells.is_empty() {
+        return Err(a.bad("a drop region without a square of the board is not imported"));
     }
-    if has {
-        return Ok(());
-    }
-    let drops = |pieces: Vec<char>, region: Sides<Region>| Component::Drops {
-        pieces,
-        region,
-        no_doubled: false,
-        no_mate: false,
-        immobile: true,
-        opposite_colours: Vec::new(),
-        must: false,
-        promoted: false,
-        free: false,
-        onto: crate::definition::model::Onto::Anywhere,
-        opening: Region::default(),
+    drops(s, a)?.region[side] = r;
+    Ok(())
+}
+
+fn drop_no_doubled(s: &mut State, a: &Arg<'_>) -> Result<(), Problem> {
+    let set = s.piece_set(a)?;
+    let letter = match set.as_deref() {
+        Some([]) => None,
+        Some([l]) => Some(*l),
+        _ => return Err(a.bad("one piece, or `-` for none")),
     };
-    let clause =
-        s.clause("Instead of moving, a player may put a piece from the hand on any empty square.");
-    s.add_rule("drops", clause, drops(Vec::new(), Default::default()));
-    let pawns = s.letters_of("pawn");
-    if !pawns.is_empty() {
-        let zone = s
-            .promo
-            .as_ref()
-            .map(|p| p.region.clone())
-            .unwrap_or_default();
-        let (files, ranks) = (s.def.files, s.def.ranks);
-        let region: Sides<Region> = [0usize, 1].map(|side| {
-            let first = if side == 0 { 0 } else { ranks - 1 };
-            let mut cells: Vec<Cell> = (0..ranks)
-                .filter(|&r| r != first)
-                .flat_map(|rank| (0..files).map(move |file| Cell { file, rank }))
-                .filter(|c| !zone[side].cells.contains(c) && !s.def.holes.contains(c))
-                .collect();
-            cells.sort();
-            Region { cells }
-        });
-        let clause =
-            s.clause("A pawn is not dropped on its first rank, nor in its promotion zone.");
-        s.add_rule("pawn-drops", clause, drops(pawns, region));
-    }
+    drops(s, a)?.no_doubled = letter;
+    Ok(())
+}
+
+fn immobility_illegal(s: &mut State, a: &Arg<'_>) -> Result<(), Problem> {
+    s.immobility = boolean(a)?;
     Ok(())
 }
 

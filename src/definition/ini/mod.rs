@@ -186,6 +186,19 @@ knight = -
 customPiece1 = n:NN
 promotionPieceTypes = qrbn
 
+[nocheckatomic:chess]
+king = -
+commoner = k
+castlingKingPiece = k
+extinctionValue = loss
+extinctionPieceTypes = k
+blastOnCapture = true
+
+[pocketknight:chess]
+startFen = rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Nn] w KQkq - 0 1
+pieceDrops = true
+capturesToHand = false
+
 [5check:3check]
 startFen = rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 5+5 0 1
 ";
@@ -451,7 +464,9 @@ pub fn import(
     def.source = provenance.clone();
     let mut problems = Vec::new();
     let mut refused = Vec::new();
-    let mut types = None;
+    // What one section leaves the next: the pieces' types, the drops and immobility as
+    // Fairy-Stockfish holds them (for the first, the base game's).
+    let mut carry = map::Carry::of_base(base_name, &def);
     // The built-in game's own sections first (root first), then the file's.
     let sections: Vec<(&Section, bool)> = built_in
         .iter()
@@ -462,7 +477,7 @@ pub fn import(
     for (n, (s, internal)) in sections.iter().enumerate() {
         let before = problems.len();
         let reset = n == 0 && base.is_none();
-        let mut state = map::State::new(&def, reset, provenance.clone(), types.take());
+        let mut state = map::State::new(&def, reset, provenance.clone(), carry);
         for bad in &s.bad_lines {
             problems.push(Problem::new(
                 "this line is not `key = value`, a section header or a comment",
@@ -508,7 +523,7 @@ pub fn import(
                 refused.push("definition".into());
             }
         }
-        types = Some(state.types.clone());
+        carry = state.carry();
         def = state.def;
         if *internal && problems.len() > before {
             // A built-in game's settings are this program's: an error there is its own.

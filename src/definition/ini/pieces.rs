@@ -26,9 +26,8 @@ const fn t(setting: &'static str, name: &'static str, betza: &'static str) -> Pi
 
 /// The built-in types whose movement the generic engine plays as Fairy-Stockfish does, in
 /// Fairy-Stockfish's order of types (the order its settings are applied in). The king is last
-/// and royal. Types whose moves depend on rules the engine does not have yet (the soldier that
-/// gains sideways moves across the river, the janggi cannon and elephant, the immobile piece)
-/// are in [`UNSUPPORTED`].
+/// and royal. Types whose moves depend on rules the engine does not have yet (the janggi cannon
+/// and elephant, the immobile piece) are in [`UNSUPPORTED`].
 pub const TYPES: &[PieceType] = &[
     PieceType {
         setting: "pawn",
@@ -61,6 +60,9 @@ pub const TYPES: &[PieceType] = &[
     t("clobber", "clobber", "cW"),
     t("breakthrough", "breakthrough", "fmWfF"),
     t("cannon", "cannon", "mRcpR"),
+    // Sideways too only from `soldierPromotionRank`, which is 1 (everywhere) unless a xiangqi
+    // game sets it: the importer refuses the type there.
+    t("soldier", "soldier", "fsW"),
     t("horse", "horse", "nN"),
     t("elephant", "elephant", "nA"),
     t("banner", "banner", "RcpRnN"),
@@ -75,10 +77,6 @@ pub const ALIASES: &[(&str, &str)] = &[("met", "fers"), ("khon", "silver"), ("dr
 
 /// Built-in types the engine does not play yet, each with why.
 pub const UNSUPPORTED: &[(&str, &str)] = &[
-    (
-        "soldier",
-        "the soldier gains sideways moves once across the river, a rule of the type itself",
-    ),
     (
         "janggiCannon",
         "the janggi cannon may not jump or take cannons, a rule of the type itself",

@@ -166,15 +166,15 @@ fn unknown_setting_with_did_you_mean_at_its_line() {
 
 #[test]
 fn unsupported_setting_unless_at_its_default() {
-    let r = refused("[a:chess]\nmustDrop = true\n", "a");
+    let r = refused("[a:chess]\ndropChecks = false\n", "a");
     assert!(
         r.message
-            .contains("the setting `mustDrop` is not supported yet"),
+            .contains("the setting `dropChecks` is not supported yet"),
         "{}",
         r.message
     );
     assert!(r.message.contains("t.ini:2:1"), "{}", r.message);
-    assert!(one("[a:chess]\nmustDrop = false\n", "a").is_ok());
+    assert!(one("[a:chess]\ndropChecks = true\n", "a").is_ok());
 }
 
 #[test]
@@ -367,4 +367,273 @@ fn built_in_games_written_as_sections_are_parents_too() {
         matches!(component(&i, "goal"), Some(Component::Goal { pieces, .. }) if pieces == &['K'])
     );
     assert!(starting_games().contains(&"gardner"));
+}
+
+/// The `drops` components of an import, in order: pieces, White's and Black's region (as
+/// `(file, rank)` from 0), `no-doubled`, `immobile` and `must`.
+#[allow(clippy::type_complexity)]
+fn drops_of(i: &Imported) -> Vec<(Vec<char>, [Vec<(u8, u8)>; 2], bool, bool, bool)> {
+    i.definition
+        .rules
+        .iter()
+        .filter_map(|r| match &r.component {
+            Component::Drops {
+                pieces,
+                region,
+                no_doubled,
+                immobile,
+                must,
+                ..
+            } => Some((
+                pieces.clone(),
+                [0, 1].map(|s| region[s].cells.iter().map(|c| (c.file, c.rank)).collect()),
+                *no_doubled,
+                *immobile,
+                *must,
+            )),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The squares of these ranks (from 0) on an 8x8 board, sorted as regions are.
+fn ranks(rs: &[u8]) -> Vec<(u8, u8)> {
+    let mut v: Vec<(u8, u8)> = (0..8u8)
+        .flat_map(|f| rs.iter().map(move |r| (f, *r)))
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn drop_regions_bound_every_drop_and_the_pawns_keep_off_their_ranks() {
+    let i = one(
+        "[d:chess]\npieceDrops = true\ncapturesToHand = true\ndropRegionWhite = *1 *2\ndropRegionBlack = *7 *8\n",
+        "d",
+    )
+    .unwrap();
+    let d = drops_of(&i);
+    assert_eq!(d.len(), 2, "{}", i.text);
+    assert_eq!(d[0].0, Vec::<char>::new());
+    assert_eq!(d[0].1, [ranks(&[0, 1]), ranks(&[6, 7])]);
+    // The pawn: the region, less its first rank (the promotion zone is out of it already).
+    assert_eq!(d[1].0, vec!['P']);
+    assert_eq!(d[1].1, [ranks(&[1]), ranks(&[6])]);
+    assert!(i.text.contains("white ranks 1 2"), "{}", i.text);
+}
+
+#[test]
+fn a_drop_region_without_a_square_is_refused_at_its_value() {
+    let r = refused("[d:chess]\npieceDrops = true\ndropRegionWhite = -\n", "d");
+    assert_eq!(r.settings, vec!["dropRegionWhite"]);
+    assert!(r.message.contains("t.ini:3:19"), "{}", r.message);
+}
+
+#[test]
+fn pawn_drop_ranks_follow_first_rank_and_zone_settings() {
+    let both = one(
+        "[d:crazyhouse]\nfirstRankPawnDrops = true\npromotionZonePawnDrops = true\n",
+        "d",
+    )
+    .unwrap();
+    // Nothing keeps the pawn anywhere: one component drops every piece.
+    assert_eq!(drops_of(&both).len(), 1, "{}", both.text);
+    let first = one("[d:crazyhouse]\nfirstRankPawnDrops = true\n", "d").unwrap();
+    let d = drops_of(&first);
+    assert_eq!(
+        d[1].1,
+        [ranks(&[0, 1, 2, 3, 4, 5, 6]), ranks(&[1, 2, 3, 4, 5, 6, 7])]
+    );
+    // A crazyhouse child that changes no drop keeps the bundled components as they are.
+    let same = one("[d:crazyhouse]\nmustCapture = true\n", "d").unwrap();
+    assert!(!same.text.contains("drops"), "{}", same.text);
+}
+
+#[test]
+fn no_doubled_drops_for_the_pawn_or_another_piece() {
+    let p = one("[d:crazyhouse]\ndropNoDoubled = p\n", "d").unwrap();
+    let d = drops_of(&p);
+    assert_eq!((d[1].0.clone(), d[1].2), (vec!['P'], true), "{}", p.text);
+    let n = one("[d:crazyhouse]\ndropNoDoubled = n\n", "d").unwrap();
+    let d = drops_of(&n);
+    assert_eq!(d.len(), 3, "{}", n.text);
+    assert_eq!((d[2].0.clone(), d[2].2), (vec!['N'], true));
+    let r = refused(
+        "[d:crazyhouse]\ndropNoDoubled = p\ndropNoDoubledCount = 2\n",
+        "d",
+    );
+    assert_eq!(r.settings, vec!["dropNoDoubledCount"]);
+    let r = refused("[d:crazyhouse]\ndropNoDoubled = pn\n", "d");
+    assert_eq!(r.settings, vec!["dropNoDoubled"]);
+}
+
+#[test]
+fn must_drop_binds_every_drops_component() {
+    let i = one("[d:crazyhouse]\nmustDrop = true\n", "d").unwrap();
+    assert!(drops_of(&i).iter().all(|d| d.4), "{}", i.text);
+    // Shogi's drops are not ones the settings rebuild.
+    let r = refused("[s:shogi]\nmustDrop = true\n", "s");
+    assert_eq!(r.settings, vec!["mustDrop"]);
+    assert!(r.message.contains("shogi-style drops"), "{}", r.message);
+}
+
+#[test]
+fn pocket_size_only_sizes_the_pocket() {
+    let a = one("[d:crazyhouse]\npocketSize = 6\n", "d").unwrap();
+    let b = one("[d:crazyhouse]\n", "d").unwrap();
+    assert_eq!(meaning(&a.definition), meaning(&b.definition));
+}
+
+#[test]
+fn immobility_forbids_stuck_drops_where_a_piece_could_be_stuck() {
+    // Makruk's pawn may be dropped on any rank, but not where it could never move.
+    let i = one(
+        "[d:makruk]\nstartFen = rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR[] w - - 0 1\npieceDrops = true\ncapturesToHand = true\nfirstRankPawnDrops = true\npromotionZonePawnDrops = true\nimmobilityIllegal = true\n",
+        "d",
+    )
+    .unwrap();
+    let d = drops_of(&i);
+    assert_eq!(d.len(), 1, "{}", i.text);
+    assert!(!d[0].3, "immobile no: {}", i.text);
+    // Without it, a pawn may be dropped where it is stuck.
+    let i = one(
+        "[d:makruk]\nstartFen = rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR[] w - - 0 1\npieceDrops = true\nfirstRankPawnDrops = true\npromotionZonePawnDrops = true\n",
+        "d",
+    )
+    .unwrap();
+    assert!(drops_of(&i)[0].3, "immobile yes: {}", i.text);
+}
+
+#[test]
+fn immobility_is_refused_where_a_move_onto_a_dead_square_would_stay_legal() {
+    // A forward-only piece that does not promote could step onto the last rank: Fairy-Stockfish
+    // refuses that move under immobilityIllegal, which no component says.
+    let r = refused(
+        "[d:chess]\ncustomPiece1 = a:fW\nimmobilityIllegal = true\n",
+        "d",
+    );
+    assert!(r.message.contains("`immobilityIllegal`"), "{}", r.message);
+    assert!(r.message.contains("a8"), "{}", r.message);
+    // Without it, an optional promotion leaves a pawn stuck on the last rank in
+    // Fairy-Stockfish, where this program makes it promote.
+    let r = refused("[d:chess]\nmandatoryPawnPromotion = false\n", "d");
+    assert!(
+        r.message.contains("could never move again"),
+        "{}",
+        r.message
+    );
+    // Within a zone where it may promote, a pawn may stay unpromoted off the last rank.
+    assert!(one(
+        "[d:chess]\nmandatoryPawnPromotion = false\npromotionRegionWhite = *7\npromotionRegionBlack = *2\n",
+        "d"
+    )
+    .is_ok());
+}
+
+#[test]
+fn a_shogi_base_keeps_its_promotion_when_a_piece_it_does_not_name_goes() {
+    let i = one("[a:minishogi]\nking = -\ncommoner = k\n", "a").unwrap();
+    assert!(
+        matches!(component(&i, "promotion"), Some(Component::Promotion { pairs, .. }) if pairs.len() == 4),
+        "{}",
+        i.text
+    );
+    assert!(!i.text.contains("promotion {"), "{}", i.text);
+    // A piece the promotion names cannot go: the settings do not rebuild it.
+    let r = refused(
+        "[a:minishogi]\nsilver = -\nstartFen = rb1gk/4p/5/P4/KG1BR[-] w 0 1\n",
+        "a",
+    );
+    assert_eq!(r.settings, vec!["definition"]);
+    assert!(r.message.contains("shogi-style"), "{}", r.message);
+}
+
+#[test]
+fn nocheckatomic_and_pocketknight_are_built_in_parents() {
+    let i = one("[a:nocheckatomic]\n", "a").unwrap();
+    assert!(component(&i, "explosion").is_some(), "{}", i.text);
+    assert!(component(&i, "check").is_none(), "{}", i.text);
+    assert!(
+        matches!(component(&i, "extinction"), Some(Component::Extinction { pieces, .. }) if *pieces == vec!['K'])
+    );
+    let i = one("[a:pocketknight]\n", "a").unwrap();
+    assert!(component(&i, "drops").is_some(), "{}", i.text);
+    assert!(component(&i, "captures-to-hand").is_none(), "{}", i.text);
+}
+
+#[test]
+fn the_soldier_moves_sideways_everywhere_unless_a_xiangqi_game_has_a_river() {
+    let i = one("[s:chess]\nsoldier = s\n", "s").unwrap();
+    let s = i
+        .definition
+        .pieces
+        .iter()
+        .find(|p| p.letter == 'S')
+        .unwrap();
+    assert_eq!((s.name.as_str(), s.betza.as_str()), ("soldier", "fsW"));
+    let r = refused("[s:xiangqi]\nsoldier = s\n", "s");
+    assert_eq!(r.settings, vec!["soldier"]);
+    assert!(r.message.contains("across the river"), "{}", r.message);
+}
+
+#[test]
+fn promoted_piece_types_make_a_pairs_promotion_of_their_own() {
+    let i = one(
+        "[k:chess]\narchbishop = a\nchancellor = c\npromotionPieceTypes = -\npromotedPieceType = p:a n:c\nmandatoryPawnPromotion = false\nimmobilityIllegal = true\n",
+        "k",
+    )
+    .unwrap();
+    match component(&i, "promotion") {
+        Some(Component::Promotion {
+            pairs,
+            leaving,
+            mandatory,
+            into,
+            ..
+        }) => {
+            assert_eq!(pairs, &vec![('P', 'A'), ('N', 'C')]);
+            assert!(*leaving && !*mandatory && into.iter().all(|i| i.is_empty()));
+        }
+        other => panic!("{other:?}\n{}", i.text),
+    }
+    // The knight promotes into a kind of its own: it is no pawn.
+    let n = i
+        .definition
+        .pieces
+        .iter()
+        .find(|p| p.letter == 'N')
+        .unwrap();
+    assert!(!n.pawn);
+    assert!(i.text.contains("piece-promotion"), "{}", i.text);
+}
+
+#[test]
+fn promoted_piece_types_refused_where_fairy_stockfish_differs() {
+    let bad = |extra: &str, why: &str| {
+        let text = format!(
+            "[k:chess]\narchbishop = a\nchancellor = c\npromotionPieceTypes = -\n{extra}\n"
+        );
+        let r = refused(&text, "k");
+        assert!(r.message.contains(why), "{extra}: {}", r.message);
+        assert!(r.message.contains("`promotedPieceType`"), "{}", r.message);
+    };
+    // The queen starts on the board unpromoted.
+    bad("promotedPieceType = p:q", "unpromoted `q`");
+    bad("promotedPieceType = p:a n:a", "two pieces promote into `a`");
+    // A pawn promoting on the sixth rank may take en passant there.
+    bad(
+        "promotedPieceType = p:a\npromotionRegionWhite = *6 *7 *8\npromotionRegionBlack = *3 *2 *1",
+        "en passant",
+    );
+    // Fairy-Stockfish lets a piece move unpromoted when its promoted kind is at its limit.
+    bad(
+        "promotedPieceType = n:c\nmandatoryPiecePromotion = true\npromotionLimit = c:1",
+        "limited kind",
+    );
+    // A pawn promoting both ways.
+    let r = refused("[k:chess]\narchbishop = a\npromotedPieceType = p:a\n", "k");
+    assert!(r.message.contains("both as a pawn"), "{}", r.message);
+    // The value names pieces there are.
+    let r = refused("[k:chess]\npromotedPieceType = p:z\n", "k");
+    assert_eq!(r.settings, vec!["promotedPieceType"]);
 }
