@@ -158,6 +158,6 @@ fn imported_sections_have_fairy_stockfishs_perft() {
             )),
         }
     }
-    assert_eq!(ran, 67);
+    assert_eq!(ran, 69);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

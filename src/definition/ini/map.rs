@@ -260,6 +260,56 @@ pub const TABLE: &[(&str, Apply, &str)] = &[
         check_counting,
         "`check-count` (the checks from the start FEN's `N+N`)",
     ),
+    (
+        "enclosingDropStart",
+        enclosing_drop_start,
+        "`drops`: `opening` (on a base game's own drops)",
+    ),
+    (
+        "enclosingDrop",
+        |s, a| as_base(s, a, enclosing_now),
+        "`drops`: `onto` (`none`, `ataxx`, `reversi`), kept as the base game has it",
+    ),
+    (
+        "flipEnclosedPieces",
+        |s, a| as_base(s, a, flip_now),
+        "`flip` (`none`, `ataxx`, `reversi`), kept as the base game has it",
+    ),
+    (
+        "freeDrops",
+        |s, a| as_base(s, a, free_now),
+        "`drops`: `free`, kept as the base game has it",
+    ),
+    (
+        "passOnStalemate",
+        |s, a| as_base(s, a, stuck_pass_now),
+        "`pass`: `stuck yes`, kept as the base game has it",
+    ),
+    (
+        "passOnStalemateWhite",
+        |s, a| as_base(s, a, stuck_pass_now),
+        "`pass`: `stuck yes` (White's), kept as the base game has it",
+    ),
+    (
+        "passOnStalemateBlack",
+        |s, a| as_base(s, a, stuck_pass_now),
+        "`pass`: `stuck yes` (Black's), kept as the base game has it",
+    ),
+    (
+        "adjudicateFullBoard",
+        |s, a| as_base(s, a, full_board_now),
+        "`full-board`, kept as the base game has it",
+    ),
+    (
+        "materialCounting",
+        |s, a| as_base(s, a, counting_now),
+        "`value count` of `pass` and `full-board` (`none`, `unweighted`), kept as the base game has it",
+    ),
+    (
+        "stalematePieceCount",
+        |s, a| as_base(s, a, stalemate_count_now),
+        "`stalemate`: `value count`, kept as the base game has it",
+    ),
     ("capturesToHand", captures_to_hand, "`captures-to-hand`"),
     (
         "pieceDrops",
@@ -341,9 +391,6 @@ pub const UNSUPPORTED: &[(&str, &str)] = &[
     ("pass", "false"),
     ("passWhite", "false"),
     ("passBlack", "false"),
-    ("passOnStalemate", "false"),
-    ("passOnStalemateWhite", "false"),
-    ("passOnStalemateBlack", "false"),
     ("dupleCheck", "false"),
     ("extinctionClaim", "false"),
     ("flagPieceSafe", "false"),
@@ -357,8 +404,6 @@ pub const UNSUPPORTED: &[(&str, &str)] = &[
     ("connectVertical", "true"),
     ("connectDiagonal", "true"),
     ("connectValue", "win"),
-    ("materialCounting", "none"),
-    ("adjudicateFullBoard", "false"),
     ("countingRule", "none"),
     ("castlingWins", "-"),
     ("castlingDroppedPiece", "false"),
@@ -366,9 +411,6 @@ pub const UNSUPPORTED: &[(&str, &str)] = &[
     ("castlingRookKingsideFile", ""),
     ("castlingRookQueensideFile", "a"),
     ("oppositeCastling", "false"),
-    ("enclosingDrop", "none"),
-    ("enclosingDropStart", "-"),
-    ("flipEnclosedPieces", "none"),
     ("wallingRule", "none"),
     ("wallOrMove", "false"),
     ("petrifyOnCaptureTypes", "-"),
@@ -376,7 +418,6 @@ pub const UNSUPPORTED: &[(&str, &str)] = &[
     ("mutuallyImmuneTypes", "-"),
     ("nFoldValue", "draw"),
     ("nFoldValueAbsolute", "false"),
-    ("stalematePieceCount", "false"),
     ("chasingRule", "none"),
     ("soldierPromotionRank", "1"),
     ("diagonalLines", "-"),
@@ -1142,11 +1183,17 @@ impl State {
         };
         // Fairy-Stockfish marks en-passant capturers with `e` and initial moves with `i`: the
         // first becomes `en-passant` pieces, the second a `double-step` move of the piece.
-        let (plain, initial) = split_initial(&raw.replace('e', ""));
-        let design: Design = plain
-            .parse()
-            .map_err(|e| arg.bad(format!("the movement does not read: {e}")))?;
-        if raw.contains('e') {
+        let immobile = raw == crate::definition::resolve::IMMOBILE;
+        let (plain, initial) = match immobile {
+            true => (raw.clone(), String::new()),
+            false => split_initial(&raw.replace('e', "")),
+        };
+        let design: Design = match plain.parse() {
+            Ok(d) => d,
+            Err(_) if plain == crate::definition::resolve::IMMOBILE => Design::immobile(),
+            Err(e) => return Err(arg.bad(format!("the movement does not read: {e}"))),
+        };
+        if raw.contains('e') && !immobile {
             if let Some((p, _)) = &mut self.ep {
                 if !p.contains(&letter) {
                     p.push(letter);
@@ -1160,7 +1207,11 @@ impl State {
             self.remove_piece(letter);
         }
         let clause = format!(
-            "It moves as `{plain}`{}.",
+            "{}{}.",
+            match design.atoms().is_empty() {
+                true => "It never moves".to_string(),
+                false => format!("It moves as `{plain}`"),
+            },
             if initial.is_empty() {
                 String::new()
             } else {
@@ -3004,6 +3055,140 @@ fn flag_move(s: &mut State, a: &Arg<'_>) -> Result<(), Problem> {
 fn check_counting(s: &mut State, a: &Arg<'_>) -> Result<(), Problem> {
     s.check_counting = boolean(a)?;
     s.counting_dirty = true;
+    Ok(())
+}
+
+// ---- conversions (ataxx, othello) ------------------------------------------------------------
+//
+// The engine has these rules, but an import does not rewrite them yet: a setting is taken where
+// it says what the definition (its base game's) already does, and refused where it would
+// change it. This also keeps a setting written at Fairy-Stockfish's default from passing
+// silently over a base game that sets it otherwise.
+
+/// Takes a setting whose value, as Fairy-Stockfish writes it, must be what `now` reads off the
+/// definition.
+fn as_base(
+    s: &mut State,
+    a: &Arg<'_>,
+    now: fn(&Definition) -> &'static str,
+) -> Result<(), Problem> {
+    let want = now(&s.def);
+    let given = a.value.trim();
+    // Fairy-Stockfish reads booleans and enum names leniently; these are its spellings.
+    if given.eq_ignore_ascii_case(want) {
+        return Ok(());
+    }
+    Err(a.bad(format!(
+        "the base game has `{want}`, and changing it on import is not supported yet"
+    )))
+}
+
+fn drop_rules(def: &Definition) -> impl Iterator<Item = &Component> {
+    def.rules
+        .iter()
+        .map(|r| &r.component)
+        .filter(|c| matches!(c, Component::Drops { .. }))
+}
+
+fn enclosing_now(def: &Definition) -> &'static str {
+    use crate::definition::model::Onto;
+    match drop_rules(def).find_map(|c| match c {
+        Component::Drops { onto, .. } => Some(*onto),
+        _ => None,
+    }) {
+        Some(Onto::NextToOwn) => "ataxx",
+        Some(Onto::Enclosing) => "reversi",
+        _ => "none",
+    }
+}
+
+fn flip_now(def: &Definition) -> &'static str {
+    use crate::definition::model::FlipPattern;
+    match def.rules.iter().find_map(|r| match r.component {
+        Component::Flip { pattern } => Some(pattern),
+        _ => None,
+    }) {
+        Some(FlipPattern::Neighbours) => "ataxx",
+        Some(FlipPattern::Lines) => "reversi",
+        None => "none",
+    }
+}
+
+fn yes_no(b: bool) -> &'static str {
+    if b {
+        "true"
+    } else {
+        "false"
+    }
+}
+
+fn free_now(def: &Definition) -> &'static str {
+    yes_no(drop_rules(def).any(|c| matches!(c, Component::Drops { free: true, .. })))
+}
+
+fn stuck_pass_now(def: &Definition) -> &'static str {
+    yes_no(
+        def.rules
+            .iter()
+            .any(|r| matches!(r.component, Component::Pass { stuck: true, .. })),
+    )
+}
+
+fn full_board_now(def: &Definition) -> &'static str {
+    yes_no(
+        def.rules
+            .iter()
+            .any(|r| matches!(r.component, Component::FullBoard { .. })),
+    )
+}
+
+fn counting_now(def: &Definition) -> &'static str {
+    let counts = def.rules.iter().any(|r| {
+        matches!(
+            r.component,
+            Component::Pass {
+                value: Value::Count,
+                ..
+            } | Component::FullBoard {
+                value: Value::Count
+            }
+        )
+    });
+    if counts {
+        "unweighted"
+    } else {
+        "none"
+    }
+}
+
+fn stalemate_count_now(def: &Definition) -> &'static str {
+    yes_no(def.rules.iter().any(|r| {
+        matches!(
+            r.component,
+            Component::Stalemate {
+                value: Value::Count
+            }
+        )
+    }))
+}
+
+/// `enclosingDropStart`: the squares the first drops go on, set on the base game's own drops.
+fn enclosing_drop_start(s: &mut State, a: &Arg<'_>) -> Result<(), Problem> {
+    let opening = region(s, a)?;
+    let own = s.drops.is_none() && drop_rules(&s.def).next().is_some();
+    if !own {
+        if opening.cells.is_empty() {
+            return Ok(());
+        }
+        return Err(
+            a.bad("only a base game's own drops (ataxx, flipello) take an opening on import")
+        );
+    }
+    for r in &mut s.def.rules {
+        if let Component::Drops { opening: o, .. } = &mut r.component {
+            *o = opening.clone();
+        }
+    }
     Ok(())
 }
 

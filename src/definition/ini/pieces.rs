@@ -27,7 +27,7 @@ const fn t(setting: &'static str, name: &'static str, betza: &'static str) -> Pi
 /// The built-in types whose movement the generic engine plays as Fairy-Stockfish does, in
 /// Fairy-Stockfish's order of types (the order its settings are applied in). The king is last
 /// and royal. Types whose moves depend on rules the engine does not have yet (the janggi cannon
-/// and elephant, the immobile piece) are in [`UNSUPPORTED`].
+/// and elephant) are in [`UNSUPPORTED`]. The immobile piece moves as `none`.
 pub const TYPES: &[PieceType] = &[
     PieceType {
         setting: "pawn",
@@ -59,6 +59,7 @@ pub const TYPES: &[PieceType] = &[
     t("dragonHorse", "dragon-horse", "BW"),
     t("clobber", "clobber", "cW"),
     t("breakthrough", "breakthrough", "fmWfF"),
+    t("immobile", "immobile", crate::definition::resolve::IMMOBILE),
     t("cannon", "cannon", "mRcpR"),
     // Sideways too only from `soldierPromotionRank`, which is 1 (everywhere) unless a xiangqi
     // game sets it: the importer refuses the type there.
@@ -85,7 +86,6 @@ pub const UNSUPPORTED: &[(&str, &str)] = &[
         "janggiElephant",
         "the janggi elephant's blocked path is a rule of the type itself",
     ),
-    ("immobile", "immobile pieces belong to drop games"),
 ];
 
 /// The number of `customPieceN` settings (`customPiece1` to `customPiece25`).

@@ -637,3 +637,40 @@ fn promoted_piece_types_refused_where_fairy_stockfish_differs() {
     let r = refused("[k:chess]\npromotedPieceType = p:z\n", "k");
     assert_eq!(r.settings, vec!["promotedPieceType"]);
 }
+
+#[test]
+fn conversions_keep_the_base_game_and_refuse_a_change() {
+    let i = one(
+        "[small:flipello]\nmaxRank = 6\nmaxFile = 6\nstartFen = 6/6/2pP2/2Pp2/6/6[PPPPpppp] w 0 1\n\
+         enclosingDropStart = c3 d3 c4 d4\npassOnStalemate = true\nflipEnclosedPieces = reversi\n",
+        "small",
+    )
+    .unwrap();
+    let Some(Component::Drops { opening, .. }) = component(&i, "drops") else {
+        panic!("{}", i.text)
+    };
+    assert_eq!(opening.cells.len(), 4);
+    assert!(i.text.contains("opening c3 c4 d3 d4"), "{}", i.text);
+    let r = refused("[x:ataxx]\nenclosingDrop = none\n", "x");
+    assert_eq!(r.settings, ["enclosingDrop"]);
+    assert!(
+        r.message
+            .contains("unsupported value `none` of `enclosingDrop`: the base game has `ataxx`"),
+        "{}",
+        r.message
+    );
+    // A setting written at Fairy-Stockfish's default does not pass over a base that sets it.
+    assert_eq!(
+        refused("[y:flipello]\npassOnStalemate = false\n", "y").settings,
+        ["passOnStalemate"]
+    );
+    assert_eq!(
+        refused("[z:chess]\nadjudicateFullBoard = true\n", "z").settings,
+        ["adjudicateFullBoard"]
+    );
+    assert_eq!(
+        refused("[w:chess]\nenclosingDropStart = d4 e4\n", "w").settings,
+        ["enclosingDropStart"]
+    );
+    assert!(one("[v:chess]\nmaterialCounting = none\n", "v").is_ok());
+}
