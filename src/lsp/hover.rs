@@ -92,7 +92,10 @@ pub fn target_at(file: &File, offset: usize) -> Option<(Target<'_>, Span)> {
             )
         }),
         StatementKind::Expect(a) => match a {
-            Assertion::Legal(t) | Assertion::Illegal(t, None) => Some((
+            Assertion::Illegal(_, Some(because)) if holds(&because.span, offset) => {
+                Some((Target::Rule(&because.node), because.span.clone()))
+            }
+            Assertion::Legal(t) | Assertion::Illegal(t, _) => Some((
                 Target::Turn {
                     index,
                     until,
@@ -101,21 +104,6 @@ pub fn target_at(file: &File, offset: usize) -> Option<(Target<'_>, Span)> {
                 },
                 t.span.clone(),
             )),
-            Assertion::Illegal(t, Some(because)) => {
-                if holds(&because.span, offset) {
-                    Some((Target::Rule(&because.node), because.span.clone()))
-                } else {
-                    Some((
-                        Target::Turn {
-                            index,
-                            until,
-                            turns: std::slice::from_ref(t),
-                            which: 0,
-                        },
-                        t.span.clone(),
-                    ))
-                }
-            }
             Assertion::Key(kv) => Some((Target::Key(&kv.key.node), kv.key.span.clone())),
             Assertion::Invariant(name, _) => {
                 Some((Target::Invariant(&name.node), name.span.clone()))
