@@ -3073,9 +3073,7 @@ fn as_base(
     now: fn(&Definition) -> &'static str,
 ) -> Result<(), Problem> {
     let want = now(&s.def);
-    let given = a.value.trim();
-    // Fairy-Stockfish reads booleans and enum names leniently; these are its spellings.
-    if given.eq_ignore_ascii_case(want) {
+    if a.value.trim() == want {
         return Ok(());
     }
     Err(a.bad(format!(

@@ -229,8 +229,8 @@ pub struct Drops {
     pub free: bool,
     /// Where a drop may go besides the region.
     pub onto: Onto,
-    /// While any of these squares is empty, drops go only there.
-    pub opening: SqSet,
+    /// While any of these squares is empty, drops go only there (a few squares).
+    pub opening: Vec<Sq>,
 }
 
 #[derive(Clone, Debug)]
@@ -717,7 +717,11 @@ impl Compiled {
                         promoted: *promoted,
                         free: *free,
                         onto: *onto,
-                        opening: SqSet::of_region(opening),
+                        opening: opening
+                            .cells
+                            .iter()
+                            .map(|c| Sq::of(Square::new(c.file, c.rank)))
+                            .collect(),
                     })
                 }
                 Component::Gating => {

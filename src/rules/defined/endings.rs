@@ -69,13 +69,10 @@ impl Position {
 
     /// The side with more pieces on the board (`value count`); `None` on equal numbers.
     fn more_pieces(&self) -> Option<Color> {
-        let total = |color: Color| -> u32 {
-            self.counts[color.index()]
-                .iter()
-                .map(|&n| u32::from(n))
-                .sum()
-        };
-        let (white, black) = (total(Color::White), total(Color::Black));
+        let (white, black) = (
+            self.piece_total(Color::White),
+            self.piece_total(Color::Black),
+        );
         match white.cmp(&black) {
             std::cmp::Ordering::Greater => Some(Color::White),
             std::cmp::Ordering::Less => Some(Color::Black),

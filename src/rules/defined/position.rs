@@ -603,6 +603,14 @@ impl Position {
             .any(|sq| self.attacked(sq, color.other()))
     }
 
+    /// How many pieces `color` has on the board.
+    pub(super) fn piece_total(&self, color: Color) -> u32 {
+        self.counts[color.index()]
+            .iter()
+            .map(|&n| u32::from(n))
+            .sum()
+    }
+
     pub(super) fn royal_count(&self, color: Color) -> u32 {
         (0..self.c.kinds.len())
             .filter(|&k| self.c.royal.has(k))
@@ -942,8 +950,8 @@ impl Position {
             DropBar::Immobile
         } else if !colours.allow(face, sq) {
             DropBar::Colours
-        } else if !d.opening.is_empty() && self.opening_open(d) {
-            if d.opening.has(sq) {
+        } else if d.opening.iter().any(|&t| self.board.cell(t) == cell::EMPTY) {
+            if d.opening.contains(&sq) {
                 return None;
             }
             DropBar::Opening
@@ -956,14 +964,6 @@ impl Position {
                 Onto::Enclosing => DropBar::NotEnclosing,
             }
         })
-    }
-
-    /// Whether a square of `d`'s `opening` is still empty.
-    fn opening_open(&self, d: &Drops) -> bool {
-        self.c
-            .squares
-            .iter()
-            .any(|&t| d.opening.has(t) && self.board.cell(t) == cell::EMPTY)
     }
 
     /// Under `pass` with `stuck`: a turn of `legal` other than the pass, which bars passing.
@@ -1764,12 +1764,9 @@ impl Position {
             }
         }
         if let Some(b) = c.bare_king {
-            let total = |color: Color| -> u32 {
-                self.counts[color.index()].iter().map(|&n| n as u32).sum()
-            };
             for color in [last, mover] {
-                let other = total(color.other());
-                if total(color) <= 1 && other >= b.against as u32 {
+                let other = self.piece_total(color.other());
+                if self.piece_total(color) <= 1 && other >= b.against as u32 {
                     // A bare side to move may still bare the other side, if that has no more
                     // than `against` pieces.
                     if b.reply && color == mover && other <= b.against as u32 {
