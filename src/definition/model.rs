@@ -10,7 +10,7 @@ pub use crate::rules::Color;
 
 /// A place in a definition's text: byte offsets, and the line and column (both from 1) where
 /// it starts, so an engine refusal can point back at the clause that made it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Hash, Eq, Default)]
 pub struct Span {
     pub start: usize,
     pub end: usize,
@@ -26,7 +26,7 @@ pub struct Cell {
 }
 
 /// A set of squares of the board, for one side.
-#[derive(Clone, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Debug, PartialEq, Hash, Eq, Default)]
 pub struct Region {
     /// The squares, sorted, without duplicates.
     pub cells: Vec<Cell>,
@@ -42,7 +42,7 @@ impl Region {
 pub type Sides<T> = [T; 2];
 
 /// A whole definition.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Hash)]
 pub struct Definition {
     /// The name scenario files and the command line use (`capablanca`).
     pub name: String,
@@ -67,7 +67,7 @@ pub struct Definition {
 }
 
 /// One kind of piece.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Hash)]
 pub struct PieceDef {
     /// Its letter, `A` to `Z`: upper case for White in a FEN, lower case for Black.
     pub letter: char,
@@ -91,7 +91,7 @@ pub struct PieceDef {
 }
 
 /// A reading the rules leave open, which components read through `when`.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Hash, Eq)]
 pub struct OptionDecl {
     pub name: String,
     pub values: Vec<String>,
@@ -101,7 +101,7 @@ pub struct OptionDecl {
 }
 
 /// One rule component: what it does, its rule id and the clause it enforces.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Hash)]
 pub struct Rule {
     /// The rule id that refusals and explanations name; defaults to the component's name.
     pub id: String,
@@ -118,7 +118,7 @@ pub struct Rule {
 
 /// Who a game-ending rule is good for, seen from the side it happens to (the side that is
 /// mated, stalemated, loses its last piece of a kind, or reaches a goal).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Hash, Eq)]
 pub enum Value {
     Win,
     Loss,
@@ -129,7 +129,7 @@ pub enum Value {
 }
 
 /// Where a drop may go besides its region (Fairy-Stockfish's enclosing drops).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Hash, Eq)]
 pub enum Onto {
     /// Any empty square of the region.
     Anywhere,
@@ -142,7 +142,7 @@ pub enum Onto {
 }
 
 /// Which enemy pieces a `flip` turns over.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Hash, Eq)]
 pub enum FlipPattern {
     /// Every enemy piece next to the square the piece lands on (ataxx).
     Neighbours,
@@ -152,7 +152,7 @@ pub enum FlipPattern {
 }
 
 /// How royal pieces must be kept safe.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Hash, Eq)]
 pub enum Safety {
     /// No move may leave any royal piece of the mover attacked (orthodox chess; coregal).
     All,
@@ -165,7 +165,7 @@ pub enum Safety {
 }
 
 /// When reaching a goal decides the game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Hash, Eq)]
 pub enum Timing {
     /// As soon as the piece stands there.
     AtOnce,
@@ -179,7 +179,7 @@ pub enum Timing {
 
 /// Where the capturers a sanctuary holds against stand, seen from the protected piece's
 /// side's region.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Hash, Eq)]
 pub enum Reach {
     /// Anywhere on the board.
     Anywhere,
@@ -191,7 +191,7 @@ pub enum Reach {
 
 /// The kinds of rule components. Each is generated and judged by the one engine; what each
 /// setting means is in `docs/defining-variants.md`.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Hash)]
 pub enum Component {
     /// Pieces on their double-step squares may advance two (or up to `steps`) squares straight
     /// forward through empty squares, moving only; or, with `movement`, make that move

@@ -2,6 +2,9 @@
 //! tables, squares as bit sets, and the components that apply under those readings, each with
 //! its rule id. Built once per definition and readings, and kept for the whole run.
 
+use std::collections::HashSet;
+use std::sync::{LazyLock, Mutex};
+
 use crate::definition::fen::Placed;
 use crate::definition::model::{
     self, Component, Definition, FlipPattern, Onto, Safety, Timing, Value,
@@ -365,10 +368,18 @@ pub struct Readings {
     pub other: Asked,
 }
 
-/// Leaks a string for the `&'static str` rule ids the shared vocabulary uses: a definition is
-/// compiled once per run and readings, so this is bounded by the definitions a run reads.
+/// A `&'static str` for the rule ids, names and clauses the shared vocabulary uses. Each
+/// distinct text is kept once, so a definition read again and again (each saved version a
+/// language server sees) costs only the texts that changed.
 pub fn leak(s: &str) -> &'static str {
-    Box::leak(s.to_string().into_boxed_str())
+    static TEXTS: LazyLock<Mutex<HashSet<&'static str>>> = LazyLock::new(Default::default);
+    let mut texts = TEXTS.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(&t) = texts.get(s) {
+        return t;
+    }
+    let t: &'static str = Box::leak(s.to_string().into_boxed_str());
+    texts.insert(t);
+    t
 }
 
 impl Compiled {

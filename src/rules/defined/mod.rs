@@ -22,7 +22,9 @@ mod tests;
 mod zones;
 
 use std::cell::Cell;
-use std::sync::{Mutex, RwLock};
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
+use std::sync::{LazyLock, Mutex, RwLock};
 
 pub use compile::Compiled;
 pub use position::{Move, Position, Special};
@@ -61,43 +63,70 @@ type Reading = (
 
 /// A registered definition.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct DefId(u16);
+pub struct DefId(u32);
 
-static ENTRIES: RwLock<Vec<&'static Entry>> = RwLock::new(Vec::new());
+/// The definitions read in this run. An id never changes meaning: a definition edited and
+/// read again (a language server sees each saved version) is a new entry, and the old one
+/// stays for whatever still plays it.
+struct Registry {
+    entries: Vec<&'static Entry>,
+    /// Entries by a hash of their definition, so registering the same definition again
+    /// (every keystroke in a scenario that names it) costs one lookup, not a scan.
+    by_hash: HashMap<u64, Vec<u32>>,
+    /// The newest entry of each name.
+    by_name: HashMap<String, u32>,
+}
 
-/// The most definitions one run reads (each is kept for the run).
-pub const MAX_DEFINITIONS: usize = 1024;
+static REGISTRY: LazyLock<RwLock<Registry>> = LazyLock::new(|| {
+    RwLock::new(Registry {
+        entries: Vec::new(),
+        by_hash: HashMap::new(),
+        by_name: HashMap::new(),
+    })
+});
+
+fn hash_of(def: &Definition) -> u64 {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    def.hash(&mut h);
+    h.finish()
+}
 
 /// Keeps a definition for the rest of the run and returns its variant; the same definition
 /// registered twice is one variant.
 pub fn register(def: Definition) -> Result<Variant, String> {
-    let mut entries = ENTRIES.write().unwrap_or_else(|e| e.into_inner());
-    if let Some(i) = entries.iter().position(|e| e.def == def) {
-        return Ok(Variant::Defined(DefId(i as u16)));
+    let hash = hash_of(&def);
+    let found = |r: &Registry| {
+        r.by_hash
+            .get(&hash)
+            .and_then(|ids| ids.iter().find(|&&i| r.entries[i as usize].def == def))
+            .map(|&i| Variant::Defined(DefId(i)))
+    };
+    if let Some(v) = found(&REGISTRY.read().unwrap_or_else(|e| e.into_inner())) {
+        return Ok(v);
     }
-    if entries.len() >= MAX_DEFINITIONS {
-        return Err(format!(
-            "too many definitions in one run: at most {MAX_DEFINITIONS}"
-        ));
+    let mut r = REGISTRY.write().unwrap_or_else(|e| e.into_inner());
+    // Another thread may have registered it between the two locks.
+    if let Some(v) = found(&r) {
+        return Ok(v);
     }
+    let id = u32::try_from(r.entries.len())
+        .map_err(|_| "too many definitions in one run".to_string())?;
     let entry: &'static Entry = Box::leak(Box::new(entry_of(def)));
-    entries.push(entry);
-    Ok(Variant::Defined(DefId(entries.len() as u16 - 1)))
+    r.entries.push(entry);
+    r.by_hash.entry(hash).or_default().push(id);
+    r.by_name.insert(entry.def.name.clone(), id);
+    Ok(Variant::Defined(DefId(id)))
 }
 
 /// The registered definition `id`.
 pub fn entry(id: DefId) -> &'static Entry {
-    let entries = ENTRIES.read().unwrap_or_else(|e| e.into_inner());
-    entries[id.0 as usize]
+    REGISTRY.read().unwrap_or_else(|e| e.into_inner()).entries[id.0 as usize]
 }
 
-/// The definitions registered under `name`.
+/// The newest definition registered under `name`.
 pub fn find(name: &str) -> Option<Variant> {
-    let entries = ENTRIES.read().unwrap_or_else(|e| e.into_inner());
-    entries
-        .iter()
-        .position(|e| e.def.name == name)
-        .map(|i| Variant::Defined(DefId(i as u16)))
+    let r = REGISTRY.read().unwrap_or_else(|e| e.into_inner());
+    r.by_name.get(name).map(|&i| Variant::Defined(DefId(i)))
 }
 
 fn leak_strs(v: &[String]) -> &'static [&'static str] {
@@ -560,7 +589,8 @@ impl Entry {
         };
         let c = Compiled::new(self.def.clone(), &reading).with_designs(designs)?;
         let c: &'static Compiled = Box::leak(Box::new(c));
-        let start = Position::read_fen(c, &self.def.start, Box::leak(Box::new([[0; 64]; 2])))
+        static NO_COUNTS: [[u16; 64]; 2] = [[0; 64]; 2];
+        let start = Position::read_fen(c, &self.def.start, &NO_COUNTS)
             .map(|p| p.counts)
             .unwrap_or([[0; 64]; 2]);
         let s: &'static [[u16; 64]; 2] = Box::leak(Box::new(start));

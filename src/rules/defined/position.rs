@@ -2,8 +2,9 @@
 //! definition takes part here once: the generator produces what a component allows, and the
 //! legality test asks the components that forbid.
 
+use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
-use std::sync::Mutex;
+use std::sync::{LazyLock, Mutex};
 
 use super::compile::{Compiled, Drops, KindSet, SqSet, MAX_KINDS};
 use crate::definition::fen;
@@ -242,15 +243,11 @@ impl Gen {
 /// (it is leaked), so its address names it, and the layouts are bounded by the definitions and
 /// readings a run compiles.
 fn gen_for(c: &'static Compiled) -> &'static Gen {
-    static GENS: Mutex<Vec<(usize, &'static Gen)>> = Mutex::new(Vec::new());
+    static GENS: LazyLock<Mutex<HashMap<usize, &'static Gen>>> = LazyLock::new(Default::default);
     let key = c as *const Compiled as usize;
     let mut gens = GENS.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some((_, g)) = gens.iter().find(|(k, _)| *k == key) {
-        return g;
-    }
-    let g: &'static Gen = Box::leak(Box::new(Gen::new(c)));
-    gens.push((key, g));
-    g
+    gens.entry(key)
+        .or_insert_with(|| Box::leak(Box::new(Gen::new(c))))
 }
 
 /// The rank `r` (from 0) counted from `color`'s own edge of the board.

@@ -567,3 +567,42 @@ fn a_region_move_names_its_zone() {
         steps[0].note
     );
 }
+
+/// A language server reads a definition again on every save: each version is its own variant
+/// for as long as the process runs, with no limit on how many, and the same text read again
+/// is the same variant.
+#[test]
+fn every_saved_version_of_a_definition_is_its_own_variant() {
+    let base = crate::definition::load::load("chess").expect("chess is bundled");
+    let version = |i: usize| {
+        let mut d = base.clone();
+        d.name = "saved-again-and-again".to_string();
+        d.title = format!("chess, edit {i}");
+        if i % 2 == 1 {
+            // Without White's queen's knight: 19 first moves (a rook to b1), not 20.
+            d.start = d.start.replacen("RNBQ", "R1BQ", 1);
+        }
+        d
+    };
+    let ids: Vec<Variant> = (0..1500)
+        .map(|i| super::register(version(i)).expect("no limit on versions"))
+        .collect();
+    let mut distinct = ids.clone();
+    distinct.sort();
+    distinct.dedup();
+    assert_eq!(distinct.len(), ids.len());
+    assert_eq!(super::register(version(0)), Ok(ids[0]));
+    assert_eq!(super::register(version(1499)), Ok(ids[1499]));
+    assert_eq!(super::find("saved-again-and-again"), Some(ids[1499]));
+    let first_moves = |v: Variant| {
+        crate::with_variant!(v, R => {
+            let options = Options::defaults(R::options());
+            let pos = R::start(R::geometry_for(None).unwrap(), &options).unwrap();
+            pos.legal_turns().len()
+        })
+    };
+    assert_eq!(first_moves(ids[0]), 20);
+    assert_eq!(first_moves(ids[1]), 19);
+    assert_eq!(first_moves(ids[1498]), 20);
+    assert_eq!(first_moves(ids[1499]), 19);
+}
