@@ -55,6 +55,44 @@ pub fn escape_lines(text: &str) -> Cow<'_, str> {
     escape_except(text, &['\n', '\t'])
 }
 
+/// A value for Markdown (a language server's hover): the characters Markdown gives a meaning
+/// (emphasis, links, code, HTML, headings, tables) backslash-escaped, as CommonMark allows for
+/// any ASCII punctuation, and control characters escaped as [`escape`] does, so a clause
+/// reads as the designer typed it and never as markup.
+pub fn markdown(text: &str) -> Cow<'_, str> {
+    // Inline markup anywhere; headings, lists and rules only where a line starts, and a value
+    // has no line breaks of its own once escaped.
+    const INLINE: &[char] = &['\\', '`', '*', '_', '[', ']', '<', '>', '&', '|', '~', '!'];
+    const LEADING: &[char] = &['#', '+', '-', '='];
+    let text = escape(text);
+    let leading = text.starts_with(LEADING);
+    if !leading && !text.contains(INLINE) {
+        return text;
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for (i, c) in text.chars().enumerate() {
+        if INLINE.contains(&c) || (i == 0 && leading) {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    Cow::Owned(out)
+}
+
+/// A value as a Markdown code span: fenced by one more backtick than its longest run of them,
+/// so no text closes it early; control characters escaped as [`escape`] does.
+pub fn markdown_code(text: &str) -> String {
+    let text = escape(text);
+    let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    let fence = "`".repeat(longest + 1);
+    let pad = if text.starts_with('`') || text.ends_with('`') {
+        " "
+    } else {
+        ""
+    };
+    format!("{fence}{pad}{text}{pad}{fence}")
+}
+
 /// Whether `text` contains `part`, letters of any case alike (Unicode lower case: `É` finds
 /// `é`): how a title is picked by a word from it (`--filter`, `--scenario`).
 pub fn contains_any_case(text: &str, part: &str) -> bool {
@@ -94,6 +132,23 @@ impl<N: std::fmt::Display + PartialEq + From<u8> + Copy> Counted for N {}
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn markdown_shows_markup_as_text() {
+        assert_eq!(markdown("plain words"), "plain words");
+        assert_eq!(
+            markdown("*a* [b](c) <d> `e`"),
+            "\\*a\\* \\[b\\](c) \\<d\\> \\`e\\`"
+        );
+        assert_eq!(markdown("a\nb"), "a\\\\nb");
+        assert_eq!(
+            markdown("# not a heading - nor a list"),
+            "\\# not a heading - nor a list"
+        );
+        assert_eq!(markdown_code("QR"), "`QR`");
+        assert_eq!(markdown_code("a`b"), "``a`b``");
+        assert_eq!(markdown_code("`x"), "`` `x ``");
+    }
 
     #[test]
     fn escapes_controls_only() {

@@ -104,15 +104,7 @@ pub fn definition(text: &str, path: Option<&Path>) -> Vec<Problem> {
         || "<definition>".to_string(),
         |p| p.to_string_lossy().into_owned(),
     );
-    let folder: Option<PathBuf> = path.map(Path::to_path_buf);
-    let loader = move |spec: &str| {
-        let spec = match &folder {
-            Some(p) => crate::definition::load::beside(spec, p),
-            None => spec.to_string(),
-        };
-        crate::definition::load::source(&spec)
-    };
-    let errors = match crate::definition::parse(&name, text, &loader) {
+    let errors = match crate::definition::parse(&name, text, &loader(path)) {
         Ok(_) => return Vec::new(),
         Err(errors) => errors,
     };
@@ -130,6 +122,18 @@ pub fn definition(text: &str, path: Option<&Path>) -> Vec<Problem> {
             p
         })
         .collect()
+}
+
+/// Reads the texts a definition at `path` names (`from`), relative to its folder.
+pub fn loader(path: Option<&Path>) -> impl Fn(&str) -> Result<(String, String), String> {
+    let folder: Option<PathBuf> = path.map(Path::to_path_buf);
+    move |spec: &str| {
+        let spec = match &folder {
+            Some(p) => crate::definition::load::beside(spec, p),
+            None => spec.to_string(),
+        };
+        crate::definition::load::source(&spec)
+    }
 }
 
 /// Where a definition's `from` statement stands (the start of the text if it has none).

@@ -8,12 +8,15 @@ use std::time::Duration;
 
 use lsp_types::{Hover, HoverContents, MarkupContent, MarkupKind, Position};
 
+use super::diagnostics::MAX_LIVE_BYTES;
 use super::documents::Document;
 use super::names::Names;
+use super::text::Kind;
 use crate::rules::explain::{self, Verdict};
 use crate::rules::{consulted, Color, Game, Limits, Rules};
 use crate::scenario::ast::{Assertion, File, Span, SquareName, StatementKind, TurnText};
 use crate::scenario::evaluate::{game_before, Lowering, Settings};
+use crate::text::{markdown, markdown_code};
 use crate::with_variant;
 
 /// How long a hover or a code action may spend building the position it asks about: the
@@ -135,6 +138,14 @@ fn on_square(index: usize, until: usize, square: &SquareName) -> (Target<'_>, Sp
 /// The hover at `position`, if the cursor is on something `arbiter` knows.
 pub fn hover(doc: &Document, position: Position) -> Option<Hover> {
     let offset = doc.lines.offset(&doc.text, position);
+    if doc.kind == Kind::Definition {
+        if doc.text.len() > MAX_LIVE_BYTES {
+            return None;
+        }
+        let (text, span) =
+            super::hover_definition::text_at(&doc.text, doc.path.as_deref(), offset)?;
+        return Some(markup(text, doc.lines.range(&doc.text, &span)));
+    }
     let file = doc.file.as_ref()?;
     let names = doc.names()?;
     let (target, span) = target_at(file, offset)?;
@@ -145,22 +156,26 @@ pub fn hover(doc: &Document, position: Position) -> Option<Hover> {
             let k = names.key(name)?;
             format!(
                 "**{}**{}: {}\n\nvalues: {}",
-                k.name,
+                markdown(k.name),
                 if k.per_color { " `<colour>`" } else { "" },
-                k.summary,
-                k.values
+                markdown(k.summary),
+                markdown(k.values)
             )
         }
         Target::Invariant(name) => {
             let i = names.invariant(name)?;
-            format!("invariant **{}**: {}", i.name, i.summary)
+            format!(
+                "invariant **{}**: {}",
+                markdown(i.name),
+                markdown(i.summary)
+            )
         }
         Target::Variant => format!(
             "**{}**: {}\n\nboards: {}; pieces: {}",
-            names.variant,
-            names.info.game,
-            names.info.boards_text(),
-            names.info.letters()
+            markdown(names.variant),
+            markdown(names.info.game),
+            markdown(&names.info.boards_text()),
+            markdown(&names.info.letters())
         ),
         Target::Turn {
             index,
@@ -180,13 +195,17 @@ pub fn hover(doc: &Document, position: Position) -> Option<Hover> {
             with_variant!(variant, R => square_text::<R>(file, &doc.text, index, until, square))
         }
     };
-    Some(Hover {
+    Some(markup(text, doc.lines.range(&doc.text, &span)))
+}
+
+fn markup(value: String, range: lsp_types::Range) -> Hover {
+    Hover {
         contents: HoverContents::Markup(MarkupContent {
             kind: MarkupKind::Markdown,
-            value: text,
+            value,
         }),
-        range: Some(doc.lines.range(&doc.text, &span)),
-    })
+        range: Some(range),
+    }
 }
 
 /// A rule of the catalogue: id, source, summary, the clause quoted.
@@ -194,10 +213,13 @@ pub fn rule_text(names: &Names, id: &str) -> Option<String> {
     let r = names.rule(id)?;
     let mut out = format!(
         "**{}** ({} rule)\n\n{}\n\nsource: {}",
-        r.id, names.variant, r.summary, r.source
+        markdown(r.id),
+        markdown(names.variant),
+        markdown(r.summary),
+        markdown(r.source)
     );
     if !r.quote.is_empty() {
-        out.push_str(&format!("\n\n> \"{}\"", r.quote));
+        out.push_str(&format!("\n\n> \"{}\"", markdown(r.quote)));
     }
     Some(out)
 }
@@ -206,15 +228,15 @@ pub fn rule_text(names: &Names, id: &str) -> Option<String> {
 pub fn option_text(names: &Names, name: &str) -> Option<String> {
     let o = names.option(name)?;
     Some(format!(
-        "option **{}**\n\nvalues: {}; default: `{}`\n\n{}",
-        o.name,
+        "option **{}**\n\nvalues: {}; default: {}\n\n{}",
+        markdown(o.name),
         o.values
             .iter()
-            .map(|v| format!("`{v}`"))
+            .map(|v| markdown_code(v))
             .collect::<Vec<_>>()
             .join(", "),
-        o.default,
-        o.reason
+        markdown_code(o.default),
+        markdown(o.reason)
     ))
 }
 
@@ -299,14 +321,14 @@ fn turn_text<R: Rules>(
     turns: &[TurnText],
     which: usize,
 ) -> String {
-    let written = crate::text::escape(&turns[which].text);
+    let written = markdown_code(&turns[which].text);
     let judged = match judge::<R>(file, src, index, until, turns, which) {
         Ok(j) => j,
-        Err(why) => return format!("`{written}`: {}", crate::text::escape(&why)),
+        Err(why) => return format!("{written}: {}", markdown(&why)),
     };
-    let mut out = format!("`{written}`: **{}**", judged.summary);
+    let mut out = format!("{written}: **{}**", markdown(&judged.summary));
     if let Some(c) = judged.canonical.filter(|c| *c != turns[which].text) {
-        out.push_str(&format!(" (`{c}`)"));
+        out.push_str(&format!(" ({})", markdown_code(&c)));
     }
     if let Some(def) = judged
         .forbidden_by
@@ -314,19 +336,22 @@ fn turn_text<R: Rules>(
     {
         out.push_str(&format!(
             "\n\n**{}** ({}): {}",
-            def.id, def.source, def.summary
+            markdown(def.id),
+            markdown(def.source),
+            markdown(def.summary)
         ));
         if !def.quote.is_empty() {
-            out.push_str(&format!("\n\n> \"{}\"", def.quote));
+            out.push_str(&format!("\n\n> \"{}\"", markdown(def.quote)));
         }
     }
     if !judged.steps.is_empty() {
         out.push_str("\n\n");
         for (n, (word, rule, note)) in judged.steps.iter().enumerate() {
             out.push_str(&format!(
-                "{}. {word} `{rule}`: {}\n",
+                "{}. {word} {}: {}\n",
                 n + 1,
-                crate::text::escape(note)
+                markdown_code(rule),
+                markdown(note)
             ));
         }
     }
@@ -343,14 +368,14 @@ fn square_text<R: Rules>(
     let name = square.text();
     let game = match before::<R>(file, src, index, until) {
         Ok(g) => g,
-        Err(why) => return format!("`{name}`: {}", crate::text::escape(&why)),
+        Err(why) => return format!("{}: {}", markdown_code(&name), markdown(&why)),
     };
     let position = game.position();
     let Some(sq) = position.board().geometry().parse_square(&name) else {
-        return format!("`{name}` is not on this board");
+        return format!("{} is not on this board", markdown_code(&name));
     };
     let on = match position.board().get(sq) {
-        Some(piece) => format!("{piece}"),
+        Some(piece) => markdown(&piece.to_string()).into_owned(),
         None => "empty".to_string(),
     };
     let to_move = match position.turn() {
@@ -358,7 +383,8 @@ fn square_text<R: Rules>(
         Color::Black => "black",
     };
     format!(
-        "`{name}`: **{on}** before this line ({to_move} to move)\n\n`{}`",
-        position.fen()
+        "{}: **{on}** before this line ({to_move} to move)\n\n{}",
+        markdown_code(&name),
+        markdown_code(&position.fen())
     )
 }

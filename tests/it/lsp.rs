@@ -365,6 +365,75 @@ fn definitions() {
         json!({"textDocument": {"uri": uri}}),
     );
     snapshot("definition_symbols", &symbols["result"]);
+    // The text does not resolve (`mandatory maybe`): a letter is still found, in the parent.
+    let hover = c.at("textDocument/hover", uri, 4, 7);
+    let shown = hover["result"]["contents"]["value"].as_str().unwrap_or("");
+    assert!(shown.starts_with("piece **queen** (`Q`)"), "{hover}");
+    assert!(
+        c.at("textDocument/hover", uri, 5, 13)["result"]["contents"]["value"]
+            .as_str()
+            .is_some_and(|v| v.starts_with("setting **mandatory** of **promotion**"))
+    );
+    assert_eq!(c.shutdown(), 0);
+}
+
+/// Hover in a definition: the reference's section of a component or statement, a setting's
+/// rows of the settings tables, a piece (by letter, inherited ones too) with its diagram, an
+/// option named by `when`, what `from` brings and what `without` drops. The designer's text
+/// stays text in the Markdown.
+#[test]
+fn definition_hover() {
+    let mut c = Client::start();
+    let uri = "file:///nowhere/hover.def";
+    let text = "variant mine\nfrom chess\ntitle \"Mine\"\n\
+piece A archbishop BN \"The archbishop moves as a *bishop* or a [knight](x).\"\n\
+piece G grasshopper gQ\n\
+option bare {\n  values loss draw\n  default loss\n  reason \"Unclear: <b>why</b>\"\n}\n\
+promotion {\n  clause \"Pawns promote.\"\n  white rank 8\n  black rank 1\n  into Q A\n  when bare draw\n}\n\
+without castling\n";
+    c.open(uri, text);
+    let d = c.diagnostics(uri, |p| p["version"] == 1);
+    assert_eq!(d["diagnostics"], json!([]), "{d}");
+    let mut out = String::new();
+    for (name, line, character) in [
+        ("component", 10, 3),
+        ("statement", 1, 1),
+        ("from", 1, 7),
+        ("piece_line", 3, 20),
+        ("hopper", 4, 22),
+        ("setting", 14, 3),
+        ("region_line", 12, 3),
+        ("inherited_piece_letter", 14, 7),
+        ("own_piece_letter", 14, 9),
+        ("when_option", 15, 8),
+        ("without", 17, 10),
+        ("option_setting", 7, 4),
+        ("clause_text", 11, 14),
+    ] {
+        let answer = c.at("textDocument/hover", uri, line, character);
+        let result = &answer["result"];
+        out.push_str(&format!("## {name} ({line}:{character})\n"));
+        if result.is_null() {
+            out.push_str("(nothing)\n\n");
+            continue;
+        }
+        let r = &result["range"];
+        out.push_str(&format!(
+            "range {}:{}-{}:{}\n{}\n\n",
+            r["start"]["line"],
+            r["start"]["character"],
+            r["end"]["line"],
+            r["end"]["character"],
+            result["contents"]["value"].as_str().unwrap()
+        ));
+    }
+    insta::with_settings!({
+        snapshot_path => "../../snapshots",
+        prepend_module_to_snapshot => false,
+        omit_expression => true,
+    }, {
+        insta::assert_snapshot!("lsp__definition_hover", out);
+    });
     assert_eq!(c.shutdown(), 0);
 }
 
