@@ -3,7 +3,9 @@
 //! component, by `id` or by name, or its `option`), following `from` to the definitions it
 //! inherits; for a built-in variant, its catalogue page `docs/rules/<variant>.md`, found in a
 //! folder above the scenario file (the repository's). A bundled definition is looked for as
-//! `variants/<name>.def` in the same way.
+//! `variants/<name>.def` in the same way. Inside a definition being edited: from `from`'s
+//! value to that file, and from a `when` option, a piece letter or what `without` drops to
+//! its declaration, in this text or in a definition it inherits from.
 
 use std::path::{Path, PathBuf};
 
@@ -11,7 +13,7 @@ use lsp_types::{Location, Position, Uri};
 
 use super::documents::Document;
 use super::hover::{target_at, Target};
-use super::text::Lines;
+use super::text::{Kind, Lines};
 use crate::definition::load::{bundled, is_path};
 use crate::definition::parse::parse_tree;
 use crate::scenario::ast::Span;
@@ -24,10 +26,14 @@ const MAX_DEPTH: usize = 16;
 enum Wanted<'a> {
     Rule(&'a str),
     Option(&'a str),
+    Piece(char),
 }
 
 /// Where the name at `position` is declared, if that can be found.
 pub fn definition(doc: &Document, position: Position) -> Option<Location> {
+    if doc.kind == Kind::Definition {
+        return in_open_definition(doc, position);
+    }
     let file = doc.file.as_ref()?;
     let offset = doc.lines.offset(&doc.text, position);
     let wanted = match target_at(file, offset)?.0 {
@@ -47,12 +53,115 @@ pub fn definition(doc: &Document, position: Position) -> Option<Location> {
     } else {
         return None;
     };
-    let text = std::fs::read_to_string(&path).ok()?;
+    location(&path, &span)
+}
+
+fn location(path: &Path, span: &Span) -> Option<Location> {
+    let text = std::fs::read_to_string(path).ok()?;
     let lines = Lines::new(&text);
-    let uri: Uri = uri_of(&path)?.parse().ok()?;
+    let uri: Uri = uri_of(path)?.parse().ok()?;
     Some(Location {
         uri,
-        range: lines.range(&text, &span),
+        range: lines.range(&text, span),
+    })
+}
+
+/// In a definition being edited: from an option named by `when`, a piece letter of a setting
+/// that names pieces, or what a `without` line drops, to its declaration in this text or in a
+/// definition it inherits from; from `from`'s value to that definition.
+fn in_open_definition(doc: &Document, position: Position) -> Option<Location> {
+    if doc.text.len() > super::diagnostics::MAX_LIVE_BYTES {
+        return None;
+    }
+    let offset = doc.lines.offset(&doc.text, position);
+    let tree = parse_tree(&doc.text).ok()?;
+    let holds = |span: &Span| span.start <= offset && offset <= span.end;
+    let statement = tree.statements.iter().find(|s| holds(&s.span))?;
+    let value_at =
+        |s: &'_ crate::definition::syntax::Statement| s.values.iter().position(|v| holds(&v.span));
+    let path = doc.path.as_deref();
+    let from = || {
+        let spec = &tree
+            .statements
+            .iter()
+            .find(|s| s.head.text == "from")?
+            .values
+            .first()?
+            .text;
+        parent_file(path?, spec)
+    };
+    let wanted = match (statement.head.text.as_str(), value_at(statement)) {
+        ("from", Some(0)) => return location(&from()?, &(0..0)),
+        ("without", Some(i)) => {
+            let value = &statement.values[i];
+            match (statement.values[0].text.as_str(), i) {
+                ("piece", 1) => Wanted::Piece(value.text.chars().next()?),
+                ("option", 1) => Wanted::Option(&value.text),
+                (_, 0) => Wanted::Rule(&value.text),
+                _ => return None,
+            }
+        }
+        (_, Some(_)) => return None,
+        (_, None) => {
+            let setting = statement
+                .block
+                .as_ref()?
+                .statements
+                .iter()
+                .find(|s| holds(&s.span))?;
+            let i = value_at(setting)?;
+            let value = &setting.values[i];
+            match setting.head.text.as_str() {
+                "when" if i == 0 => Wanted::Option(&value.text),
+                name if super::hover_definition::PIECE_SETTINGS.contains(&name) => {
+                    let (letter, _) = super::hover_definition::letter_at(value, offset)?;
+                    Wanted::Piece(letter)
+                }
+                _ => return None,
+            }
+        }
+    };
+    // A `without` line names what the parent declares, not this text.
+    if statement.head.text != "without" {
+        if let Some(span) = declared(&tree, wanted) {
+            let uri: Uri = doc.uri.parse().ok()?;
+            return Some(Location {
+                uri,
+                range: doc.lines.range(&doc.text, &span),
+            });
+        }
+    }
+    let (path, span) = in_definition(&from()?, wanted, 0)?;
+    location(&path, &span)
+}
+
+/// The span in a definition's tree of the statement that declares `wanted`, if it does.
+fn declared(tree: &crate::definition::syntax::File, wanted: Wanted) -> Option<Span> {
+    tree.statements.iter().find_map(|s| {
+        let head = s.head.text.as_str();
+        let first = s.values.first();
+        match wanted {
+            Wanted::Option(name) if head == "option" => {
+                first.filter(|v| v.text == name).map(|v| v.span.clone())
+            }
+            Wanted::Piece(letter) if head == "piece" => first
+                .filter(|v| v.text.chars().eq(std::iter::once(letter)))
+                .map(|v| v.span.clone()),
+            Wanted::Rule(id) => {
+                let declared = s.block.as_ref().and_then(|b| {
+                    b.statements
+                        .iter()
+                        .find(|st| st.head.text == "id")
+                        .and_then(|st| st.values.first())
+                });
+                match declared {
+                    Some(v) if v.text == id => Some(v.span.clone()),
+                    None if head == id && s.block.is_some() => Some(s.head.span.clone()),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
     })
 }
 
@@ -72,51 +181,32 @@ fn in_definition(path: &Path, wanted: Wanted, depth: usize) -> Option<(PathBuf, 
     }
     let text = std::fs::read_to_string(path).ok()?;
     let tree = parse_tree(&text).ok()?;
-    let mut parent = None;
-    for s in &tree.statements {
-        let head = s.head.text.as_str();
-        let first = s.values.first();
-        match wanted {
-            Wanted::Option(name) if head == "option" => {
-                if let Some(v) = first.filter(|v| v.text == name) {
-                    return Some((path.to_path_buf(), v.span.clone()));
-                }
-            }
-            Wanted::Rule(id) => {
-                let declared = s.block.as_ref().and_then(|b| {
-                    b.statements
-                        .iter()
-                        .find(|st| st.head.text == "id")
-                        .and_then(|st| st.values.first())
-                });
-                match declared {
-                    Some(v) if v.text == id => return Some((path.to_path_buf(), v.span.clone())),
-                    None if head == id && s.block.is_some() => {
-                        return Some((path.to_path_buf(), s.head.span.clone()))
-                    }
-                    _ => {}
-                }
-            }
-            _ => {}
-        }
-        if head == "from" {
-            parent = first.map(|v| v.text.clone());
-        }
+    if let Some(span) = declared(&tree, wanted) {
+        return Some((path.to_path_buf(), span));
     }
-    let parent = parent?;
-    let next = if is_path(&parent) {
-        let beside = path.parent().unwrap_or(Path::new("")).join(&parent);
+    let parent = tree
+        .statements
+        .iter()
+        .find(|s| s.head.text == "from")?
+        .values
+        .first()?;
+    in_definition(&parent_file(path, &parent.text)?, wanted, depth + 1)
+}
+
+/// The file a definition at `path` inherits from by `from parent`.
+fn parent_file(path: &Path, parent: &str) -> Option<PathBuf> {
+    if is_path(parent) {
+        let beside = path.parent().unwrap_or(Path::new("")).join(parent);
         if beside.is_file() {
-            beside
+            Some(beside)
         } else {
             // `chess.def` names the bundled definition when no such file is there.
             let stem = parent.strip_suffix(".def")?;
-            sibling_bundled(path, stem)?
+            sibling_bundled(path, stem)
         }
     } else {
-        sibling_bundled(path, &parent)?
-    };
-    in_definition(&next, wanted, depth + 1)
+        sibling_bundled(path, parent)
+    }
 }
 
 /// The bundled definition `name` as a file: beside `path` (in `variants/`), or in a
@@ -137,6 +227,8 @@ fn in_catalogue(path: &Path, wanted: Wanted) -> Option<(PathBuf, Span)> {
     let needle = match wanted {
         Wanted::Rule(id) => format!("### `{id}`"),
         Wanted::Option(name) => format!("| `{name}` |"),
+        // A built-in game's pieces have no page of their own.
+        Wanted::Piece(_) => return None,
     };
     let mut at = 0;
     for line in text.split_inclusive('\n') {

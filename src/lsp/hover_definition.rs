@@ -19,7 +19,7 @@ use crate::definition::syntax::{Span, Statement, Value};
 use crate::text::{markdown, markdown_code};
 
 /// The settings whose values are piece letters (`limit Q1`, `pairs P:Q` among them).
-const PIECE_SETTINGS: &[&str] = &[
+pub const PIECE_SETTINGS: &[&str] = &[
     "pieces",
     "by",
     "into",
@@ -124,7 +124,7 @@ pub fn text_at(text: &str, path: Option<&Path>, offset: usize) -> Option<(String
 
 /// The piece letter under the cursor in a bare value (`QRBN`'s letters are one value each in
 /// the text, `Q1` and `P:Q` hold a letter and more), and its span.
-fn letter_at(value: &Value, offset: usize) -> Option<(char, Span)> {
+pub fn letter_at(value: &Value, offset: usize) -> Option<(char, Span)> {
     if value.quoted {
         return None;
     }

@@ -715,6 +715,55 @@ fn go_to_definition() {
 /// Every prefix of a scenario file (a file being typed), with a character of two UTF-16 units
 /// after it: every request is answered, none with an internal error (a handler that panicked),
 /// and the server is still there at the end.
+/// Go to definition inside a definition being edited: `from`'s value to the parent's file,
+/// a piece letter and a `when` option to their declarations here or in the parent, and what
+/// `without` drops to the parent's component.
+#[test]
+fn go_to_definition_in_a_definition() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = std::env::temp_dir().join(format!("arbiter-lsp-goto-def-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let parent = std::fs::read_to_string(root.join("variants/chess.def"))
+        .unwrap()
+        .replacen("variant chess", "variant parent", 1);
+    std::fs::write(dir.join("parent.def"), &parent).unwrap();
+    let mine = dir.join("mine.def");
+    let text = "variant mine\nfrom ./parent.def\npiece A archbishop BN\n\
+option bare {\n  values loss draw\n  default loss\n  reason \"r\"\n}\n\
+promotion {\n  clause \"Pawns promote.\"\n  white rank 8\n  black rank 1\n  into Q A\n  when bare draw\n}\n\
+without castling\n";
+    std::fs::write(&mine, text).unwrap();
+    let mut c = Client::start();
+    let uri = file_uri(&mine);
+    c.open(&uri, text);
+    let d = c.diagnostics(&uri, |p| p["version"] == 1);
+    assert_eq!(d["diagnostics"], json!([]), "{d}");
+    let parent_line = |start: &str| parent.lines().position(|l| l.starts_with(start)).unwrap();
+    for ((line, character), file, at) in [
+        ((1, 8), "/parent.def", 0),
+        ((12, 7), "/parent.def", parent_line("piece Q")),
+        ((12, 9), "/mine.def", 2),
+        ((13, 8), "/mine.def", 3),
+        ((15, 10), "/parent.def", parent_line("castling {")),
+    ] {
+        let found = c.at("textDocument/definition", &uri, line, character)["result"].clone();
+        assert!(
+            found["uri"].as_str().is_some_and(|u| u.ends_with(file)),
+            "{line}:{character}: {found}"
+        );
+        assert_eq!(
+            found["range"]["start"]["line"], at,
+            "{line}:{character}: {found}"
+        );
+    }
+    // A setting's word and a clause declare nothing.
+    assert!(c.at("textDocument/definition", &uri, 12, 3)["result"].is_null());
+    assert!(c.at("textDocument/definition", &uri, 9, 14)["result"].is_null());
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(c.shutdown(), 0);
+}
+
 #[test]
 fn every_prefix_of_a_file_is_served() {
     let mut c = Client::start();
