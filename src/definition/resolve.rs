@@ -84,6 +84,57 @@ pub const COMPONENTS: &[&str] = &[
 /// The settings every component takes.
 pub const COMMON_SETTINGS: &[&str] = &["id", "clause", "source", "when"];
 
+/// The settings that take `yes` or `no`.
+pub const YES_NO_SETTINGS: &[&str] = &[
+    "chess960",
+    "mandatory",
+    "captured-only",
+    "reply",
+    "in-check",
+    "leaving",
+    "no-doubled",
+    "no-mate",
+    "immobile",
+    "must",
+    "safe",
+    "as-turn",
+    "demote",
+    "promoted",
+    "within",
+    "shot",
+    "keep",
+    "replace",
+    "free",
+    "stuck",
+];
+const YES_NO: &[&str] = &["yes", "no"];
+const VALUES: &[&str] = &["win", "loss", "draw", "count"];
+const SAFETIES: &[&str] = &["all", "any-one", "last-one"];
+const ONTO: &[&str] = &["anywhere", "next-to-own", "enclosing"];
+const PATTERNS: &[&str] = &["neighbours", "lines"];
+const REACHES: &[&str] = &["anywhere", "inside", "outside"];
+const TIMINGS: &[&str] = &["at-once", "after-reply", "unless-matched"];
+/// The word after a region line's side: what the places are.
+pub const REGION_KINDS: &[&str] = &[
+    "rank", "ranks", "file", "files", "square", "squares", "area", "areas",
+];
+
+/// The words a setting takes, for the settings that take one of a list (as the resolver
+/// checks them); a region line's side takes its kinds.
+pub fn setting_choices(setting: &str) -> Option<&'static [&'static str]> {
+    Some(match setting {
+        s if YES_NO_SETTINGS.contains(&s) => YES_NO,
+        "value" => VALUES,
+        "safety" => SAFETIES,
+        "onto" => ONTO,
+        "pattern" => PATTERNS,
+        "from" => REACHES,
+        "timing" => TIMINGS,
+        s if REGION_SIDES.contains(&s) => REGION_KINDS,
+        _ => return None,
+    })
+}
+
 /// The words a region line starts with.
 const REGION_SIDES: &[&str] = &["white", "black", "both"];
 
@@ -1626,11 +1677,9 @@ impl<'a> Resolver<'a> {
                     s.broken = true;
                 }
             },
-            "chess960" | "mandatory" | "captured-only" | "reply" | "in-check" | "leaving"
-            | "no-doubled" | "no-mate" | "immobile" | "must" | "safe" | "as-turn" | "demote"
-            | "promoted" | "within" | "shot" | "keep" | "replace" | "free" | "stuck" => {
+            flag if YES_NO_SETTINGS.contains(&flag) => {
                 match self.single_value(src, st, "`yes` or `no`") {
-                    Some(v) => match self.choice(src, v, &["yes", "no"]) {
+                    Some(v) => match self.choice(src, v, YES_NO) {
                         Some(k) => {
                             let b = Some(k == 0);
                             match head {
@@ -1662,7 +1711,7 @@ impl<'a> Resolver<'a> {
                 }
             }
             "value" => match self.single_value(src, st, "`win`, `loss`, `draw` or `count`") {
-                Some(v) => match self.choice(src, v, &["win", "loss", "draw", "count"]) {
+                Some(v) => match self.choice(src, v, VALUES) {
                     Some(k) => {
                         s.value = Some([Value::Win, Value::Loss, Value::Draw, Value::Count][k])
                     }
@@ -1671,7 +1720,7 @@ impl<'a> Resolver<'a> {
                 None => s.broken = true,
             },
             "safety" => match self.single_value(src, st, "`all`, `any-one` or `last-one`") {
-                Some(v) => match self.choice(src, v, &["all", "any-one", "last-one"]) {
+                Some(v) => match self.choice(src, v, SAFETIES) {
                     Some(k) => s.safety = Some([Safety::All, Safety::AnyOne, Safety::LastOne][k]),
                     None => s.broken = true,
                 },
@@ -1722,8 +1771,7 @@ impl<'a> Resolver<'a> {
             },
             "onto" => {
                 match self.single_value(src, st, "`anywhere`, `next-to-own` or `enclosing`") {
-                    Some(v) => match self.choice(src, v, &["anywhere", "next-to-own", "enclosing"])
-                    {
+                    Some(v) => match self.choice(src, v, ONTO) {
                         Some(k) => {
                             s.onto = Some([Onto::Anywhere, Onto::NextToOwn, Onto::Enclosing][k])
                         }
@@ -1755,14 +1803,14 @@ impl<'a> Resolver<'a> {
                 s.opening = Some(cells);
             }
             "pattern" => match self.single_value(src, st, "`neighbours` or `lines`") {
-                Some(v) => match self.choice(src, v, &["neighbours", "lines"]) {
+                Some(v) => match self.choice(src, v, PATTERNS) {
                     Some(k) => s.pattern = Some([FlipPattern::Neighbours, FlipPattern::Lines][k]),
                     None => s.broken = true,
                 },
                 None => s.broken = true,
             },
             "from" => match self.single_value(src, st, "`anywhere`, `inside` or `outside`") {
-                Some(v) => match self.choice(src, v, &["anywhere", "inside", "outside"]) {
+                Some(v) => match self.choice(src, v, REACHES) {
                     Some(k) => s.from = Some([Reach::Anywhere, Reach::Inside, Reach::Outside][k]),
                     None => s.broken = true,
                 },
@@ -1770,16 +1818,13 @@ impl<'a> Resolver<'a> {
             },
             "timing" => {
                 match self.single_value(src, st, "`at-once`, `after-reply` or `unless-matched`") {
-                    Some(v) => {
-                        match self.choice(src, v, &["at-once", "after-reply", "unless-matched"]) {
-                            Some(k) => {
-                                s.timing = Some(
-                                    [Timing::AtOnce, Timing::AfterReply, Timing::UnlessMatched][k],
-                                )
-                            }
-                            None => s.broken = true,
+                    Some(v) => match self.choice(src, v, TIMINGS) {
+                        Some(k) => {
+                            s.timing =
+                                Some([Timing::AtOnce, Timing::AfterReply, Timing::UnlessMatched][k])
                         }
-                    }
+                        None => s.broken = true,
+                    },
                     None => s.broken = true,
                 }
             }
@@ -1906,11 +1951,8 @@ impl<'a> Resolver<'a> {
             );
             return false;
         };
-        const KINDS: [&str; 8] = [
-            "rank", "ranks", "file", "files", "square", "squares", "area", "areas",
-        ];
-        let Some(k) = KINDS.iter().position(|k| *k == kind.text) else {
-            let mean = did_you_mean(&kind.text, KINDS);
+        let Some(k) = REGION_KINDS.iter().position(|k| *k == kind.text) else {
+            let mean = did_you_mean(&kind.text, REGION_KINDS.iter().copied());
             self.error(
                 src,
                 Problem::new(

@@ -3,14 +3,18 @@
 //! from the words before the cursor on its line (the line being typed need not parse) and
 //! come from the tables the checker suggests from: the variant's rule ids, options, keys,
 //! invariants, zones, reasons, pieces and squares ([`Names`]). In a definition: its
-//! statements, components and a component's settings, the resolver's own lists.
+//! statements, components, a component's settings and each setting's words, the resolver's
+//! own lists; its pieces and options, as resolved; the parent's, after `without`.
 
 use lsp_types::{CompletionItem, CompletionItemKind, Position};
 
 use super::documents::Document;
+use super::hover_definition;
 use super::names::{variant_names, Names};
 use super::text::Kind;
-use crate::definition::resolve::{component_settings, COMMON_SETTINGS, COMPONENTS, STATEMENTS};
+use crate::definition::resolve::{
+    component_settings, setting_choices, COMMON_SETTINGS, COMPONENTS, STATEMENTS,
+};
 use crate::scenario::parse::words_at_end;
 
 /// The completions at `position`.
@@ -24,7 +28,7 @@ pub fn complete(doc: &Document, position: Position) -> Vec<CompletionItem> {
     }
     match doc.kind {
         Kind::Scenario => scenario(doc, &doc.text[..offset], before),
-        Kind::Definition => definition(&doc.text[..offset], before),
+        Kind::Definition => definition(doc, &doc.text[..offset], before),
     }
 }
 
@@ -180,14 +184,16 @@ fn pieces(n: &Names) -> Vec<CompletionItem> {
     items
 }
 
-/// In a definition: the statements and components at the top level, a component's settings
-/// inside its block.
-fn definition(upto: &str, before: &str) -> Vec<CompletionItem> {
-    if !context(before).is_empty() {
-        return Vec::new();
-    }
-    match enclosing_head(upto) {
-        None => {
+/// In a definition: the statements and components at the top level, and what `from` and
+/// `without` name; inside a component's block its settings, then each setting's words, the
+/// definition's pieces where a setting names pieces, and its options and their values after
+/// `when`; inside an option's block, its three settings.
+fn definition(doc: &Document, upto: &str, before: &str) -> Vec<CompletionItem> {
+    let ctx = context(before);
+    let path = doc.path.as_deref();
+    let head = enclosing_head(upto);
+    match (head, ctx.as_slice()) {
+        (None, []) => {
             let mut items = words(STATEMENTS.iter().copied(), CompletionItemKind::KEYWORD);
             items.extend(words(
                 COMPONENTS.iter().copied(),
@@ -195,14 +201,80 @@ fn definition(upto: &str, before: &str) -> Vec<CompletionItem> {
             ));
             items
         }
-        Some(head) if COMPONENTS.contains(&head) => words(
+        (None, ["from"]) => words(
+            crate::definition::load::bundled_names(),
+            CompletionItemKind::MODULE,
+        ),
+        (None, ["without", rest @ ..]) => {
+            let Some(parent) = hover_definition::parent_of_text(&doc.text, path) else {
+                return Vec::new();
+            };
+            match rest {
+                [] => {
+                    let mut items = words(["piece", "option"], CompletionItemKind::KEYWORD);
+                    items.extend(
+                        parent.rules.iter().map(|r| {
+                            item(&r.id, CompletionItemKind::REFERENCE, r.component.name())
+                        }),
+                    );
+                    items
+                }
+                ["piece"] => parent
+                    .pieces
+                    .iter()
+                    .map(|p| item(&p.letter.to_string(), CompletionItemKind::CLASS, &p.name))
+                    .collect(),
+                ["option"] => parent
+                    .options
+                    .iter()
+                    .map(|o| item(&o.name, CompletionItemKind::PROPERTY, &o.reason))
+                    .collect(),
+                _ => Vec::new(),
+            }
+        }
+        (Some("option"), []) => words(
+            ["values", "default", "reason"],
+            CompletionItemKind::PROPERTY,
+        ),
+        (Some(head), []) if COMPONENTS.contains(&head) => words(
             component_settings(head)
                 .iter()
                 .chain(COMMON_SETTINGS)
                 .copied(),
             CompletionItemKind::PROPERTY,
         ),
-        Some(_) => Vec::new(),
+        (Some(head), [setting, rest @ ..]) if COMPONENTS.contains(&head) => {
+            if hover_definition::PIECE_SETTINGS.contains(setting) {
+                let (pieces, _) = hover_definition::pieces_and_options(&doc.text, path);
+                return pieces
+                    .iter()
+                    .map(|(l, name)| item(&l.to_string(), CompletionItemKind::CLASS, name))
+                    .collect();
+            }
+            match (*setting, rest) {
+                ("when", []) => {
+                    let (_, options) = hover_definition::pieces_and_options(&doc.text, path);
+                    options
+                        .iter()
+                        .map(|o| item(&o.name, CompletionItemKind::PROPERTY, &o.reason))
+                        .collect()
+                }
+                ("when", [option]) => {
+                    let (_, options) = hover_definition::pieces_and_options(&doc.text, path);
+                    options
+                        .iter()
+                        .filter(|o| o.name == *option)
+                        .flat_map(|o| &o.values)
+                        .map(|v| item(v, CompletionItemKind::ENUM_MEMBER, ""))
+                        .collect()
+                }
+                (setting, []) => setting_choices(setting).map_or_else(Vec::new, |c| {
+                    words(c.iter().copied(), CompletionItemKind::ENUM_MEMBER)
+                }),
+                _ => Vec::new(),
+            }
+        }
+        _ => Vec::new(),
     }
 }
 

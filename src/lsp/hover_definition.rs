@@ -9,7 +9,7 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use super::diagnostics::loader;
+use super::diagnostics::{loader, MAX_LIVE_BYTES};
 use super::reference;
 use crate::betza::{Design, Kind, Modality, Range, Side};
 use crate::definition::model::{Definition, OptionDecl, PieceDef};
@@ -383,6 +383,69 @@ fn dropped(
         }
     };
     Some(text)
+}
+
+/// The pieces (letter and name) and options of a definition's text: as resolved, or while it
+/// does not resolve, those written in it and its parent's.
+pub fn pieces_and_options(
+    text: &str,
+    path: Option<&Path>,
+) -> (Vec<(char, String)>, Vec<OptionDecl>) {
+    if text.len() > MAX_LIVE_BYTES {
+        return (Vec::new(), Vec::new());
+    }
+    let name = path.map_or_else(
+        || "<definition>".to_string(),
+        |p| p.to_string_lossy().into_owned(),
+    );
+    if let Ok(def) = crate::definition::parse(&name, text, &loader(path)) {
+        let pieces = def
+            .pieces
+            .iter()
+            .map(|p| (p.letter, p.name.clone()))
+            .collect();
+        return (pieces, def.options);
+    }
+    let Ok(tree) = parse_tree(text) else {
+        return (Vec::new(), Vec::new());
+    };
+    let parent = parent_of(&tree.statements, path);
+    let mut pieces: Vec<(char, String)> = tree
+        .statements
+        .iter()
+        .filter(|s| s.head.text == "piece")
+        .filter_map(|s| {
+            let letter = s.values.first()?.text.chars().next()?;
+            Some((letter, s.values.get(1).map_or("", |v| &v.text).to_string()))
+        })
+        .collect();
+    let mut options: Vec<OptionDecl> = tree
+        .statements
+        .iter()
+        .filter(|s| s.head.text == "option")
+        .filter_map(|s| written_option(&tree.statements, &s.values.first()?.text))
+        .collect();
+    if let Some(parent) = parent {
+        for p in parent.pieces {
+            if !pieces.iter().any(|(l, _)| *l == p.letter) {
+                pieces.push((p.letter, p.name));
+            }
+        }
+        for o in parent.options {
+            if !options.iter().any(|w| w.name == o.name) {
+                options.push(o);
+            }
+        }
+    }
+    (pieces, options)
+}
+
+/// The definition a text's `from` names, as [`parent_of`] reads it, from the text alone.
+pub fn parent_of_text(text: &str, path: Option<&Path>) -> Option<Definition> {
+    if text.len() > MAX_LIVE_BYTES {
+        return None;
+    }
+    parent_of(&parse_tree(text).ok()?.statements, path)
 }
 
 /// The definition a text's `from` names, read as the resolver reads it.

@@ -437,6 +437,42 @@ without castling\n";
     assert_eq!(c.shutdown(), 0);
 }
 
+/// Completion inside a definition's statements: each setting's words, the pieces (inherited
+/// ones too) where a setting names pieces, options and their values after `when`, the
+/// bundled definitions after `from`, and what the parent has after `without`.
+#[test]
+fn definition_completion_of_values() {
+    let mut c = Client::start();
+    let uri = "file:///nowhere/values.def";
+    let text = "variant mine\nfrom chess\npiece A archbishop BN\n\
+option bare {\n  values loss draw\n  default loss\n  reason \"r\"\n}\n\
+checkmate {\n  clause \"c\"\n  value \n  when \n  when bare \n}\n\
+promotion {\n  clause \"p\"\n  white \n  into Q \n}\n\
+without \nwithout piece \nfrom \n";
+    c.open(uri, text);
+    c.diagnostics(uri, |p| p["version"] == 1);
+    let mut out = serde_json::Map::new();
+    for (name, line, character) in [
+        ("value", 10, 8),
+        ("when", 11, 7),
+        ("when_option", 12, 12),
+        ("region_line", 16, 8),
+        ("pieces", 17, 9),
+        ("without", 19, 8),
+        ("without_piece", 20, 14),
+        ("from", 21, 5),
+        ("option_block", 4, 2),
+    ] {
+        let answer = c.at("textDocument/completion", uri, line, character);
+        let mut l = labels(&answer);
+        // The bundled definitions are many: their first few say enough.
+        l.truncate(12);
+        out.insert(name.into(), json!(l));
+    }
+    snapshot("definition_completion_of_values", &Value::Object(out));
+    assert_eq!(c.shutdown(), 0);
+}
+
 #[test]
 fn an_edit_cancels_a_long_evaluation() {
     let mut c = Client::start();
