@@ -11,6 +11,7 @@
 //! does not read, an unknown or uncovered parent and inheritance that loops are refusals at
 //! their line and column; the docs list the settings (`docs/defining-variants.md`).
 
+mod base_settings;
 mod emit;
 pub mod map;
 pub mod pieces;
@@ -369,12 +370,16 @@ pub fn import(
     let mut base: Option<&str> = None;
     let mut below = None;
     let mut built_in: Vec<&Section> = Vec::new();
+    // The game of Fairy-Stockfish the chain starts from, whose own settings a section may not
+    // write over unless the import follows them.
+    let mut game: Option<&str> = None;
     loop {
         let current = &file.sections[*chain.last().expect("one section at least")];
         let Some(parent) = current.parent.as_deref() else {
             break;
         };
         if FSF_GAMES.contains(&parent) {
+            game = FSF_GAMES.iter().find(|g| **g == parent).copied();
             match covered(parent) {
                 Some(b) => {
                     base = Some(b);
@@ -503,7 +508,7 @@ pub fn import(
                 map::Kind::Table(i) => 1000 + i,
                 _ => 0,
             };
-            if let Some(p) = unsupported(setting, &kind) {
+            if let Some(p) = unsupported(setting, &kind, game.filter(|_| !*internal)) {
                 problems.push(p);
                 refused.push(setting.key.clone());
                 continue;
@@ -562,18 +567,32 @@ fn valid_name(name: &str) -> bool {
             .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
 }
 
-/// The problem of a setting that is not mapped, if it is one.
-fn unsupported(setting: &reader::Setting, kind: &map::Kind) -> Option<Problem> {
+/// The problem of a setting that is not mapped, if it is one. One written at Fairy-Stockfish's
+/// default is taken (it changes nothing), unless the section starts from a built-in `game`
+/// whose own rules set it: then the default would change that game, which the import cannot
+/// follow.
+fn unsupported(setting: &reader::Setting, kind: &map::Kind, game: Option<&str>) -> Option<Problem> {
     let key = &setting.key;
     match kind {
         map::Kind::Piece(_) | map::Kind::Table(_) => None,
-        map::Kind::Unsupported(default) => (setting.value.trim() != *default).then(|| {
-            Problem::new(
-                format!("the setting `{key}` is not supported yet (only its default, `{default}`, is accepted)"),
-                setting.key_span.clone(),
-                "not supported",
-            )
-        }),
+        map::Kind::Unsupported(default) if setting.value.trim() == *default => {
+            let game = game?;
+            let set = base_settings::BASE_SETTINGS
+                .binary_search_by_key(&game, |(g, _)| g)
+                .is_ok_and(|i| base_settings::BASE_SETTINGS[i].1.contains(&key.as_str()));
+            set.then(|| {
+                Problem::new(
+                    format!("the setting `{key}` is not supported yet, and `{game}` sets it: written here, even at Fairy-Stockfish's default (`{default}`), it changes that game's rule"),
+                    setting.key_span.clone(),
+                    "not supported",
+                )
+            })
+        }
+        map::Kind::Unsupported(default) => Some(Problem::new(
+            format!("the setting `{key}` is not supported yet (only its default, `{default}`, is accepted)"),
+            setting.key_span.clone(),
+            "not supported",
+        )),
         map::Kind::UnsupportedPiece(why) => Some(Problem::new(
             format!("the piece type `{key}` is not supported yet: {why}"),
             setting.key_span.clone(),

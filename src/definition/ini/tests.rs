@@ -177,6 +177,40 @@ fn unsupported_setting_unless_at_its_default() {
     assert!(one("[a:chess]\ndropChecks = true\n", "a").is_ok());
 }
 
+/// A setting the import does not follow, written at Fairy-Stockfish's default over a built-in
+/// game whose own rules set it, would change that game: refused. Over a game that leaves it
+/// alone, and from a section of the file that starts from such a game, the default is taken.
+#[test]
+fn unsupported_default_over_a_base_that_sets_it() {
+    let r = refused("[a:shogi]\nshogiPawnDropMateIllegal = false\n", "a");
+    assert!(
+        r.message.contains(
+            "the setting `shogiPawnDropMateIllegal` is not supported yet, and `shogi` sets it"
+        ),
+        "{}",
+        r.message
+    );
+    assert_eq!(r.settings, vec!["shogiPawnDropMateIllegal"]);
+    assert!(one("[a:chess]\nshogiPawnDropMateIllegal = false\n", "a").is_ok());
+    let r = refused("[a:xiangqi]\n[b:a]\nperpetualCheckIllegal = false\n", "b");
+    assert!(r.message.contains("`xiangqi` sets it"), "{}", r.message);
+}
+
+#[test]
+fn the_base_settings_table_is_sorted_and_names_known_games_and_settings() {
+    let table = super::base_settings::BASE_SETTINGS;
+    assert!(table.windows(2).all(|w| w[0].0 < w[1].0));
+    for (game, keys) in table {
+        assert!(super::FSF_GAMES.contains(game), "{game}");
+        for key in *keys {
+            assert!(
+                super::map::UNSUPPORTED.iter().any(|(k, _)| k == key),
+                "{game}: {key}"
+            );
+        }
+    }
+}
+
 #[test]
 fn unsupported_value_at_its_column() {
     let r = refused("[a:chess]\nstalemateValue = maybe\n", "a");
