@@ -73,7 +73,7 @@ struct Registry {
     /// Entries by a hash of their definition, so registering the same definition again
     /// (every keystroke in a scenario that names it) costs one lookup, not a scan.
     by_hash: HashMap<u64, Vec<u32>>,
-    /// The newest entry of each name.
+    /// The entry of each name read last.
     by_name: HashMap<String, u32>,
 }
 
@@ -99,15 +99,21 @@ pub fn register(def: Definition) -> Result<Variant, String> {
         r.by_hash
             .get(&hash)
             .and_then(|ids| ids.iter().find(|&&i| r.entries[i as usize].def == def))
-            .map(|&i| Variant::Defined(DefId(i)))
+            .copied()
     };
-    if let Some(v) = found(&REGISTRY.read().unwrap_or_else(|e| e.into_inner())) {
-        return Ok(v);
+    // The name stands for the version read last: an edit undone is that version again.
+    let current = |r: &Registry, i: u32| r.by_name.get(&def.name) == Some(&i);
+    {
+        let r = REGISTRY.read().unwrap_or_else(|e| e.into_inner());
+        if let Some(i) = found(&r).filter(|&i| current(&r, i)) {
+            return Ok(Variant::Defined(DefId(i)));
+        }
     }
     let mut r = REGISTRY.write().unwrap_or_else(|e| e.into_inner());
     // Another thread may have registered it between the two locks.
-    if let Some(v) = found(&r) {
-        return Ok(v);
+    if let Some(i) = found(&r) {
+        r.by_name.insert(def.name.clone(), i);
+        return Ok(Variant::Defined(DefId(i)));
     }
     let id = u32::try_from(r.entries.len())
         .map_err(|_| "too many definitions in one run".to_string())?;
@@ -123,7 +129,7 @@ pub fn entry(id: DefId) -> &'static Entry {
     REGISTRY.read().unwrap_or_else(|e| e.into_inner()).entries[id.0 as usize]
 }
 
-/// The newest definition registered under `name`.
+/// The definition registered last under `name` (a version read again counts as read last).
 pub fn find(name: &str) -> Option<Variant> {
     let r = REGISTRY.read().unwrap_or_else(|e| e.into_inner());
     r.by_name.get(name).map(|&i| Variant::Defined(DefId(i)))

@@ -591,7 +591,10 @@ fn every_saved_version_of_a_definition_is_its_own_variant() {
     distinct.sort();
     distinct.dedup();
     assert_eq!(distinct.len(), ids.len());
+    assert_eq!(super::find("saved-again-and-again"), Some(ids[1499]));
+    // An edit undone: the name stands for the version read last.
     assert_eq!(super::register(version(0)), Ok(ids[0]));
+    assert_eq!(super::find("saved-again-and-again"), Some(ids[0]));
     assert_eq!(super::register(version(1499)), Ok(ids[1499]));
     assert_eq!(super::find("saved-again-and-again"), Some(ids[1499]));
     let first_moves = |v: Variant| {
