@@ -189,6 +189,33 @@ pub enum Reach {
     Outside,
 }
 
+/// Gives a setting's enumeration its words, in one table: the resolver reads them, the import
+/// writes them, and the language server offers them.
+macro_rules! worded {
+    ($ty:ident { $($variant:ident => $word:literal),* $(,)? }) => {
+        impl $ty {
+            /// Every value, in the order of [`Self::WORDS`].
+            pub const ALL: &'static [$ty] = &[$($ty::$variant),*];
+            /// The word each value is written with.
+            pub const WORDS: &'static [&'static str] = &[$($word),*];
+
+            /// The word this value is written with.
+            pub fn word(self) -> &'static str {
+                match self {
+                    $($ty::$variant => $word),*
+                }
+            }
+        }
+    };
+}
+
+worded!(Value { Win => "win", Loss => "loss", Draw => "draw", Count => "count" });
+worded!(Onto { Anywhere => "anywhere", NextToOwn => "next-to-own", Enclosing => "enclosing" });
+worded!(FlipPattern { Neighbours => "neighbours", Lines => "lines" });
+worded!(Safety { All => "all", AnyOne => "any-one", LastOne => "last-one" });
+worded!(Timing { AtOnce => "at-once", AfterReply => "after-reply", UnlessMatched => "unless-matched" });
+worded!(Reach { Anywhere => "anywhere", Inside => "inside", Outside => "outside" });
+
 /// The kinds of rule components. Each is generated and judged by the one engine; what each
 /// setting means is in `docs/defining-variants.md`.
 #[derive(Clone, Debug, PartialEq, Hash)]

@@ -108,12 +108,6 @@ pub const YES_NO_SETTINGS: &[&str] = &[
     "stuck",
 ];
 const YES_NO: &[&str] = &["yes", "no"];
-const VALUES: &[&str] = &["win", "loss", "draw", "count"];
-const SAFETIES: &[&str] = &["all", "any-one", "last-one"];
-const ONTO: &[&str] = &["anywhere", "next-to-own", "enclosing"];
-const PATTERNS: &[&str] = &["neighbours", "lines"];
-const REACHES: &[&str] = &["anywhere", "inside", "outside"];
-const TIMINGS: &[&str] = &["at-once", "after-reply", "unless-matched"];
 /// The word after a region line's side: what the places are.
 pub const REGION_KINDS: &[&str] = &[
     "rank", "ranks", "file", "files", "square", "squares", "area", "areas",
@@ -124,12 +118,12 @@ pub const REGION_KINDS: &[&str] = &[
 pub fn setting_choices(setting: &str) -> Option<&'static [&'static str]> {
     Some(match setting {
         s if YES_NO_SETTINGS.contains(&s) => YES_NO,
-        "value" => VALUES,
-        "safety" => SAFETIES,
-        "onto" => ONTO,
-        "pattern" => PATTERNS,
-        "from" => REACHES,
-        "timing" => TIMINGS,
+        "value" => Value::WORDS,
+        "safety" => Safety::WORDS,
+        "onto" => Onto::WORDS,
+        "pattern" => FlipPattern::WORDS,
+        "from" => Reach::WORDS,
+        "timing" => Timing::WORDS,
         s if REGION_SIDES.contains(&s) => REGION_KINDS,
         _ => return None,
     })
@@ -1678,7 +1672,7 @@ impl<'a> Resolver<'a> {
                 }
             },
             flag if YES_NO_SETTINGS.contains(&flag) => {
-                match self.single_value(src, st, "`yes` or `no`") {
+                match self.single_value(src, st, &quoted_or(YES_NO)) {
                     Some(v) => match self.choice(src, v, YES_NO) {
                         Some(k) => {
                             let b = Some(k == 0);
@@ -1710,18 +1704,16 @@ impl<'a> Resolver<'a> {
                     None => s.broken = true,
                 }
             }
-            "value" => match self.single_value(src, st, "`win`, `loss`, `draw` or `count`") {
-                Some(v) => match self.choice(src, v, VALUES) {
-                    Some(k) => {
-                        s.value = Some([Value::Win, Value::Loss, Value::Draw, Value::Count][k])
-                    }
+            "value" => match self.single_value(src, st, &quoted_or(Value::WORDS)) {
+                Some(v) => match self.choice(src, v, Value::WORDS) {
+                    Some(k) => s.value = Some(Value::ALL[k]),
                     None => s.broken = true,
                 },
                 None => s.broken = true,
             },
-            "safety" => match self.single_value(src, st, "`all`, `any-one` or `last-one`") {
-                Some(v) => match self.choice(src, v, SAFETIES) {
-                    Some(k) => s.safety = Some([Safety::All, Safety::AnyOne, Safety::LastOne][k]),
+            "safety" => match self.single_value(src, st, &quoted_or(Safety::WORDS)) {
+                Some(v) => match self.choice(src, v, Safety::WORDS) {
+                    Some(k) => s.safety = Some(Safety::ALL[k]),
                     None => s.broken = true,
                 },
                 None => s.broken = true,
@@ -1769,17 +1761,13 @@ impl<'a> Resolver<'a> {
                 },
                 None => s.broken = true,
             },
-            "onto" => {
-                match self.single_value(src, st, "`anywhere`, `next-to-own` or `enclosing`") {
-                    Some(v) => match self.choice(src, v, ONTO) {
-                        Some(k) => {
-                            s.onto = Some([Onto::Anywhere, Onto::NextToOwn, Onto::Enclosing][k])
-                        }
-                        None => s.broken = true,
-                    },
+            "onto" => match self.single_value(src, st, &quoted_or(Onto::WORDS)) {
+                Some(v) => match self.choice(src, v, Onto::WORDS) {
+                    Some(k) => s.onto = Some(Onto::ALL[k]),
                     None => s.broken = true,
-                }
-            }
+                },
+                None => s.broken = true,
+            },
             "opening" => {
                 if st.values.is_empty() {
                     self.fail_help(
@@ -1802,32 +1790,27 @@ impl<'a> Resolver<'a> {
                 cells.dedup();
                 s.opening = Some(cells);
             }
-            "pattern" => match self.single_value(src, st, "`neighbours` or `lines`") {
-                Some(v) => match self.choice(src, v, PATTERNS) {
-                    Some(k) => s.pattern = Some([FlipPattern::Neighbours, FlipPattern::Lines][k]),
+            "pattern" => match self.single_value(src, st, &quoted_or(FlipPattern::WORDS)) {
+                Some(v) => match self.choice(src, v, FlipPattern::WORDS) {
+                    Some(k) => s.pattern = Some(FlipPattern::ALL[k]),
                     None => s.broken = true,
                 },
                 None => s.broken = true,
             },
-            "from" => match self.single_value(src, st, "`anywhere`, `inside` or `outside`") {
-                Some(v) => match self.choice(src, v, REACHES) {
-                    Some(k) => s.from = Some([Reach::Anywhere, Reach::Inside, Reach::Outside][k]),
+            "from" => match self.single_value(src, st, &quoted_or(Reach::WORDS)) {
+                Some(v) => match self.choice(src, v, Reach::WORDS) {
+                    Some(k) => s.from = Some(Reach::ALL[k]),
                     None => s.broken = true,
                 },
                 None => s.broken = true,
             },
-            "timing" => {
-                match self.single_value(src, st, "`at-once`, `after-reply` or `unless-matched`") {
-                    Some(v) => match self.choice(src, v, TIMINGS) {
-                        Some(k) => {
-                            s.timing =
-                                Some([Timing::AtOnce, Timing::AfterReply, Timing::UnlessMatched][k])
-                        }
-                        None => s.broken = true,
-                    },
+            "timing" => match self.single_value(src, st, &quoted_or(Timing::WORDS)) {
+                Some(v) => match self.choice(src, v, Timing::WORDS) {
+                    Some(k) => s.timing = Some(Timing::ALL[k]),
                     None => s.broken = true,
-                }
-            }
+                },
+                None => s.broken = true,
+            },
             "rank" | "against" => {
                 let (lo, hi, what) = if head == "rank" {
                     (
@@ -2206,11 +2189,10 @@ impl<'a> Resolver<'a> {
             return Some(k);
         }
         let mean = did_you_mean(&v.text, choices.iter().copied());
-        let listed: Vec<String> = choices.iter().map(|c| format!("`{c}`")).collect();
         self.fail(
             src,
             v.span.clone(),
-            format!("expected {}, found `{}`{mean}", or_list(&listed), v.text),
+            format!("expected {}, found `{}`{mean}", quoted_or(choices), v.text),
             "not one of these",
         );
         None
@@ -2812,6 +2794,12 @@ fn list(names: &[String]) -> String {
     } else {
         names.join(", ")
     }
+}
+
+/// `` `a`, `b` or `c` ``.
+fn quoted_or(words: &[&str]) -> String {
+    let quoted: Vec<String> = words.iter().map(|w| format!("`{w}`")).collect();
+    or_list(&quoted)
 }
 
 fn or_list(items: &[String]) -> String {

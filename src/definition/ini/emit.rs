@@ -2,10 +2,7 @@
 //! the bundled one it starts from (`from BASE`, then replaced or added pieces and components,
 //! and `without` for what it drops), or every component in full.
 
-use crate::definition::model::{
-    Cell, Component, Definition, FlipPattern, Onto, PieceDef, Reach, Region, Rule, Safety, Sides,
-    Timing, Value,
-};
+use crate::definition::model::{Cell, Component, Definition, Onto, PieceDef, Region, Rule, Sides};
 use crate::definition::syntax::quote;
 
 /// The text of `def` as a child of `base` (named `base_name`): only what differs is written.
@@ -119,15 +116,6 @@ fn yes(b: bool) -> &'static str {
         "yes"
     } else {
         "no"
-    }
-}
-
-fn value(v: Value) -> &'static str {
-    match v {
-        Value::Win => "win",
-        Value::Loss => "loss",
-        Value::Draw => "draw",
-        Value::Count => "count",
     }
 }
 
@@ -295,22 +283,15 @@ fn out_rule(line: &mut impl FnMut(String), r: &Rule, def: &Definition) {
                 ));
             }
         }
-        Component::Check { safety } => set(format!(
-            "safety {}",
-            match safety {
-                Safety::All => "all",
-                Safety::AnyOne => "any-one",
-                Safety::LastOne => "last-one",
-            }
-        )),
+        Component::Check { safety } => set(format!("safety {}", safety.word())),
         Component::Checkmate { value: v } | Component::Stalemate { value: v } => {
-            set(format!("value {}", value(*v)))
+            set(format!("value {}", v.word()))
         }
         Component::Extinction { pieces, value: v } => {
             if !pieces.is_empty() {
                 set(format!("pieces {}", letters(pieces)));
             }
-            set(format!("value {}", value(*v)));
+            set(format!("value {}", v.word()));
         }
         Component::Goal {
             pieces,
@@ -324,22 +305,15 @@ fn out_rule(line: &mut impl FnMut(String), r: &Rule, def: &Definition) {
                 set("safe yes".into());
             }
             region_lines(region, def).into_iter().for_each(&mut set);
-            set(format!("value {}", value(*v)));
-            set(format!(
-                "timing {}",
-                match timing {
-                    Timing::AtOnce => "at-once",
-                    Timing::AfterReply => "after-reply",
-                    Timing::UnlessMatched => "unless-matched",
-                }
-            ));
+            set(format!("value {}", v.word()));
+            set(format!("timing {}", timing.word()));
         }
         Component::BareKing {
             value: v,
             against,
             reply,
         } => {
-            set(format!("value {}", value(*v)));
+            set(format!("value {}", v.word()));
             set(format!("against {against}"));
             set(format!("reply {}", yes(*reply)));
         }
@@ -358,7 +332,7 @@ fn out_rule(line: &mut impl FnMut(String), r: &Rule, def: &Definition) {
         }
         Component::CheckCount { checks, value: v } => {
             set(format!("checks {checks}"));
-            set(format!("value {}", value(*v)));
+            set(format!("value {}", v.word()));
         }
         Component::Explosion { immune } => {
             if !immune.is_empty() {
@@ -431,10 +405,8 @@ fn out_rule(line: &mut impl FnMut(String), r: &Rule, def: &Definition) {
             if !opposite_colours.is_empty() {
                 set(format!("opposite-colours {}", letters(opposite_colours)));
             }
-            match onto {
-                Onto::Anywhere => {}
-                Onto::NextToOwn => set("onto next-to-own".into()),
-                Onto::Enclosing => set("onto enclosing".into()),
+            if *onto != Onto::Anywhere {
+                set(format!("onto {}", onto.word()));
             }
             if !opening.cells.is_empty() {
                 let names: Vec<String> = opening
@@ -453,18 +425,15 @@ fn out_rule(line: &mut impl FnMut(String), r: &Rule, def: &Definition) {
             set(format!("immune {}", letters(immune)));
         }
         Component::Pass { value: v, stuck } => {
-            set(format!("value {}", value(*v)));
+            set(format!("value {}", v.word()));
             if *stuck {
                 set("stuck yes".into());
             }
         }
         Component::Bikjang { value: v } | Component::FullBoard { value: v } => {
-            set(format!("value {}", value(*v)))
+            set(format!("value {}", v.word()))
         }
-        Component::Flip { pattern } => set(match pattern {
-            FlipPattern::Neighbours => "pattern neighbours".into(),
-            FlipPattern::Lines => "pattern lines".into(),
-        }),
+        Component::Flip { pattern } => set(format!("pattern {}", pattern.word())),
         Component::Blocker {
             letter,
             name,
@@ -486,14 +455,7 @@ fn out_rule(line: &mut impl FnMut(String), r: &Rule, def: &Definition) {
             if !by.is_empty() {
                 set(format!("by {}", letters(by)));
             }
-            set(format!(
-                "from {}",
-                match from {
-                    Reach::Anywhere => "anywhere",
-                    Reach::Inside => "inside",
-                    Reach::Outside => "outside",
-                }
-            ));
+            set(format!("from {}", from.word()));
             region_lines(region, def).into_iter().for_each(&mut set);
         }
         Component::NoEntry { pieces, region } => {
