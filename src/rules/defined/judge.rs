@@ -1220,6 +1220,12 @@ impl Position {
         let bar = self.drop_bar(d, held, kind, to, taken, &Colours::new(self));
         let why = match bar {
             Some(DropBar::NotHeld) => format!("{us} has no {name} in hand"),
+            Some(DropBar::Unpromoted) => {
+                let held_name = &c.kinds[held].name;
+                format!(
+                    "a piece in hand is dropped as itself: {us}'s {held_name} goes on as a {held_name}, not promoted as a {name}"
+                )
+            }
             Some(DropBar::Occupied) => {
                 format!("{t} is occupied: a piece is dropped only on an empty square")
             }
@@ -1243,7 +1249,7 @@ impl Position {
             Some(DropBar::NotEnclosing) => format!(
                 "no line runs from {t} over enemy pieces to a piece of {us}'s, so a drop there encloses nothing"
             ),
-            // Dropped as written only in another form (promoted, or not).
+            // Every bar is named above; a drop found by none is generated, and judged so.
             None => format!("the {name} may not be dropped on {t} as written"),
         };
         vec![Step::forbids(d.tag.rule, why)]

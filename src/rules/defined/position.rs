@@ -937,6 +937,8 @@ impl Position {
         let region = &d.region[us.index()];
         Some(if !d.free && self.hand[us.index()][held] == 0 {
             DropBar::NotHeld
+        } else if face != held && !(d.promoted && self.c.demoted[face] == held) {
+            DropBar::Unpromoted
         } else if self.board.cell(sq) != cell::EMPTY {
             DropBar::Occupied
         } else if !region.is_empty() && !region.has(sq) {
@@ -1982,6 +1984,8 @@ fn could_move(c: &Compiled, board: &Board, kind: usize, sq: Sq, color: Color) ->
 pub enum DropBar {
     /// The side holds no such piece.
     NotHeld,
+    /// The piece is written promoted, and its drop component drops pieces as themselves.
+    Unpromoted,
     /// The square is not empty.
     Occupied,
     /// The square is outside the side's region for the kind.
