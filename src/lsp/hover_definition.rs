@@ -84,7 +84,8 @@ pub fn text_at(text: &str, path: Option<&Path>, offset: usize) -> Option<(String
     if head == "option" {
         return Some((
             format!(
-                "option setting **{name}**\n\n{}",
+                "option setting **{}**\n\n{}",
+                markdown(name),
                 reference::section("option").unwrap_or_default()
             ),
             setting.head.span.clone(),
@@ -117,7 +118,7 @@ pub fn text_at(text: &str, path: Option<&Path>, offset: usize) -> Option<(String
     }
     let text = reference::setting(head, name)?;
     Some((
-        format!("setting **{name}** of **{head}**\n\n{text}"),
+        format!("setting **{}** of **{head}**\n\n{text}", markdown(name)),
         setting.head.span.clone(),
     ))
 }
@@ -183,12 +184,21 @@ fn piece_text(p: &PieceDef) -> String {
             let _ = write!(out, ", {word}");
         }
     }
-    let _ = write!(out, "\n\nrule `{}-move`", p.name);
+    let _ = write!(
+        out,
+        "\n\nrule {}",
+        markdown_code(&format!("{}-move", p.name))
+    );
     if !p.clause.is_empty() {
         let _ = write!(out, ": \"{}\"", markdown(&p.clause));
     }
     if let Some(c) = &p.capture_clause {
-        let _ = write!(out, "\n\nrule `{}-capture`: \"{}\"", p.name, markdown(c));
+        let _ = write!(
+            out,
+            "\n\nrule {}: \"{}\"",
+            markdown_code(&format!("{}-capture", p.name)),
+            markdown(c)
+        );
     }
     if p.betza != "none" {
         out.push_str(&diagram(&p.design, p.letter));
