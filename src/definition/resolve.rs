@@ -479,7 +479,15 @@ impl<'a> Resolver<'a> {
         depth: usize,
     ) -> Option<(usize, Layer)> {
         let name = value.text.as_str();
-        let (pname, ptext) = match (self.load)(name) {
+        // A relative path names a file beside the definition that names it, as a scenario's
+        // `variant` does, so a definition and its parent move together.
+        let asking = &self.sources[src].name;
+        let spec = if crate::definition::load::is_path(asking) {
+            crate::definition::load::beside(name, std::path::Path::new(asking))
+        } else {
+            name.to_string()
+        };
+        let (pname, ptext) = match (self.load)(&spec) {
             Ok(found) => found,
             Err(why) => {
                 self.fail(

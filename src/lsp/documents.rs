@@ -219,8 +219,16 @@ impl Documents {
                     || std::fs::canonicalize(named).ok() == std::fs::canonicalize(path).ok()
                         && named.is_file()
             };
+            // The definition named, its `variants.ini` file, or one it inherits from.
             let uses = doc.kind == Kind::Scenario
-                && doc.file.as_ref().is_some_and(|f| same(&f.variant.node));
+                && doc.file.as_ref().is_some_and(|f| {
+                    let spec = f.variant.node.as_str();
+                    let file = crate::definition::ini::spec(spec).map_or(spec, |(file, _)| file);
+                    same(file)
+                        || super::goto::inherited(std::path::Path::new(file))
+                            .iter()
+                            .any(|p| same(&p.to_string_lossy()))
+                });
             if uses {
                 let text = std::mem::take(&mut doc.text);
                 doc.set_text(text, doc.version);

@@ -193,6 +193,27 @@ fn in_definition(path: &Path, wanted: Wanted, depth: usize) -> Option<(PathBuf, 
     in_definition(&parent_file(path, &parent.text)?, wanted, depth + 1)
 }
 
+/// The files a definition at `path` inherits from, nearest first, as far as they read.
+pub fn inherited(path: &Path) -> Vec<PathBuf> {
+    let mut chain = Vec::new();
+    let mut at = path.to_path_buf();
+    while chain.len() < MAX_DEPTH {
+        let Some(parent) = std::fs::read_to_string(&at)
+            .ok()
+            .and_then(|text| parse_tree(&text).ok())
+            .and_then(|tree| {
+                let from = tree.statements.iter().find(|s| s.head.text == "from")?;
+                parent_file(&at, &from.values.first()?.text)
+            })
+        else {
+            break;
+        };
+        chain.push(parent.clone());
+        at = parent;
+    }
+    chain
+}
+
 /// The file a definition at `path` inherits from by `from parent`.
 fn parent_file(path: &Path, parent: &str) -> Option<PathBuf> {
     if is_path(parent) {

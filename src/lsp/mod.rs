@@ -75,6 +75,7 @@ pub fn serve(max_nodes: Option<u64>) -> i32 {
         documents: Documents::default(),
         state: State::Uninitialized,
         max_nodes,
+        watches: false,
     };
     let code = loop {
         let tick = match server.documents.next_due() {
@@ -119,6 +120,8 @@ struct Server {
     documents: Documents,
     state: State,
     max_nodes: Option<u64>,
+    /// The client registers file watchers the server asks for (`initialize`'s capabilities).
+    watches: bool,
 }
 
 /// A request's answer: a result, or an LSP error.
@@ -153,6 +156,13 @@ impl Server {
                 let answer = match self.state {
                     State::Uninitialized if request.method == request::Initialize::METHOD => {
                         self.state = State::Running;
+                        self.watches = request
+                            .params
+                            .pointer(
+                                "/capabilities/workspace/didChangeWatchedFiles/dynamicRegistration",
+                            )
+                            .and_then(Value::as_bool)
+                            .unwrap_or(false);
                         Ok(serde_json::to_value(capabilities()).unwrap_or(Value::Null))
                     }
                     State::Uninitialized => Err(error(
@@ -193,7 +203,8 @@ impl Server {
                 }
                 None
             }
-            // The server sends no requests, so expects no responses.
+            // The one request the server sends is the watchers' registration: a client that
+            // refuses it only leaves definitions changed outside the editor unnoticed.
             Message::Response(_) => None,
         }
     }
@@ -298,6 +309,40 @@ impl Server {
                         for user in self.documents.refresh_users_of(&path) {
                             self.publish(&user);
                         }
+                    }
+                }
+            }
+            notification::Initialized::METHOD if self.watches => {
+                // Definitions and variants.ini files changed outside the editor (a checkout,
+                // another program) are read again by the scenarios that play them.
+                let watchers: Vec<Value> = ["**/*.def", "**/*.ini"]
+                    .iter()
+                    .map(|glob| serde_json::json!({ "globPattern": glob }))
+                    .collect();
+                self.send(Message::Request(Request::new(
+                    RequestId::from("arbiter-watch-definitions".to_string()),
+                    "client/registerCapability".into(),
+                    serde_json::json!({ "registrations": [{
+                        "id": "arbiter-watch-definitions",
+                        "method": "workspace/didChangeWatchedFiles",
+                        "registerOptions": { "watchers": watchers },
+                    }]}),
+                )));
+            }
+            notification::DidChangeWatchedFiles::METHOD => {
+                if let Ok(p) = params_of::<lsp_types::DidChangeWatchedFilesParams>(n.params) {
+                    let mut refreshed = Vec::new();
+                    for change in p.changes {
+                        if let Some(path) = text::file_path(change.uri.as_str()) {
+                            for user in self.documents.refresh_users_of(&path) {
+                                if !refreshed.contains(&user) {
+                                    refreshed.push(user);
+                                }
+                            }
+                        }
+                    }
+                    for user in refreshed {
+                        self.publish(&user);
                     }
                 }
             }

@@ -132,3 +132,32 @@ fn bundled_definitions_and_their_scenarios_are_formatted() {
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     arbiter(&args);
 }
+
+/// `from ./parent.def` names a file beside the definition that says it, whatever the current
+/// folder: a scenario, its definition and the parent move together (run here from the
+/// repository's folder, far from the files).
+#[test]
+fn a_parent_path_is_read_beside_its_definition() {
+    let dir = std::env::temp_dir().join(format!("arbiter-parent-beside-{}", std::process::id()));
+    let sub = dir.join("games");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&sub).unwrap();
+    let chess = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("variants/chess.def"),
+    )
+    .unwrap();
+    std::fs::write(
+        sub.join("parent.def"),
+        chess.replacen("variant chess", "variant parent", 1),
+    )
+    .unwrap();
+    std::fs::write(sub.join("child.def"), "variant child\nfrom ./parent.def\n").unwrap();
+    std::fs::write(
+        sub.join("s.scn"),
+        "variant ./child.def\nscenario \"x\" {\n  rule castling\n  start\n  expect moves count 20\n}\n",
+    )
+    .unwrap();
+    let out = arbiter(&["check", &sub.join("s.scn").to_string_lossy()]);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(out.contains("1 passed, 0 failed"), "{out}");
+}

@@ -24,6 +24,11 @@ struct Client {
 
 impl Client {
     fn start() -> Client {
+        Client::start_with(json!({}))
+    }
+
+    /// A server initialized by a client with these capabilities.
+    fn start_with(capabilities: Value) -> Client {
         let mut child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
             .arg("lsp")
             .stdin(Stdio::piped())
@@ -69,7 +74,7 @@ impl Client {
             notifications: Vec::new(),
             next_id: 1,
         };
-        let init = client.request("initialize", json!({"capabilities": {}}));
+        let init = client.request("initialize", json!({ "capabilities": capabilities }));
         assert!(init["result"]["capabilities"].is_object(), "{init}");
         client.notify("initialized", json!({}));
         client
@@ -794,6 +799,70 @@ without castling\n";
     assert!(c.at("textDocument/definition", &uri, 12, 3)["result"].is_null());
     assert!(c.at("textDocument/definition", &uri, 9, 14)["result"].is_null());
     let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(c.shutdown(), 0);
+}
+
+/// A client that registers file watchers is asked to watch definitions; a definition changed
+/// outside the editor (here its parent, two files away from the scenario) is read again by the
+/// open scenario files that play it.
+#[test]
+fn definitions_changed_outside_the_editor() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = std::env::temp_dir().join(format!("arbiter-lsp-watch-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let parent = std::fs::read_to_string(root.join("variants/chess.def"))
+        .unwrap()
+        .replacen("variant chess", "variant parent", 1);
+    std::fs::write(dir.join("parent.def"), &parent).unwrap();
+    std::fs::write(dir.join("child.def"), "variant child\nfrom ./parent.def\n").unwrap();
+    let mut c = Client::start_with(
+        json!({"workspace": {"didChangeWatchedFiles": {"dynamicRegistration": true}}}),
+    );
+    // The registration request comes after `initialized`; the client accepts it.
+    let deadline = Instant::now() + PATIENCE;
+    let registration = loop {
+        if let Some(i) = c
+            .notifications
+            .iter()
+            .position(|m| m["method"] == "client/registerCapability")
+        {
+            break c.notifications.remove(i);
+        }
+        let left = deadline.saturating_duration_since(Instant::now());
+        let m = c
+            .incoming
+            .recv_timeout(left)
+            .expect("a registration request");
+        c.notifications.push(m);
+    };
+    let watchers = &registration["params"]["registrations"][0]["registerOptions"]["watchers"];
+    assert_eq!(watchers[0]["globPattern"], "**/*.def", "{registration}");
+    c.send(json!({"jsonrpc": "2.0", "id": registration["id"], "result": null}));
+
+    let uri = file_uri(&dir.join("s.scn"));
+    c.open(
+        &uri,
+        "variant ./child.def\nscenario \"x\" {\n  rule castling\n  start\n}\n",
+    );
+    let d = c.diagnostics(&uri, |p| p["version"] == 1);
+    assert_eq!(d["diagnostics"], json!([]), "{d}");
+    // The parent's castling renamed on disk, by another program.
+    let renamed = parent.replacen("castling {", "castling {\n  id castles", 1);
+    std::fs::write(dir.join("parent.def"), renamed).unwrap();
+    c.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [{"uri": file_uri(&dir.join("parent.def")), "type": 2}]}),
+    );
+    let again = c.diagnostics(&uri, |p| p["diagnostics"] != json!([]));
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(
+        again["diagnostics"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("unknown rule id `castling`"),
+        "{again}"
+    );
     assert_eq!(c.shutdown(), 0);
 }
 
