@@ -750,22 +750,25 @@ fn go_to_definition() {
     assert_eq!(c.shutdown(), 0);
 }
 
-/// Every prefix of a scenario file (a file being typed), with a character of two UTF-16 units
-/// after it: every request is answered, none with an internal error (a handler that panicked),
-/// and the server is still there at the end.
-/// Go to definition inside a definition being edited: `from`'s value to the parent's file,
-/// a piece letter and a `when` option to their declarations here or in the parent, and what
-/// `without` drops to the parent's component.
-#[test]
-fn go_to_definition_in_a_definition() {
+/// A fresh folder holding `parent.def` (chess, renamed `parent`), and that text.
+fn folder_with_parent(name: &str) -> (std::path::PathBuf, String) {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let dir = std::env::temp_dir().join(format!("arbiter-lsp-goto-def-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("arbiter-lsp-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let parent = std::fs::read_to_string(root.join("variants/chess.def"))
         .unwrap()
         .replacen("variant chess", "variant parent", 1);
     std::fs::write(dir.join("parent.def"), &parent).unwrap();
+    (dir, parent)
+}
+
+/// Go to definition inside a definition being edited: `from`'s value to the parent's file,
+/// a piece letter and a `when` option to their declarations here or in the parent, and what
+/// `without` drops to the parent's component.
+#[test]
+fn go_to_definition_in_a_definition() {
+    let (dir, parent) = folder_with_parent("goto-def");
     let mine = dir.join("mine.def");
     let text = "variant mine\nfrom ./parent.def\npiece A archbishop BN\n\
 option bare {\n  values loss draw\n  default loss\n  reason \"r\"\n}\n\
@@ -807,14 +810,7 @@ without castling\n";
 /// open scenario files that play it.
 #[test]
 fn definitions_changed_outside_the_editor() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let dir = std::env::temp_dir().join(format!("arbiter-lsp-watch-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let parent = std::fs::read_to_string(root.join("variants/chess.def"))
-        .unwrap()
-        .replacen("variant chess", "variant parent", 1);
-    std::fs::write(dir.join("parent.def"), &parent).unwrap();
+    let (dir, parent) = folder_with_parent("watch");
     std::fs::write(dir.join("child.def"), "variant child\nfrom ./parent.def\n").unwrap();
     let mut c = Client::start_with(
         json!({"workspace": {"didChangeWatchedFiles": {"dynamicRegistration": true}}}),
@@ -866,6 +862,9 @@ fn definitions_changed_outside_the_editor() {
     assert_eq!(c.shutdown(), 0);
 }
 
+/// Every prefix of a scenario file (a file being typed), with a character of two UTF-16 units
+/// after it: every request is answered, none with an internal error (a handler that panicked),
+/// and the server is still there at the end.
 #[test]
 fn every_prefix_of_a_file_is_served() {
     let mut c = Client::start();
