@@ -84,6 +84,27 @@ pub const COMPONENTS: &[&str] = &[
 /// The settings every component takes.
 pub const COMMON_SETTINGS: &[&str] = &["id", "clause", "source", "when"];
 
+/// The settings whose values are piece letters, one a value.
+const LETTER_LISTS: &[&str] = &[
+    "pieces",
+    "into",
+    "rooks",
+    "immune",
+    "white-into",
+    "black-into",
+    "lost-on-line",
+    "alone",
+    "colour-bound",
+    "opposite-colours",
+    "by",
+];
+
+/// Whether a setting names pieces: the lists of letters, `king`, and `limit` (`Q1`) and
+/// `pairs` (`P:T`), whose values hold a letter and more.
+pub fn names_pieces(setting: &str) -> bool {
+    LETTER_LISTS.contains(&setting) || matches!(setting, "king" | "limit" | "pairs")
+}
+
 /// The settings that take `yes` or `no`.
 pub const YES_NO_SETTINGS: &[&str] = &[
     "chess960",
@@ -1608,8 +1629,7 @@ impl<'a> Resolver<'a> {
                     s.broken = true;
                 }
             },
-            "pieces" | "into" | "rooks" | "immune" | "white-into" | "black-into"
-            | "lost-on-line" | "alone" | "colour-bound" | "opposite-colours" | "by" => {
+            list if LETTER_LISTS.contains(&list) => {
                 let letters = self.letters(src, st, board.pieces);
                 match letters {
                     Some(l) => {

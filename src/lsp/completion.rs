@@ -13,7 +13,7 @@ use super::hover_definition;
 use super::names::{variant_names, Names};
 use super::text::Kind;
 use crate::definition::resolve::{
-    component_settings, setting_choices, COMMON_SETTINGS, COMPONENTS, STATEMENTS,
+    component_settings, names_pieces, setting_choices, COMMON_SETTINGS, COMPONENTS, STATEMENTS,
 };
 use crate::scenario::parse::words_at_end;
 
@@ -244,7 +244,7 @@ fn definition(doc: &Document, upto: &str, before: &str) -> Vec<CompletionItem> {
             CompletionItemKind::PROPERTY,
         ),
         (Some(head), [setting, rest @ ..]) if COMPONENTS.contains(&head) => {
-            if hover_definition::PIECE_SETTINGS.contains(setting) {
+            if names_pieces(setting) {
                 let (pieces, _) = hover_definition::pieces_and_options(&doc.text, path);
                 return pieces
                     .iter()

@@ -100,11 +100,7 @@ pub fn definition(text: &str, path: Option<&Path>) -> Vec<Problem> {
     if text.len() > MAX_LIVE_BYTES {
         return vec![too_large(text.len())];
     }
-    let name = path.map_or_else(
-        || "<definition>".to_string(),
-        |p| p.to_string_lossy().into_owned(),
-    );
-    let errors = match crate::definition::parse(&name, text, &loader(path)) {
+    let errors = match resolve_definition(text, path) {
         Ok(_) => return Vec::new(),
         Err(errors) => errors,
     };
@@ -124,16 +120,25 @@ pub fn definition(text: &str, path: Option<&Path>) -> Vec<Problem> {
         .collect()
 }
 
-/// Reads the texts a definition at `path` names (`from`), relative to its folder.
-pub fn loader(path: Option<&Path>) -> impl Fn(&str) -> Result<(String, String), String> {
+/// A definition's text resolved as `check` resolves the file at `path` (its `from` read
+/// beside it), under that path's name.
+pub fn resolve_definition(
+    text: &str,
+    path: Option<&Path>,
+) -> Result<crate::definition::Definition, crate::definition::Errors> {
+    let name = path.map_or_else(
+        || "<definition>".to_string(),
+        |p| p.to_string_lossy().into_owned(),
+    );
     let folder: Option<PathBuf> = path.map(Path::to_path_buf);
-    move |spec: &str| {
+    let loader = move |spec: &str| {
         let spec = match &folder {
             Some(p) => crate::definition::load::beside(spec, p),
             None => spec.to_string(),
         };
         crate::definition::load::source(&spec)
-    }
+    };
+    crate::definition::parse(&name, text, &loader)
 }
 
 /// Where a definition's `from` statement stands (the start of the text if it has none).

@@ -113,7 +113,7 @@ fn in_open_definition(doc: &Document, position: Position) -> Option<Location> {
             let value = &setting.values[i];
             match setting.head.text.as_str() {
                 "when" if i == 0 => Wanted::Option(&value.text),
-                name if super::hover_definition::PIECE_SETTINGS.contains(&name) => {
+                name if crate::definition::resolve::names_pieces(name) => {
                     let (letter, _) = super::hover_definition::letter_at(value, offset)?;
                     Wanted::Piece(letter)
                 }

@@ -9,32 +9,14 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use super::diagnostics::{loader, MAX_LIVE_BYTES};
+use super::diagnostics::{resolve_definition, MAX_LIVE_BYTES};
 use super::reference;
 use crate::betza::{Design, Kind, Modality, Range, Side};
 use crate::definition::model::{Definition, OptionDecl, PieceDef};
 use crate::definition::parse::parse_tree;
-use crate::definition::resolve::{COMPONENTS, STATEMENTS};
+use crate::definition::resolve::{names_pieces, COMPONENTS, STATEMENTS};
 use crate::definition::syntax::{Span, Statement, Value};
 use crate::text::{markdown, markdown_code};
-
-/// The settings whose values are piece letters (`limit Q1`, `pairs P:Q` among them).
-pub const PIECE_SETTINGS: &[&str] = &[
-    "pieces",
-    "by",
-    "into",
-    "white-into",
-    "black-into",
-    "limit",
-    "pairs",
-    "king",
-    "rooks",
-    "immune",
-    "lost-on-line",
-    "alone",
-    "colour-bound",
-    "opposite-colours",
-];
 
 fn holds(span: &Span, offset: usize) -> bool {
     span.start <= offset && offset <= span.end
@@ -61,13 +43,7 @@ pub fn text_at(text: &str, path: Option<&Path>, offset: usize) -> Option<(String
         };
         return Some((text, statement.head.span.clone()));
     }
-    let resolved = || {
-        let name = path.map_or_else(
-            || "<definition>".to_string(),
-            |p| p.to_string_lossy().into_owned(),
-        );
-        crate::definition::parse(&name, text, &loader(path)).ok()
-    };
+    let resolved = || resolve_definition(text, path).ok();
     if let Some(value) = statement.values.iter().find(|v| holds(&v.span, offset)) {
         let found = match head {
             "piece" => piece_of_line(statement, resolved().as_ref()),
@@ -99,7 +75,7 @@ pub fn text_at(text: &str, path: Option<&Path>, offset: usize) -> Option<(String
             let text = option_named(&value.text, &tree.statements, resolved().as_ref())?;
             return Some((text, value.span.clone()));
         }
-        if PIECE_SETTINGS.contains(&name) {
+        if names_pieces(name) {
             let (letter, span) = letter_at(value, offset)?;
             let def = resolved();
             let text = match &def {
@@ -325,11 +301,7 @@ fn option_text(o: &OptionDecl) -> String {
 
 /// The definition `from` names: its title, source, board and pieces.
 fn parent(spec: &str, path: Option<&Path>) -> Option<String> {
-    let spec = match path {
-        Some(p) => crate::definition::load::beside(spec, p),
-        None => spec.to_string(),
-    };
-    let def = crate::definition::load::load(&spec).ok()?;
+    let def = load_beside(spec, path)?;
     let pieces: Vec<String> = def
         .pieces
         .iter()
@@ -404,11 +376,7 @@ pub fn pieces_and_options(
     if text.len() > MAX_LIVE_BYTES {
         return (Vec::new(), Vec::new());
     }
-    let name = path.map_or_else(
-        || "<definition>".to_string(),
-        |p| p.to_string_lossy().into_owned(),
-    );
-    if let Ok(def) = crate::definition::parse(&name, text, &loader(path)) {
+    if let Ok(def) = resolve_definition(text, path) {
         let pieces = def
             .pieces
             .iter()
@@ -466,9 +434,14 @@ fn parent_of(statements: &[Statement], path: Option<&Path>) -> Option<Definition
         .values
         .first()?
         .text;
+    load_beside(spec, path)
+}
+
+/// The definition `spec` names from the definition at `path`, as `from` reads it.
+fn load_beside(spec: &str, path: Option<&Path>) -> Option<Definition> {
     let spec = match path {
         Some(p) => crate::definition::load::beside(spec, p),
-        None => spec.clone(),
+        None => spec.to_string(),
     };
     crate::definition::load::load(&spec).ok()
 }
