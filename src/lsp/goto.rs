@@ -57,7 +57,7 @@ pub fn definition(doc: &Document, position: Position) -> Option<Location> {
 }
 
 fn location(path: &Path, span: &Span) -> Option<Location> {
-    let text = std::fs::read_to_string(path).ok()?;
+    let text = read(path)?;
     let lines = Lines::new(&text);
     let uri: Uri = uri_of(path)?.parse().ok()?;
     Some(Location {
@@ -165,6 +165,13 @@ fn declared(tree: &crate::definition::syntax::File, wanted: Wanted) -> Option<Sp
     })
 }
 
+/// A file's text, read as `check` reads files: a regular file of bounded size, never a pipe
+/// or a device that would block the server.
+fn read(path: &Path) -> Option<String> {
+    let bytes = crate::scenario::coverage::read_bounded(path).ok()?;
+    String::from_utf8(bytes).ok()
+}
+
 /// The file at `relative` in the nearest folder from `folder` up that has it.
 fn above(folder: &Path, relative: &str) -> Option<PathBuf> {
     folder
@@ -179,7 +186,7 @@ fn in_definition(path: &Path, wanted: Wanted, depth: usize) -> Option<(PathBuf, 
     if depth > MAX_DEPTH {
         return None;
     }
-    let text = std::fs::read_to_string(path).ok()?;
+    let text = read(path)?;
     let tree = parse_tree(&text).ok()?;
     if let Some(span) = declared(&tree, wanted) {
         return Some((path.to_path_buf(), span));
@@ -198,8 +205,7 @@ pub fn inherited(path: &Path) -> Vec<PathBuf> {
     let mut chain = Vec::new();
     let mut at = path.to_path_buf();
     while chain.len() < MAX_DEPTH {
-        let Some(parent) = std::fs::read_to_string(&at)
-            .ok()
+        let Some(parent) = read(&at)
             .and_then(|text| parse_tree(&text).ok())
             .and_then(|tree| {
                 let from = tree.statements.iter().find(|s| s.head.text == "from")?;
@@ -244,7 +250,7 @@ fn sibling_bundled(path: &Path, name: &str) -> Option<PathBuf> {
 
 /// The line of a catalogue page that declares `wanted`: a rule's heading, an option's row.
 fn in_catalogue(path: &Path, wanted: Wanted) -> Option<(PathBuf, Span)> {
-    let text = std::fs::read_to_string(path).ok()?;
+    let text = read(path)?;
     let needle = match wanted {
         Wanted::Rule(id) => format!("### `{id}`"),
         Wanted::Option(name) => format!("| `{name}` |"),
@@ -299,6 +305,21 @@ mod tests {
         let (_, span) = in_catalogue(&page, Wanted::Option("repetition-draw")).unwrap();
         assert!(text[span].starts_with("| `repetition-draw` |"));
         assert!(in_catalogue(&page, Wanted::Rule("no-such-rule")).is_none());
+    }
+
+    /// A pipe named as a definition is refused, not read: a read would block the server.
+    #[cfg(unix)]
+    #[test]
+    fn a_pipe_is_never_read() {
+        let dir = std::env::temp_dir().join(format!("arbiter-goto-fifo-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let fifo = dir.join("pipe.def");
+        let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        assert!(in_definition(&fifo, Wanted::Rule("castling"), 0).is_none());
+        assert!(inherited(&fifo).is_empty());
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
