@@ -2,8 +2,8 @@
 # The one-thread node rate of each search kind per variant, from which the default --max-nodes
 # of a command-line search is set (src/rules/search.rs, command_max_nodes): each search is
 # stopped by a budget of N nodes and its user CPU time taken. Usage (after cargo build
-# --release): scripts/search-rates.sh [ARBITER] ; N=5000000 for a quicker run.
-A=${1:-target/release/arbiter}
+# --profile perft): scripts/search-rates.sh [ARBITER] ; N=5000000 for a quicker run.
+A=${1:-target/perft/arbiter}
 N=${N:-20000000}
 X=(--size 5x5 --fen "g1amk/1p3/1M1Nr/2P2/G1K1A w")
 t=$(mktemp)
