@@ -38,12 +38,12 @@ fn main() {
 
 /// A test never passes without what it tests: a test that needs a program or files outside
 /// the project is compiled `#[ignore]`d, with the reason, where they are missing (a `cfg`
-/// this sets: `no_browser`, `no_tmpfs`, `no_rule_texts`), so `cargo test` reports it as
-/// ignored, never as passed. Under CI (`CI` set, but not to `false` or `0`) nothing is
+/// this sets: `no_browser`, `no_nvim`, `no_tmpfs`, `no_rule_texts`), so `cargo test` reports
+/// it as ignored, never as passed. Under CI (`CI` set, but not to `false` or `0`) nothing is
 /// ignored: there a missing program fails its test. What is found is looked for again when
 /// `PATH` or `CI` changes, or when a program found goes.
 fn probe_test_needs() {
-    for name in ["no_browser", "no_tmpfs", "no_rule_texts"] {
+    for name in ["no_browser", "no_nvim", "no_tmpfs", "no_rule_texts"] {
         println!("cargo::rustc-check-cfg=cfg({name})");
     }
     println!("cargo:rerun-if-env-changed=CI");
@@ -65,6 +65,11 @@ fn probe_test_needs() {
     {
         Some(browser) => println!("cargo:rerun-if-changed={}", browser.display()),
         None => println!("cargo::rustc-cfg=no_browser"),
+    }
+    // tests/it/lsp.rs, a real editor client.
+    match on_path("nvim") {
+        Some(nvim) => println!("cargo:rerun-if-changed={}", nvim.display()),
+        None => println!("cargo::rustc-cfg=no_nvim"),
     }
     // tests/it/robustness.rs, the full disk: root, to mount a tmpfs.
     let root = std::process::Command::new("id")

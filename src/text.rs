@@ -6,7 +6,7 @@
 //! Every human-readable output shows such characters escaped, as Rust writes them (`\u{1b}`,
 //! `\n`), through [`escape`] or [`escape_lines`]; every other format has its own function here,
 //! one each, all tested with the same hostile strings: [`github_data`] and [`github_property`]
-//! (workflow commands), [`markdown`] and [`markdown_code`], [`html`], [`svg`], [`xml_attr`] and
+//! (workflow commands), [`markdown`], [`markdown_prose`] and [`markdown_code`], [`html`], [`svg`], [`xml_attr`] and
 //! [`xml_text`] (JUnit), and [`json`] (every JSON document, through serde_json).
 
 use std::borrow::Cow;
@@ -81,6 +81,58 @@ pub fn markdown(text: &str) -> Cow<'_, str> {
         out.push(c);
     }
     Cow::Owned(out)
+}
+
+/// Prose for a Markdown page (a clause, a summary): as [`markdown`], but a code span the text
+/// writes (`` `K` ``, closed by a run of as many backticks as opened it) stays a code span, its
+/// content literal as Markdown keeps it and control characters escaped as [`escape`] does. A
+/// backtick that closes nothing, or a span that holds `<`, `>` or `&` (literal in a code span,
+/// but raw markup to anything else that reads the page), is escaped as the rest is. In a
+/// `table` cell, where `|` ends the cell even inside a code span, it is escaped there too.
+pub fn markdown_prose(text: &str, table: bool) -> String {
+    const INLINE: &[char] = &['\\', '`', '*', '_', '[', ']', '<', '>', '&', '|', '~', '!'];
+    const LEADING: &[char] = &['#', '+', '-', '='];
+    let text = escape(text);
+    let run = |at: usize| text[at..].bytes().take_while(|&b| b == b'`').count();
+    let mut out = String::with_capacity(text.len() + 8);
+    let mut i = 0;
+    while let Some(c) = text[i..].chars().next() {
+        if c == '`' {
+            let n = run(i);
+            // The first run of exactly `n` backticks after this one closes it.
+            let mut j = i + n;
+            let close = loop {
+                match text[j..].find('`') {
+                    None => break None,
+                    Some(k) => {
+                        let m = run(j + k);
+                        if m == n {
+                            break Some(j + k);
+                        }
+                        j += k + m;
+                    }
+                }
+            };
+            if let Some(close) = close {
+                let span = &text[i..close + n];
+                if !span.contains(['<', '>', '&']) {
+                    out.push_str(&if table {
+                        span.replace('|', "\\|")
+                    } else {
+                        span.to_string()
+                    });
+                    i = close + n;
+                    continue;
+                }
+            }
+        }
+        if INLINE.contains(&c) || (i == 0 && LEADING.contains(&c)) {
+            out.push('\\');
+        }
+        out.push(c);
+        i += c.len_utf8();
+    }
+    out
 }
 
 /// A value as a Markdown code span: fenced by one more backtick than its longest run of them,
@@ -184,6 +236,7 @@ fn xml(text: &str, attribute: bool) -> String {
             // DEL, C1, the separators and the bidirectional controls: a reader of the document
             // gets the character back, a terminal showing the file sees none.
             c if escaped(c) => out.push_str(&format!("&#x{:X};", u32::from(c))),
+            '\'' if attribute => out.push_str("&apos;"),
             c => markup(c.encode_utf8(&mut [0; 4]), attribute, &mut out),
         }
     }
@@ -315,6 +368,40 @@ pub(super) mod tests {
     }
 
     #[test]
+    fn markdown_prose_keeps_code_spans_and_escapes_the_rest() {
+        assert_eq!(
+            markdown_prose("moves as `K`, then ``a`b``", false),
+            "moves as `K`, then ``a`b``"
+        );
+        assert_eq!(markdown_prose("a `b | c` d", true), "a `b \\| c` d");
+        assert_eq!(
+            markdown_prose("`unclosed *x*", false),
+            "\\`unclosed \\*x\\*"
+        );
+        assert_eq!(markdown_prose("`<script>`", false), "\\`\\<script\\>\\`");
+        for s in HOSTILE {
+            for table in [false, true] {
+                let md = markdown_prose(s, table);
+                assert_hidden("markdown prose", &md, &[]);
+                let mut chars = md.chars().peekable();
+                let mut ticks = 0;
+                while let Some(c) = chars.next() {
+                    match c {
+                        '\\' => {
+                            chars.next();
+                        }
+                        '`' => ticks += 1,
+                        '|' if table => panic!("raw | in a cell: {md:?}"),
+                        c => assert!(!"<>&".contains(c), "{c:?} raw in {md:?}"),
+                    }
+                }
+                // What backticks are left open and close code spans.
+                assert_eq!(ticks % 2, 0, "{md:?}");
+            }
+        }
+    }
+
+    #[test]
     fn html_and_svg_escape_every_hostile_string() {
         for s in HOSTILE {
             for (format, out, keep) in [("html", html(s), &['\n', '\t'][..]), ("svg", svg(s), &[])]
@@ -362,7 +449,7 @@ pub(super) mod tests {
         }
         assert_eq!(
             xml_attr("a<b>&\"c'\n\r\t"),
-            "a&lt;b&gt;&amp;&quot;c&#39;&#10;&#13;&#9;"
+            "a&lt;b&gt;&amp;&quot;c&apos;&#10;&#13;&#9;"
         );
         assert_eq!(
             xml_text("a<b>&\"\n\r\u{1}\u{202e}"),

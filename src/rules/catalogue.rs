@@ -38,11 +38,20 @@ pub fn json<R: Rules>() -> Value {
     })
 }
 
-/// Prose for the page (a clause, a summary, a table cell): a definition's texts are anyone's,
-/// so markup, control characters and bidirectional controls are escaped
-/// ([`crate::text::markdown`]); a line break would end a table row, and reads as a space.
+/// Prose for the page (a clause, a summary): a definition's texts are anyone's, so markup,
+/// control characters and bidirectional controls are escaped, its code spans kept
+/// ([`crate::text::markdown_prose`]); a line break would end a table row, and reads as a space.
 fn prose(text: &str) -> String {
-    crate::text::markdown(&text.split_whitespace().collect::<Vec<_>>().join(" ")).into_owned()
+    crate::text::markdown_prose(&one_line(text), false)
+}
+
+/// Prose in a table cell, where `|` is escaped even in code.
+fn cell_prose(text: &str) -> String {
+    crate::text::markdown_prose(&one_line(text), true)
+}
+
+fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// A name or a value as code ([`crate::text::markdown_code`]).
@@ -94,7 +103,7 @@ pub fn markdown<R: Rules>() -> String {
                     .collect::<Vec<_>>()
                     .join(", "),
                 cell_code(o.default),
-                prose(o.reason)
+                cell_prose(o.reason)
             ));
         }
     }
@@ -105,8 +114,8 @@ pub fn markdown<R: Rules>() -> String {
         out.push_str(&format!(
             "| {} | {} | {} |\n",
             cell_code(&format!("{}{color}", k.name)),
-            prose(k.values),
-            prose(k.summary)
+            cell_prose(k.values),
+            cell_prose(k.summary)
         ));
     }
     out.push_str("\n## Invariants\n\n`expect invariant <name> to depth <n>`.\n\n");
@@ -115,7 +124,7 @@ pub fn markdown<R: Rules>() -> String {
         out.push_str(&format!(
             "| {} | {} |\n",
             cell_code(i.name),
-            prose(i.summary)
+            cell_prose(i.summary)
         ));
     }
     out
