@@ -1,10 +1,12 @@
 //! Compiles the bundled definitions of `variants/` into the binary, so that `arbiter perft
-//! capablanca 4` works from any folder: one `(name, text)` entry per `variants/NAME.def`.
+//! capablanca 4` works from any folder: one `(name, text)` entry per `variants/NAME.def`; and
+//! finds what the tests that need something outside the project need ([`probe_test_needs`]).
 
 use std::fmt::Write;
 use std::path::Path;
 
 fn main() {
+    probe_test_needs();
     // Read at run time, not baked in with `env!`: a build script compiled in one checkout and
     // reused from a copied `target/` must still read the checkout it is building.
     let manifest = std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
@@ -32,4 +34,58 @@ fn main() {
     let target = Path::new(&std::env::var("OUT_DIR").expect("cargo sets OUT_DIR"))
         .join("bundled_variants.rs");
     std::fs::write(target, out).expect("OUT_DIR is writable");
+}
+
+/// A test never passes without what it tests: a test that needs a program or files outside
+/// the project is compiled `#[ignore]`d, with the reason, where they are missing (a `cfg`
+/// this sets: `no_browser`, `no_nvim`, `no_tmpfs`, `no_rule_texts`), so `cargo test` reports
+/// it as ignored, never as passed. Under CI (`CI` set, but not to `false` or `0`) nothing is
+/// ignored: there a missing program fails its test. What is found is looked for again when
+/// `PATH` or `CI` changes, or when a program found goes.
+fn probe_test_needs() {
+    for name in ["no_browser", "no_nvim", "no_tmpfs", "no_rule_texts"] {
+        println!("cargo::rustc-check-cfg=cfg({name})");
+    }
+    println!("cargo:rerun-if-env-changed=CI");
+    println!("cargo:rerun-if-env-changed=PATH");
+    let ci = std::env::var("CI").is_ok_and(|v| !matches!(v.as_str(), "" | "false" | "0"));
+    if ci {
+        return;
+    }
+    let on_path = |name: &str| {
+        let path = std::env::var_os("PATH")?;
+        std::env::split_paths(&path)
+            .map(|dir| dir.join(name))
+            .find(|p| p.is_file())
+    };
+    // tests/it/html_browser.rs
+    match ["chromium", "chromium-browser", "google-chrome"]
+        .iter()
+        .find_map(|name| on_path(name))
+    {
+        Some(browser) => println!("cargo:rerun-if-changed={}", browser.display()),
+        None => println!("cargo::rustc-cfg=no_browser"),
+    }
+    // tests/it/lsp.rs, a real editor client.
+    match on_path("nvim") {
+        Some(nvim) => println!("cargo:rerun-if-changed={}", nvim.display()),
+        None => println!("cargo::rustc-cfg=no_nvim"),
+    }
+    // tests/it/robustness.rs, the full disk: root, to mount a tmpfs.
+    let root = std::process::Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0");
+    let linux = std::env::var("CARGO_CFG_TARGET_OS").is_ok_and(|os| os == "linux");
+    if !linux || !root || on_path("mount").is_none() {
+        println!("cargo::rustc-cfg=no_tmpfs");
+    }
+    // tests/it/rule_quotes.rs: the rule texts, which stay with their authors.
+    let manifest = std::env::var("CARGO_MANIFEST_DIR").unwrap_or_default();
+    let texts = Path::new(&manifest).join("../shared/rules");
+    if texts.is_dir() {
+        println!("cargo:rerun-if-changed={}", texts.display());
+    } else {
+        println!("cargo::rustc-cfg=no_rule_texts");
+    }
 }

@@ -10,6 +10,7 @@ pub mod definition;
 #[doc(hidden)]
 pub mod fuzzing;
 pub mod lsp;
+pub mod paths;
 pub mod picture;
 pub mod rules;
 pub mod scenario;

@@ -195,9 +195,7 @@ fn check_files(
                 "interrupted": interrupted(),
                 "exit": code,
             });
-            let text = serde_json::to_string_pretty(&doc)
-                .map_err(|e| Failure::Input(format!("cannot write JSON: {e}")))?;
-            outln!("{text}")?;
+            super::output::json(&doc)?;
         }
     }
     Ok((code, totals.line()))

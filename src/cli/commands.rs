@@ -135,7 +135,7 @@ pub fn run(command: Command, limits: super::Budgets) -> Outcome {
                 )),
                 CatalogueFormat::Json => {
                     let doc = with_variant!(variant, R => crate::rules::catalogue::json::<R>());
-                    outln!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default())?;
+                    super::output::json(&doc)?;
                     Ok(0)
                 }
                 CatalogueFormat::Markdown => {
@@ -519,10 +519,7 @@ fn cost(
         }
     }
     if format == Format::Json {
-        outln!(
-            "{}",
-            serde_json::to_string_pretty(&json).unwrap_or_default()
-        )?;
+        super::output::json(&json)?;
     }
     Ok(if failed { 2 } else { 0 })
 }

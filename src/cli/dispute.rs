@@ -61,8 +61,8 @@ pub fn dispute(
         Failure::Rendered(ps.iter().map(|p| source.render(p)).collect())
     };
     let mut file = parse_file(&source.src).map_err(render_all)?;
-    file.variant.node =
-        crate::definition::load::beside(&file.variant.node, Path::new(&source.path));
+    crate::scenario::report::place_variant(&mut file, Path::new(&source.path))
+        .map_err(|p| render_all(vec![p]))?;
     let variant: Variant = file.variant.node.parse().map_err(Failure::Input)?;
     let mut settings = settings.clone();
     for pin in pins {
@@ -116,7 +116,7 @@ pub fn dispute(
     }
     if format == Format::Json {
         let doc = json!({ "path": source.path, "scenarios": docs, "exit": code });
-        outln!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default())?;
+        super::output::json(&doc)?;
     }
     Ok(code)
 }

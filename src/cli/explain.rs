@@ -65,8 +65,8 @@ fn from_line(path: &Path, line: usize, turn: Option<&str>) -> Result<Located, Fa
     };
     let mut file = parse_file(&source.src)
         .map_err(|ps| Failure::Rendered(ps.iter().map(|p| source.render(p)).collect()))?;
-    file.variant.node =
-        crate::definition::load::beside(&file.variant.node, Path::new(&source.path));
+    crate::scenario::report::place_variant(&mut file, Path::new(&source.path))
+        .map_err(|p| Failure::Rendered(source.render(&p)))?;
     let (index, scenario, statement) = location::at_line(&file, &source, line)?;
     let Some(statement) = statement else {
         return Err(Failure::Input(format!(
@@ -190,7 +190,7 @@ fn explain_in<R: Rules>(
         Format::Text => print_text::<R>(&game, written, &explanation, &options)?,
         Format::Json => {
             let doc = to_json::<R>(&game, written, &explanation, &options);
-            outln!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default())?;
+            super::output::json(&doc)?;
         }
     }
     Ok(code)

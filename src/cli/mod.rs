@@ -55,6 +55,12 @@ pub struct Cli {
     /// every count.
     #[arg(long, global = true, value_name = "N")]
     pub threads: Option<usize>,
+    /// Also read the definitions that scenarios and definitions name below this folder
+    /// (repeatable). A `variant` or `from` path is otherwise read only inside the project:
+    /// below the naming file's folder, its git repository or the working folder; and only a
+    /// `*.def` file (`*.ini` for `FILE.ini:SECTION`), never one in /proc, /sys or /dev.
+    #[arg(long = "allow-path", global = true, value_name = "DIR")]
+    pub allow_path: Vec<PathBuf>,
 }
 
 /// The position a search starts from, as the command line gives it (and a job line repeats it).
@@ -489,6 +495,12 @@ pub fn main() -> i32 {
     if let Err(e) = threads::setup(cli.threads) {
         eprintln!("error: {e}");
         return 2;
+    }
+    for folder in &cli.allow_path {
+        if let Err(e) = crate::paths::allow(folder) {
+            crate::errln!("error: {e}");
+            return 2;
+        }
     }
     let limits = Budgets {
         max_nodes: cli.max_nodes,

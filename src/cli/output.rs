@@ -10,7 +10,9 @@
 //! [`outln!`] and [`errln!`] are for lines people read: they show control characters escaped
 //! ([`crate::text::escape_lines`]), so that a title or a file name cannot drive the terminal.
 //! [`out`] and [`err`] write as given, for machine formats (which escape by their own rules)
-//! and for text escaped before it was coloured. Under `--format github`, [`err`] also puts
+//! and for text escaped before it was coloured; [`json`] and [`json_line`] write JSON, whose
+//! serializer escapes on its own, as JSON escapes (never through [`outln!`], whose escapes
+//! would make it invalid). Under `--format github`, [`err`] also puts
 //! every message on one line ([`one_line_errors`]): the runner reads workflow commands from
 //! standard error too.
 
@@ -125,6 +127,21 @@ pub fn err(args: fmt::Arguments<'_>) {
         return;
     }
     let _ = io::stderr().lock().write_fmt(args);
+}
+
+/// A JSON document on standard output, indented, valid for any text in it and safe on a
+/// terminal ([`crate::text::json`]).
+pub fn json<T: serde::Serialize + ?Sized>(value: &T) -> Result<(), Failure> {
+    let text = crate::text::json::to_string_pretty(value)
+        .map_err(|e| Failure::Input(format!("cannot write JSON: {e}")))?;
+    out(format_args!("{text}\n"))
+}
+
+/// One JSON value on a line of its own (job lines, results), as [`json`] writes it.
+pub fn json_line<T: serde::Serialize + ?Sized>(value: &T) -> Result<(), Failure> {
+    let text = crate::text::json::to_string(value)
+        .map_err(|e| Failure::Input(format!("cannot write JSON: {e}")))?;
+    out(format_args!("{text}\n"))
 }
 
 /// A line the colour module returned (escaped, then painted), written as it is.

@@ -640,7 +640,7 @@ fn split<R: Rules>(
             Kind::Invariant => template.violation = None,
         }
         template.digest = digest(&template);
-        outln!("{}", json(&template))?;
+        super::output::json_line(&template)?;
         return Ok(0);
     }
     template.jobs = jobs;
@@ -669,7 +669,7 @@ fn split<R: Rules>(
         template.digest = String::new();
         template.digest = digest(&template);
         next += 1;
-        outln!("{}", json(&template)).map_err(SplitError::Out)
+        super::output::json_line(&template).map_err(SplitError::Out)
     });
     match written {
         Ok(()) => Ok(0),
@@ -679,10 +679,6 @@ fn split<R: Rules>(
             Ok(stop_exit(&stop))
         }
     }
-}
-
-fn json<T: Serialize>(value: &T) -> String {
-    serde_json::to_string(value).unwrap_or_default()
 }
 
 // ---- jobs ------------------------------------------------------------------------------------
@@ -763,7 +759,7 @@ fn run_jobs(kind: Kind, path: &Path, budgets: Budgets) -> Outcome {
         let limits = budgets.search(kind.search(), variant);
         let result = with_variant!(variant, R => run_job::<R>(&at, &job, limits))?;
         match result {
-            Ok(line) => outln!("{}", json(&line))?,
+            Ok(line) => super::output::json_line(&line)?,
             Err(stop) => {
                 errln!("job {}: no answer: the search {stop}", job.job);
                 status = status.max(stop_exit(&stop));

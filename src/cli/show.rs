@@ -90,8 +90,8 @@ fn from_line(path: &Path, line: usize) -> Result<Located, Failure> {
         (source, Some(p)) => return Err(Failure::Rendered(source.render(&p))),
     };
     let mut file = parse_file(&source.src).map_err(|ps| rendered(&source, &ps))?;
-    file.variant.node =
-        crate::definition::load::beside(&file.variant.node, Path::new(&source.path));
+    crate::scenario::report::place_variant(&mut file, Path::new(&source.path))
+        .map_err(|p| rendered(&source, &[p]))?;
     let (index, scenario, _) = location::at_line(&file, &source, line)?;
     // The statements that end before the line: on a statement's line, those before it; on a
     // blank or comment line, those above it.

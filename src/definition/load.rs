@@ -44,15 +44,12 @@ pub fn source(spec: &str) -> Result<(String, String), String> {
             });
     }
     let path = Path::new(spec);
-    // `chess.def` names the bundled definition when no such file is here: the built-in
-    // `chess` keeps the plain name.
-    if let Some(stem) = spec.strip_suffix(".def") {
-        if !path.exists() && !stem.contains(['/', '\\']) {
-            if let Some(text) = bundled(stem) {
-                return Ok((spec.to_string(), text.to_string()));
-            }
+    if names_bundled(spec) {
+        if let Some(text) = spec.strip_suffix(".def").and_then(bundled) {
+            return Ok((spec.to_string(), text.to_string()));
         }
     }
+    crate::paths::definition_file(path, crate::paths::Kind::Definition)?;
     let bytes = crate::scenario::coverage::read_bounded(path)
         .map_err(|e| format!("cannot read {}: {e}", crate::text::path(path)))?;
     let text = String::from_utf8(bytes)
@@ -60,15 +57,40 @@ pub fn source(spec: &str) -> Result<(String, String), String> {
     Ok((spec.to_string(), text))
 }
 
-/// The variant a scenario file at `scenario` names by `spec`: a relative path is read from the
-/// scenario's folder, not the current one, so a scenario and its definition move together. A
-/// bare `name.def` with no such file beside the scenario keeps naming the bundled definition.
-pub fn beside(spec: &str, scenario: &Path) -> String {
+/// Whether `spec` is a bare `name.def` that names a bundled definition: `chess.def` does when
+/// no such file is here (the built-in `chess` keeps the plain name).
+fn names_bundled(spec: &str) -> bool {
+    spec.strip_suffix(".def").is_some_and(|stem| {
+        !stem.contains(['/', '\\']) && bundled(stem).is_some() && !Path::new(spec).exists()
+    })
+}
+
+/// The variant the file at `naming` (a scenario, or a definition's `from`) names by `spec`: a
+/// relative path is read from that file's folder, not the current one, so a file and its
+/// definition move together. A bare `name.def` with no such file beside it keeps naming the
+/// bundled definition. A path is refused, unread, where [`crate::paths::named_by`] refuses it:
+/// outside the project, in a system folder, not a `*.def` (`*.ini`) file.
+pub fn beside(spec: &str, naming: &Path) -> Result<String, String> {
+    if !is_path(spec) {
+        return Ok(spec.to_string());
+    }
+    let resolved = joined(spec, naming);
+    let (file, kind) = match super::ini::spec(&resolved) {
+        Some((file, _)) => (file, crate::paths::Kind::Ini),
+        None if names_bundled(&resolved) => return Ok(resolved),
+        None => (resolved.as_str(), crate::paths::Kind::Definition),
+    };
+    crate::paths::named_by(Path::new(file), naming, kind)?;
+    Ok(resolved)
+}
+
+/// `spec` read from the folder of `naming`.
+fn joined(spec: &str, naming: &Path) -> String {
     let relative = Path::new(spec);
-    if !is_path(spec) || relative.is_absolute() {
+    if relative.is_absolute() {
         return spec.to_string();
     }
-    let Some(folder) = scenario.parent().filter(|f| !f.as_os_str().is_empty()) else {
+    let Some(folder) = naming.parent().filter(|f| !f.as_os_str().is_empty()) else {
         return spec.to_string();
     };
     let joined = folder.join(relative);

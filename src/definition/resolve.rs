@@ -506,9 +506,9 @@ impl<'a> Resolver<'a> {
         let spec = if crate::definition::load::is_path(asking) {
             crate::definition::load::beside(name, std::path::Path::new(asking))
         } else {
-            name.to_string()
+            Ok(name.to_string())
         };
-        let (pname, ptext) = match (self.load)(&spec) {
+        let (pname, ptext) = match spec.and_then(|spec| (self.load)(&spec)) {
             Ok(found) => found,
             Err(why) => {
                 self.fail(

@@ -46,14 +46,18 @@ pub fn live(text: &str, path: Option<&Path>) -> Live {
         };
     }
     let (file, mut problems) = parse_file_partial(text);
+    let mut refused = None;
     let file = file.map(|mut f| {
         if let Some(p) = path {
-            f.variant.node = crate::definition::load::beside(&f.variant.node, p);
+            refused = crate::scenario::report::place_variant(&mut f, p).err();
         }
         f
     });
-    if let Some(f) = &file {
-        problems.extend(name_problems(f, text, &Settings::default()));
+    match (&file, refused) {
+        // The path is not read: its refusal is the variant's only problem.
+        (_, Some(refused)) => problems.push(refused),
+        (Some(f), None) => problems.extend(name_problems(f, text, &Settings::default())),
+        (None, None) => {}
     }
     problems.sort_by_key(|p| p.span.start);
     problems.dedup();
@@ -133,7 +137,7 @@ pub fn resolve_definition(
     let folder: Option<PathBuf> = path.map(Path::to_path_buf);
     let loader = move |spec: &str| {
         let spec = match &folder {
-            Some(p) => crate::definition::load::beside(spec, p),
+            Some(p) => crate::definition::load::beside(spec, p)?,
             None => spec.to_string(),
         };
         crate::definition::load::source(&spec)

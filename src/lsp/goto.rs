@@ -47,6 +47,8 @@ pub fn definition(doc: &Document, position: Position) -> Option<Location> {
     let (path, span) = if built_in {
         in_catalogue(&above(folder?, &format!("docs/rules/{spec}.md"))?, wanted)?
     } else if is_path(spec) && spec.ends_with(".def") {
+        let naming = doc.path.as_deref()?;
+        crate::paths::named_by(Path::new(spec), naming, crate::paths::Kind::Definition).ok()?;
         in_definition(Path::new(spec), wanted, 0)?
     } else if bundled(spec).is_some() {
         in_definition(&above(folder?, &format!("variants/{spec}.def"))?, wanted, 0)?
@@ -225,6 +227,7 @@ fn parent_file(path: &Path, parent: &str) -> Option<PathBuf> {
     if is_path(parent) {
         let beside = path.parent().unwrap_or(Path::new("")).join(parent);
         if beside.is_file() {
+            crate::paths::named_by(&beside, path, crate::paths::Kind::Definition).ok()?;
             Some(beside)
         } else {
             // `chess.def` names the bundled definition when no such file is there.

@@ -440,7 +440,7 @@ fn parent_of(statements: &[Statement], path: Option<&Path>) -> Option<Definition
 /// The definition `spec` names from the definition at `path`, as `from` reads it.
 fn load_beside(spec: &str, path: Option<&Path>) -> Option<Definition> {
     let spec = match path {
-        Some(p) => crate::definition::load::beside(spec, p),
+        Some(p) => crate::definition::load::beside(spec, p).ok()?,
         None => spec.to_string(),
     };
     crate::definition::load::load(&spec).ok()

@@ -84,7 +84,7 @@ pub fn variant_in(text: &str, path: Option<&Path>) -> Option<(Variant, Option<(u
 /// The variant `spec` names in a file at `path`.
 pub fn variant_named(spec: &str, path: Option<&Path>) -> Option<Variant> {
     let spec = match path {
-        Some(p) => crate::definition::load::beside(spec, p),
+        Some(p) => crate::definition::load::beside(spec, p).ok()?,
         None => spec.to_string(),
     };
     spec.parse().ok()

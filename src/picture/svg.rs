@@ -43,19 +43,9 @@ const REFUSED: &str = "#c62828";
 const DESIGN_ON_DISC: usize = 5;
 const DESIGN_KEYS: &str = "123456789abcdefghijklmnopqrstuvwxyz";
 
-/// Text safe inside an element or an attribute.
+/// Text safe inside an element or an attribute ([`crate::text::svg`]).
 fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            _ => out.push(c),
-        }
-    }
-    out
+    crate::text::svg(text)
 }
 
 struct Layout {

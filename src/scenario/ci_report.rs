@@ -274,39 +274,14 @@ fn at(source: &Source, offset: usize) -> String {
     format!("{}:{line}:{col}", source.path)
 }
 
-/// Text for an XML attribute value: markup escaped, and the whitespace that parsers would
-/// turn into spaces written as character references.
+/// Text for an XML attribute value.
 fn attr(s: &str) -> String {
-    escape(s, true)
+    crate::text::xml_attr(s)
 }
 
 /// Text for XML element content.
 fn text(s: &str) -> String {
-    escape(s, false)
-}
-
-fn escape(s: &str, attribute: bool) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' if attribute => out.push_str("&quot;"),
-            '\'' if attribute => out.push_str("&apos;"),
-            '\n' if attribute => out.push_str("&#10;"),
-            '\t' if attribute => out.push_str("&#9;"),
-            // A parser turns a bare carriage return into a line feed.
-            '\r' => out.push_str("&#13;"),
-            '\n' | '\t' => out.push(c),
-            // XML 1.0 allows no other control characters, not even as references.
-            c if (c as u32) < 0x20 || c == '\u{FFFE}' || c == '\u{FFFF}' => {
-                out.push(char::REPLACEMENT_CHARACTER)
-            }
-            c => out.push(c),
-        }
-    }
-    out
+    crate::text::xml_text(s)
 }
 
 // ---- GitHub Actions ---------------------------------------------------------------------------
@@ -397,34 +372,12 @@ fn command(
     ));
 }
 
-/// A command's message, escaped as the Actions runner unescapes it.
-pub fn data(s: &str) -> String {
-    s.replace('%', "%25")
-        .replace('\r', "%0D")
-        .replace('\n', "%0A")
+/// A command's message ([`crate::text::github_data`]).
+fn data(s: &str) -> String {
+    crate::text::github_data(s)
 }
 
-/// A command's property value: as [`data`], and `:` and `,` too, which end a property.
-pub fn property(s: &str) -> String {
-    data(s).replace(':', "%3A").replace(',', "%2C")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn xml_escapes() {
-        assert_eq!(
-            attr("a<b>&\"c'\n\r\t"),
-            "a&lt;b&gt;&amp;&quot;c&apos;&#10;&#13;&#9;"
-        );
-        assert_eq!(text("a<b>&\"\n\r\u{1}"), "a&lt;b&gt;&amp;\"\n&#13;\u{FFFD}");
-    }
-
-    #[test]
-    fn workflow_escapes() {
-        assert_eq!(data("50% a\r\nb: c, d"), "50%25 a%0D%0Ab: c, d");
-        assert_eq!(property("50% a\nb: c, d"), "50%25 a%0Ab%3A c%2C d");
-    }
+/// A command's property value ([`crate::text::github_property`]).
+fn property(s: &str) -> String {
+    crate::text::github_property(s)
 }

@@ -100,7 +100,11 @@ pub fn scenario_files(paths: &[PathBuf]) -> Result<Found, String> {
                         path.display(),
                         not_regular(&m.file_type())
                     )),
-                    _ => found.files.push(path),
+                    // A link named `x.scn` may lead anywhere.
+                    _ => match crate::paths::scenario_file(&path, true) {
+                        Ok(()) => found.files.push(path),
+                        Err(why) => found.skipped.push(why),
+                    },
                 }
             }
         }

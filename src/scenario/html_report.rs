@@ -283,24 +283,9 @@ fn at(source: &Source, offset: usize) -> String {
     format!("{}:{line}:{col}", source.path)
 }
 
-/// Text for HTML content and attribute values.
+/// Text for HTML content and attribute values ([`crate::text::html`]).
 pub fn esc(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            // Control characters other than whitespace are not allowed in HTML text.
-            c if c.is_control() && !matches!(c, '\n' | '\t') => {
-                out.push(char::REPLACEMENT_CHARACTER)
-            }
-            c => out.push(c),
-        }
-    }
-    out
+    crate::text::html(s)
 }
 
 /// The page's whole style; the checkbox `#failures-only` hides what passed.
@@ -341,14 +326,6 @@ figcaption { font-size: .8rem; color: #555; }
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn escapes_markup() {
-        assert_eq!(
-            esc("a<b>&\"c'\u{1}\n"),
-            "a&lt;b&gt;&amp;&quot;c&#39;\u{FFFD}\n"
-        );
-    }
 
     #[test]
     fn marker_ids_are_made_unique() {

@@ -36,14 +36,14 @@ impl Source {
     /// the text has U+FFFD in their place).
     pub fn read(path: &std::path::Path) -> (Source, Option<Problem>) {
         let name = path.display().to_string();
-        let bytes = match super::coverage::read_bounded(path) {
+        let read = crate::paths::scenario_file(path, false).and_then(|()| {
+            super::coverage::read_bounded(path)
+                .map_err(|e| format!("cannot read {}: {e}", crate::text::escape(&name)))
+        });
+        let bytes = match read {
             Ok(b) => b,
-            Err(e) => {
-                let problem = Problem::new(
-                    format!("cannot read {}: {e}", crate::text::escape(&name)),
-                    0..0,
-                    "",
-                );
+            Err(why) => {
+                let problem = Problem::new(why, 0..0, "");
                 return (Source::new(&name, String::new()), Some(problem));
             }
         };
@@ -274,9 +274,10 @@ impl FileCheck {
                 selected: Vec::new(),
             };
         };
-        file.variant.node =
-            crate::definition::load::beside(&file.variant.node, std::path::Path::new(&source.path));
-        let (selected, unrun) = match selected(&file, &source.src, settings) {
+        let header = place_variant(&mut file, std::path::Path::new(&source.path))
+            .map_err(|p| vec![p])
+            .and_then(|()| selected(&file, &source.src, settings));
+        let (selected, unrun) = match header {
             Ok(selected) => (
                 selected,
                 count_scenarios(&source.src).saturating_sub(file.scenarios.len()),
@@ -493,4 +494,20 @@ pub fn summary(checks: &[FileCheck]) -> (String, i32) {
         totals.add(c);
     }
     (totals.line(), totals.exit_code())
+}
+
+/// Resolves the variant a scenario file names from the file's place
+/// ([`crate::definition::load::beside`]); a path refused there (outside the project, in a
+/// system folder, not a definition) is the problem of the `variant` line, and nothing is read.
+pub fn place_variant(
+    file: &mut crate::scenario::ast::File,
+    path: &std::path::Path,
+) -> Result<(), Problem> {
+    match crate::definition::load::beside(&file.variant.node, path) {
+        Ok(spec) => {
+            file.variant.node = spec;
+            Ok(())
+        }
+        Err(why) => Err(Problem::new(why, file.variant.span.clone(), "this variant")),
+    }
 }

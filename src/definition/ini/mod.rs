@@ -299,6 +299,7 @@ pub fn load(spec_text: &str) -> Result<Definition, String> {
     let Some((path, section)) = spec(spec_text) else {
         return Err(format!("`{spec_text}` is not `FILE.ini:SECTION`"));
     };
+    crate::paths::definition_file(Path::new(path), crate::paths::Kind::Ini)?;
     let text = read_text(Path::new(path))?;
     let file = reader::read(&text);
     import(path, &text, &file, section)
