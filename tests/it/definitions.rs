@@ -161,3 +161,42 @@ fn a_parent_path_is_read_beside_its_definition() {
     let _ = std::fs::remove_dir_all(&dir);
     assert!(out.contains("1 passed, 0 failed"), "{out}");
 }
+
+/// A definition that starts from itself under another spelling of its path is a loop found at
+/// once (by canonical path), not a chain followed until it is too deep.
+#[test]
+fn a_loop_is_found_by_canonical_path_and_a_long_chain_is_too_deep() {
+    let dir = std::env::temp_dir().join(format!("arbiter-from-loop-{}", std::process::id()));
+    let sub = dir.join("sub");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&sub).unwrap();
+    std::fs::write(dir.join("a.def"), "variant a\nfrom ./sub/../a.def\n").unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(["rules", &dir.join("a.def").to_string_lossy()])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("inheritance loops back"), "{err}");
+    assert!(!err.contains("too deep"), "{err}");
+    // One step: the file starts from itself.
+    assert_eq!(err.matches("which starts from").count(), 1, "{err}");
+    // A chain of 20 files, each starting from the next, is too deep, not a loop.
+    for i in 0..20 {
+        std::fs::write(
+            dir.join(format!("c{i}.def")),
+            format!("variant c{i}\nfrom ./c{}.def\n", i + 1),
+        )
+        .unwrap();
+    }
+    std::fs::write(dir.join("c20.def"), "variant c20\nfrom chess\n").unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(["rules", &dir.join("c0.def").to_string_lossy()])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("inheritance is too deep"), "{err}");
+    assert!(!err.contains("loops"), "{err}");
+}
