@@ -51,7 +51,11 @@ fn root() -> &'static Path {
 
 /// The directive of an HTML comment line, `<!-- key: value -->`.
 fn directive(line: &str) -> Option<(&str, &str)> {
-    let inner = line.trim().strip_prefix("<!--")?.strip_suffix("-->")?.trim();
+    let inner = line
+        .trim()
+        .strip_prefix("<!--")?
+        .strip_suffix("-->")?
+        .trim();
     let (key, value) = inner.split_once(':')?;
     Some((key.trim(), value.trim()))
 }
@@ -110,7 +114,10 @@ fn read_page(name: &str, text: &str) -> Page {
         }
         let first = body.iter().position(|l| l.starts_with("$ "));
         let Some(first) = first else { continue };
-        if !body.iter().any(|l| l.starts_with("$ ") && l.contains("arbiter")) {
+        if !body
+            .iter()
+            .any(|l| l.starts_with("$ ") && l.contains("arbiter"))
+        {
             continue;
         }
         if notes.iter().any(|(k, _)| *k == "not run") {
@@ -282,7 +289,11 @@ fn every_example_of_the_docs_prints_what_the_docs_show() {
             let dir = folder(&page, n);
             for setup in &example.setup {
                 let (out, status) = run(&dir, setup);
-                assert_eq!(status, 0, "{}: the setup `{setup}` fails:\n{out}", example.at);
+                assert_eq!(
+                    status, 0,
+                    "{}: the setup `{setup}` fails:\n{out}",
+                    example.at
+                );
             }
             for (k, (command, shown)) in example.commands.iter().enumerate() {
                 ran += 1;
@@ -334,7 +345,10 @@ fn the_example_reader_follows_the_conventions() {
     assert!(matches(&lines(&["a", "..."]), &["a"]));
     assert!(!matches(&lines(&["a", "...", "d"]), &["a", "b"]));
     assert!(!matches(&lines(&["a"]), &["a", "b"]));
-    assert!(line_matches("12 nodes in ... s: ... per second", "12 nodes in 0.1 s: 3.2 per second"));
+    assert!(line_matches(
+        "12 nodes in ... s: ... per second",
+        "12 nodes in 0.1 s: 3.2 per second"
+    ));
     assert!(!line_matches("12 nodes in ... s", "13 nodes in 0.1 s"));
     assert!(!line_matches("ab...ba", "aba"));
 }

@@ -520,12 +520,25 @@ fn fmt_reads_a_definition_from_standard_input_when_told_or_by_its_text() {
     let dir = scratch("stdin-def");
     // Told: `--def`.
     let o = arbiter(&["fmt", "--def", "-"], &dir, Some(MESSY_DEF));
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     let tidy = String::from_utf8_lossy(&o.stdout).into_owned();
-    assert!(tidy.contains("from chess\n") && tidy.contains("  clause \"x\"\n"), "{tidy}");
+    assert!(
+        tidy.contains("from chess\n") && tidy.contains("  clause \"x\"\n"),
+        "{tidy}"
+    );
     // By its text: a `from` line and a rule block, no scenario.
     let o = arbiter(&["fmt", "-"], &dir, Some(MESSY_DEF));
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     assert_eq!(String::from_utf8_lossy(&o.stdout), tidy);
     let o = arbiter(&["fmt", "--stdin", "--check"], &dir, Some(&tidy));
     assert_eq!(o.status.code(), Some(0));
@@ -547,10 +560,23 @@ fn fmt_check_of_a_folder_covers_its_definitions() {
     std::fs::write(dir.join("scenarios/sub/tiny.def"), MESSY_DEF).unwrap();
     std::fs::write(dir.join("scenarios/tidy.scn"), TIDY).unwrap();
     let o = arbiter(&["fmt", "--check", "."], &dir, None);
-    assert_eq!(o.status.code(), Some(1), "{}", String::from_utf8_lossy(&o.stderr));
-    assert_eq!(String::from_utf8_lossy(&o.stdout), "./scenarios/sub/tiny.def\n");
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout),
+        "./scenarios/sub/tiny.def\n"
+    );
     let o = arbiter(&["fmt", "."], &dir, None);
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     let o = arbiter(&["fmt", "--check", "."], &dir, None);
     assert_eq!(o.status.code(), Some(0));
     assert_eq!(String::from_utf8_lossy(&o.stdout), "");

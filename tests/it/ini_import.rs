@@ -223,14 +223,21 @@ fn a_chain_deeper_than_the_limit_is_too_deep_not_a_loop() {
         text(&o.stdout).starts_with("variant s63\nfrom chess\n"),
         "{err}"
     );
-    assert!(err.contains("the chain of parents is too deep: [s64] -> [s63] -> [s62] -> ... -> [s3] -> [s2] -> [s1] -> [s0] goes on past 64 sections"), "{err}");
-    assert!(err.contains("too deep"), "{err}");
+    // The message is wrapped: its words, in order.
+    let words: Vec<&str> = err.split_whitespace().filter(|w| *w != "│").collect();
+    let said = words.join(" ");
+    assert!(said.contains("the chain of parents is too deep: [s64] -> [s63] -> [s62] -> ... -> [s3] -> [s2] -> [s1] -> [s0] goes on past 64 sections"), "{err}");
+    assert!(err.contains("╰── too deep"), "{err}");
     assert!(!err.contains("loops"), "{err}");
     assert!(err.contains("imported 1 of 3 sections"), "{err}");
     // A real loop is still a loop.
     std::fs::write(&ini, "[a:b]\n[b:a]\n").unwrap();
     let o = arbiter(&["import", &path(&ini), "a"]);
-    assert!(text(&o.stderr).contains("inheritance loops"), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr).contains("inheritance loops"),
+        "{}",
+        text(&o.stderr)
+    );
 }
 
 /// The reproducer's chain: its import is linear in the file (each section replays at most 64
@@ -246,12 +253,20 @@ fn a_long_chain_imports_in_time_proportional_to_its_length() {
     let took = start.elapsed();
     let err = text(&o.stderr);
     assert_eq!(o.status.code(), Some(1));
-    assert!(err.contains("imported 64 of 4001 sections"), "{}", &err[err.len().saturating_sub(500)..]);
+    assert!(
+        err.contains("imported 64 of 4001 sections"),
+        "{}",
+        &err[err.len().saturating_sub(500)..]
+    );
     // Generous for a loaded machine; the quadratic import took seconds.
     assert!(took.as_secs_f64() < 2.0, "{took:?}");
     // The refusals past the first thousand problems are counted, not shown.
     assert!(err.len() < 2_000_000, "{} bytes", err.len());
-    assert!(err.contains("more sections are refused, their problems not shown"), "{}", &err[err.len().saturating_sub(500)..]);
+    assert!(
+        err.contains("more sections are refused, their problems not shown"),
+        "{}",
+        &err[err.len().saturating_sub(500)..]
+    );
 }
 
 /// Linear time on a large chain: eight times the sections take about eight times as long
@@ -271,7 +286,10 @@ fn import_time_is_linear() {
         times.push(start.elapsed().as_secs_f64());
     }
     let ratio = times[1] / times[0];
-    eprintln!("5,000 sections: {:.2} s; 40,000: {:.2} s; ratio {ratio:.1}", times[0], times[1]);
+    eprintln!(
+        "5,000 sections: {:.2} s; 40,000: {:.2} s; ratio {ratio:.1}",
+        times[0], times[1]
+    );
     assert!(ratio < 16.0, "ratio {ratio:.1}: {times:?}");
 }
 
@@ -287,7 +305,12 @@ fn problems_are_capped_per_section_and_per_run() {
     let o = arbiter(&["import", &path(&ini)]);
     let err = text(&o.stderr);
     assert_eq!(o.status.code(), Some(1));
-    assert_eq!(err.matches("unknown setting `unknownKey").count(), 100, "{}", err.len());
+    assert_eq!(
+        err.matches("unknown setting `unknownKey").count(),
+        100,
+        "{}",
+        err.len()
+    );
     assert!(err.contains("... and 4900 more problems of this section, not shown"));
     assert!(err.len() < 100_000, "{} bytes", err.len());
     // Many sections, each refused: a thousand problems shown, the rest counted.
@@ -299,9 +322,19 @@ fn problems_are_capped_per_section_and_per_run() {
     let o = arbiter(&["import", &path(&ini)]);
     let err = text(&o.stderr);
     assert_eq!(err.matches("unknown setting `noSuchKey`").count(), 1000);
-    assert!(err.contains("2000 more sections are refused, their problems not shown (past the first 1000)"), "{}", &err[err.len() - 400..]);
+    assert!(
+        err.contains(
+            "2000 more sections are refused, their problems not shown (past the first 1000)"
+        ),
+        "{}",
+        &err[err.len() - 400..]
+    );
     assert!(err.contains("imported 0 of 3000 sections"));
-    assert!(err.contains("3000  noSuchKey"), "{}", &err[err.len() - 400..]);
+    assert!(
+        err.contains("3000  noSuchKey"),
+        "{}",
+        &err[err.len() - 400..]
+    );
 }
 
 #[cfg(unix)]
@@ -326,8 +359,14 @@ fn a_fifo_in_out_is_left_alone_and_never_blocks() {
         let o = arbiter_within(&args, 10).expect("a FIFO in --out blocked the import");
         let err = text(&o.stderr);
         assert_eq!(o.status.code(), Some(1), "{err}");
-        assert!(err.contains("is a named pipe, not a regular file: it is left alone"), "{err}");
-        assert!(std::fs::symlink_metadata(&fifo).unwrap().file_type().is_fifo_like());
+        assert!(
+            err.contains("is a named pipe (FIFO), not a regular file: it is left alone"),
+            "{err}"
+        );
+        assert!(std::fs::symlink_metadata(&fifo)
+            .unwrap()
+            .file_type()
+            .is_fifo_like());
     }
 }
 
@@ -357,13 +396,19 @@ fn a_file_the_import_did_not_write_is_kept_unless_forced() {
     let err = text(&r.stderr);
     assert_eq!(r.status.code(), Some(1), "{err}");
     assert!(err.contains("mine.def was not written by `arbiter import` or was edited since: it is kept; give --force to replace it"), "{err}");
-    assert!(err.contains("1 of them not written: a file of that name was kept"), "{err}");
+    assert!(
+        err.contains("1 of them not written: a file of that name was kept"),
+        "{err}"
+    );
     assert_eq!(std::fs::read_to_string(&def).unwrap(), "# my own edits\n");
     // The advice names a flag that `import` has, and it does what it says.
     let help = text(&arbiter(&["import", "--help"]).stdout);
     for flag in err.split_whitespace().filter(|w| w.starts_with("--")) {
         let flag = flag.trim_end_matches(|c: char| !c.is_alphanumeric());
-        assert!(help.contains(flag), "the advice names {flag}, which import lacks");
+        assert!(
+            help.contains(flag),
+            "the advice names {flag}, which import lacks"
+        );
     }
     let r = arbiter(&["import", &i, "--out", &o, "--force"]);
     assert_eq!(r.status.code(), Some(0), "{}", text(&r.stderr));
@@ -373,7 +418,11 @@ fn a_file_the_import_did_not_write_is_kept_unless_forced() {
     std::fs::write(&ini, "[mine:chess]\nmaxRank = 8\nmaxFile = 8\n").unwrap();
     let r = arbiter(&["import", &i, "--out", &o]);
     assert_eq!(r.status.code(), Some(0), "{}", text(&r.stderr));
-    std::fs::write(&def, written.replace("variant mine", "variant mine # edited")).unwrap();
+    std::fs::write(
+        &def,
+        written.replace("variant mine", "variant mine # edited"),
+    )
+    .unwrap();
     let r = arbiter(&["import", &i, "--out", &o]);
     assert_eq!(r.status.code(), Some(1));
     assert!(text(&r.stderr).contains("was edited since: it is kept"));
@@ -437,15 +486,31 @@ fn out_makes_a_missing_folder() {
 fn a_failed_write_names_the_files_written() {
     let dir = scratch("failed");
     let ini = dir.join("two.ini");
-    std::fs::write(&ini, "[a:chess]\nmaxRank = 8\n[b:chess]\nmaxFile = 8\n[c:chess]\n").unwrap();
+    std::fs::write(
+        &ini,
+        "[a:chess]\nmaxRank = 8\n[b:chess]\nmaxFile = 8\n[c:chess]\n",
+    )
+    .unwrap();
     let out = dir.join("out");
     let o = arbiter(&["import", &path(&ini), "--out", &path(&out)]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
     std::fs::hard_link(out.join("b.def"), dir.join("b-again.def")).unwrap();
+    // [b] changes, so its file (the import's own, unedited) is to be replaced.
+    std::fs::write(
+        &ini,
+        "[a:chess]\nmaxRank = 8\n[b:chess]\ncastling = false\n[c:chess]\n",
+    )
+    .unwrap();
     let o = arbiter(&["import", &path(&ini), "--out", &path(&out)]);
     let err = text(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(err.contains("b.def has 2 hard links"), "{err}");
-    assert!(err.contains(&format!("written before it: {}", path(&out.join("a.def")))), "{err}");
-    assert!(err.contains("the import stopped there, 1 more section was not written"), "{err}");
+    assert!(
+        err.contains(&format!("written before it: {}", path(&out.join("a.def")))),
+        "{err}"
+    );
+    assert!(
+        err.contains("the import stopped there, 1 more section was not written"),
+        "{err}"
+    );
 }
