@@ -53,7 +53,11 @@ fn man_date(manifest: &str) {
         let text = std::fs::read_to_string(&toml).unwrap_or_default();
         text.lines()
             .find_map(|l| {
-                let v = l.trim().strip_prefix("man-date")?.trim().strip_prefix('=')?;
+                let v = l
+                    .trim()
+                    .strip_prefix("man-date")?
+                    .trim()
+                    .strip_prefix('=')?;
                 Some(v.trim().trim_matches('"').to_string())
             })
             .expect("Cargo.toml gives package.metadata.arbiter.man-date")

@@ -142,7 +142,9 @@ pub fn import(
     }
     errln!("imported {ok} of {} sections of {name}", wanted.len());
     if kept > 0 {
-        errln!("{kept} of them not written: a file of that name was kept (give --force to replace it)");
+        errln!(
+            "{kept} of them not written: a file of that name was kept (give --force to replace it)"
+        );
     }
     if failed > 1 {
         let mut counts: Vec<(String, usize)> = refused.into_iter().collect();
@@ -163,8 +165,11 @@ fn make_folder(dir: &Path) -> Result<(), Failure> {
             "--out {}: not a folder",
             shown(dir)
         ))),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => std::fs::create_dir_all(dir)
-            .map_err(|e| Failure::Input(format!("--out {}: cannot make the folder: {e}", shown(dir)))),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            std::fs::create_dir_all(dir).map_err(|e| {
+                Failure::Input(format!("--out {}: cannot make the folder: {e}", shown(dir)))
+            })
+        }
         Err(e) => Err(Failure::Input(format!("--out {}: {e}", shown(dir)))),
     }
 }
@@ -182,7 +187,10 @@ enum Placed {
 
 /// The text of a file for `--out`: the mark line with the digest of the definition, then it.
 fn marked(section: &str, text: &str) -> String {
-    format!("{MARK}{section}] (digest {}): the next import replaces it unless it is edited\n{text}", digest(text))
+    format!(
+        "{MARK}{section}] (digest {}): the next import replaces it unless it is edited\n{text}",
+        digest(text)
+    )
 }
 
 fn digest(text: &str) -> String {
@@ -293,7 +301,10 @@ mod tests {
         assert!(m.contains("written before it: o/a.def, o/b.def"), "{m}");
         assert!(m.contains("3 more sections were not written"), "{m}");
         assert!(stopped("x", &[], 0).ends_with("no file was written before it"));
-        let many: Vec<PathBuf> = (0..12).map(|i| PathBuf::from(format!("o/{i}.def"))).collect();
-        assert!(stopped("x", &many, 0).contains("12 files, listed on standard output (o/0.def to o/11.def)"));
+        let many: Vec<PathBuf> = (0..12)
+            .map(|i| PathBuf::from(format!("o/{i}.def")))
+            .collect();
+        assert!(stopped("x", &many, 0)
+            .contains("12 files, listed on standard output (o/0.def to o/11.def)"));
     }
 }

@@ -48,7 +48,8 @@ fn identity(name: &str) -> String {
         return name.to_string();
     }
     let canonical = |p: &str| {
-        std::fs::canonicalize(p).map_or_else(|_| p.to_string(), |c| c.to_string_lossy().into_owned())
+        std::fs::canonicalize(p)
+            .map_or_else(|_| p.to_string(), |c| c.to_string_lossy().into_owned())
     };
     match crate::definition::ini::spec(name) {
         Some((file, section)) => format!("{}:{section}", canonical(file)),

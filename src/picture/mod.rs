@@ -329,7 +329,6 @@ pub fn state_lines(state: &[String], width: usize) -> Vec<String> {
     lines
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;

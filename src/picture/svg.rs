@@ -476,12 +476,7 @@ pub fn render(picture: &Picture) -> String {
                 y - 28,
                 y - 28
             );
-            let _ = writeln!(
-                out,
-                "<text x=\"{}\" y=\"{y}\">{}</text>",
-                x + 48,
-                escape(z)
-            );
+            let _ = writeln!(out, "<text x=\"{}\" y=\"{y}\">{}</text>", x + 48, escape(z));
             x += legend_width(z) + LEGEND_GAP;
         }
         y += LINE;

@@ -494,7 +494,11 @@ pub fn import_with(
         if chain.len() >= MAX_DEPTH {
             // The first sections and the last few say where it goes; all 64 would be a wall.
             let shown = if chain.len() > 6 {
-                format!("{} -> ... -> {}", names(&chain[..3]), names(&chain[chain.len() - 3..]))
+                format!(
+                    "{} -> ... -> {}",
+                    names(&chain[..3]),
+                    names(&chain[chain.len() - 3..])
+                )
             } else {
                 names(&chain)
             };

@@ -194,7 +194,10 @@ mod tests {
     fn a_repeated_section_is_found_and_the_first_is_the_one() {
         let f = read("[x:chess]\nmaxRank = 6\n[y]\n[x:chess]\nmaxFile = 6\n");
         assert_eq!(f.section("x").unwrap().settings[0].key, "maxRank");
-        let repeated: Vec<_> = f.repeated().map(|(a, b)| (a.span.start, b.span.start)).collect();
+        let repeated: Vec<_> = f
+            .repeated()
+            .map(|(a, b)| (a.span.start, b.span.start))
+            .collect();
         assert_eq!(repeated, [(17, 0)]);
         assert_eq!(f.position("y"), Some(1));
         assert_eq!(f.position("z"), None);
