@@ -586,7 +586,10 @@ pub fn import_with(
                 map::Kind::Table(i) => 1000 + i,
                 _ => 0,
             };
-            if let Some(p) = unsupported(setting, &kind, game.filter(|_| !*internal)) {
+            // Past what is shown, a suggestion (a scan of every setting's name) is not looked
+            // for: a section of a hundred thousand unknown keys costs their count, not more.
+            let suggest = detail == Detail::Full && problems.len() < MAX_PROBLEMS;
+            if let Some(p) = unsupported(setting, &kind, game.filter(|_| !*internal), suggest) {
                 problems.push(p);
                 refused.push(setting.key.clone());
                 continue;
@@ -649,7 +652,12 @@ fn valid_name(name: &str) -> bool {
 /// default is taken (it changes nothing), unless the section starts from a built-in `game`
 /// whose own rules set it: then the default would change that game, which the import cannot
 /// follow.
-fn unsupported(setting: &reader::Setting, kind: &map::Kind, game: Option<&str>) -> Option<Problem> {
+fn unsupported(
+    setting: &reader::Setting,
+    kind: &map::Kind,
+    game: Option<&str>,
+    suggest: bool,
+) -> Option<Problem> {
     let key = &setting.key;
     match kind {
         map::Kind::Piece(_) | map::Kind::Table(_) => None,
@@ -685,7 +693,14 @@ fn unsupported(setting: &reader::Setting, kind: &map::Kind, game: Option<&str>) 
         }),
         map::Kind::Unknown => Some(
             Problem::new(
-                format!("unknown setting `{key}`{}", crate::suggest::did_you_mean(key, map::known_names())),
+                format!(
+                    "unknown setting `{key}`{}",
+                    if suggest {
+                        crate::suggest::did_you_mean(key, map::known_names())
+                    } else {
+                        String::new()
+                    }
+                ),
                 setting.key_span.clone(),
                 "not a setting of Fairy-Stockfish",
             )

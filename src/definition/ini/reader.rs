@@ -198,7 +198,7 @@ mod tests {
             .repeated()
             .map(|(a, b)| (a.span.start, b.span.start))
             .collect();
-        assert_eq!(repeated, [(17, 0)]);
+        assert_eq!(repeated, [(26, 0)]);
         assert_eq!(f.position("y"), Some(1));
         assert_eq!(f.position("z"), None);
     }
