@@ -872,7 +872,7 @@ fn inheritance_errors() {
     assert_eq!(
         deep.messages(),
         [
-            "inheritance is too deep: `d0`, `d1`, `d2`, ..., `d14`, `d15`, `d16` go on past 16 \
+            "inheritance is too deep: `d0`, `d1`, `d2`, ..., `d15`, `d16`, `d17` go on past 16 \
           definitions, the most followed"
         ]
     );
