@@ -34,6 +34,51 @@ fn main() {
     let target = Path::new(&std::env::var("OUT_DIR").expect("cargo sets OUT_DIR"))
         .join("bundled_variants.rs");
     std::fs::write(target, out).expect("OUT_DIR is writable");
+    man_date(&manifest);
+}
+
+/// The date the manual pages carry, fixed at build time so that `arbiter man` writes the same
+/// bytes on every run: the day of `SOURCE_DATE_EPOCH` when the build sets it (reproducible
+/// builds), else `package.metadata.arbiter.man-date` of Cargo.toml, the day of the release.
+fn man_date(manifest: &str) {
+    println!("cargo:rerun-if-env-changed=SOURCE_DATE_EPOCH");
+    let toml = Path::new(manifest).join("Cargo.toml");
+    println!("cargo:rerun-if-changed={}", toml.display());
+    let from_epoch = std::env::var("SOURCE_DATE_EPOCH")
+        .ok()
+        .and_then(|s| s.trim().parse::<i64>().ok())
+        .map(|secs| {
+            let (y, m, d) = civil(secs.div_euclid(86_400));
+            format!("{y:04}-{m:02}-{d:02}")
+        });
+    let date = from_epoch.unwrap_or_else(|| {
+        let text = std::fs::read_to_string(&toml).unwrap_or_default();
+        text.lines()
+            .find_map(|l| {
+                let v = l
+                    .trim()
+                    .strip_prefix("man-date")?
+                    .trim()
+                    .strip_prefix('=')?;
+                Some(v.trim().trim_matches('"').to_string())
+            })
+            .expect("Cargo.toml gives package.metadata.arbiter.man-date")
+    });
+    println!("cargo:rustc-env=ARBITER_MAN_DATE={date}");
+}
+
+/// The calendar date of a day counted from 1970-01-01 (Howard Hinnant's `civil_from_days`).
+fn civil(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
 }
 
 /// A test never passes without what it tests: a test that needs a program or files outside

@@ -220,13 +220,15 @@ pub fn run(command: Command, limits: super::Budgets) -> Outcome {
             file,
             sections,
             out,
-        } => super::import::import(&file, &sections, out),
+            force,
+        } => super::import::import(&file, &sections, out, super::safe_write::Force(force)),
         Command::Fmt {
             paths,
             check,
             stdin,
+            def,
             force,
-        } => super::fmt::fmt(paths, check, stdin, super::safe_write::Force(force)),
+        } => super::fmt::fmt(paths, check, stdin, def, super::safe_write::Force(force)),
     }
 }
 

@@ -1,6 +1,8 @@
 //! `arbiter fmt`: rewrites scenario files in their canonical layout
-//! ([`crate::scenario::format`]) and definition files (`*.def`, named one by one) in theirs
-//! ([`crate::definition::fmt`]), or with `--check` only says which files are not in it.
+//! ([`crate::scenario::format`]) and definition files (`*.def`, named or found in the folders
+//! named) in theirs ([`crate::definition::fmt`]), or with `--check` only says which files are
+//! not in it. Standard input is a definition with `--def`, or when its text reads as one
+//! ([`looks_like_definition`]); otherwise a scenario file.
 //!
 //! Exit status: 0 when nothing is (or would be) changed or files were rewritten, 1 with
 //! `--check` when some file is not formatted, 2 when some input cannot be used (a file that
@@ -16,7 +18,7 @@ use std::path::PathBuf;
 
 use super::output::{err, Failure};
 use super::safe_write::{write_file, Force};
-use crate::scenario::coverage::{scenario_files, MAX_FILE_BYTES};
+use crate::scenario::coverage::{files_with, MAX_FILE_BYTES};
 use crate::scenario::format::format;
 use crate::scenario::report::Source;
 use crate::{errln, outln};
@@ -26,7 +28,13 @@ const STDIN: &str = "<stdin>";
 
 /// Formats the files under `paths` (default `scenarios/`), or standard input to standard
 /// output when a path is `-` or `stdin` is set.
-pub fn fmt(paths: Vec<PathBuf>, check: bool, stdin: bool, force: Force) -> Result<i32, Failure> {
+pub fn fmt(
+    paths: Vec<PathBuf>,
+    check: bool,
+    stdin: bool,
+    def: bool,
+    force: Force,
+) -> Result<i32, Failure> {
     if stdin || paths.iter().any(|p| p.as_os_str() == "-") {
         if paths.iter().any(|p| p.as_os_str() != "-") {
             return Err(Failure::Input(
@@ -34,7 +42,14 @@ pub fn fmt(paths: Vec<PathBuf>, check: bool, stdin: bool, force: Force) -> Resul
                     .into(),
             ));
         }
-        return fmt_stdin(check);
+        return fmt_stdin(check, def);
+    }
+    if def {
+        return Err(Failure::Input(
+            "--def says what standard input is (`arbiter fmt --def -`); a file named is a \
+             definition by its `.def`"
+                .into(),
+        ));
     }
     let paths = if paths.is_empty() {
         vec![PathBuf::from("scenarios")]
@@ -44,18 +59,21 @@ pub fn fmt(paths: Vec<PathBuf>, check: bool, stdin: bool, force: Force) -> Resul
     let mut unusable = false;
     let mut files = Vec::new();
     for p in &paths {
-        // A definition is formatted when named; folders are searched for scenarios only.
+        // Folders are searched for scenarios and definitions alike.
         if is_definition(p) && p.is_file() {
             files.push(p.clone());
             continue;
         }
-        match scenario_files(std::slice::from_ref(p)) {
+        match files_with(std::slice::from_ref(p), &["scn", "def"]) {
             Ok(found) => {
                 for note in &found.skipped {
                     errln!("note: {note}");
                 }
                 if found.files.is_empty() {
-                    errln!("error: no scenario files (*.scn) under {}", p.display());
+                    errln!(
+                        "error: no scenario or definition files (*.scn, *.def) under {}",
+                        p.display()
+                    );
                     unusable = true;
                 }
                 files.extend(found.files);
@@ -128,16 +146,54 @@ fn is_definition(path: &std::path::Path) -> bool {
     path.extension().is_some_and(|e| e == "def")
 }
 
-/// Standard input to standard output; with `check`, only whether it is formatted.
-fn fmt_stdin(check: bool) -> Result<i32, Failure> {
+/// Whether a text is a definition rather than a scenario file: no `scenario` block, and a
+/// statement at the start of a line that only a definition has (`from`, `piece`, `board`, a
+/// component...). Both kinds start with `variant`, and a scenario file's other top-level
+/// statement, `option`, is a definition's too, so a text with neither sign is a scenario file.
+pub fn looks_like_definition(src: &str) -> bool {
+    use crate::definition::resolve::{COMPONENTS, STATEMENTS};
+    let mut definition = false;
+    for line in src.lines() {
+        // Top-level statements start at the left margin in both layouts.
+        let Some(word) = line.split(|c: char| c.is_whitespace() || c == '{').next() else {
+            continue;
+        };
+        if word == "scenario" {
+            return false;
+        }
+        if word != "variant"
+            && word != "option"
+            && (STATEMENTS.contains(&word) || COMPONENTS.contains(&word))
+        {
+            definition = true;
+        }
+    }
+    definition
+}
+
+/// Standard input to standard output; with `check`, only whether it is formatted. A
+/// definition when `def` says so or its text reads as one.
+fn fmt_stdin(check: bool, def: bool) -> Result<i32, Failure> {
     let mut bytes = Vec::new();
     std::io::stdin()
+        .take(MAX_FILE_BYTES + 1)
         .read_to_end(&mut bytes)
         .map_err(|e| Failure::Input(format!("cannot read standard input: {e}")))?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(Failure::Input(format!(
+            "standard input is larger than {} MiB, more than arbiter reads",
+            MAX_FILE_BYTES >> 20
+        )));
+    }
     let src = String::from_utf8(bytes)
         .map_err(|_| Failure::Input("standard input is not UTF-8 text".into()))?;
     let source = Source::new(STDIN, src);
-    match format(&source.src) {
+    let formatted = if def || looks_like_definition(&source.src) {
+        crate::definition::fmt::format(&source.src)
+    } else {
+        format(&source.src)
+    };
+    match formatted {
         Err(problems) => {
             let rendered: Vec<String> = problems.iter().map(|p| source.render(p)).collect();
             Err(Failure::Rendered(rendered.concat()))

@@ -20,7 +20,12 @@ fn pages() -> Result<Vec<(String, Vec<u8>)>, Failure> {
 }
 
 fn page(cmd: clap::Command) -> Result<(String, Vec<u8>), Failure> {
-    let man = clap_mangen::Man::new(cmd);
+    // Every page names the version and the date fixed at build (build.rs), never today's: the
+    // pages are the same bytes on every run.
+    let man = clap_mangen::Man::new(cmd)
+        .date(env!("ARBITER_MAN_DATE"))
+        .source(concat!("arbiter ", env!("CARGO_PKG_VERSION")))
+        .manual("arbiter manual");
     let mut text = Vec::new();
     man.render(&mut text)
         .map_err(|e| Failure::Input(format!("cannot make the manual page: {e}")))?;
@@ -35,6 +40,15 @@ pub(super) fn man(command: Option<&str>, dir: Option<&Path>) -> Result<i32, Fail
             return Err(Failure::Input(
                 "--dir writes every page; leave out the subcommand".into(),
             ));
+        }
+        // A missing folder is made, as `import --out` makes its own.
+        if !dir.is_dir() {
+            std::fs::create_dir_all(dir).map_err(|e| {
+                Failure::Input(format!(
+                    "--dir {}: cannot make the folder: {e}",
+                    crate::text::path(dir)
+                ))
+            })?;
         }
         for (name, text) in &pages {
             let path = dir.join(name);

@@ -352,9 +352,15 @@ pub enum Command {
         file: PathBuf,
         /// The sections to import (default: all of them).
         sections: Vec<String>,
-        /// Write one `SECTION.def` per section into this folder.
+        /// Write one `SECTION.def` per section into this folder (made if missing). A file
+        /// there that an earlier import wrote is replaced; one it did not write, or one edited
+        /// since, is kept; anything but a regular file is never written to.
         #[arg(long, value_name = "DIR")]
         out: Option<PathBuf>,
+        /// With `--out`, also replace a `SECTION.def` that the import did not write (or that
+        /// was edited since).
+        #[arg(long, requires = "out")]
+        force: bool,
     },
     /// Serve the Language Server Protocol on standard input and output, for editors: live
     /// diagnostics (syntax, unknown names, then the evaluation after a pause or on save),
@@ -364,8 +370,8 @@ pub enum Command {
     /// Rewrite scenario files in their canonical layout, printing the files changed. Each file
     /// is replaced safely: a temporary file in its folder, flushed to disk, renamed over it.
     Fmt {
-        /// Files and folders (searched for `*.scn`); default `scenarios/`. `-` formats standard
-        /// input to standard output.
+        /// Files and folders (searched for `*.scn` and `*.def`); default `scenarios/`. `-`
+        /// formats standard input to standard output.
         paths: Vec<PathBuf>,
         /// Change nothing: list the files that are not formatted (exit status 1 if any).
         #[arg(long)]
@@ -373,6 +379,10 @@ pub enum Command {
         /// Format standard input to standard output (as `-` does).
         #[arg(long)]
         stdin: bool,
+        /// Standard input is a definition (without it, one is told by its text: a `from`,
+        /// `piece`, `board` or rule block and no `scenario`).
+        #[arg(long)]
+        def: bool,
         /// Also rewrite a file with several hard links: this name gets the new text as a new
         /// file, its other names keep the old one (without it such a file is left as it is).
         #[arg(long)]

@@ -515,23 +515,23 @@ fn check_digest<T: Serialize>(
 }
 
 /// FNV-1a, 64 bits: a fingerprint that every build computes alike (std's hasher promises no
-/// such thing), for telling splits apart, not for security.
-struct Fingerprint(u64);
+/// such thing), for telling splits (and files `import` wrote) apart, not for security.
+pub(super) struct Fingerprint(u64);
 
 impl Fingerprint {
-    fn new() -> Fingerprint {
+    pub(super) fn new() -> Fingerprint {
         Fingerprint(0xcbf2_9ce4_8422_2325)
     }
 
     /// Adds a field; a separator byte keeps `ab`+`c` apart from `a`+`bc`.
-    fn add(&mut self, text: &str) {
+    pub(super) fn add(&mut self, text: &str) {
         for b in text.bytes().chain([0x1f]) {
             self.0 ^= u64::from(b);
             self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
         }
     }
 
-    fn hex(&self) -> String {
+    pub(super) fn hex(&self) -> String {
         format!("{:016x}", self.0)
     }
 }

@@ -36,8 +36,26 @@ pub const MAX_BOARD_SIDE: u8 = 16;
 /// at all (a pasted file) gives a screenful, not a million lines.
 pub const MAX_ERRORS: usize = 100;
 
-/// How deep `from` may nest: deeper is reported as a cycle would be, never followed.
+/// How deep `from` may nest: deeper is reported as too deep, never followed.
 const MAX_DEPTH: usize = 16;
+
+/// What a definition's name stands for when looking for a loop: a file by its canonical path
+/// (an INI section by its file's), so that two spellings of one file are one; a bundled name as
+/// it is.
+fn identity(name: &str) -> String {
+    use crate::definition::load::is_path;
+    if !is_path(name) {
+        return name.to_string();
+    }
+    let canonical = |p: &str| {
+        std::fs::canonicalize(p)
+            .map_or_else(|_| p.to_string(), |c| c.to_string_lossy().into_owned())
+    };
+    match crate::definition::ini::spec(name) {
+        Some((file, section)) => format!("{}:{section}", canonical(file)),
+        None => canonical(name),
+    }
+}
 
 /// The statements a definition's top level may hold (components aside).
 pub const STATEMENTS: &[&str] = &[
@@ -520,28 +538,46 @@ impl<'a> Resolver<'a> {
                 return None;
             }
         };
-        if stack.contains(&pname) || depth >= MAX_DEPTH {
+        // The same file however its path is spelt (`a.def`, `./a.def`, `../x/a.def`).
+        let same = identity(&pname);
+        let looped = stack.iter().any(|n| identity(n) == same);
+        if looped || depth >= MAX_DEPTH {
             let mut chain = stack.clone();
             chain.push(pname);
-            self.error(
-                src,
+            let chain: Vec<String> = chain.iter().map(|n| format!("`{n}`")).collect();
+            let help = format!(
+                "a definition may start from another (`from`), at most {MAX_DEPTH} deep, \
+                 never from itself"
+            );
+            let problem = if looped {
                 Problem::new(
                     format!(
                         "inheritance loops back: {} again",
-                        chain
-                            .iter()
-                            .map(|n| format!("`{n}`"))
-                            .collect::<Vec<_>>()
-                            .join(", which starts from ")
+                        chain.join(", which starts from ")
                     ),
                     value.span.clone(),
                     "starts from a definition that starts from this one",
                 )
-                .with_help(format!(
-                    "a definition may start from another (`from`), at most {MAX_DEPTH} deep, \
-                     never from itself"
-                )),
-            );
+            } else {
+                let shown = if chain.len() > 6 {
+                    format!(
+                        "{}, ..., {}",
+                        chain[..3].join(", "),
+                        chain[chain.len() - 3..].join(", ")
+                    )
+                } else {
+                    chain.join(", ")
+                };
+                Problem::new(
+                    format!(
+                        "inheritance is too deep: {shown} go on past {MAX_DEPTH} definitions, \
+                         the most followed"
+                    ),
+                    value.span.clone(),
+                    "too deep",
+                )
+            };
+            self.error(src, problem.with_help(help));
             return None;
         }
         let psrc = self.add_source(&pname, &ptext);

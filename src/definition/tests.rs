@@ -859,6 +859,23 @@ fn inheritance_errors() {
         ["inheritance loops back: `a`, which starts from `b`, which starts from `a` again"]
     );
     assert_eq!(cycle.location(&cycle.errors[0]), "b:2:6");
+    // A chain deeper than the limit is too deep, not a loop.
+    let mut chain: Vec<(String, String)> = (0..20)
+        .map(|i| (format!("d{i}"), format!("variant d{i}\nfrom d{}\n", i + 1)))
+        .collect();
+    chain.push(("d20".into(), "variant d20\nfrom chess\n".into()));
+    let refs: Vec<(&str, &str)> = chain
+        .iter()
+        .map(|(a, b)| (a.as_str(), b.as_str()))
+        .collect();
+    let deep = parse("d0", &chain[0].1, &loader(&refs)).unwrap_err();
+    assert_eq!(
+        deep.messages(),
+        [
+            "inheritance is too deep: `d0`, `d1`, `d2`, ..., `d15`, `d16`, `d17` go on past 16 \
+          definitions, the most followed"
+        ]
+    );
     let unknown = parse("a", "variant a\nfrom nowhere\n", &loader(&[])).unwrap_err();
     assert_eq!(
         unknown.messages(),

@@ -329,15 +329,6 @@ pub fn state_lines(state: &[String], width: usize) -> Vec<String> {
     lines
 }
 
-/// A zone's name as a legend writes it: `court` becomes `Court`.
-pub fn zone_title(name: &str) -> String {
-    let mut chars = name.chars();
-    match chars.next() {
-        Some(c) => c.to_uppercase().chain(chars).collect(),
-        None => String::new(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -8,7 +8,7 @@
 
 use std::fmt::Write;
 
-use super::{zone_title, LegKind, Man, Picture, Stroke};
+use super::{LegKind, Man, Picture, Stroke};
 use crate::rules::{Color, Role, Square};
 
 /// One square, in user units.
@@ -274,6 +274,35 @@ fn wrap(text: &str, width: usize) -> Vec<String> {
     lines
 }
 
+/// The space between two entries of the zone legend on one row.
+const LEGEND_GAP: i32 = 40;
+
+/// The width of a zone's legend entry: its swatch and its name.
+fn legend_width(zone: &str) -> i32 {
+    48 + zone.chars().count() as i32 * CHAR_WIDTH
+}
+
+/// The zones' legend entries in rows no wider than `room`, in catalogue order (an entry wider
+/// than that on a row of its own), so that on a narrow board no name runs into the next.
+fn legend_rows(zones: &[&str], room: i32) -> Vec<Vec<usize>> {
+    let mut rows: Vec<Vec<usize>> = Vec::new();
+    let mut used = 0;
+    for (i, z) in zones.iter().enumerate() {
+        let w = legend_width(z);
+        match rows.last_mut() {
+            Some(row) if used + LEGEND_GAP + w <= room => {
+                row.push(i);
+                used += LEGEND_GAP + w;
+            }
+            _ => {
+                rows.push(vec![i]);
+                used = w;
+            }
+        }
+    }
+    rows
+}
+
 /// The SVG document.
 pub fn render(picture: &Picture) -> String {
     let layout = Layout {
@@ -281,16 +310,16 @@ pub fn render(picture: &Picture) -> String {
         ranks: picture.height() as i32,
     };
     let lines = captions(picture);
-    let legend_rows = i32::from(!picture.zones.is_empty());
-    let caption_top = layout.board_bottom() + 100;
-    let height = caption_top + (lines.len() as i32 + legend_rows) * LINE;
     let widest = lines
         .iter()
         .map(|(l, _)| l.chars().count() as i32 * CHAR_WIDTH)
-        .chain(std::iter::once(picture.zones.len() as i32 * 220))
+        .chain(picture.zones.iter().map(|z| legend_width(z)))
         .max()
         .unwrap_or(0);
     let width = (layout.board_right() + RIGHT).max(LEFT + widest + RIGHT);
+    let legend = legend_rows(&picture.zones, width - LEFT - RIGHT);
+    let caption_top = layout.board_bottom() + 100;
+    let height = caption_top + (lines.len() + legend.len()) as i32 * LINE;
 
     let mut out = String::new();
     let _ = writeln!(
@@ -424,9 +453,10 @@ pub fn render(picture: &Picture) -> String {
         out,
         "<g class=\"caption\" font-size=\"{CAPTION_SIZE}\" fill=\"{INK}\">"
     );
-    if !picture.zones.is_empty() {
+    for row in &legend {
         let mut x = LEFT;
-        for (i, z) in picture.zones.iter().enumerate() {
+        for &i in row {
+            let z = picture.zones[i];
             let (light, dark) = ZONE_TINTS[i % ZONE_TINTS.len()];
             let _ = writeln!(
                 out,
@@ -436,13 +466,8 @@ pub fn render(picture: &Picture) -> String {
                 y - 28,
                 y - 28
             );
-            let _ = writeln!(
-                out,
-                "<text x=\"{}\" y=\"{y}\">{}</text>",
-                x + 48,
-                escape(&zone_title(z))
-            );
-            x += 220;
+            let _ = writeln!(out, "<text x=\"{}\" y=\"{y}\">{}</text>", x + 48, escape(z));
+            x += legend_width(z) + LEGEND_GAP;
         }
         y += LINE;
     }

@@ -8,11 +8,14 @@
 
 use std::fmt::Write;
 
-use super::{zone_title, LegKind, Man, Picture, Stroke};
+use super::{LegKind, Man, Picture, Stroke};
 use crate::rules::Color;
 
-/// The shade of each zone, in catalogue order (Cypher: Court, Border, Field).
-const ZONE_MARKS: [char; 6] = ['░', '▒', ' ', '▓', ':', '\''];
+/// The shade of each zone, in catalogue order (Cypher: court, border, field), when the zones
+/// cover the board: the third is blank, the rest of the board.
+const ZONE_MARKS: [char; 12] = ['░', '▒', ' ', '▓', ':', '\'', '"', '=', '~', '`', ',', ';'];
+/// The shades when some square is in no zone: none blank, so that every zone is drawn.
+const ZONE_MARKS_NO_BLANK: [char; 11] = ['░', '▒', '▓', ':', '\'', '"', '=', '~', '`', ',', ';'];
 /// The narrowest the state lines are packed to, for a small board.
 const STATE_WIDTH: usize = 60;
 /// How designs are numbered on their squares.
@@ -73,11 +76,16 @@ fn frame(g: &mut Glyph, left: char, right: char) {
 pub fn render(picture: &Picture) -> String {
     let files = picture.width() as usize;
     let ranks = picture.height() as usize;
+    let marks: &[char] = if picture.cells.iter().all(|c| c.zone.is_some()) {
+        &ZONE_MARKS
+    } else {
+        &ZONE_MARKS_NO_BLANK
+    };
     let mut grid: Vec<Glyph> = picture
         .cells
         .iter()
         .map(|c| {
-            let pad = c.zone.map_or(' ', |z| ZONE_MARKS[z % ZONE_MARKS.len()]);
+            let pad = c.zone.map_or(' ', |z| marks[z % marks.len()]);
             match &c.man {
                 Some(m) => man_glyph(picture, m, pad),
                 None => Glyph {
@@ -151,13 +159,13 @@ pub fn render(picture: &Picture) -> String {
             .iter()
             .enumerate()
             .map(|(i, z)| {
-                let mark = ZONE_MARKS[i % ZONE_MARKS.len()];
+                let mark = marks[i % marks.len()];
                 let shown = if mark == ' ' {
                     "blank".to_string()
                 } else {
                     mark.to_string()
                 };
-                format!("{shown} {}", zone_title(z))
+                format!("{shown} {z}")
             })
             .collect();
         let _ = writeln!(out, "zones: {}", zones.join(", "));

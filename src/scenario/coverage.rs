@@ -76,7 +76,17 @@ pub struct Found {
 /// [`Found::skipped`]); a path named on its own is taken as it is, and reading it says what is
 /// wrong with it.
 pub fn scenario_files(paths: &[PathBuf]) -> Result<Found, String> {
-    fn walk(dir: &Path, seen: &mut BTreeSet<PathBuf>, found: &mut Found) -> Result<(), String> {
+    files_with(paths, &["scn"])
+}
+
+/// [`scenario_files`] for files of any of these extensions (`fmt` takes `scn` and `def`).
+pub fn files_with(paths: &[PathBuf], extensions: &[&str]) -> Result<Found, String> {
+    fn walk(
+        dir: &Path,
+        extensions: &[&str],
+        seen: &mut BTreeSet<PathBuf>,
+        found: &mut Found,
+    ) -> Result<(), String> {
         let cannot = |e: std::io::Error| format!("cannot read {}: {e}", crate::text::path(dir));
         if !seen.insert(std::fs::canonicalize(dir).map_err(cannot)?) {
             return Ok(());
@@ -92,8 +102,11 @@ pub fn scenario_files(paths: &[PathBuf]) -> Result<Found, String> {
             // Through symbolic links; a broken one is taken, and reading it says so.
             let meta = std::fs::metadata(&path);
             if meta.as_ref().is_ok_and(|m| m.is_dir()) {
-                walk(&path, seen, found)?;
-            } else if path.extension().is_some_and(|e| e == "scn") {
+                walk(&path, extensions, seen, found)?;
+            } else if path
+                .extension()
+                .is_some_and(|e| extensions.iter().any(|x| e == *x))
+            {
                 match meta {
                     Ok(m) if !m.is_file() => found.skipped.push(format!(
                         "skipped {}: it is {}, not a regular file",
@@ -114,7 +127,7 @@ pub fn scenario_files(paths: &[PathBuf]) -> Result<Found, String> {
     let mut seen = BTreeSet::new();
     for p in paths {
         if p.is_dir() {
-            walk(p, &mut seen, &mut found)?;
+            walk(p, extensions, &mut seen, &mut found)?;
         } else if p.exists() {
             found.files.push(p.clone());
         } else {

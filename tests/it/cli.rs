@@ -461,6 +461,25 @@ fn completions_and_the_manual_come_from_the_command_definitions() {
     assert_eq!(o.status.code(), Some(0));
     let check = stdout(&o);
     assert!(check.contains(".TH arbiter-check 1"), "{check}");
+    // Every page carries the version and the date fixed at build, and is the same bytes on
+    // every run.
+    let date = include_str!("../../Cargo.toml")
+        .lines()
+        .find_map(|l| l.strip_prefix("man-date = "))
+        .expect("Cargo.toml gives man-date")
+        .trim_matches('"');
+    let title = format!(
+        ".TH arbiter-check 1 {date} \"arbiter {}\" \"arbiter manual\"",
+        env!("CARGO_PKG_VERSION")
+    );
+    if std::env::var_os("SOURCE_DATE_EPOCH").is_none() {
+        assert!(check.contains(&title), "{title}: {check}");
+        assert!(
+            page.contains(&title.replace("arbiter-check", "arbiter")),
+            "{page}"
+        );
+    }
+    assert_eq!(stdout(&arbiter(&["man", "check"])), check);
     for flag in [
         "filter",
         "bless",

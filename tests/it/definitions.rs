@@ -47,12 +47,18 @@ fn rules_of_a_definition_in_every_format() {
 fn show_draws_pieces_without_a_glyph_as_lettered_discs() {
     let text = arbiter(&["show", "capablanca"]);
     // The archbishop (A) and chancellor (C) are drawn by their letters; the first rank is
-    // Black's promotion zone, shaded.
+    // Black's promotion zone, shaded; every zone has a shade of its own (some squares are in
+    // none, so none is blank), and its name as scenarios write it.
     assert!(
-        text.contains("1 ▓R▓▓N▓▓A▓▓B▓▓Q▓▓K▓▓B▓▓C▓▓N▓▓R▓ 1"),
+        text.contains("1 :R::N::A::B::Q::K::B::C::N::R: 1"),
         "{text}"
     );
-    assert!(text.contains("zones: ░ Double-step-white, ▒ Double-step-black, blank Promotion-white, ▓ Promotion-black"), "{text}");
+    assert!(
+        text.contains(
+            "zones: ░ double-step-white, ▒ double-step-black, ▓ promotion-white, : promotion-black"
+        ),
+        "{text}"
+    );
     snapshot("show_capablanca", text);
     let dir = std::env::temp_dir().join(format!("arbiter-definitions-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -160,4 +166,43 @@ fn a_parent_path_is_read_beside_its_definition() {
     let out = arbiter(&["check", &sub.join("s.scn").to_string_lossy()]);
     let _ = std::fs::remove_dir_all(&dir);
     assert!(out.contains("1 passed, 0 failed"), "{out}");
+}
+
+/// A definition that starts from itself under another spelling of its path is a loop found at
+/// once (by canonical path), not a chain followed until it is too deep.
+#[test]
+fn a_loop_is_found_by_canonical_path_and_a_long_chain_is_too_deep() {
+    let dir = std::env::temp_dir().join(format!("arbiter-from-loop-{}", std::process::id()));
+    let sub = dir.join("sub");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&sub).unwrap();
+    std::fs::write(dir.join("a.def"), "variant a\nfrom ./sub/../a.def\n").unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(["rules", &dir.join("a.def").to_string_lossy()])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("inheritance loops back"), "{err}");
+    assert!(!err.contains("too deep"), "{err}");
+    // One step: the file starts from itself.
+    assert_eq!(err.matches("which starts from").count(), 1, "{err}");
+    // A chain of 20 files, each starting from the next, is too deep, not a loop.
+    for i in 0..20 {
+        std::fs::write(
+            dir.join(format!("c{i}.def")),
+            format!("variant c{i}\nfrom ./c{}.def\n", i + 1),
+        )
+        .unwrap();
+    }
+    std::fs::write(dir.join("c20.def"), "variant c20\nfrom chess\n").unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(["rules", &dir.join("c0.def").to_string_lossy()])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("inheritance is too deep"), "{err}");
+    assert!(!err.contains("loops"), "{err}");
 }

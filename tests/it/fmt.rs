@@ -511,3 +511,74 @@ fn fmt_formats_a_named_definition_and_checks_it() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+const MESSY_DEF: &str = "variant tiny\nfrom   chess\ntitle \"Tiny\"\ncheck {\nclause \"x\"\n}\n";
+const TIDY_DEF: &str = "variant tiny\nfrom chess\ntitle \"Tiny\"\n\ncheck {\n  clause \"x\"\n}\n";
+
+#[test]
+fn fmt_reads_a_definition_from_standard_input_when_told_or_by_its_text() {
+    let dir = scratch("stdin-def");
+    // Told: `--def`.
+    let o = arbiter(&["fmt", "--def", "-"], &dir, Some(MESSY_DEF));
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let tidy = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(
+        tidy.contains("from chess\n") && tidy.contains("  clause \"x\"\n"),
+        "{tidy}"
+    );
+    // By its text: a `from` line and a rule block, no scenario.
+    let o = arbiter(&["fmt", "-"], &dir, Some(MESSY_DEF));
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert_eq!(String::from_utf8_lossy(&o.stdout), tidy);
+    let o = arbiter(&["fmt", "--stdin", "--check"], &dir, Some(&tidy));
+    assert_eq!(o.status.code(), Some(0));
+    let o = arbiter(&["fmt", "--stdin", "--check"], &dir, Some(MESSY_DEF));
+    assert_eq!(o.status.code(), Some(1));
+    // A scenario file stays one, though it starts with `variant` too.
+    let o = arbiter(&["fmt", "-"], &dir, Some(MESSY));
+    assert_eq!(String::from_utf8_lossy(&o.stdout), TIDY);
+    // `--def` is about standard input only.
+    let o = arbiter(&["fmt", "--def", "scenarios"], &dir, None);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(TIDY_DEF.starts_with("variant tiny\n"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn fmt_check_of_a_folder_covers_its_definitions() {
+    let dir = scratch("check-def");
+    std::fs::write(dir.join("scenarios/sub/tiny.def"), MESSY_DEF).unwrap();
+    std::fs::write(dir.join("scenarios/tidy.scn"), TIDY).unwrap();
+    let o = arbiter(&["fmt", "--check", "."], &dir, None);
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout),
+        "./scenarios/sub/tiny.def\n"
+    );
+    let o = arbiter(&["fmt", "."], &dir, None);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let o = arbiter(&["fmt", "--check", "."], &dir, None);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&o.stdout), "");
+    let _ = std::fs::remove_dir_all(&dir);
+}

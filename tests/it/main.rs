@@ -18,6 +18,7 @@ mod cypher_compound;
 mod cypher_props;
 mod defined_chess;
 mod definitions;
+mod docs_examples;
 mod editor_grammar;
 mod explain;
 mod fmt;

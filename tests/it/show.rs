@@ -186,7 +186,8 @@ fn the_same_position_gives_the_same_bytes() {
 #[test]
 fn zones_are_shaded_with_three_tints_and_a_legend() {
     let image = svg("zones", &["show", "cypher"]);
-    for zone in ["Court", "Border", "Field"] {
+    // Named as scenarios name them (`expect zone d0 = court`).
+    for zone in ["court", "border", "field"] {
         assert!(image.contains(&format!(">{zone}</text>")), "{zone}");
     }
     // z0 (Court), a5 (Border) and a1 (Field): three different fills.
@@ -317,5 +318,63 @@ fn castling_draws_the_king_and_the_rook() {
             "{args:?}: {back_rank}"
         );
         assert_eq!(text.contains("refused by castling"), *refused, "{text}");
+    }
+}
+
+/// On a narrow board the zone legend's names do not run into each other: each entry ends
+/// (its name at the caption's character width) before the next on its row starts.
+#[test]
+fn the_zone_legend_never_overlaps_on_a_narrow_board() {
+    for variant in ["losalamos", "minishogi", "chess"] {
+        let image = svg(&format!("legend-{variant}"), &["show", variant]);
+        let doc = roxmltree::Document::parse(&image).unwrap();
+        let width: i32 = doc
+            .root_element()
+            .attribute("viewBox")
+            .unwrap()
+            .split(' ')
+            .nth(2)
+            .unwrap()
+            .parse()
+            .unwrap();
+        // The legend: a swatch rect of width 36 then its name, per entry.
+        let mut entries: Vec<(i32, i32, i32)> = Vec::new();
+        let swatches: Vec<_> = doc
+            .descendants()
+            .filter(|n| {
+                n.has_tag_name("rect")
+                    && n.attribute("width") == Some("36")
+                    && n.attribute("fill") == Some("none")
+            })
+            .collect();
+        for s in &swatches {
+            let x: i32 = s.attribute("x").unwrap().parse().unwrap();
+            let y: i32 = s.attribute("y").unwrap().parse().unwrap();
+            let name = doc
+                .descendants()
+                .find(|n| {
+                    n.has_tag_name("text")
+                        && n.attribute("x") == Some(&(x + 48).to_string())
+                        && n.attribute("y") == Some(&(y + 28).to_string())
+                })
+                .and_then(|n| n.text())
+                .unwrap_or_else(|| panic!("{variant}: a swatch without its name"));
+            entries.push((y, x, x + 48 + name.chars().count() as i32 * 16));
+        }
+        assert!(!entries.is_empty(), "{variant}: no legend");
+        entries.sort();
+        for pair in entries.windows(2) {
+            let ((y1, _, end1), (y2, start2, _)) = (pair[0], pair[1]);
+            if y1 == y2 {
+                assert!(
+                    end1 < start2,
+                    "{variant}: legend entries overlap: {entries:?}"
+                );
+            }
+        }
+        assert!(
+            entries.iter().all(|(_, _, end)| *end <= width),
+            "{variant}: past the picture's width {width}: {entries:?}"
+        );
     }
 }

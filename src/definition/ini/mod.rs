@@ -20,7 +20,7 @@ pub mod reader;
 use std::path::Path;
 
 use super::model::{Definition, Span};
-use crate::scenario::diagnostic::{Problem, Renderer};
+use crate::scenario::diagnostic::{render_with, LineIndex, Problem};
 pub use reader::{IniFile, Section};
 
 /// Fairy-Stockfish's built-in games (`src/variant.cpp`), which a section may name as parent.
@@ -237,8 +237,10 @@ pub fn starting_games() -> Vec<&'static str> {
         .collect()
 }
 
-/// The most sections one chain of parents may hold (a loop is found before).
-const MAX_DEPTH: usize = 64;
+/// The most sections one chain of parents may hold: deeper is refused as too deep (a loop is
+/// found before, as a loop). It keeps the import of a file linear in its size: each section
+/// replays at most this many.
+pub const MAX_DEPTH: usize = 64;
 
 /// An imported section: its name, the text of its definition (in `arbiter fmt`'s layout) and
 /// the definition that text reads as.
@@ -261,8 +263,10 @@ pub struct Refusal {
     /// The names of the settings refused, or a word for what else stops it (`parent`,
     /// `line`, `definition`).
     pub settings: Vec<String>,
-    /// Every reason, rendered at its place in the file.
+    /// Every reason, rendered at its place in the file (with [`Detail::Count`], one line).
     pub message: String,
+    /// How many problems stop it.
+    pub problems: usize,
 }
 
 /// The bundled definition that plays the built-in game `name`, if any.
@@ -307,14 +311,35 @@ pub fn load(spec_text: &str) -> Result<Definition, String> {
         .map_err(|r| r.message)
 }
 
-/// A problem's rendering, in the INI file.
-fn render(name: &str, text: &str, problems: &[Problem]) -> String {
-    let r = Renderer::new(name, text);
-    problems
+/// At most this many problems of one section are shown, as for a definition
+/// ([`super::resolve::MAX_ERRORS`]): a file that is not a variants.ini gives a screenful.
+pub const MAX_PROBLEMS: usize = super::resolve::MAX_ERRORS;
+
+/// The problems' rendering, in the INI file: the first [`MAX_PROBLEMS`], then how many more.
+fn render(name: &str, text: &str, lines: &LineIndex, problems: &[Problem]) -> String {
+    let mut shown: Vec<String> = problems
         .iter()
-        .map(|p| r.render(p))
-        .collect::<Vec<_>>()
-        .join("\n")
+        .take(MAX_PROBLEMS)
+        .map(|p| render_with(p, name, text, lines))
+        .collect();
+    if problems.len() > MAX_PROBLEMS {
+        shown.push(format!(
+            "  ... and {} more problems of this section, not shown",
+            problems.len() - MAX_PROBLEMS
+        ));
+    }
+    shown.join("\n")
+}
+
+/// How much a refusal says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Detail {
+    /// Every problem, rendered at its place, with suggestions.
+    Full,
+    /// The first line only (the problems are counted, not rendered, and no suggestion is
+    /// looked for): for refusals past what is shown, so that the cost stays that of the
+    /// section, not of the file.
+    Count,
 }
 
 /// Imports one section of a file read as `file` from `text` (named `file_name` in messages).
@@ -324,19 +349,38 @@ pub fn import(
     file: &IniFile,
     section: &str,
 ) -> Result<Imported, Refusal> {
+    import_with(file_name, text, file, section, Detail::Full)
+}
+
+/// [`import`], saying as much as `detail` asks when the section is refused.
+pub fn import_with(
+    file_name: &str,
+    text: &str,
+    file: &IniFile,
+    section: &str,
+    detail: Detail,
+) -> Result<Imported, Refusal> {
     let refuse = |settings: Vec<String>, problems: Vec<Problem>| Refusal {
         section: section.to_string(),
         settings,
-        message: format!(
-            "the section [{section}] of {file_name} cannot be imported:\n{}",
-            render(file_name, text, &problems)
-        ),
+        problems: problems.len(),
+        message: match detail {
+            Detail::Full => format!(
+                "the section [{section}] of {file_name} cannot be imported:\n{}",
+                render(file_name, text, &file.lines, &problems)
+            ),
+            Detail::Count => format!(
+                "the section [{section}] of {file_name} cannot be imported ({} problems)",
+                problems.len()
+            ),
+        },
     };
-    let Some(index) = file.sections.iter().position(|s| s.name == section) else {
+    let Some(index) = file.position(section) else {
         let names = file.sections.iter().map(|s| s.name.as_str());
         return Err(Refusal {
             section: section.to_string(),
             settings: vec!["section".into()],
+            problems: 1,
             message: format!(
                 "no section [{section}] in {file_name}{}",
                 crate::suggest::did_you_mean(section, names)
@@ -407,36 +451,70 @@ pub fn import(
                 }
             }
         }
-        let Some(p) = file.sections.iter().position(|s| s.name == parent) else {
-            let names = file
-                .sections
-                .iter()
-                .map(|s| s.name.as_str())
-                .chain(FSF_GAMES.iter().copied());
+        let Some(p) = file.position(parent) else {
+            // Suggestions scan every name: only for a refusal that is shown.
+            let mean = match detail {
+                Detail::Full => {
+                    let names = file
+                        .sections
+                        .iter()
+                        .map(|s| s.name.as_str())
+                        .chain(FSF_GAMES.iter().copied());
+                    crate::suggest::did_you_mean(parent, names)
+                }
+                Detail::Count => String::new(),
+            };
             return Err(refuse(
                 vec!["parent".into()],
                 vec![Problem::new(
                     format!(
-                        "unknown parent `{parent}`: no section of the file and no game of Fairy-Stockfish{}",
-                        crate::suggest::did_you_mean(parent, names)
+                        "unknown parent `{parent}`: no section of the file and no game of Fairy-Stockfish{mean}"
                     ),
                     current.parent_span.clone(),
                     "unknown parent",
                 )],
             ));
         };
-        if chain.contains(&p) || chain.len() >= MAX_DEPTH {
-            let names: Vec<String> = chain
+        let names = |chain: &[usize]| -> String {
+            chain
                 .iter()
                 .map(|i| format!("[{}]", file.sections[*i].name))
-                .collect();
+                .collect::<Vec<_>>()
+                .join(" -> ")
+        };
+        if chain.contains(&p) {
             return Err(refuse(
                 vec!["parent".into()],
                 vec![Problem::new(
-                    format!("inheritance loops: {} -> [{parent}]", names.join(" -> ")),
+                    format!("inheritance loops: {} -> [{parent}]", names(&chain)),
                     current.parent_span.clone(),
                     "loops back",
                 )],
+            ));
+        }
+        if chain.len() >= MAX_DEPTH {
+            // The first sections and the last few say where it goes; all 64 would be a wall.
+            let shown = if chain.len() > 6 {
+                format!(
+                    "{} -> ... -> {}",
+                    names(&chain[..3]),
+                    names(&chain[chain.len() - 3..])
+                )
+            } else {
+                names(&chain)
+            };
+            return Err(refuse(
+                vec!["parent".into()],
+                vec![Problem::new(
+                    format!(
+                        "the chain of parents is too deep: {shown} -> [{parent}] goes on past {MAX_DEPTH} sections, the most the import follows"
+                    ),
+                    current.parent_span.clone(),
+                    "too deep",
+                )
+                .with_help(format!(
+                    "a section may start from another, which may start from another, at most {MAX_DEPTH} deep"
+                ))],
             ));
         }
         // A loop is the worse fault, so the order is judged once the chain is known.
@@ -509,7 +587,10 @@ pub fn import(
                 map::Kind::Table(i) => 1000 + i,
                 _ => 0,
             };
-            if let Some(p) = unsupported(setting, &kind, game.filter(|_| !*internal)) {
+            // Past what is shown, a suggestion (a scan of every setting's name) is not looked
+            // for: a section of a hundred thousand unknown keys costs their count, not more.
+            let suggest = detail == Detail::Full && problems.len() < MAX_PROBLEMS;
+            if let Some(p) = unsupported(setting, &kind, game.filter(|_| !*internal), suggest) {
                 problems.push(p);
                 refused.push(setting.key.clone());
                 continue;
@@ -572,7 +653,12 @@ fn valid_name(name: &str) -> bool {
 /// default is taken (it changes nothing), unless the section starts from a built-in `game`
 /// whose own rules set it: then the default would change that game, which the import cannot
 /// follow.
-fn unsupported(setting: &reader::Setting, kind: &map::Kind, game: Option<&str>) -> Option<Problem> {
+fn unsupported(
+    setting: &reader::Setting,
+    kind: &map::Kind,
+    game: Option<&str>,
+    suggest: bool,
+) -> Option<Problem> {
     let key = &setting.key;
     match kind {
         map::Kind::Piece(_) | map::Kind::Table(_) => None,
@@ -608,7 +694,14 @@ fn unsupported(setting: &reader::Setting, kind: &map::Kind, game: Option<&str>) 
         }),
         map::Kind::Unknown => Some(
             Problem::new(
-                format!("unknown setting `{key}`{}", crate::suggest::did_you_mean(key, map::known_names())),
+                format!(
+                    "unknown setting `{key}`{}",
+                    if suggest {
+                        crate::suggest::did_you_mean(key, map::known_names())
+                    } else {
+                        String::new()
+                    }
+                ),
                 setting.key_span.clone(),
                 "not a setting of Fairy-Stockfish",
             )

@@ -10,7 +10,10 @@
 //! (`rust-ini`, `configparser`, `tini`) keep no positions, strip inline comments or lower-case
 //! keys, which would change what a section says.
 
+use std::collections::HashMap;
 use std::ops::Range;
+
+use crate::scenario::diagnostic::LineIndex;
 
 /// One `key = value` line of a section.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -44,19 +47,38 @@ pub struct Section {
 
 /// A whole file: its sections in order, and the lines before the first section that are not
 /// comments or blank (Fairy-Stockfish skips them; they are reported).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default)]
 pub struct IniFile {
     /// The sections in file order.
     pub sections: Vec<Section>,
     /// Byte ranges of the lines before the first section that are not comments or blank.
     pub stray_lines: Vec<Range<usize>>,
+    /// Where the first section of each name stands in [`Self::sections`]: a chain of parents
+    /// is followed by lookups, not by scans of the file.
+    first: HashMap<String, usize>,
+    /// Where each line starts, for the places of problems.
+    pub lines: LineIndex,
 }
 
 impl IniFile {
     /// The section of this name: the first, as Fairy-Stockfish ignores a later one with the
     /// same name.
     pub fn section(&self, name: &str) -> Option<&Section> {
-        self.sections.iter().find(|s| s.name == name)
+        self.position(name).map(|i| &self.sections[i])
+    }
+
+    /// The index of the section of this name (the first of that name).
+    pub fn position(&self, name: &str) -> Option<usize> {
+        self.first.get(name).copied()
+    }
+
+    /// Each section whose name an earlier section has already taken (Fairy-Stockfish says
+    /// "already exists" and ignores it), with the index of that earlier one.
+    pub fn repeated(&self) -> impl Iterator<Item = (&Section, &Section)> {
+        self.sections.iter().enumerate().filter_map(|(i, s)| {
+            let first = self.position(&s.name)?;
+            (first != i).then(|| (s, &self.sections[first]))
+        })
     }
 }
 
@@ -65,10 +87,16 @@ fn offset(text: &str, part: &str) -> usize {
     (part.as_ptr() as usize).saturating_sub(text.as_ptr() as usize)
 }
 
-/// Reads the sections of `text`. Never fails: what does not read is kept as a bad line.
+/// Reads the sections of `text`. Never fails: what does not read is kept as a bad line. A
+/// UTF-8 byte-order mark (which Windows editors write) is skipped; places stay offsets into
+/// the whole text.
 pub fn read(text: &str) -> IniFile {
-    let mut file = IniFile::default();
-    for item in ini_roundtrip::Parser::new(text) {
+    let mut file = IniFile {
+        lines: LineIndex::new(text),
+        ..IniFile::default()
+    };
+    let body = text.strip_prefix('\u{feff}').unwrap_or(text);
+    for item in ini_roundtrip::Parser::new(body) {
         match item {
             ini_roundtrip::Item::Section { name, raw } => {
                 let start = offset(text, raw);
@@ -123,6 +151,9 @@ pub fn read(text: &str) -> IniFile {
             | ini_roundtrip::Item::Blank { .. } => {}
         }
     }
+    for (i, s) in file.sections.iter().enumerate() {
+        file.first.entry(s.name.clone()).or_insert(i);
+    }
     file
 }
 
@@ -147,6 +178,29 @@ mod tests {
         assert_eq!(b.parent, None);
         assert_eq!(b.settings[0].value, "v # kept");
         assert!(f.stray_lines.is_empty());
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_skipped_and_places_stay_in_the_text() {
+        let text = "\u{feff}[a:chess]\nmaxRank = 6\n";
+        let f = read(text);
+        assert!(f.stray_lines.is_empty());
+        assert_eq!(f.sections.len(), 1);
+        assert_eq!(&text[f.sections[0].parent_span.clone()], "chess");
+        assert_eq!(&text[f.sections[0].settings[0].key_span.clone()], "maxRank");
+    }
+
+    #[test]
+    fn a_repeated_section_is_found_and_the_first_is_the_one() {
+        let f = read("[x:chess]\nmaxRank = 6\n[y]\n[x:chess]\nmaxFile = 6\n");
+        assert_eq!(f.section("x").unwrap().settings[0].key, "maxRank");
+        let repeated: Vec<_> = f
+            .repeated()
+            .map(|(a, b)| (a.span.start, b.span.start))
+            .collect();
+        assert_eq!(repeated, [(26, 0)]);
+        assert_eq!(f.position("y"), Some(1));
+        assert_eq!(f.position("z"), None);
     }
 
     #[test]
