@@ -434,7 +434,7 @@ fn reason_of(c: &crate::definition::Component) -> Option<Reason> {
         C::Checkmate { .. } => Reason::Checkmate,
         C::Stalemate { .. } => Reason::Stalemate,
         C::Extinction { .. } | C::Explosion { .. } => Reason::Extinction,
-        C::Goal { .. } => Reason::Infiltration,
+        C::Goal { .. } => Reason::Goal,
         C::BareKing { .. } => Reason::BareKing,
         C::CheckCount { .. } => Reason::CheckCount,
         C::InsufficientMaterial { .. } => Reason::InsufficientMaterial,
