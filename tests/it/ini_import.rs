@@ -182,7 +182,7 @@ fn imported_sections_have_fairy_stockfishs_perft_beyond_the_start() {
         let want = match f.get(4) {
             Some(ours) => ours
                 .strip_prefix("ours ")
-                .and_then(|n| n.split_whitespace().next()?.parse().ok())
+                .and_then(|n| n.split(':').next()?.trim().parse().ok())
                 .unwrap_or_else(|| panic!("`ours N` in {line}")),
             None => fsf,
         };

@@ -1641,7 +1641,17 @@ impl Position {
             }
         }
         if let Some((_, safety)) = c.check {
-            if !royals_safe(c, board, safety, royals(us), royal_count(us), them) {
+            // A gated piece that does not shield is lifted for the test (Fairy-Stockfish's).
+            let lifted = match m.gated() {
+                Some((_, at)) if !c.gate_shields => {
+                    let mut b = board.clone();
+                    b.put(at.square(), None);
+                    Some(b)
+                }
+                _ => None,
+            };
+            let judged = lifted.as_ref().unwrap_or(board);
+            if !royals_safe(c, judged, safety, royals(us), royal_count(us), them) {
                 return Some(Forbid::Check);
             }
         }
