@@ -361,7 +361,10 @@ impl Position {
         }
         // As the built-in games refuse it: the side that just moved cannot have left its own
         // royal piece attacked, and a position where it has would let its king be taken.
-        if let Some((_, safety)) = c.check {
+        // Under `explosion`, a capture that blows up the enemy's royal piece may leave the
+        // mover's own attacked: the game is then over, and the position stands.
+        let blown = c.explosion.is_some() && pos.royal_count(pos.turn) == 0;
+        if let (Some((_, safety)), false) = (c.check, blown) {
             let them = pos.turn.other();
             if !royals_safe(
                 c,
