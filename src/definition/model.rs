@@ -425,8 +425,10 @@ pub enum Component {
     /// A piece leaving a first-rank square that keeps its gating right (in a FEN, the file
     /// letters and `KQ` of the castling field) may have a piece from the hand put on the
     /// square it leaves, in the same turn; castling may gate on the king's or the rook's
-    /// square. The rights go once the side's hand is empty.
-    Gating,
+    /// square. The rights go once the side's hand is empty. `shields`: whether the piece put
+    /// down counts as standing there when the move's check is judged (the rules: yes;
+    /// Fairy-Stockfish judges the move without it).
+    Gating { shields: bool },
     /// Pieces of `pieces` may neither pass over a piece of the `immune` kinds on a straight
     /// line between where they start and where they land, nor capture one (the janggi cannon,
     /// which may not jump over or take another cannon).
@@ -486,7 +488,7 @@ impl Component {
             Component::FlyingRoyals => "flying-royals",
             Component::Drops { .. } => "drops",
             Component::CapturesToHand => "captures-to-hand",
-            Component::Gating => "gating",
+            Component::Gating { .. } => "gating",
             Component::HopLimit { .. } => "hop-limit",
             Component::Pass { .. } => "pass",
             Component::Flip { .. } => "flip",
@@ -503,7 +505,7 @@ impl Component {
     pub fn gives_hands(&self) -> bool {
         match self {
             Component::Drops { free, .. } => !free,
-            Component::CapturesToHand | Component::Gating => true,
+            Component::CapturesToHand | Component::Gating { .. } => true,
             _ => false,
         }
     }

@@ -145,6 +145,7 @@ pub const YES_NO_SETTINGS: &[&str] = &[
     "replace",
     "free",
     "stuck",
+    "shields",
 ];
 const YES_NO: &[&str] = &["yes", "no"];
 /// The word after a region line's side: what the places are.
@@ -239,6 +240,7 @@ pub fn component_settings(component: &str) -> &'static [&'static str] {
         "pass" => &["value", "stuck"],
         "bikjang" | "full-board" => &["value"],
         "flip" => &["pattern"],
+        "gating" => &["shields"],
         "blocker" => &["letter", "name", "shot", "keep"],
         "sanctuary" => &["pieces", "by", "from", "white", "black", "both"],
         "no-entry" => &["pieces", "white", "black", "both"],
@@ -1760,6 +1762,7 @@ impl<'a> Resolver<'a> {
                                 "replace" => s.replace = b,
                                 "free" => s.free = b,
                                 "stuck" => s.stuck = b,
+                                "shields" => s.shields = b,
                                 _ => s.captured_only = b,
                             }
                         }
@@ -2381,7 +2384,9 @@ impl<'a> Resolver<'a> {
                 },
             },
             "captures-to-hand" => Component::CapturesToHand,
-            "gating" => Component::Gating,
+            "gating" => Component::Gating {
+                shields: s.shields.unwrap_or(true),
+            },
             "castling" => {
                 let king = match s.king {
                     Some(l) => l.letter,
@@ -2758,6 +2763,7 @@ struct Settings {
     replace: Option<bool>,
     free: Option<bool>,
     stuck: Option<bool>,
+    shields: Option<bool>,
     onto: Option<Onto>,
     opening: Option<Vec<Cell>>,
     pattern: Option<FlipPattern>,

@@ -147,10 +147,12 @@ pub enum Reason {
     CheckCount,
     BareKing,
     FullBoard,
+    /// A piece reached its goal region (a definition's `goal`).
+    Goal,
 }
 
 impl Reason {
-    pub const ALL: [Reason; 18] = [
+    pub const ALL: [Reason; 19] = [
         Reason::Checkmate,
         Reason::Stalemate,
         Reason::Flip,
@@ -169,6 +171,7 @@ impl Reason {
         Reason::CheckCount,
         Reason::BareKing,
         Reason::FullBoard,
+        Reason::Goal,
     ];
 
     pub fn name(self) -> &'static str {
@@ -191,6 +194,7 @@ impl Reason {
             Reason::CheckCount => "check-count",
             Reason::BareKing => "bare-king",
             Reason::FullBoard => "full-board",
+            Reason::Goal => "goal",
         }
     }
 }

@@ -205,4 +205,120 @@ fn a_loop_is_found_by_canonical_path_and_a_long_chain_is_too_deep() {
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(err.contains("inheritance is too deep"), "{err}");
     assert!(!err.contains("loops"), "{err}");
+
+/// `arbiter ARGS` in the crate's folder: exit status, standard output and standard error.
+fn run(args: &[&str]) -> (Option<i32>, String, String) {
+    let o = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("arbiter runs");
+    (
+        o.status.code(),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+/// definition-capturable-king.sh: a definition with check refuses a position whose side not to
+/// move is in check, as the built-in chess does, for explain, perft and a scenario's FEN alike;
+/// the side to move in check is a position like any other.
+#[test]
+fn a_definition_refuses_a_position_whose_side_not_to_move_is_in_check() {
+    let fen = "4k3/3P4/8/8/8/8/8/4K3 w - - 0 1";
+    let said = "bad FEN: black is in check, but it is white's turn";
+    for variant in ["variants/chess.def", "chess"] {
+        let (code, _, err) = run(&["explain", variant, "dxe8=Q", "--fen", fen]);
+        assert_eq!(code, Some(2), "{variant}: {err}");
+        assert!(err.contains(said), "{variant}: {err}");
+    }
+    let (code, _, err) = run(&["perft", "variants/chess.def", "1", "--fen", fen]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains(said), "{err}");
+    let dir = std::env::temp_dir().join(format!("arbiter-capturable-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let scn = dir.join("king.scn");
+    std::fs::write(
+        &scn,
+        format!(
+            "variant {}/variants/chess.def\n\nscenario \"k\" {{\n  fen \"{fen}\"\n  expect moves count 1\n}}\n",
+            env!("CARGO_MANIFEST_DIR")
+        ),
+    )
+    .unwrap();
+    let (code, out, err) = run(&["check", &scn.to_string_lossy()]);
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(code, Some(2), "{out}{err}");
+    assert!(err.contains(said), "{out}{err}");
+    // Allowed: the side to move in check.
+    let (code, out, err) = run(&[
+        "perft",
+        "variants/chess.def",
+        "1",
+        "--fen",
+        "4k3/3P4/8/8/8/8/8/4K3 b - - 0 1",
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(out, "perft 1 = 5\n");
+}
+
+/// fsf-differences.sh: the four differences from Fairy-Stockfish that were this program's, at
+/// Fairy-Stockfish's counts: S-chess gate letters, makpong's double check, Berolina's en passant
+/// field read back from what arbiter writes, and dragon-chess's castling through the import.
+#[test]
+fn the_differences_from_fairy_stockfish_that_were_ours() {
+    let perft = |args: &[&str]| {
+        let (code, out, err) = run(args);
+        assert_eq!(code, Some(0), "{args:?}: {err}");
+        out
+    };
+    assert_eq!(
+        perft(&[
+            "perft",
+            "seirawan",
+            "1",
+            "--fen",
+            "4k3/8/8/8/8/8/8/R2K3R[Ee] w H - 0 1"
+        ]),
+        "perft 1 = 34\n"
+    );
+    assert_eq!(
+        perft(&[
+            "perft",
+            "makpong",
+            "1",
+            "--fen",
+            "8/8/8/7k/6P1/8/8/K6R b - - 0 1"
+        ]),
+        "perft 1 = 0\n"
+    );
+    let shown = perft(&[
+        "explain",
+        "berolina",
+        "Ke1-f1",
+        "--fen",
+        "4k3/8/8/1pPp4/8/8/8/4K3 w - d5c6 0 1",
+    ]);
+    let first = shown.lines().next().unwrap_or("");
+    assert_eq!(
+        first,
+        "berolina 4k3/8/8/1pPp4/8/8/8/4K3 w - d5c6 0 1, white to move"
+    );
+    let written = first
+        .trim_start_matches("berolina ")
+        .trim_end_matches(", white to move");
+    assert_eq!(
+        perft(&["perft", "berolina", "1", "--fen", written]),
+        "perft 1 = 8\n"
+    );
+    assert_eq!(
+        perft(&[
+            "perft",
+            "tests/data/fsf-ini-sections.ini:dragon-chess",
+            "1",
+            "--fen",
+            "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1"
+        ]),
+        "perft 1 = 54\n"
+    );
 }

@@ -513,4 +513,52 @@ fn a_failed_write_names_the_files_written() {
         err.contains("the import stopped there, 1 more section was not written"),
         "{err}"
     );
+
+/// Every section that imports has Fairy-Stockfish's perft beyond its start position too: with
+/// castling ready at once, and at the ends of random games (`tests/data/fsf-ini-perft-beyond.txt`).
+/// A line whose fifth field says `ours N` is a position where this program follows the rules and
+/// Fairy-Stockfish does not (docs/defining-variants.md, "Where Fairy-Stockfish's counts differ"):
+/// there arbiter's count is N.
+#[test]
+fn imported_sections_have_fairy_stockfishs_perft_beyond_the_start() {
+    let counts = include_str!("../data/fsf-ini-perft-beyond.txt");
+    let mut failures = Vec::new();
+    let mut ran = 0;
+    for line in counts
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let f: Vec<&str> = line.split('|').map(str::trim).collect();
+        let (section, fen, depth, fsf): (&str, &str, u32, u64) =
+            (f[0], f[1], f[2].parse().unwrap(), f[3].parse().unwrap());
+        let want = match f.get(4) {
+            Some(ours) => ours
+                .strip_prefix("ours ")
+                .and_then(|n| n.split(':').next()?.trim().parse().ok())
+                .unwrap_or_else(|| panic!("`ours N` in {line}")),
+            None => fsf,
+        };
+        let spec = format!("{}/{SECTIONS}:{section}", env!("CARGO_MANIFEST_DIR"));
+        let variant = match arbiter::definition::load::variant(&spec) {
+            Ok(v) => v,
+            Err(e) => {
+                failures.push(format!("{section}: {e}"));
+                continue;
+            }
+        };
+        let got = arbiter::with_variant!(variant, R => {
+            let options = Options::defaults(R::options());
+            let geometry = R::geometry_for(None).expect("a board");
+            R::from_fen(geometry, fen, &options).map(|p| perft(&p, depth)).map_err(|e| e.message().to_string())
+        });
+        ran += 1;
+        match got {
+            Ok(n) if n == want => {}
+            other => failures.push(format!(
+                "{section} {fen} depth {depth}: want {want}, got {other:?}"
+            )),
+        }
+    }
+    assert_eq!(ran, 69 * 4);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -93,3 +93,88 @@ fn square_names_round_trip() {
     }
     quickcheck::quickcheck(prop as fn(u8, u8, u8, u8) -> bool);
 }
+
+/// Every FEN a bundled definition's position prints reads back to the same position (the same
+/// FEN, legal moves and outcome), in seeded random games of every `variants/*.def`: a few
+/// hundred positions each.
+#[test]
+fn every_definitions_fen_reads_back_to_the_same_position() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/variants");
+    let mut paths: Vec<_> = std::fs::read_dir(dir)
+        .expect("the bundled definitions")
+        .map(|e| e.expect("a folder entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "def"))
+        .collect();
+    paths.sort();
+    assert!(paths.len() >= 50, "{} definitions", paths.len());
+    let mut failures = Vec::new();
+    for path in &paths {
+        let variant = arbiter::definition::load::variant(&path.to_string_lossy())
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+        // Deterministic: a seed per definition, eight games of up to 40 turns.
+        let mut seed = name.bytes().fold(0x9e37_79b9_7f4a_7c15u64, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+        });
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed as usize
+        };
+        let failed = arbiter::with_variant!(variant, R => {
+            let options = Options::defaults(R::options());
+            let geometry = R::geometry_for(None).expect("a board");
+            let start = R::start(geometry, &options).expect("a start position");
+            let mut failed = None;
+            'games: for _ in 0..8 {
+                let choices: Vec<usize> = (0..40).map(|_| next()).collect();
+                for pos in common::playout(start.clone(), &choices) {
+                    if let Err(e) = fen_reads_back(&pos, &options) {
+                        failed = Some(e);
+                        break 'games;
+                    }
+                }
+            }
+            failed
+        });
+        if let Some(e) = failed {
+            failures.push(format!("{name}: {e}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The position `pos`'s FEN gives has that FEN, the same legal moves and the same outcome.
+fn fen_reads_back<R: Rules>(pos: &R, options: &Options) -> Result<(), String> {
+    let fen = pos.fen();
+    let g = *pos.board().geometry();
+    let again = R::from_fen(g, &fen, options).map_err(|e| format!("{fen} is refused: {e}"))?;
+    if again.fen() != fen {
+        return Err(format!("FEN {fen} came back as {}", again.fen()));
+    }
+    let moves = |p: &R| {
+        let mut out = Vec::new();
+        p.legal_moves(&mut out);
+        let mut texts: Vec<String> = out.iter().map(|&m| p.describe(m).text(&g)).collect();
+        texts.sort();
+        texts
+    };
+    let (before, after) = (moves(pos), moves(&again));
+    if before != after {
+        return Err(format!(
+            "FEN {fen} reads back with other legal moves: {} before, {} after",
+            before.len(),
+            after.len()
+        ));
+    }
+    let outcome = |p: &R| p.outcome().map(|o| o.to_string());
+    if outcome(pos) != outcome(&again) {
+        return Err(format!(
+            "FEN {fen} reads back with another outcome: {:?}, then {:?}",
+            outcome(pos),
+            outcome(&again)
+        ));
+    }
+    Ok(())
+}

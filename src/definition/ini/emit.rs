@@ -466,8 +466,12 @@ fn out_rule(line: &mut impl FnMut(String), r: &Rule, def: &Definition) {
         | Component::CompulsoryCapture
         | Component::NoGivingCheck
         | Component::FlyingRoyals
-        | Component::CapturesToHand
-        | Component::Gating => {}
+        | Component::CapturesToHand => {}
+        Component::Gating { shields } => {
+            if !shields {
+                set("shields no".into());
+            }
+        }
     }
     line("}".into());
 }

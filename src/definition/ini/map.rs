@@ -2758,6 +2758,23 @@ fn castling_rooks(s: &mut State, a: &Arg<'_>) -> Result<(), Problem> {
         s.drop_rules(|c| matches!(c, Component::Castling { .. }));
         return Ok(());
     }
+    // A castling whose rooks went (a `customPiece` took the rook's letter) comes back with the
+    // pieces named, where its king is still there.
+    if !s
+        .def
+        .rules
+        .iter()
+        .any(|r| matches!(r.component, Component::Castling { .. }))
+    {
+        let letters = s.all_letters();
+        let (back, kept): (Vec<Rule>, Vec<Rule>) =
+            std::mem::take(&mut s.parked).into_iter().partition(|r| {
+                matches!(&r.component, Component::Castling { king, rooks, .. }
+                    if rooks.is_empty() && letters.contains(king))
+            });
+        s.parked = kept;
+        s.def.rules.extend(back);
+    }
     castling_edit(s, |c| {
         if let Component::Castling { rooks, .. } = c {
             *rooks = set.clone();

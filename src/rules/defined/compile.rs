@@ -320,6 +320,8 @@ pub struct Compiled {
     pub captures_to_hand: Option<Tag>,
     /// `gating`.
     pub gating: Option<Tag>,
+    /// `gating`'s `shields`: a piece put down counts when the move's check is judged.
+    pub gate_shields: bool,
     /// The kinds drops must leave room for on both square colours, and the rule.
     pub opposite_colours: Option<(Tag, KindSet)>,
     /// Whether positions have hands (some drop or hand component).
@@ -482,6 +484,7 @@ impl Compiled {
             drop_of: Vec::new(),
             captures_to_hand: None,
             gating: None,
+            gate_shields: true,
             opposite_colours: None,
             hands: false,
             demoted: Vec::new(),
@@ -735,8 +738,9 @@ impl Compiled {
                             .collect(),
                     })
                 }
-                Component::Gating => {
+                Component::Gating { shields } => {
                     c.gating = Some(tag);
+                    c.gate_shields = *shields;
                     c.hands = true;
                 }
                 Component::CapturesToHand => {

@@ -376,7 +376,7 @@ fn keys_of(def: &Definition) -> Vec<KeyDef> {
             "the checks the side has given, for the check-count rule",
         ));
     }
-    if has(&|c| matches!(c, C::Drops { .. } | C::CapturesToHand | C::Gating)) {
+    if has(&|c| matches!(c, C::Drops { .. } | C::CapturesToHand | C::Gating { .. })) {
         keys.push(key(
             "hand",
             true,
@@ -434,7 +434,7 @@ fn reason_of(c: &crate::definition::Component) -> Option<Reason> {
         C::Checkmate { .. } => Reason::Checkmate,
         C::Stalemate { .. } => Reason::Stalemate,
         C::Extinction { .. } | C::Explosion { .. } => Reason::Extinction,
-        C::Goal { .. } => Reason::Infiltration,
+        C::Goal { .. } => Reason::Goal,
         C::BareKing { .. } => Reason::BareKing,
         C::CheckCount { .. } => Reason::CheckCount,
         C::InsufficientMaterial { .. } => Reason::InsufficientMaterial,
@@ -508,7 +508,8 @@ fn summary(c: &crate::definition::Component) -> String {
             s
         }
         C::CapturesToHand => "a captured piece goes into the capturer's hand, as the piece it was before any promotion".into(),
-        C::Gating => "a piece leaving a first-rank square with a gating right may have a piece from the hand put on the square it leaves".into(),
+        C::Gating { shields: true } => "a piece leaving a first-rank square with a gating right may have a piece from the hand put on the square it leaves".into(),
+        C::Gating { shields: false } => "a piece leaving a first-rank square with a gating right may have a piece from the hand put on the square it leaves; the move is judged for check without that piece".into(),
         C::HopLimit { .. } => "a piece of the named kinds may neither pass over nor capture a piece of the immune kinds".into(),
         C::Pass { value, stuck: false } => format!("a player may pass instead of moving, unless in check; two passes in a row end the game: {}", value_word(*value)),
         C::Pass { value, stuck: true } => format!("a player with pieces on the board and no other legal turn must pass; two passes in a row end the game: {}", value_word(*value)),

@@ -359,6 +359,27 @@ impl Position {
             }
             _ => {}
         }
+        // As the built-in games refuse it: the side that just moved cannot have left its own
+        // royal piece attacked, and a position where it has would let its king be taken.
+        // Under `explosion`, a capture that blows up the enemy's royal piece may leave the
+        // mover's own attacked: the game is then over, and the position stands.
+        let blown = c.explosion.is_some() && pos.royal_count(pos.turn) == 0;
+        if let (Some((_, safety)), false) = (c.check, blown) {
+            let them = pos.turn.other();
+            if !royals_safe(
+                c,
+                &pos.board,
+                safety,
+                pos.royals(them),
+                pos.royal_count(them),
+                pos.turn,
+            ) {
+                return Err(SetupError::new(
+                    crate::rules::SetupErrorKind::OppositeCheck,
+                    format!("{them} is in check, but it is {}'s turn", pos.turn),
+                ));
+            }
+        }
         Ok(pos)
     }
 
@@ -393,6 +414,32 @@ impl Position {
         }
     }
 
+    /// The en passant field's squares, in Fairy-Stockfish's order (by rank, then file): the
+    /// squares a double step passed, and the piece that made it where the reader would not
+    /// find it beyond one of them ([`Self::read_en_passant`]): a Berolina pawn's `d5c6`.
+    fn en_passant_squares(&self) -> Vec<Square> {
+        let Some(victim) = self.ep_victim else {
+            return Vec::new();
+        };
+        let targets: Vec<Sq> = self.ep.iter().flatten().copied().collect();
+        if targets.is_empty() {
+            return Vec::new();
+        }
+        let them = self.turn.other();
+        let fwd = offset((0, 1), them);
+        let inferred = targets.iter().map(|t| t.offset(fwd)).find(|v| {
+            !targets.contains(v)
+                && !board_is_wall(&self.board, *v)
+                && self.mine(self.board.cell(*v), them)
+        });
+        let mut squares: Vec<Square> = targets.iter().map(|t| t.square()).collect();
+        if inferred != Some(victim) {
+            squares.push(victim.square());
+        }
+        squares.sort_by_key(|s| (s.rank, s.file));
+        squares
+    }
+
     fn read_castling(&mut self, rights: &[fen::CastlingRight]) {
         // Without castling, file letters are first-move rights (Fairy-Stockfish's gates).
         if !self.c.first_moves.is_empty() {
@@ -420,6 +467,14 @@ impl Position {
             let Some(king) = self.king_file(color) else {
                 continue;
             };
+            // With pieces to gate, a file letter is a gate only, not a Chess960 castling right
+            // (Fairy-Stockfish's S-chess: `H` when the king has moved and that rook has not).
+            if self.c.gating.is_some()
+                && matches!(right.rook, fen::RookRef::File(_))
+                && self.may_gate(color)
+            {
+                continue;
+            }
             let is_rook = |f: u8| {
                 let code = self.board.cell(Sq::of(Square::new(f, rank)));
                 self.mine(code, color)
@@ -441,6 +496,41 @@ impl Position {
                 }
             }
         }
+        // Gates on the king and on rooks, and no castling right named: the rights of a
+        // Chess960 array with gating (Fairy-Stockfish's `EH` for a king on e and a rook on h).
+        // With nothing to gate, no gate is kept, as after a move that empties the hand (a
+        // rook's gate written would read back as a castling right).
+        if self.c.gating.is_some() {
+            for color in Color::ALL {
+                let i = color.index();
+                if !self.may_gate(color) {
+                    self.gates[i] = 0;
+                    continue;
+                }
+                let Some(king) = self.king_file(color) else {
+                    continue;
+                };
+                if self.castle[i] != 0 || self.gates[i] >> king & 1 == 0 {
+                    continue;
+                }
+                let rank = back_rank(self.c, color);
+                for f in 0..self.c.geometry.files.min(16) {
+                    let code = self.board.cell(Sq::of(Square::new(f, rank)));
+                    if f != king
+                        && self.gates[i] >> f & 1 != 0
+                        && self.mine(code, color)
+                        && self.c.kind_at(code).is_some_and(|k| castling.rooks.has(k))
+                    {
+                        self.castle[i] |= 1 << f;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether `color` has, or may come to have, a piece in hand to gate.
+    fn may_gate(&self, color: Color) -> bool {
+        self.c.captures_to_hand.is_some() || self.hand[color.index()].iter().any(|&n| n > 0)
     }
 
     /// The file of `color`'s castling king on its first rank.
@@ -564,9 +654,12 @@ impl Position {
         }
         out.push_str(if rights.is_empty() { "-" } else { &rights });
         out.push(' ');
-        match self.ep[0] {
-            Some(sq) => out.push_str(&g.square_name(sq.square())),
-            None => out.push('-'),
+        let ep = self.en_passant_squares();
+        if ep.is_empty() {
+            out.push('-');
+        }
+        for sq in ep {
+            out.push_str(&g.square_name(sq));
         }
         out.push_str(&format!(" {} {}", self.halfmove, self.fullmove));
         if self.c.check_count.is_some() {
@@ -1551,26 +1644,17 @@ impl Position {
             }
         }
         if let Some((_, safety)) = c.check {
-            let mut left = royals(us);
-            let safe = match safety {
-                Safety::All => left.all(|sq| !attacked_on(c, board, sq, them)),
-                Safety::LastOne => {
-                    royal_count(us) >= 2 || left.all(|sq| !attacked_on(c, board, sq, them))
+            // A gated piece that does not shield is lifted for the test (Fairy-Stockfish's).
+            let lifted = match m.gated() {
+                Some((_, at)) if !c.gate_shields => {
+                    let mut b = board.clone();
+                    b.put(at.square(), None);
+                    Some(b)
                 }
-                Safety::AnyOne => {
-                    let mut any = false;
-                    let mut safe = false;
-                    for sq in left {
-                        any = true;
-                        if !attacked_on(c, board, sq, them) {
-                            safe = true;
-                            break;
-                        }
-                    }
-                    !any || safe
-                }
+                _ => None,
             };
-            if !safe {
+            let judged = lifted.as_ref().unwrap_or(board);
+            if !royals_safe(c, judged, safety, royals(us), royal_count(us), them) {
                 return Some(Forbid::Check);
             }
         }
@@ -1713,19 +1797,30 @@ impl Position {
         if !c.kind_at(moving).is_some_and(|k| c.royal.has(k)) || !self.royal_attacked(us) {
             return true;
         }
+        // Only the one piece that gives check may be taken: in double check a king cannot
+        // take both, so it does not move (Fairy-Stockfish's makpong rule).
         let victim = self.board.cell(m.to);
-        let Some(kind) = c.kind_at(victim) else {
-            return false;
-        };
-        if !self.mine(victim, us.other()) {
+        if !self.mine(victim, us.other()) || !self.gives_check(m.to) {
             return false;
         }
+        !c.squares.iter().any(|&sq| {
+            sq != m.to && self.mine(self.board.cell(sq), us.other()) && self.gives_check(sq)
+        })
+    }
+
+    /// Whether the enemy piece on `from` attacks a royal piece of the side to move.
+    fn gives_check(&self, from: Sq) -> bool {
+        let c = self.c;
+        let us = self.turn;
+        let Some(kind) = c.kind_at(self.board.cell(from)) else {
+            return false;
+        };
         let mut checks = false;
         for royal in self.royals(us) {
             destinations(
                 &c.kinds[kind].movement,
                 &self.board,
-                m.to,
+                from,
                 us.other(),
                 |t| self.mine(t, us),
                 |to, capture| checks |= capture && to == royal,
@@ -2041,6 +2136,32 @@ fn enclosed(board: &Board, sq: Sq, us: Color, mut each: impl FnMut(Sq)) -> bool 
 #[inline]
 fn is_of(code: u8, color: Color) -> bool {
     code != cell::EMPTY && code != cell::WALL && (code & 1) == color as u8
+}
+
+/// Whether royal pieces on `royals` (`count` of them) are safe from `by` as `safety` asks:
+/// none attacked, or not the last one, or at least one not attacked.
+fn royals_safe(
+    c: &Compiled,
+    board: &Board,
+    safety: Safety,
+    mut royals: impl Iterator<Item = Sq>,
+    count: u32,
+    by: Color,
+) -> bool {
+    match safety {
+        Safety::All => royals.all(|sq| !attacked_on(c, board, sq, by)),
+        Safety::LastOne => count >= 2 || royals.all(|sq| !attacked_on(c, board, sq, by)),
+        Safety::AnyOne => {
+            let mut any = false;
+            for sq in royals {
+                any = true;
+                if !attacked_on(c, board, sq, by) {
+                    return true;
+                }
+            }
+            !any
+        }
+    }
 }
 
 /// Whether `code` is a royal piece of `color`.
