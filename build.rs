@@ -32,4 +32,24 @@ fn main() {
     let target = Path::new(&std::env::var("OUT_DIR").expect("cargo sets OUT_DIR"))
         .join("bundled_variants.rs");
     std::fs::write(target, out).expect("OUT_DIR is writable");
+    tools();
+}
+
+/// The editors the tests drive, found on `PATH` now: a test of a missing one is ignored (with
+/// its reason), never passed, except in CI (`CI` set), where it runs and fails without it.
+/// Each `cfg(missing_<tool>)` is set only outside CI for a tool that is not found. A tool
+/// installed later is seen at the next change of `PATH` or of this script (until then its
+/// test stays ignored, never passed); one removed later fails its test.
+fn tools() {
+    println!("cargo:rerun-if-env-changed=PATH");
+    println!("cargo:rerun-if-env-changed=CI");
+    let ci = std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0");
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    for tool in ["nvim"] {
+        println!("cargo:rustc-check-cfg=cfg(missing_{tool})");
+        let found = std::env::split_paths(&path).any(|dir| dir.join(tool).is_file());
+        if !found && !ci {
+            println!("cargo:rustc-cfg=missing_{tool}");
+        }
+    }
 }

@@ -13,5 +13,6 @@ pub mod lsp;
 pub mod picture;
 pub mod rules;
 pub mod scenario;
+pub mod shell;
 pub mod suggest;
 pub mod text;

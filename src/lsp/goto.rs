@@ -34,9 +34,9 @@ pub fn definition(doc: &Document, position: Position) -> Option<Location> {
     if doc.kind == Kind::Definition {
         return in_open_definition(doc, position);
     }
-    let file = doc.file.as_ref()?;
     let offset = doc.lines.offset(&doc.text, position);
-    let wanted = match target_at(file, offset)?.0 {
+    let (file, _) = doc.parsed_at(offset)?;
+    let wanted = match target_at(&file, offset)?.0 {
         Target::Rule(id) => Wanted::Rule(id),
         Target::Option(name) => Wanted::Option(name),
         _ => return None,
@@ -70,7 +70,7 @@ fn location(path: &Path, span: &Span) -> Option<Location> {
 /// that names pieces, or what a `without` line drops, to its declaration in this text or in a
 /// definition it inherits from; from `from`'s value to that definition.
 fn in_open_definition(doc: &Document, position: Position) -> Option<Location> {
-    if doc.text.len() > super::diagnostics::MAX_LIVE_BYTES {
+    if doc.too_large {
         return None;
     }
     let offset = doc.lines.offset(&doc.text, position);
@@ -172,6 +172,18 @@ fn read(path: &Path) -> Option<String> {
     String::from_utf8(bytes).ok()
 }
 
+/// A definition file's syntax tree, read as [`read`] reads it, when it is small enough to be
+/// parsed as you type ([`MAX_LIVE_BYTES`](super::diagnostics::MAX_LIVE_BYTES)): the links of a
+/// chain are followed on the main loop.
+fn tree_of(path: &Path) -> Option<crate::definition::syntax::File> {
+    let small = std::fs::metadata(path)
+        .is_ok_and(|m| m.len() <= super::diagnostics::MAX_LIVE_BYTES as u64);
+    if !small {
+        return None;
+    }
+    parse_tree(&read(path)?).ok()
+}
+
 /// The file at `relative` in the nearest folder from `folder` up that has it.
 fn above(folder: &Path, relative: &str) -> Option<PathBuf> {
     folder
@@ -186,8 +198,7 @@ fn in_definition(path: &Path, wanted: Wanted, depth: usize) -> Option<(PathBuf, 
     if depth > MAX_DEPTH {
         return None;
     }
-    let text = read(path)?;
-    let tree = parse_tree(&text).ok()?;
+    let tree = tree_of(path)?;
     if let Some(span) = declared(&tree, wanted) {
         return Some((path.to_path_buf(), span));
     }
@@ -205,9 +216,7 @@ pub fn inherited(path: &Path) -> Vec<PathBuf> {
     let mut chain = Vec::new();
     let mut at = path.to_path_buf();
     while chain.len() < MAX_DEPTH {
-        let Some(parent) = read(&at)
-            .and_then(|text| parse_tree(&text).ok())
-            .and_then(|tree| {
+        let Some(parent) = tree_of(&at).and_then(|tree| {
                 let from = tree.statements.iter().find(|s| s.head.text == "from")?;
                 parent_file(&at, &from.values.first()?.text)
             })
