@@ -209,7 +209,8 @@ pub fn source(spec: &str) -> Result<(String, String), String> {
     if text.len() <= MAX_KEPT_BYTES {
         let mut t = tables();
         bound(&mut t.sources);
-        t.sources.insert(stamp, (name.clone(), Arc::from(text.as_str())));
+        t.sources
+            .insert(stamp, (name.clone(), Arc::from(text.as_str())));
     }
     Ok((name, text))
 }

@@ -94,7 +94,11 @@ fn because(doc: &Document, span: &Span) -> Vec<CodeActionOrCommand> {
         return Vec::new();
     };
     let mut actions = Vec::new();
-    for (at, rule) in evaluated.refusals.iter().filter(|(at, _)| overlaps(at, span)) {
+    for (at, rule) in evaluated
+        .refusals
+        .iter()
+        .filter(|(at, _)| overlaps(at, span))
+    {
         let turn = file
             .scenarios
             .iter()

@@ -3,8 +3,8 @@
 
 use std::collections::HashMap;
 use std::path::PathBuf;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::Instant;
 
 use lsp_types::{Diagnostic, TextDocumentContentChangeEvent};
@@ -108,7 +108,12 @@ impl Document {
         if let Some(file) = &self.file {
             let first = crate::scenario::parse::scenario_starts(&self.text).next();
             let in_header = first.is_none_or(|at| offset < at);
-            if in_header || file.scenarios.iter().any(|s| s.span.contains(&offset) || s.span.end == offset) {
+            if in_header
+                || file
+                    .scenarios
+                    .iter()
+                    .any(|s| s.span.contains(&offset) || s.span.end == offset)
+            {
                 return Some((file.clone(), Vec::new()));
             }
         }

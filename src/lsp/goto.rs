@@ -176,8 +176,8 @@ fn read(path: &Path) -> Option<String> {
 /// parsed as you type ([`MAX_LIVE_BYTES`](super::diagnostics::MAX_LIVE_BYTES)): the links of a
 /// chain are followed on the main loop.
 fn tree_of(path: &Path) -> Option<crate::definition::syntax::File> {
-    let small = std::fs::metadata(path)
-        .is_ok_and(|m| m.len() <= super::diagnostics::MAX_LIVE_BYTES as u64);
+    let small =
+        std::fs::metadata(path).is_ok_and(|m| m.len() <= super::diagnostics::MAX_LIVE_BYTES as u64);
     if !small {
         return None;
     }
@@ -217,10 +217,9 @@ pub fn inherited(path: &Path) -> Vec<PathBuf> {
     let mut at = path.to_path_buf();
     while chain.len() < MAX_DEPTH {
         let Some(parent) = tree_of(&at).and_then(|tree| {
-                let from = tree.statements.iter().find(|s| s.head.text == "from")?;
-                parent_file(&at, &from.values.first()?.text)
-            })
-        else {
+            let from = tree.statements.iter().find(|s| s.head.text == "from")?;
+            parent_file(&at, &from.values.first()?.text)
+        }) else {
             break;
         };
         chain.push(parent.clone());

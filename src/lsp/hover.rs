@@ -382,8 +382,21 @@ pub struct Judged {
     pub canonical: Option<String>,
 }
 
+/// Why a turn is not judged: the position is not reached, or it has too many legal turns.
+pub enum NotJudged {
+    Why(String),
+    TooCostly(u64),
+}
+
+impl From<String> for NotJudged {
+    fn from(why: String) -> NotJudged {
+        NotJudged::Why(why)
+    }
+}
+
 /// Judges turn `which` of `turns` (statement `until` of scenario `index`), the turns before it
-/// on the line played first, as `arbiter explain` does.
+/// on the line played first, as `arbiter explain` does, in a position with at most
+/// [`MAX_JUDGED_TURNS`] legal turns.
 pub fn judge<R: Rules>(
     file: &File,
     src: &str,
@@ -391,27 +404,27 @@ pub fn judge<R: Rules>(
     until: usize,
     turns: &[TurnText],
     which: usize,
-) -> Result<Judged, String> {
+) -> Result<Judged, NotJudged> {
+    // Playing or judging a turn lists every legal turn, at tens of microseconds each: a
+    // crowded ChessXpanse board has half a million. Counting them first costs a fraction.
+    let affordable = |game: &Game<R>| match game.position().count_legal() {
+        legal if legal > MAX_JUDGED_TURNS => Err(NotJudged::TooCostly(legal)),
+        _ => Ok(()),
+    };
     let mut game = before::<R>(file, src, index, until)?;
     let lowering = Lowering::<R>::new(*game.position().board().geometry());
     for t in &turns[..which] {
         let pattern = lowering.turn(t).map_err(|p| p.message)?;
+        affordable(&game)?;
         if game.play(&pattern).is_err() {
-            return Err(format!(
+            return Err(NotJudged::Why(format!(
                 "not reached: `{}` before it on this line is refused",
                 t.text
-            ));
+            )));
         }
     }
     let pattern = lowering.turn(&turns[which]).map_err(|p| p.message)?;
-    // Judging lists every legal turn, at tens of microseconds each: a crowded ChessXpanse
-    // board has half a million. Counting them first costs a fraction of that.
-    let legal = game.position().count_legal();
-    if legal > MAX_JUDGED_TURNS {
-        return Err(format!(
-            "too costly to work out here ({legal} legal turns, more than the {MAX_JUDGED_TURNS} judged as you type)"
-        ));
-    }
+    affordable(&game)?;
     let e = consulted::quietly(|| explain::explain(&game, &pattern));
     Ok(Judged {
         summary: e.summary(),
@@ -443,14 +456,14 @@ fn turn_text<R: Rules>(
     let written = markdown_code(&turns[which].text);
     let judged = match judge::<R>(file, src, index, until, turns, which) {
         Ok(j) => j,
-        Err(why) if why.starts_with("too costly") => {
+        Err(NotJudged::TooCostly(legal)) => {
             return format!(
-                "{written}: {}; run {}",
-                markdown(&why),
+                "{written}: too costly to work out here ({legal} legal turns, more than the \
+                 {MAX_JUDGED_TURNS} judged as you type); run {}",
                 markdown_code(command)
             )
         }
-        Err(why) => return format!("{written}: {}", markdown(&why)),
+        Err(NotJudged::Why(why)) => return format!("{written}: {}", markdown(&why)),
     };
     let mut out = format!("{written}: **{}**", markdown(&judged.summary));
     if let Some(c) = judged.canonical.filter(|c| *c != turns[which].text) {

@@ -241,7 +241,10 @@ impl Server {
         if method == request::HoverRequest::METHOD {
             let reply = params_of::<lsp_types::HoverParams>(params).and_then(|p| {
                 let pos = p.text_document_position_params;
-                Ok(hover::hover(self.document(&pos.text_document.uri)?, pos.position))
+                Ok(hover::hover(
+                    self.document(&pos.text_document.uri)?,
+                    pos.position,
+                ))
             });
             return match reply {
                 Ok(hover::Reply::Now(hover)) => Some(to_value(hover)),
@@ -284,11 +287,13 @@ impl Server {
     /// Answers each deferred request whose budget has passed: it gave up.
     fn give_up_due(&mut self) {
         let now = Instant::now();
-        let (due, waiting): (Vec<_>, Vec<_>) =
-            std::mem::take(&mut self.pending).into_iter().partition(|p| p.due <= now);
+        let (due, waiting): (Vec<_>, Vec<_>) = std::mem::take(&mut self.pending)
+            .into_iter()
+            .partition(|p| p.due <= now);
         self.pending = waiting;
         for p in due {
-            p.abandoned.store(true, std::sync::atomic::Ordering::Relaxed);
+            p.abandoned
+                .store(true, std::sync::atomic::Ordering::Relaxed);
             self.respond(p.id, Ok(p.gave_up));
         }
     }
@@ -447,7 +452,8 @@ impl Server {
                     };
                     if let Some(i) = self.pending.iter().position(|p| p.id == id) {
                         let p = self.pending.swap_remove(i);
-                        p.abandoned.store(true, std::sync::atomic::Ordering::Relaxed);
+                        p.abandoned
+                            .store(true, std::sync::atomic::Ordering::Relaxed);
                         self.respond(
                             p.id,
                             Err(error(ErrorCode::RequestCanceled, "cancelled by the client")),

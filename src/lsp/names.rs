@@ -91,12 +91,17 @@ pub fn variant_in(text: &str, path: Option<&Path>) -> Option<(Variant, Option<(u
     variant_named(spec, path).map(|v| (v, size))
 }
 
-/// The variant `spec` names in a file at `path`.
+/// The variant `spec` names in a file at `path`; none for a definition whose chain is over the
+/// live limit (it is not read as you type).
 pub fn variant_named(spec: &str, path: Option<&Path>) -> Option<Variant> {
     let spec = match path {
         Some(p) => crate::definition::load::beside(spec, p),
         None => spec.to_string(),
     };
+    let chain = crate::definition::cache::chain(&spec);
+    if chain.bytes > super::diagnostics::MAX_LIVE_BYTES as u64 {
+        return None;
+    }
     spec.parse().ok()
 }
 

@@ -231,9 +231,17 @@ fn deep_nesting_is_bounded() {
     );
     let open = "f(".repeat(100_000);
     let error = open.parse::<Design>().unwrap_err();
-    assert_eq!(error, BetzaError::TooDeep { at: 2 * limit + 1, limit });
+    assert_eq!(
+        error,
+        BetzaError::TooDeep {
+            at: 2 * limit + 1,
+            limit
+        }
+    );
     assert!(
-        error.to_string().contains(&format!("at most {limit} groups")),
+        error
+            .to_string()
+            .contains(&format!("at most {limit} groups")),
         "{error}"
     );
 }

@@ -675,7 +675,9 @@ fn neovim_headless() {
     // The recipe runs `arbiter` from PATH: the binary under test comes first.
     let bin = std::path::Path::new(env!("CARGO_BIN_EXE_arbiter"));
     let mut path = vec![bin.parent().unwrap().to_path_buf()];
-    path.extend(std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()));
+    path.extend(std::env::split_paths(
+        &std::env::var_os("PATH").unwrap_or_default(),
+    ));
     let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/lsp/neovim.lua");
     let mut child = Command::new(nvim)
         .arg("--headless")
@@ -994,13 +996,18 @@ fn a_heavy_hover_blocks_nothing() {
         .response_within(hover, Duration::from_secs(5))
         .expect("the heavy hover answers within 5 s");
     let took = asked.elapsed();
-    let value = hover["result"]["contents"]["value"].as_str().unwrap_or_default();
+    let value = hover["result"]["contents"]["value"]
+        .as_str()
+        .unwrap_or_default();
+    // It gives up, counting the turns when that is quick enough, past its budget otherwise
+    // (a loaded machine), and names the command that works it out.
     assert!(
-        value.contains("too costly to work out here") || value.contains("**legal"),
+        value.contains("too costly to work out here (517373 legal turns")
+            || value.contains("too costly to work out here (more than 800 ms)"),
         "{hover}"
     );
     assert!(
-        value.contains("517373 legal turns") && value.contains("arbiter explain /tmp/arbiter-lsp-heavy/xp.scn:4"),
+        value.contains("run `arbiter explain /tmp/arbiter-lsp-heavy/xp.scn:4`"),
         "{value}"
     );
     eprintln!("the heavy hover answered after {took:?}");
@@ -1019,13 +1026,19 @@ fn the_live_limit_covers_what_a_document_inherits() {
     let padding: String = (0..150_000)
         .map(|i| format!("# padding line {i:07} ..........................................\n"))
         .collect();
-    std::fs::write(dir.join("par.def"), format!("variant par\nfrom chess\n{padding}")).unwrap();
+    std::fs::write(
+        dir.join("par.def"),
+        format!("variant par\nfrom chess\n{padding}"),
+    )
+    .unwrap();
     let mut c = Client::start();
     let kid = file_uri(&dir.join("kid.def"));
     let doc = |k: usize| format!("variant kid\nfrom ./par.def\ntitle \"t{k}\"\n");
     c.open(&kid, &doc(0));
     let note = c.diagnostics(&kid, |_| true);
-    let message = note["diagnostics"][0]["message"].as_str().unwrap_or_default();
+    let message = note["diagnostics"][0]["message"]
+        .as_str()
+        .unwrap_or_default();
     assert!(
         message.contains("with the definitions it inherits and everything it inherits")
             || message.contains("with the definitions it inherits"),
@@ -1051,16 +1064,30 @@ fn the_live_limit_covers_what_a_document_inherits() {
     }
     // A scenario that plays the definition: the note, and no evaluation.
     let scn = file_uri(&dir.join("play.scn"));
-    c.open(&scn, "variant ./kid.def\nscenario \"s\" {\n  start\n  expect perft 1 = 20\n}\n");
+    c.open(
+        &scn,
+        "variant ./kid.def\nscenario \"s\" {\n  start\n  expect perft 1 = 20\n}\n",
+    );
     let note = c.diagnostics(&scn, |_| true);
-    let message = note["diagnostics"][0]["message"].as_str().unwrap_or_default();
+    let message = note["diagnostics"][0]["message"]
+        .as_str()
+        .unwrap_or_default();
     assert!(message.contains("with the definition it plays"), "{note}");
     // Formatting a text over the limit is refused with the command that does it.
     let big = file_uri(&dir.join("big.scn"));
-    c.open(&big, &format!("variant chess\n{padding}{padding}scenario \"s\" {{ start }}\n"));
-    let r = c.request("textDocument/formatting", json!({"textDocument": {"uri": big}, "options": {"tabSize": 2, "insertSpaces": true}}));
+    c.open(
+        &big,
+        &format!("variant chess\n{padding}{padding}scenario \"s\" {{ start }}\n"),
+    );
+    let r = c.request(
+        "textDocument/formatting",
+        json!({"textDocument": {"uri": big}, "options": {"tabSize": 2, "insertSpaces": true}}),
+    );
     assert!(
-        r["error"]["message"].as_str().unwrap_or_default().contains("arbiter fmt"),
+        r["error"]["message"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("arbiter fmt"),
         "{r}"
     );
     assert_eq!(c.shutdown(), 0);
@@ -1081,21 +1108,31 @@ fn a_broken_line_leaves_the_rest_answering() {
     );
     c.diagnostics(&uri, |_| true);
     let hover = c.at("textDocument/hover", &uri, 3, 9);
-    let value = hover["result"]["contents"]["value"].as_str().unwrap_or_default();
+    let value = hover["result"]["contents"]["value"]
+        .as_str()
+        .unwrap_or_default();
     assert!(value.starts_with("**castling** (chess rule)"), "{hover}");
     let square = c.at("textDocument/hover", &uri, 6, 10);
-    let value = square["result"]["contents"]["value"].as_str().unwrap_or_default();
+    let value = square["result"]["contents"]["value"]
+        .as_str()
+        .unwrap_or_default();
     assert!(
         value.contains("not known while line 6 above does not parse"),
         "{square}"
     );
     let found = c.at("textDocument/definition", &uri, 3, 9);
     assert!(
-        found["result"]["uri"].as_str().unwrap_or_default().ends_with("docs/rules/chess.md"),
+        found["result"]["uri"]
+            .as_str()
+            .unwrap_or_default()
+            .ends_with("docs/rules/chess.md"),
         "{found}"
     );
     let completion = c.at("textDocument/completion", &uri, 3, 7);
-    assert!(labels(&completion).contains(&"castling".to_string()), "{completion}");
+    assert!(
+        labels(&completion).contains(&"castling".to_string()),
+        "{completion}"
+    );
     // A scenario not closed yet, at the end of the file being typed.
     c.change(
         &uri,
@@ -1123,18 +1160,21 @@ fn a_definition_speaks_its_own_words() {
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(
         dir.join("septet.def"),
-        "variant septet\ntitle \"Septet\"\nboard 7x7\npiece K king K royal \"The king steps.\"\npiece G guard WF \"The guard steps.\"\npiece W wizard FC \"The wizard leaps.\"\nstart \"2gkw3/7/7/7/7/7/3KGW1 w - - 0 1\"\ncheckmate\nstalemate\n",
+        "variant septet\ntitle \"Septet\"\nboard 7x7\npiece K king K royal \"The king steps.\"\npiece G guard WF \"The guard steps.\"\npiece W wizard FC \"The wizard leaps.\"\nstart \"2gkw2/7/7/7/7/7/3KGW1 w - - 0 1\"\ncheckmate {\n  clause \"Mate wins.\"\n}\n",
     )
     .unwrap();
-    let text = "variant ./septet.def\nscenario \"s\" {\n  start\n  rule castlin\n  expect c7 = white \n}\n";
+    let text = "variant ./septet.def\nscenario \"a\" {\n  start\n  rule castlin\n  expect c7 = black guard\n}\nscenario \"b\" {\n  start\n  expect c7 = white \n}\n";
     let scn = dir.join("s.scn");
     let uri = file_uri(&scn);
     let mut c = Client::start_in(&dir);
     c.open(&uri, text);
     let live = c.diagnostics(&uri, |_| true);
     let rendered = live.to_string();
-    assert!(rendered.contains("`arbiter rules ./septet.def` lists the rule ids"), "{live}");
-    let completion = c.at("textDocument/completion", &uri, 4, 19);
+    assert!(
+        rendered.contains("`arbiter rules ./septet.def` lists the rule ids"),
+        "{live}"
+    );
+    let completion = c.at("textDocument/completion", &uri, 8, 20);
     let items = completion["result"].as_array().cloned().unwrap_or_default();
     let offered: Vec<(String, String)> = items
         .iter()
@@ -1145,14 +1185,24 @@ fn a_definition_speaks_its_own_words() {
             )
         })
         .collect();
-    assert!(offered.contains(&("G".into(), "guard".into())), "{offered:?}");
-    assert!(offered.contains(&("wizard".into(), String::new())), "{offered:?}");
+    assert!(
+        offered.contains(&("G".into(), "guard".into())),
+        "{offered:?}"
+    );
+    assert!(
+        offered.contains(&("wizard".into(), String::new())),
+        "{offered:?}"
+    );
     assert!(!offered.iter().any(|(_, d)| d == "piece"), "{offered:?}");
     let square = c.at("textDocument/hover", &uri, 4, 10);
-    let value = square["result"]["contents"]["value"].as_str().unwrap_or_default();
+    let value = square["result"]["contents"]["value"]
+        .as_str()
+        .unwrap_or_default();
     assert!(value.contains("**black guard**"), "{square}");
     let variant = c.at("textDocument/hover", &uri, 0, 3);
-    let value = variant["result"]["contents"]["value"].as_str().unwrap_or_default();
+    let value = variant["result"]["contents"]["value"]
+        .as_str()
+        .unwrap_or_default();
     assert!(value.contains("G guard, W wizard"), "{variant}");
     assert_eq!(c.shutdown(), 0);
     let _ = std::fs::remove_dir_all(&dir);

@@ -267,4 +267,39 @@ mod tests {
         let p = problems(&src);
         assert_eq!(p.len(), N);
     }
+
+    /// The statements that parse around a place, while another line of its scenario is
+    /// broken: the broken line is blanked out, the offsets stay, the other scenarios are not
+    /// parsed at all.
+    #[test]
+    fn an_outline_keeps_what_parses() {
+        use crate::scenario::ast::StatementKind;
+        use crate::scenario::parse::outline;
+        let src = "variant chess\n\nscenario \"a\" {\n  expect legl O-O\n}\nscenario \"castling\" {\n  rule castling\n  expect legl O-O\n  start\n}\n";
+        let at = src.find("castling\n").unwrap();
+        let o = outline(src, at).unwrap();
+        assert_eq!(o.file.scenarios.len(), 1);
+        let s = &o.file.scenarios[0];
+        assert_eq!(s.title.node, "castling");
+        assert!(
+            matches!(&s.statements[0].kind, StatementKind::Rule(ids) if ids[0].node == "castling" && ids[0].span.start == at)
+        );
+        assert!(matches!(s.statements[1].kind, StatementKind::Start));
+        assert_eq!(o.blanked.len(), 1);
+        assert_eq!(&src[o.blanked[0].clone()], "  expect legl O-O");
+        assert!(o.blanked[0].start > src.find("scenario \"castling").unwrap());
+        // A scenario not closed yet, and a place in the header of a file whose header alone
+        // stands.
+        let open = "variant chess\nscenario \"a\" {\n  rule castling\n  expect legl\n";
+        let o = outline(open, open.find("castling").unwrap()).unwrap();
+        assert_eq!(o.file.scenarios[0].statements.len(), 1);
+        let o = outline(open, 3).unwrap();
+        assert!(o.file.scenarios.is_empty());
+        assert_eq!(o.file.variant.node, "chess");
+        // Nothing to keep: no answer, and never a loop.
+        assert!(outline("scenario {{{{", 3).is_none());
+        let many: String = (0..100).map(|i| format!("  expect legl {i}\n")).collect();
+        let broken = format!("variant chess\nscenario \"a\" {{\n{many}  rule castling\n}}\n");
+        let _ = outline(&broken, broken.find("castling").unwrap());
+    }
 }
