@@ -175,13 +175,14 @@ fn read(path: &Path) -> Option<String> {
 /// A definition file's syntax tree, read as [`read`] reads it, when it is small enough to be
 /// parsed as you type ([`MAX_LIVE_BYTES`](super::diagnostics::MAX_LIVE_BYTES)): the links of a
 /// chain are followed on the main loop.
-fn tree_of(path: &Path) -> Option<crate::definition::syntax::File> {
+fn tree_of(path: &Path) -> Option<std::sync::Arc<crate::definition::syntax::File>> {
     let small =
         std::fs::metadata(path).is_ok_and(|m| m.len() <= super::diagnostics::MAX_LIVE_BYTES as u64);
     if !small {
         return None;
     }
-    parse_tree(&read(path)?).ok()
+    // Parsed once while the text stays the same: every request follows the chain again.
+    crate::definition::cache::parse_inherited(&read(path)?).ok()
 }
 
 /// The file at `relative` in the nearest folder from `folder` up that has it.

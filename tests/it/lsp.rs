@@ -1063,6 +1063,7 @@ fn the_live_limit_covers_what_a_document_inherits() {
         assert!(each < 0.2, "{each} s of CPU per keystroke");
     }
     // A scenario that plays the definition: the note, and no evaluation.
+    std::fs::write(dir.join("kid.def"), doc(0)).unwrap();
     let scn = file_uri(&dir.join("play.scn"));
     c.open(
         &scn,
@@ -1163,7 +1164,7 @@ fn a_definition_speaks_its_own_words() {
         "variant septet\ntitle \"Septet\"\nboard 7x7\npiece K king K royal \"The king steps.\"\npiece G guard WF \"The guard steps.\"\npiece W wizard FC \"The wizard leaps.\"\nstart \"2gkw2/7/7/7/7/7/3KGW1 w - - 0 1\"\ncheckmate {\n  clause \"Mate wins.\"\n}\n",
     )
     .unwrap();
-    let text = "variant ./septet.def\nscenario \"a\" {\n  start\n  rule castlin\n  expect c7 = black guard\n}\nscenario \"b\" {\n  start\n  expect c7 = white \n}\n";
+    let text = "variant ./septet.def\nscenario \"a\" {\n  start\n  rule checkmate\n  expect c7 = black guard\n}\nscenario \"b\" {\n  start\n  expect c7 = white \n}\nscenario \"c\" {\n  rule castlin\n}\n";
     let scn = dir.join("s.scn");
     let uri = file_uri(&scn);
     let mut c = Client::start_in(&dir);

@@ -96,7 +96,7 @@ const MAX_REPAIRS: usize = 16;
 pub fn outline(src: &str, offset: usize) -> Option<Outline> {
     let lines: Vec<usize> = scenario_lines(src).collect();
     let header_end = lines.first().copied().unwrap_or(src.len());
-    let (start, end) = if offset < header_end {
+    let (start, end) = if lines.is_empty() || offset < header_end {
         (src.len(), src.len())
     } else {
         let i = lines.partition_point(|&k| k <= offset).saturating_sub(1);
@@ -298,6 +298,9 @@ mod tests {
         assert_eq!(o.file.variant.node, "chess");
         // Nothing to keep: no answer, and never a loop.
         assert!(outline("scenario {{{{", 3).is_none());
+        // A place at the very end of a file without scenarios is in its header.
+        assert!(outline("\u{1d11e}\u{e9}", 6).is_none());
+        assert!(outline("variant chess\n", 14).is_some());
         let many: String = (0..100).map(|i| format!("  expect legl {i}\n")).collect();
         let broken = format!("variant chess\nscenario \"a\" {{\n{many}  rule castling\n}}\n");
         let _ = outline(&broken, broken.find("castling").unwrap());
