@@ -40,12 +40,15 @@ fn main() {
 /// Each `cfg(missing_<tool>)` is set only outside CI for a tool that is not found. A tool
 /// installed later is seen at the next change of `PATH` or of this script (until then its
 /// test stays ignored, never passed); one removed later fails its test.
+/// The tools [`tools`] looks for.
+const TOOLS: &[&str] = &["nvim"];
+
 fn tools() {
     println!("cargo:rerun-if-env-changed=PATH");
     println!("cargo:rerun-if-env-changed=CI");
     let ci = std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0");
     let path = std::env::var_os("PATH").unwrap_or_default();
-    for tool in ["nvim"] {
+    for tool in TOOLS {
         println!("cargo:rustc-check-cfg=cfg(missing_{tool})");
         let found = std::env::split_paths(&path).any(|dir| dir.join(tool).is_file());
         if !found && !ci {

@@ -41,7 +41,7 @@ impl Stamp {
     }
 
     /// Its size in bytes (0 when nothing is there).
-    pub fn len(&self) -> u64 {
+    pub fn bytes(&self) -> u64 {
         self.found.map_or(0, |(len, _)| len)
     }
 }
@@ -126,7 +126,7 @@ pub fn chain(spec: &str) -> Chain {
         if let Some((file, _)) = super::ini::spec(&spec) {
             // An INI file's sections inherit inside the file.
             let stamp = Stamp::of(Path::new(file));
-            chain.bytes += stamp.len();
+            chain.bytes += stamp.bytes();
             chain.files.push(stamp);
             break;
         }
@@ -144,7 +144,7 @@ pub fn chain(spec: &str) -> Chain {
             }
             None if is_path(&spec) => {
                 let stamp = Stamp::of(Path::new(&spec));
-                chain.bytes += stamp.len();
+                chain.bytes += stamp.bytes();
                 // A loop: the resolver reports it.
                 let again = chain.files.iter().any(|s| s.path == stamp.path);
                 let parent = stamp
@@ -276,7 +276,7 @@ mod tests {
         let chess = bundled("chess").unwrap().len() as u64;
         assert_eq!(
             c.bytes,
-            chess + c.files[0].len() + c.files[1].len(),
+            chess + c.files[0].bytes() + c.files[1].bytes(),
             "{c:?}"
         );
         let v = variant(&spec).unwrap();
@@ -304,7 +304,8 @@ mod tests {
     fn inherited_trees_are_parsed_once() {
         let text = "variant par\nfrom chess\n# a comment\n";
         let a = parse_inherited(text).unwrap();
-        let b = parse_inherited(&text.to_string()).unwrap();
+        let again = String::from(text);
+        let b = parse_inherited(&again).unwrap();
         assert!(Arc::ptr_eq(&a, &b));
     }
 }

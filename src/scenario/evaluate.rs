@@ -270,6 +270,8 @@ pub fn evaluate_with(
 }
 
 /// What [`evaluate_each`] tells as it goes.
+// A report is moved once per scenario: boxing it would buy nothing.
+#[allow(clippy::large_enum_variant)]
 pub enum Event<'a> {
     /// A scenario starts.
     Start(&'a Scenario),
