@@ -96,7 +96,7 @@ fn bound<K, V>(map: &mut HashMap<K, V>) {
 
 /// The `from` value of a definition's text, if it has one.
 fn from_of(text: &str) -> Option<String> {
-    let tree = parse_tree(text).ok()?;
+    let tree = parse_inherited(text).ok()?;
     let from = tree.statements.iter().find(|s| s.head.text == "from")?;
     Some(from.values.first()?.text.clone())
 }

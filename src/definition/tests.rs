@@ -1897,7 +1897,7 @@ fn a_move_nested_too_deep_is_an_error_at_its_place() {
     let text = format!("variant deep\nfrom chess\npiece A amazon {deep} \"x\"\n");
     let (message, at) = one_error(&text);
     let column = "piece A amazon ".len() + crate::betza::MAX_GROUP_DEPTH + 1;
-    assert_eq!(at, format!("3:{column}"));
+    assert_eq!(at, format!("test.def:3:{column}"));
     assert!(
         message.contains(&format!(
             "nests too deep: at most {} groups",

@@ -60,7 +60,13 @@ pub fn live(text: &str, path: Option<&Path>) -> Live {
     });
     if let Some(f) = &file {
         // The definition it plays counts too: it is read and resolved to check the names.
-        let played = crate::definition::cache::chain(&f.variant.node);
+        let built_in = crate::rules::Variant::ALL
+            .iter()
+            .any(|v| v.name() == f.variant.node);
+        let played = match built_in {
+            true => Chain::default(),
+            false => crate::definition::cache::chain(&f.variant.node),
+        };
         if let Some(p) = over_limit(text.len(), &played, "the definition it plays") {
             return Live {
                 file: None,
