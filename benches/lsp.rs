@@ -33,7 +33,7 @@ fn bench_live(c: &mut Criterion) {
     group.bench_function(format!("live diagnostics, {lines} lines"), |b| {
         b.iter(|| {
             let text = black_box(src.as_str());
-            let (file, diagnostics) = on_change(Kind::Scenario, text, &Lines::new(text), None);
+            let (file, diagnostics, _) = on_change(Kind::Scenario, text, &Lines::new(text), None);
             assert!(file.is_some());
             assert_eq!(diagnostics.len(), src.matches("rule castlin\n").count());
             black_box(diagnostics)

@@ -14,5 +14,6 @@ pub mod paths;
 pub mod picture;
 pub mod rules;
 pub mod scenario;
+pub mod shell;
 pub mod suggest;
 pub mod text;

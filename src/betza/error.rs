@@ -145,6 +145,8 @@ pub enum BetzaError {
     UnclosedGroup { at: usize },
     /// A `)` with no open group.
     UnmatchedClose { at: usize },
+    /// A `(` that opens more groups at once than [`super::MAX_GROUP_DEPTH`].
+    TooDeep { at: usize, limit: usize },
     /// `()`: a group with no atom in it (`at` is its `(`).
     EmptyGroup { at: usize },
     /// A modifier with no atom after it: at the end of the design or right before `)`. `at`
@@ -190,6 +192,7 @@ impl BetzaError {
             | BetzaError::UnclosedGroup { at }
             | BetzaError::UnmatchedClose { at }
             | BetzaError::EmptyGroup { at }
+            | BetzaError::TooDeep { at, .. }
             | BetzaError::DanglingModifier { at, .. }
             | BetzaError::ZeroRange { at }
             | BetzaError::RangeTooLarge { at }
@@ -223,6 +226,10 @@ impl fmt::Display for BetzaError {
                     "`)` at {at} closes nothing: there is no open `(` before it"
                 )
             }
+            BetzaError::TooDeep { at, limit } => write!(
+                f,
+                "`(` at {at} nests too deep: at most {limit} groups may be open at once"
+            ),
             BetzaError::EmptyGroup { at } => {
                 write!(f, "empty group at {at}: a group holds at least one atom")
             }

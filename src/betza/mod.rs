@@ -90,6 +90,7 @@ use std::fmt;
 use std::str::FromStr;
 
 pub use error::{BetzaError, Expected, InvalidAtom, Unsupported};
+pub use parse::MAX_GROUP_DEPTH;
 
 /// How an atom treats the squares it passes over.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -1,9 +1,14 @@
 //! The parser: text to [`Design`]. One pass, no recursion (groups are a stack of frames, so
-//! deep nesting cannot overflow the call stack), linear in the length of the input.
+//! deep nesting cannot overflow the call stack), linear in the length of the input, and at
+//! most [`MAX_GROUP_DEPTH`] groups open at once, so memory stays bounded too.
 
 use super::directions::{is_direction, Prefix};
 use super::error::{BetzaError, Expected, Unsupported};
 use super::{Atom, Design, Kind, Leap, Range};
+
+/// How many groups may be open at once. Real designs nest two or three deep; a frame costs
+/// about 140 bytes, so without a bound a text of nothing but `(` costs 70 times its length.
+pub const MAX_GROUP_DEPTH: usize = 32;
 
 /// An open group: where its `(` is, the modifiers that apply inside it, and whether it holds
 /// anything yet.
@@ -60,6 +65,12 @@ pub(crate) fn parse_with(
                 i += 1;
             }
             '(' => {
+                if frames.len() == MAX_GROUP_DEPTH {
+                    return Err(BetzaError::TooDeep {
+                        at: i,
+                        limit: MAX_GROUP_DEPTH,
+                    });
+                }
                 frames.push(Frame {
                     open: i,
                     prefix,

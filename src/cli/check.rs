@@ -226,6 +226,8 @@ struct Ran {
 }
 
 /// What a scenario's job sends back to the main thread.
+// A report is moved once per scenario: boxing it would buy nothing.
+#[allow(clippy::large_enum_variant)]
 enum Message {
     /// Scenario `seq` starts on a worker.
     Start(u64),
@@ -234,6 +236,7 @@ enum Message {
 }
 
 /// What came of one scenario's job.
+#[allow(clippy::large_enum_variant)]
 enum Job {
     Report(ScenarioReport),
     /// Not run: the run was stopping when the job's turn came.

@@ -9,6 +9,7 @@
 //! [`fmt::format`] writes a text in canonical layout (`arbiter fmt`); [`load`] finds bundled
 //! definitions and files; FENs are read by [`fen`], which the engine shares.
 
+pub mod cache;
 pub mod error;
 pub mod fen;
 pub mod fmt;

@@ -431,7 +431,13 @@ impl<'a> Resolver<'a> {
     /// The statements of text `src` with its parents' applied first. `stack` holds the source
     /// names being read, to find cycles.
     fn layer(&mut self, src: usize, stack: &mut Vec<String>, depth: usize) -> Option<Layer> {
-        let tree = match parse_tree(self.text(src)) {
+        // An inherited text is parsed once while it stays the same (every keystroke in a
+        // definition resolves its parents again); the text itself is parsed each time.
+        let tree = match if src == 0 {
+            parse_tree(self.text(src)).map(std::sync::Arc::new)
+        } else {
+            super::cache::parse_inherited(self.text(src))
+        } {
             Ok(tree) => tree,
             Err(problems) => {
                 for p in problems {

@@ -1905,3 +1905,21 @@ fn conversions_read_and_refuse() {
         "the move `nothing` does not read as Betza notation: `o` at 1 (move across the board edge) is not supported: only leaps, riders, hoppers (p g), lame leaps (n), direction modifiers and m/c are"
     );
 }
+
+/// Betza text nested deeper than the parser's bound is one error at the `(` past the bound,
+/// with its line and column and the bound, whatever the depth: 100,000 levels cost no more.
+#[test]
+fn a_move_nested_too_deep_is_an_error_at_its_place() {
+    let deep = format!("{}W{}", "(".repeat(100_000), ")".repeat(100_000));
+    let text = format!("variant deep\nfrom chess\npiece A amazon {deep} \"x\"\n");
+    let (message, at) = one_error(&text);
+    let column = "piece A amazon ".len() + crate::betza::MAX_GROUP_DEPTH + 1;
+    assert_eq!(at, format!("test.def:3:{column}"));
+    assert!(
+        message.contains(&format!(
+            "nests too deep: at most {} groups",
+            crate::betza::MAX_GROUP_DEPTH
+        )),
+        "{message}"
+    );
+}

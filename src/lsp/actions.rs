@@ -3,8 +3,9 @@
 //! `check --bless` writes ([`Failure::blessed`](crate::scenario::evaluate::Failure)); a
 //! failing expectation that another reading of an option it consulted makes hold gets that
 //! option pinned in its scenario (the pins are found on the evaluation's worker thread); an
-//! `expect illegal` without `because` gets the rule that refuses its turn, as `explain` judges
-//! it; formatting is `arbiter fmt`'s.
+//! `expect illegal` without `because` gets the rule that refused its turn in the evaluation.
+//! Every action comes from what is ready: nothing is worked out when they are asked for.
+//! Formatting is `arbiter fmt`'s, for texts up to the live limit.
 
 use std::collections::HashMap;
 
@@ -13,11 +14,10 @@ use lsp_types::{
     CodeAction, CodeActionKind, CodeActionOrCommand, Range, TextEdit, Uri, WorkspaceEdit,
 };
 
+use super::diagnostics::MAX_LIVE_BYTES;
 use super::documents::Document;
-use super::hover::judge;
 use super::text::Kind;
 use crate::scenario::ast::{Assertion, Span, StatementKind};
-use crate::with_variant;
 
 fn overlaps(a: &Span, b: &Span) -> bool {
     a.start <= b.end && b.start <= a.end
@@ -87,38 +87,35 @@ pub fn code_actions(doc: &Document, range: Range) -> Vec<CodeActionOrCommand> {
     actions
 }
 
-/// `because <rule>` for each `expect illegal` without one in `span`.
+/// `because <rule>` for each `expect illegal` without one in `span`, naming the rule the
+/// evaluation found refusing its turn: from what is ready, never worked out here.
 fn because(doc: &Document, span: &Span) -> Vec<CodeActionOrCommand> {
-    let (Some(file), Some((variant, _))) = (&doc.file, doc.variant) else {
+    let (Some(file), Some(evaluated)) = (&doc.file, &doc.evaluated) else {
         return Vec::new();
     };
     let mut actions = Vec::new();
-    for (index, scenario) in file.scenarios.iter().enumerate() {
-        if !overlaps(&scenario.span, span) {
+    for (at, rule) in evaluated
+        .refusals
+        .iter()
+        .filter(|(at, _)| overlaps(at, span))
+    {
+        let turn = file
+            .scenarios
+            .iter()
+            .filter(|s| s.span.start <= at.start && at.end <= s.span.end)
+            .flat_map(|s| &s.statements)
+            .find_map(|st| match &st.kind {
+                StatementKind::Expect(Assertion::Illegal(turn, None)) if st.span == *at => {
+                    Some(turn)
+                }
+                _ => None,
+            });
+        let Some(turn) = turn else {
             continue;
-        }
-        for (until, statement) in scenario.statements.iter().enumerate() {
-            let StatementKind::Expect(Assertion::Illegal(turn, None)) = &statement.kind else {
-                continue;
-            };
-            if !overlaps(&statement.span, span) {
-                continue;
-            }
-            let judged = with_variant!(variant, R => judge::<R>(
-                file,
-                &doc.text,
-                index,
-                until,
-                std::slice::from_ref(turn),
-                0
-            ));
-            let Some(rule) = judged.ok().and_then(|j| j.forbidden_by) else {
-                continue;
-            };
-            let at = turn.span.end..turn.span.end;
-            if let Some(e) = edit(doc, &at, format!(" because {rule}")) {
-                actions.push(quickfix(format!("Add `because {rule}`"), e));
-            }
+        };
+        let end = turn.span.end..turn.span.end;
+        if let Some(e) = edit(doc, &end, format!(" because {rule}")) {
+            actions.push(quickfix(format!("Add `because {rule}`"), e));
         }
     }
     actions
@@ -127,6 +124,18 @@ fn because(doc: &Document, span: &Span) -> Vec<CodeActionOrCommand> {
 /// The whole text in `arbiter fmt`'s layout, as one edit (none when it already is); an error
 /// naming the first problem when it does not parse.
 pub fn format(doc: &Document) -> Result<Vec<TextEdit>, lsp_server::ResponseError> {
+    // Formatting parses the whole text, at tens of bytes per byte: a huge text would block
+    // every other request while it runs.
+    if doc.text.len() > MAX_LIVE_BYTES {
+        return Err(super::error(
+            ErrorCode::RequestFailed,
+            format!(
+                "this text is {} bytes, more than the {} MiB formatted in the editor; run `arbiter fmt` on the file",
+                doc.text.len(),
+                MAX_LIVE_BYTES >> 20
+            ),
+        ));
+    }
     let formatted = match doc.kind {
         Kind::Scenario => crate::scenario::format::format(&doc.text),
         Kind::Definition => crate::definition::fmt::format(&doc.text),

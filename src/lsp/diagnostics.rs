@@ -14,6 +14,7 @@ use crossbeam_channel::{Receiver, Sender};
 use lsp_types::{Diagnostic, DiagnosticSeverity, NumberOrString};
 
 use super::text::{Kind, Lines};
+use crate::definition::cache::Chain;
 use crate::rules::search::{Cancel, Limits};
 use crate::scenario::ast::StatementKind;
 use crate::scenario::ast::{File, Span};
@@ -23,8 +24,10 @@ use crate::scenario::evaluate::{
 };
 use crate::scenario::parse::parse_file_partial;
 
-/// Texts larger than this get no live analysis: the parse tree of a scenario file costs tens
-/// of bytes per byte, and a keystroke must not wait for it. `arbiter check` still reads them.
+/// Texts larger than this, with everything they inherit (a definition's `from` chain, the
+/// definition a scenario file plays), get no live analysis: the parse tree of a scenario file
+/// costs tens of bytes per byte, a definition's resolution reads every text of its chain, and
+/// a keystroke must not wait for them. `arbiter check` still reads them.
 pub const MAX_LIVE_BYTES: usize = 2 << 20;
 
 /// What the server's diagnostics are attributed to.
@@ -35,6 +38,8 @@ pub const SOURCE: &str = "arbiter";
 pub struct Live {
     pub file: Option<File>,
     pub problems: Vec<Problem>,
+    /// Over [`MAX_LIVE_BYTES`] with what it plays: nothing was analysed.
+    pub too_large: bool,
 }
 
 /// Parses a scenario text and checks its names, running nothing.
@@ -42,7 +47,8 @@ pub fn live(text: &str, path: Option<&Path>) -> Live {
     if text.len() > MAX_LIVE_BYTES {
         return Live {
             file: None,
-            problems: vec![too_large(text.len())],
+            problems: vec![too_large(text.len(), "")],
+            too_large: true,
         };
     }
     let (file, mut problems) = parse_file_partial(text);
@@ -56,41 +62,89 @@ pub fn live(text: &str, path: Option<&Path>) -> Live {
     match (&file, refused) {
         // The path is not read: its refusal is the variant's only problem.
         (_, Some(refused)) => problems.push(refused),
-        (Some(f), None) => problems.extend(name_problems(f, text, &Settings::default())),
+        (Some(f), None) => {
+            // The definition it plays counts too: it is read and resolved to check the names.
+            let built_in = crate::rules::Variant::ALL
+                .iter()
+                .any(|v| v.name() == f.variant.node);
+            let played = match built_in {
+                true => Chain::default(),
+                false => crate::definition::cache::chain(&f.variant.node),
+            };
+            if let Some(p) = over_limit(text.len(), &played, "the definition it plays") {
+                return Live {
+                    file: None,
+                    problems: vec![p],
+                    too_large: true,
+                };
+            }
+            problems.extend(name_problems(f, text, &Settings::default()));
+        }
         (None, None) => {}
     }
     problems.sort_by_key(|p| p.span.start);
     problems.dedup();
-    Live { file, problems }
+    Live {
+        file,
+        problems,
+        too_large: false,
+    }
+}
+
+/// The note for a text whose chain is over [`MAX_LIVE_BYTES`], if it is.
+fn over_limit(own: usize, chain: &Chain, what: &str) -> Option<Problem> {
+    let total = own as u64 + chain.bytes;
+    (total > MAX_LIVE_BYTES as u64).then(|| {
+        too_large(
+            usize::try_from(total).unwrap_or(usize::MAX),
+            &format!(" with {what} and everything it inherits"),
+        )
+    })
+}
+
+/// Why a definition's text is not resolved as it is typed: it is over [`MAX_LIVE_BYTES`]
+/// with everything it inherits.
+pub fn definition_too_large(text: &str, path: Option<&Path>) -> Option<Problem> {
+    if text.len() > MAX_LIVE_BYTES {
+        return Some(too_large(text.len(), ""));
+    }
+    over_limit(
+        text.len(),
+        &crate::definition::cache::inherited_by(text, path),
+        "the definitions it inherits",
+    )
 }
 
 /// What a keystroke costs: the live analysis of a document's text ([`live`] for a scenario
 /// file, [`definition`] for a definition), as LSP diagnostics; the scenario file as far as it
-/// parses.
+/// parses; whether the text with what it inherits is over [`MAX_LIVE_BYTES`].
 pub fn on_change(
     kind: Kind,
     text: &str,
     lines: &Lines,
     path: Option<&Path>,
-) -> (Option<File>, Vec<Diagnostic>) {
-    let (file, problems) = match kind {
+) -> (Option<File>, Vec<Diagnostic>, bool) {
+    let (file, problems, too_large) = match kind {
         Kind::Scenario => {
             let live = live(text, path);
-            (live.file, live.problems)
+            (live.file, live.problems, live.too_large)
         }
-        Kind::Definition => (None, definition(text, path)),
+        Kind::Definition => match definition_too_large(text, path) {
+            Some(p) => (None, vec![p], true),
+            None => (None, definition(text, path), false),
+        },
     };
     let diagnostics = problems
         .iter()
         .map(|p| of_problem(text, lines, p))
         .collect();
-    (file, diagnostics)
+    (file, diagnostics, too_large)
 }
 
-fn too_large(len: usize) -> Problem {
+fn too_large(len: usize, with: &str) -> Problem {
     Problem::new(
         format!(
-            "this text is {len} bytes, more than the {} MiB checked as you type; `arbiter check` still checks it",
+            "this text{with} is {len} bytes, more than the {} MiB checked as you type; `arbiter check` still checks it",
             MAX_LIVE_BYTES >> 20
         ),
         0..0,
@@ -101,8 +155,8 @@ fn too_large(len: usize) -> Problem {
 /// A definition's errors: each in this text where it is, and each in a text it inherits from
 /// at the `from` line that brings that text in (the message says where in it).
 pub fn definition(text: &str, path: Option<&Path>) -> Vec<Problem> {
-    if text.len() > MAX_LIVE_BYTES {
-        return vec![too_large(text.len())];
+    if let Some(p) = definition_too_large(text, path) {
+        return vec![p];
     }
     let errors = match resolve_definition(text, path) {
         Ok(_) => return Vec::new(),
@@ -140,7 +194,7 @@ pub fn resolve_definition(
             Some(p) => crate::definition::load::beside(spec, p)?,
             None => spec.to_string(),
         };
-        crate::definition::load::source(&spec)
+        crate::definition::cache::source(&spec)
     };
     crate::definition::parse(&name, text, &loader)
 }
@@ -219,7 +273,7 @@ pub struct Job {
     pub generation: u64,
     pub cancel: Cancel,
     pub text: String,
-    pub file: File,
+    pub file: std::sync::Arc<File>,
     /// `--max-nodes`, if given.
     pub max_nodes: Option<u64>,
 }
@@ -233,6 +287,8 @@ pub struct Evaluated {
     pub failures: Vec<(Failure, bool)>,
     pub problems: Vec<Problem>,
     pub pins: Vec<Pin>,
+    /// Each `expect illegal` without `because` that held, and the rule that refused its turn.
+    pub refusals: Vec<(Span, &'static str)>,
 }
 
 /// An option reading that decides a failing expectation: pinned in its scenario, the
@@ -272,6 +328,7 @@ pub fn worker(jobs: Receiver<Job>, done: Sender<Evaluated>) {
                 generation: job.generation,
                 failures: Vec::new(),
                 pins: Vec::new(),
+                refusals: Vec::new(),
                 problems: vec![Problem::new(
                     "internal error: the evaluation of this file panicked; please report it",
                     0..0,
@@ -298,6 +355,7 @@ pub fn evaluate(job: &Job) -> Option<Evaluated> {
     let mut failures = Vec::new();
     let mut problems = Vec::new();
     let mut failing = Vec::new();
+    let mut refusals = Vec::new();
     let header = evaluate_each(&job.file, &job.text, &settings, |event| {
         if job.cancel.cancelled() {
             return ControlFlow::Break(());
@@ -309,6 +367,7 @@ pub fn evaluate(job: &Job) -> Option<Evaluated> {
             }
             failures.extend(report.failures.into_iter().map(|f| (f, pending)));
             problems.extend(report.problems);
+            refusals.extend(report.refused_by);
         }
         ControlFlow::Continue(())
     });
@@ -324,6 +383,7 @@ pub fn evaluate(job: &Job) -> Option<Evaluated> {
         failures,
         problems,
         pins,
+        refusals,
     })
 }
 

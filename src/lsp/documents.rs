@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::Instant;
 
 use lsp_types::{Diagnostic, TextDocumentContentChangeEvent};
@@ -13,7 +14,7 @@ use super::names::{variant_in, Names};
 use super::text::{file_path, Kind, Lines};
 use crate::rules::search::Cancel;
 use crate::rules::Variant;
-use crate::scenario::ast::File;
+use crate::scenario::ast::{File, Span};
 use crate::scenario::evaluate::Failure;
 
 /// One open document.
@@ -27,8 +28,10 @@ pub struct Document {
     pub lines: Lines,
     /// Bumped on every change; an evaluation of an older generation is cancelled.
     counter: &'static AtomicU64,
-    /// The scenario file as far as it parses.
-    pub file: Option<File>,
+    /// The scenario file as far as it parses: its header and the scenarios that parse.
+    pub file: Option<Arc<File>>,
+    /// The text with what it inherits is over the live limit: nothing is analysed.
+    pub too_large: bool,
     /// The variant its `variant` line names, and the board size, when it names one.
     pub variant: Option<(Variant, Option<(u8, u8)>)>,
     /// Syntax and name diagnostics of the current text.
@@ -46,6 +49,8 @@ pub struct Evaluation {
     pub diagnostics: Vec<Diagnostic>,
     pub failures: Vec<Failure>,
     pub pins: Vec<Pin>,
+    /// Each `expect illegal` without `because` that held, and the rule that refused it.
+    pub refusals: Vec<(Span, &'static str)>,
 }
 
 impl Document {
@@ -82,15 +87,42 @@ impl Document {
         self.lines = Lines::new(&self.text);
         self.evaluated = None;
         let path = self.path.as_deref();
-        let (file, live) = diagnostics::on_change(self.kind, &self.text, &self.lines, path);
-        self.file = file;
+        let (file, live, too_large) =
+            diagnostics::on_change(self.kind, &self.text, &self.lines, path);
+        self.file = file.map(Arc::new);
         self.live = live;
+        self.too_large = too_large;
         self.variant = match self.kind {
-            Kind::Scenario if self.text.len() <= diagnostics::MAX_LIVE_BYTES => {
-                variant_in(&self.text, path)
-            }
+            Kind::Scenario if !too_large => variant_in(&self.text, path),
             _ => None,
         };
+    }
+
+    /// The file around `offset` as far as it parses, and the lines left out: the parsed file
+    /// when it holds that place, or else the header and the scenario there with their broken
+    /// lines blanked out (a file being typed is broken most of the time).
+    pub fn parsed_at(&self, offset: usize) -> Option<(Arc<File>, Vec<Span>)> {
+        if self.too_large || self.kind != Kind::Scenario {
+            return None;
+        }
+        if let Some(file) = &self.file {
+            let first = crate::scenario::parse::scenario_starts(&self.text).next();
+            let in_header = first.is_none_or(|at| offset < at);
+            if in_header
+                || file
+                    .scenarios
+                    .iter()
+                    .any(|s| s.span.contains(&offset) || s.span.end == offset)
+            {
+                return Some((file.clone(), Vec::new()));
+            }
+        }
+        let outline = crate::scenario::parse::outline(&self.text, offset)?;
+        let mut file = outline.file;
+        if let Some(p) = self.path.as_deref() {
+            file.variant.node = crate::definition::load::beside(&file.variant.node, p);
+        }
+        Some((Arc::new(file), outline.blanked))
     }
 
     /// Whether the current text is evaluated or being evaluated.
@@ -123,6 +155,7 @@ impl Document {
             diagnostics,
             failures: evaluated.failures.into_iter().map(|(f, _)| f).collect(),
             pins: evaluated.pins,
+            refusals: evaluated.refusals,
         });
         true
     }
@@ -164,6 +197,7 @@ impl Documents {
             lines: Lines::new(""),
             counter,
             file: None,
+            too_large: false,
             variant: None,
             live: Vec::new(),
             evaluated: None,

@@ -34,9 +34,9 @@ pub fn definition(doc: &Document, position: Position) -> Option<Location> {
     if doc.kind == Kind::Definition {
         return in_open_definition(doc, position);
     }
-    let file = doc.file.as_ref()?;
     let offset = doc.lines.offset(&doc.text, position);
-    let wanted = match target_at(file, offset)?.0 {
+    let (file, _) = doc.parsed_at(offset)?;
+    let wanted = match target_at(&file, offset)?.0 {
         Target::Rule(id) => Wanted::Rule(id),
         Target::Option(name) => Wanted::Option(name),
         _ => return None,
@@ -72,7 +72,7 @@ fn location(path: &Path, span: &Span) -> Option<Location> {
 /// that names pieces, or what a `without` line drops, to its declaration in this text or in a
 /// definition it inherits from; from `from`'s value to that definition.
 fn in_open_definition(doc: &Document, position: Position) -> Option<Location> {
-    if doc.text.len() > super::diagnostics::MAX_LIVE_BYTES {
+    if doc.too_large {
         return None;
     }
     let offset = doc.lines.offset(&doc.text, position);
@@ -174,6 +174,19 @@ fn read(path: &Path) -> Option<String> {
     String::from_utf8(bytes).ok()
 }
 
+/// A definition file's syntax tree, read as [`read`] reads it, when it is small enough to be
+/// parsed as you type ([`MAX_LIVE_BYTES`](super::diagnostics::MAX_LIVE_BYTES)): the links of a
+/// chain are followed on the main loop.
+fn tree_of(path: &Path) -> Option<std::sync::Arc<crate::definition::syntax::File>> {
+    let small =
+        std::fs::metadata(path).is_ok_and(|m| m.len() <= super::diagnostics::MAX_LIVE_BYTES as u64);
+    if !small {
+        return None;
+    }
+    // Parsed once while the text stays the same: every request follows the chain again.
+    crate::definition::cache::parse_inherited(&read(path)?).ok()
+}
+
 /// The file at `relative` in the nearest folder from `folder` up that has it.
 fn above(folder: &Path, relative: &str) -> Option<PathBuf> {
     folder
@@ -188,8 +201,7 @@ fn in_definition(path: &Path, wanted: Wanted, depth: usize) -> Option<(PathBuf, 
     if depth > MAX_DEPTH {
         return None;
     }
-    let text = read(path)?;
-    let tree = parse_tree(&text).ok()?;
+    let tree = tree_of(path)?;
     if let Some(span) = declared(&tree, wanted) {
         return Some((path.to_path_buf(), span));
     }
@@ -207,13 +219,10 @@ pub fn inherited(path: &Path) -> Vec<PathBuf> {
     let mut chain = Vec::new();
     let mut at = path.to_path_buf();
     while chain.len() < MAX_DEPTH {
-        let Some(parent) = read(&at)
-            .and_then(|text| parse_tree(&text).ok())
-            .and_then(|tree| {
-                let from = tree.statements.iter().find(|s| s.head.text == "from")?;
-                parent_file(&at, &from.values.first()?.text)
-            })
-        else {
+        let Some(parent) = tree_of(&at).and_then(|tree| {
+            let from = tree.statements.iter().find(|s| s.head.text == "from")?;
+            parent_file(&at, &from.values.first()?.text)
+        }) else {
             break;
         };
         chain.push(parent.clone());

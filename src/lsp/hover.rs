@@ -4,16 +4,16 @@
 //! decided it (as `arbiter explain` judges it, in the position just before that line); a
 //! square in an expectation the piece on it there; a state key or an invariant its summary.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use lsp_types::{Hover, HoverContents, MarkupContent, MarkupKind, Position};
 
-use super::diagnostics::MAX_LIVE_BYTES;
 use super::documents::Document;
 use super::names::Names;
 use super::text::Kind;
 use crate::rules::explain::{self, Verdict};
-use crate::rules::{consulted, Color, Game, Limits, Rules};
+use crate::rules::{consulted, Color, Game, Limits, Rules, Variant};
 use crate::scenario::ast::{Assertion, File, Span, SquareName, StatementKind, TurnText};
 use crate::scenario::evaluate::{game_before, Lowering, Settings};
 use crate::text::{markdown, markdown_code};
@@ -25,6 +25,9 @@ pub const POSITION_BUDGET: Duration = Duration::from_millis(250);
 
 /// The node budget of each search run on the way to a position for a hover.
 const POSITION_NODES: u64 = 2_000_000;
+
+/// A turn is judged as you type in a position with at most this many legal turns.
+pub const MAX_JUDGED_TURNS: u64 = 10_000;
 
 /// What the cursor is on.
 pub enum Target<'f> {
@@ -135,25 +138,90 @@ fn on_square(index: usize, until: usize, square: &SquareName) -> (Target<'_>, Sp
     )
 }
 
-/// The hover at `position`, if the cursor is on something `arbiter` knows.
-pub fn hover(doc: &Document, position: Position) -> Option<Hover> {
+/// A hover: ready now, or a position to work out on the hover worker.
+pub enum Reply {
+    Now(Option<Hover>),
+    Later(Deferred),
+}
+
+/// A hover that needs the position before its line (a turn's verdict, a square's piece): the
+/// statements before it run, which may cost seconds, so it is worked out off the main thread.
+pub struct Deferred {
+    file: Arc<File>,
+    text: String,
+    variant: Variant,
+    index: usize,
+    until: usize,
+    asked: Asked,
+    range: lsp_types::Range,
+    /// The command that works it out without a budget.
+    command: String,
+}
+
+enum Asked {
+    Turn(Vec<TurnText>, usize),
+    Square(SquareName),
+}
+
+impl Deferred {
+    /// Works the hover out.
+    pub fn run(self) -> Hover {
+        let (file, text, index, until) = (&*self.file, self.text.as_str(), self.index, self.until);
+        let value = match &self.asked {
+            Asked::Turn(turns, which) => with_variant!(self.variant, R => turn_text::<R>(
+                file, text, index, until, turns, *which, &self.command
+            )),
+            Asked::Square(square) => {
+                with_variant!(self.variant, R => square_text::<R>(file, text, index, until, square))
+            }
+        };
+        markup(value, self.range)
+    }
+
+    /// The hover when working it out took longer than `budget`.
+    pub fn gave_up(&self, budget: Duration) -> Hover {
+        let written = match &self.asked {
+            Asked::Turn(turns, which) => markdown_code(&turns[*which].text),
+            Asked::Square(square) => markdown_code(&square.text()),
+        };
+        markup(
+            format!(
+                "{written}: too costly to work out here (more than {} ms); run {}",
+                budget.as_millis(),
+                markdown_code(&self.command)
+            ),
+            self.range,
+        )
+    }
+}
+
+/// The hover at `position`, if the cursor is on something `arbiter` knows: at once, or to be
+/// worked out when it needs a position.
+pub fn hover(doc: &Document, position: Position) -> Reply {
     let offset = doc.lines.offset(&doc.text, position);
     if doc.kind == Kind::Definition {
-        if doc.text.len() > MAX_LIVE_BYTES {
-            return None;
+        if doc.too_large {
+            return Reply::Now(None);
         }
-        let (text, span) =
-            super::hover_definition::text_at(&doc.text, doc.path.as_deref(), offset)?;
-        return Some(markup(text, doc.lines.range(&doc.text, &span)));
+        return Reply::Now(
+            super::hover_definition::text_at(&doc.text, doc.path.as_deref(), offset)
+                .map(|(text, span)| markup(text, doc.lines.range(&doc.text, &span))),
+        );
     }
-    let file = doc.file.as_ref()?;
-    let names = doc.names()?;
-    let (target, span) = target_at(file, offset)?;
+    let Some((file, blanked)) = doc.parsed_at(offset) else {
+        return Reply::Now(None);
+    };
+    let Some(names) = doc.names() else {
+        return Reply::Now(None);
+    };
+    let Some((target, span)) = target_at(&file, offset) else {
+        return Reply::Now(None);
+    };
+    let range = doc.lines.range(&doc.text, &span);
     let text = match target {
-        Target::Rule(id) => rule_text(&names, id)?,
-        Target::Option(name) => option_text(&names, name)?,
-        Target::Key(name) => {
-            let k = names.key(name)?;
+        Target::Rule(id) => rule_text(&names, id),
+        Target::Option(name) => option_text(&names, name),
+        Target::Key(name) => names.key(name).map(|k| {
             format!(
                 "**{}**{}: {}\n\nvalues: {}",
                 markdown(k.name),
@@ -161,41 +229,83 @@ pub fn hover(doc: &Document, position: Position) -> Option<Hover> {
                 markdown(k.summary),
                 markdown(k.values)
             )
-        }
-        Target::Invariant(name) => {
-            let i = names.invariant(name)?;
+        }),
+        Target::Invariant(name) => names.invariant(name).map(|i| {
             format!(
                 "invariant **{}**: {}",
                 markdown(i.name),
                 markdown(i.summary)
             )
-        }
-        Target::Variant => format!(
+        }),
+        Target::Variant => Some(format!(
             "**{}**: {}\n\nboards: {}; pieces: {}",
             markdown(names.variant),
             markdown(names.info.game),
             markdown(&names.info.boards_text()),
-            markdown(&names.info.letters())
-        ),
+            markdown(&names.words())
+        )),
         Target::Turn {
             index,
             until,
             turns,
             which,
         } => {
-            let (variant, _) = doc.variant?;
-            with_variant!(variant, R => turn_text::<R>(file, &doc.text, index, until, turns, which))
+            let asked = Asked::Turn(turns.to_vec(), which);
+            return later(doc, &file, &blanked, index, until, asked, range);
         }
         Target::Square {
             index,
             until,
             square,
         } => {
-            let (variant, _) = doc.variant?;
-            with_variant!(variant, R => square_text::<R>(file, &doc.text, index, until, square))
+            let asked = Asked::Square(square.clone());
+            return later(doc, &file, &blanked, index, until, asked, range);
         }
     };
-    Some(markup(text, doc.lines.range(&doc.text, &span)))
+    Reply::Now(text.map(|t| markup(t, range)))
+}
+
+/// The deferred hover of a turn or a square in statement `until` of scenario `index`, or at
+/// once why there is none: a line above it that does not parse leaves its position unknown.
+fn later(
+    doc: &Document,
+    file: &Arc<File>,
+    blanked: &[Span],
+    index: usize,
+    until: usize,
+    asked: Asked,
+    range: lsp_types::Range,
+) -> Reply {
+    let Some((variant, _)) = doc.variant else {
+        return Reply::Now(None);
+    };
+    let statement = &file.scenarios[index].statements[until];
+    let written = match &asked {
+        Asked::Turn(turns, which) => markdown_code(&turns[*which].text),
+        Asked::Square(square) => markdown_code(&square.text()),
+    };
+    if let Some(broken) = blanked.iter().find(|b| b.start < statement.span.start) {
+        let line = doc.lines.position(&doc.text, broken.start).line + 1;
+        return Reply::Now(Some(markup(
+            format!("{written}: the position before this line is not known while line {line} above does not parse"),
+            range,
+        )));
+    }
+    let line = doc.lines.position(&doc.text, statement.span.start).line + 1;
+    let command = match doc.path.as_deref() {
+        Some(path) => format!("arbiter explain {}:{line}", crate::shell::typed(path)),
+        None => format!("arbiter explain FILE:{line} (once the file is saved)"),
+    };
+    Reply::Later(Deferred {
+        file: file.clone(),
+        text: doc.text.clone(),
+        variant,
+        index,
+        until,
+        asked,
+        range,
+        command,
+    })
 }
 
 fn markup(value: String, range: lsp_types::Range) -> Hover {
@@ -272,8 +382,21 @@ pub struct Judged {
     pub canonical: Option<String>,
 }
 
+/// Why a turn is not judged: the position is not reached, or it has too many legal turns.
+pub enum NotJudged {
+    Why(String),
+    TooCostly(u64),
+}
+
+impl From<String> for NotJudged {
+    fn from(why: String) -> NotJudged {
+        NotJudged::Why(why)
+    }
+}
+
 /// Judges turn `which` of `turns` (statement `until` of scenario `index`), the turns before it
-/// on the line played first, as `arbiter explain` does.
+/// on the line played first, as `arbiter explain` does, in a position with at most
+/// [`MAX_JUDGED_TURNS`] legal turns.
 pub fn judge<R: Rules>(
     file: &File,
     src: &str,
@@ -281,19 +404,27 @@ pub fn judge<R: Rules>(
     until: usize,
     turns: &[TurnText],
     which: usize,
-) -> Result<Judged, String> {
+) -> Result<Judged, NotJudged> {
+    // Playing or judging a turn lists every legal turn, at tens of microseconds each: a
+    // crowded ChessXpanse board has half a million. Counting them first costs a fraction.
+    let affordable = |game: &Game<R>| match game.position().count_legal() {
+        legal if legal > MAX_JUDGED_TURNS => Err(NotJudged::TooCostly(legal)),
+        _ => Ok(()),
+    };
     let mut game = before::<R>(file, src, index, until)?;
     let lowering = Lowering::<R>::new(*game.position().board().geometry());
     for t in &turns[..which] {
         let pattern = lowering.turn(t).map_err(|p| p.message)?;
+        affordable(&game)?;
         if game.play(&pattern).is_err() {
-            return Err(format!(
+            return Err(NotJudged::Why(format!(
                 "not reached: `{}` before it on this line is refused",
                 t.text
-            ));
+            )));
         }
     }
     let pattern = lowering.turn(&turns[which]).map_err(|p| p.message)?;
+    affordable(&game)?;
     let e = consulted::quietly(|| explain::explain(&game, &pattern));
     Ok(Judged {
         summary: e.summary(),
@@ -320,11 +451,19 @@ fn turn_text<R: Rules>(
     until: usize,
     turns: &[TurnText],
     which: usize,
+    command: &str,
 ) -> String {
     let written = markdown_code(&turns[which].text);
     let judged = match judge::<R>(file, src, index, until, turns, which) {
         Ok(j) => j,
-        Err(why) => return format!("{written}: {}", markdown(&why)),
+        Err(NotJudged::TooCostly(legal)) => {
+            return format!(
+                "{written}: too costly to work out here ({legal} legal turns, more than the \
+                 {MAX_JUDGED_TURNS} judged as you type); run {}",
+                markdown_code(command)
+            )
+        }
+        Err(NotJudged::Why(why)) => return format!("{written}: {}", markdown(&why)),
     };
     let mut out = format!("{written}: **{}**", markdown(&judged.summary));
     if let Some(c) = judged.canonical.filter(|c| *c != turns[which].text) {
@@ -374,7 +513,15 @@ fn square_text<R: Rules>(
     let Some(sq) = position.board().geometry().parse_square(&name) else {
         return format!("{} is not on this board", markdown_code(&name));
     };
+    // A definition's pieces by their own names: `white guard`, not `white piece`.
     let on = match position.board().get(sq) {
+        Some(piece) if piece.design().is_none() => {
+            let colour = match piece.color() {
+                Color::White => "white",
+                Color::Black => "black",
+            };
+            markdown(&format!("{colour} {}", R::word_of(piece.role()))).into_owned()
+        }
         Some(piece) => markdown(&piece.to_string()).into_owned(),
         None => "empty".to_string(),
     };

@@ -9,7 +9,7 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use super::diagnostics::{resolve_definition, MAX_LIVE_BYTES};
+use super::diagnostics::{definition_too_large, resolve_definition, MAX_LIVE_BYTES};
 use super::reference;
 use crate::betza::{Design, Kind, Modality, Range, Side};
 use crate::definition::model::{Definition, OptionDecl, PieceDef};
@@ -373,7 +373,7 @@ pub fn pieces_and_options(
     text: &str,
     path: Option<&Path>,
 ) -> (Vec<(char, String)>, Vec<OptionDecl>) {
-    if text.len() > MAX_LIVE_BYTES {
+    if definition_too_large(text, path).is_some() {
         return (Vec::new(), Vec::new());
     }
     if let Ok(def) = resolve_definition(text, path) {
@@ -420,7 +420,7 @@ pub fn pieces_and_options(
 
 /// The definition a text's `from` names, as [`parent_of`] reads it, from the text alone.
 pub fn parent_of_text(text: &str, path: Option<&Path>) -> Option<Definition> {
-    if text.len() > MAX_LIVE_BYTES {
+    if definition_too_large(text, path).is_some() {
         return None;
     }
     parent_of(&parse_tree(text).ok()?.statements, path)
@@ -437,13 +437,20 @@ fn parent_of(statements: &[Statement], path: Option<&Path>) -> Option<Definition
     load_beside(spec, path)
 }
 
-/// The definition `spec` names from the definition at `path`, as `from` reads it.
+/// The definition `spec` names from the definition at `path`, as `from` reads it: read and
+/// resolved once while its files stay as they are, and not at all past the live limit.
 fn load_beside(spec: &str, path: Option<&Path>) -> Option<Definition> {
     let spec = match path {
         Some(p) => crate::definition::load::beside(spec, p).ok()?,
         None => spec.to_string(),
     };
-    crate::definition::load::load(&spec).ok()
+    if crate::definition::cache::chain(&spec).bytes > MAX_LIVE_BYTES as u64 {
+        return None;
+    }
+    match crate::definition::cache::variant(&spec).ok()? {
+        crate::rules::Variant::Defined(id) => Some(crate::rules::defined::entry(id).def.clone()),
+        _ => None,
+    }
 }
 
 #[cfg(test)]

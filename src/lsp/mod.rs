@@ -16,6 +16,7 @@
 
 pub mod actions;
 pub mod completion;
+pub mod deferred;
 pub mod diagnostics;
 pub mod documents;
 pub mod goto;
@@ -65,20 +66,33 @@ pub fn serve(max_nodes: Option<u64>) -> i32 {
     let worker = std::thread::Builder::new()
         .name("lsp-evaluator".into())
         .spawn(move || diagnostics::worker(job_rx, done_tx));
-    let (Ok(writer), Ok(_), Ok(_)) = (writer, reader, worker) else {
+    let (later_tx, later_rx) = unbounded::<deferred::Job>();
+    let (answered_tx, answered_rx) = unbounded::<deferred::Done>();
+    let positions = std::thread::Builder::new()
+        .name("lsp-positions".into())
+        .spawn(move || deferred::worker(later_rx, answered_tx));
+    let (Ok(writer), Ok(_), Ok(_), Ok(_)) = (writer, reader, worker, positions) else {
         eprintln!("error: cannot start the language server's threads");
         return 2;
     };
     let mut server = Server {
         out: out_tx,
         jobs: job_tx,
+        later: later_tx,
+        pending: Vec::new(),
         documents: Documents::default(),
         state: State::Uninitialized,
         max_nodes,
         watches: false,
     };
     let code = loop {
-        let tick = match server.documents.next_due() {
+        let due = server
+            .documents
+            .next_due()
+            .into_iter()
+            .chain(server.pending.iter().map(|p| p.due))
+            .min();
+        let tick = match due {
             Some(at) => after(at.saturating_duration_since(Instant::now())),
             None => never(),
         };
@@ -96,8 +110,14 @@ pub fn serve(max_nodes: Option<u64>) -> i32 {
                     server.evaluated(evaluated);
                 }
             },
+            recv(answered_rx) -> answered => {
+                if let Ok(answered) = answered {
+                    server.answered(answered);
+                }
+            },
             recv(tick) -> _ => {},
         }
+        server.give_up_due();
         server.start_due();
     };
     server.documents.cancel_all();
@@ -117,6 +137,9 @@ enum State {
 struct Server {
     out: Sender<String>,
     jobs: Sender<Job>,
+    /// The requests worked out off the main loop ([`deferred`]), and those not answered yet.
+    later: Sender<deferred::Job>,
+    pending: Vec<deferred::Pending>,
     documents: Documents,
     state: State,
     max_nodes: Option<u64>,
@@ -181,12 +204,15 @@ impl Server {
                         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                             self.request(request)
                         }));
-                        result.unwrap_or_else(|_| {
-                            Err(error(
+                        match result {
+                            Ok(Some(answer)) => answer,
+                            // Answered later, by the position worker or on giving up.
+                            Ok(None) => return None,
+                            Err(_) => Err(error(
                                 ErrorCode::InternalError,
                                 "internal error: the request's handler panicked; please report it",
-                            ))
-                        })
+                            )),
+                        }
                     }
                 };
                 self.respond(id, answer);
@@ -209,15 +235,71 @@ impl Server {
         }
     }
 
-    fn request(&mut self, request: Request) -> Answer {
-        let Request { method, params, .. } = request;
-        match method.as_str() {
-            request::HoverRequest::METHOD => {
-                let p: lsp_types::HoverParams = params_of(params)?;
+    /// A request's answer, or `None` when it is worked out off the main loop.
+    fn request(&mut self, request: Request) -> Option<Answer> {
+        let Request { id, method, params } = request;
+        if method == request::HoverRequest::METHOD {
+            let reply = params_of::<lsp_types::HoverParams>(params).and_then(|p| {
                 let pos = p.text_document_position_params;
-                let doc = self.document(&pos.text_document.uri)?;
-                to_value(hover::hover(doc, pos.position))
-            }
+                Ok(hover::hover(
+                    self.document(&pos.text_document.uri)?,
+                    pos.position,
+                ))
+            });
+            return match reply {
+                Ok(hover::Reply::Now(hover)) => Some(to_value(hover)),
+                Ok(hover::Reply::Later(job)) => {
+                    self.defer(id, job);
+                    None
+                }
+                Err(e) => Some(Err(e)),
+            };
+        }
+        Some(self.answer(method, params))
+    }
+
+    /// Hands a hover to the position worker, to be answered when it is worked out or when
+    /// [`deferred::BUDGET`] has passed, whichever comes first.
+    fn defer(&mut self, id: RequestId, hover: hover::Deferred) {
+        let abandoned = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let gave_up = serde_json::to_value(hover.gave_up(deferred::BUDGET)).unwrap_or(Value::Null);
+        self.pending.push(deferred::Pending {
+            id: id.clone(),
+            due: Instant::now() + deferred::BUDGET,
+            gave_up,
+            abandoned: abandoned.clone(),
+        });
+        let _ = self.later.send(deferred::Job {
+            id,
+            hover,
+            abandoned,
+        });
+    }
+
+    /// Sends a deferred request's answer, unless it was answered already.
+    fn answered(&mut self, done: deferred::Done) {
+        if let Some(i) = self.pending.iter().position(|p| p.id == done.id) {
+            self.pending.swap_remove(i);
+            self.respond(done.id, Ok(done.answer));
+        }
+    }
+
+    /// Answers each deferred request whose budget has passed: it gave up.
+    fn give_up_due(&mut self) {
+        let now = Instant::now();
+        let (due, waiting): (Vec<_>, Vec<_>) = std::mem::take(&mut self.pending)
+            .into_iter()
+            .partition(|p| p.due <= now);
+        self.pending = waiting;
+        for p in due {
+            p.abandoned
+                .store(true, std::sync::atomic::Ordering::Relaxed);
+            self.respond(p.id, Ok(p.gave_up));
+        }
+    }
+
+    fn answer(&mut self, method: String, params: Value) -> Answer {
+        match method.as_str() {
             request::Completion::METHOD => {
                 let p: lsp_types::CompletionParams = params_of(params)?;
                 let pos = p.text_document_position;
@@ -362,8 +444,25 @@ impl Server {
                     }
                 }
             }
-            // `initialized`, `$/cancelRequest` (every request is answered at once), settings
-            // and anything unknown: nothing to do.
+            notification::Cancel::METHOD => {
+                if let Ok(p) = params_of::<lsp_types::CancelParams>(n.params) {
+                    let id = match p.id {
+                        lsp_types::NumberOrString::Number(n) => RequestId::from(n),
+                        lsp_types::NumberOrString::String(s) => RequestId::from(s),
+                    };
+                    if let Some(i) = self.pending.iter().position(|p| p.id == id) {
+                        let p = self.pending.swap_remove(i);
+                        p.abandoned
+                            .store(true, std::sync::atomic::Ordering::Relaxed);
+                        self.respond(
+                            p.id,
+                            Err(error(ErrorCode::RequestCanceled, "cancelled by the client")),
+                        );
+                    }
+                }
+            }
+            // `initialized`, settings and anything unknown: nothing to do (every request but a
+            // deferred hover is answered at once).
             _ => {}
         }
     }

@@ -35,7 +35,7 @@ impl Names {
             keys: R::state_keys(),
             invariants: R::invariants(),
             zones: R::zones(),
-            pieces: R::info().pieces.iter().map(|r| (r.letter(), r.word())).collect(),
+            pieces: R::info().pieces.iter().map(|r| (r.letter(), R::word_of(*r))).collect(),
             squares: R::geometry_for(size)
                 .map(|g| g.squares().map(|s| g.square_name(s)).collect())
                 .unwrap_or_default(),
@@ -56,6 +56,16 @@ impl Names {
 
     pub fn invariant(&self, name: &str) -> Option<&'static InvariantDef> {
         self.invariants.iter().find(|i| i.name == name)
+    }
+
+    /// The pieces, each its letter and word: `K king, Q queen`.
+    pub fn words(&self) -> String {
+        let pieces: Vec<String> = self
+            .pieces
+            .iter()
+            .map(|(letter, word)| format!("{letter} {word}"))
+            .collect();
+        pieces.join(", ")
     }
 
     /// The reasons a game of this variant can end for.
@@ -81,12 +91,17 @@ pub fn variant_in(text: &str, path: Option<&Path>) -> Option<(Variant, Option<(u
     variant_named(spec, path).map(|v| (v, size))
 }
 
-/// The variant `spec` names in a file at `path`.
+/// The variant `spec` names in a file at `path`; none for a definition whose chain is over the
+/// live limit (it is not read as you type).
 pub fn variant_named(spec: &str, path: Option<&Path>) -> Option<Variant> {
     let spec = match path {
         Some(p) => crate::definition::load::beside(spec, p).ok()?,
         None => spec.to_string(),
     };
+    let chain = crate::definition::cache::chain(&spec);
+    if chain.bytes > super::diagnostics::MAX_LIVE_BYTES as u64 {
+        return None;
+    }
     spec.parse().ok()
 }
 

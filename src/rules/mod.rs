@@ -478,6 +478,11 @@ pub trait Rules: Clone + Sized {
     /// included); `None` where it does not, or the variant has no repetition rule.
     fn repetition_draw(&self, seen: usize) -> Option<&'static str>;
 
+    /// The word a role is named by in this variant: a definition's own piece names.
+    fn word_of(role: Role) -> &'static str {
+        role.word()
+    }
+
     /// The role a piece's name (`knight`) stands for in this variant.
     fn role_of_word(word: &str) -> Option<Role> {
         Role::from_word(word)

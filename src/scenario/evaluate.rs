@@ -86,6 +86,8 @@ pub struct ScenarioReport {
     pub interrupted: bool,
     /// Each `expect` evaluated, in order, and whether it held.
     pub expectations: Vec<(Span, bool)>,
+    /// Each `expect illegal` without `because` that held, with the rule that refused its turn.
+    pub refused_by: Vec<(Span, &'static str)>,
     /// The options the evaluation consulted, with their values, in catalogue order.
     pub consulted: Vec<(&'static str, &'static str)>,
     /// The game's result where the scenario ended, if it has one.
@@ -112,6 +114,7 @@ impl ScenarioReport {
             problems: Vec::new(),
             interrupted: false,
             expectations: Vec::new(),
+            refused_by: Vec::new(),
             consulted: Vec::new(),
             result: None,
             pending: scenario.statements.iter().find_map(|s| match &s.kind {
@@ -267,6 +270,8 @@ pub fn evaluate_with(
 }
 
 /// What [`evaluate_each`] tells as it goes.
+// A report is moved once per scenario: boxing it would buy nothing.
+#[allow(clippy::large_enum_variant)]
 pub enum Event<'a> {
     /// A scenario starts.
     Start(&'a Scenario),
@@ -348,6 +353,16 @@ pub fn name_problems(file: &File, src: &str, settings: &Settings) -> Vec<Problem
     })
 }
 
+/// How `arbiter rules` names the variant a file names by `spec`: a definition file by its
+/// path as typed from the current folder (`./septet.def`), anything else as written.
+fn rules_argument(spec: &str) -> String {
+    if crate::definition::load::is_path(spec) && crate::definition::ini::spec(spec).is_none() {
+        crate::shell::typed(std::path::Path::new(spec))
+    } else {
+        crate::shell::quote(spec)
+    }
+}
+
 /// The variant a file names.
 fn variant_of(file: &File) -> Result<Variant, Vec<Problem>> {
     file.variant
@@ -358,6 +373,8 @@ fn variant_of(file: &File) -> Result<Variant, Vec<Problem>> {
 
 struct Evaluator<'a, R: Rules> {
     src: &'a str,
+    /// The file's `variant` value, which commands suggested in messages name.
+    spec: &'a str,
     geometry: Geometry,
     options: Options,
     settings: &'a Settings,
@@ -408,6 +425,7 @@ impl<'a, R: Rules> Evaluator<'a, R> {
         }
         let ev = Evaluator {
             src,
+            spec: &file.variant.node,
             geometry,
             options,
             settings,
@@ -468,7 +486,10 @@ impl<'a, R: Rules> Evaluator<'a, R> {
             id.span.clone(),
             "not a rule of this variant",
         )
-        .with_help(format!("`arbiter rules {}` lists the rule ids", R::name())))
+        .with_help(format!(
+            "`arbiter rules {}` lists the rule ids",
+            rules_argument(self.spec)
+        )))
     }
 
     /// A search depth (in plies) within [`search::MAX_DEPTH`].
@@ -860,6 +881,10 @@ impl<'a, R: Rules> Evaluator<'a, R> {
                     let mut blessed = None;
                     let verdict = match self.expect(game, a, &st.span, lowered, &limits)? {
                         Verdict::Holds => None,
+                        Verdict::Refused(rule) => {
+                            report.refused_by.push((st.span.clone(), rule));
+                            None
+                        }
                         Verdict::Fails(expected, found) => Some((expected, found)),
                         Verdict::Blessable(expected, found, b) => {
                             blessed = Some(format!("expect {b}"));
@@ -1030,7 +1055,8 @@ impl<'a, R: Rules> Evaluator<'a, R> {
                             expected,
                             format!("illegal because {}: {}", r.rule, r.reason),
                         ),
-                        _ => Ok(Verdict::Holds),
+                        Some(_) => Ok(Verdict::Holds),
+                        None => Ok(Verdict::Refused(r.rule)),
                     },
                 }
             }
@@ -1331,6 +1357,8 @@ fn diagram<R: Rules>(
 /// What an expectation came to.
 enum Verdict {
     Holds,
+    /// An `expect illegal` without `because` held: the rule that refused the turn.
+    Refused(&'static str),
     /// What was expected and what was found.
     Fails(String, String),
     /// What was expected and what was found, and the assertion the values found make true
@@ -1490,7 +1518,7 @@ impl<R: Rules> Lowering<R> {
         };
         role.ok_or_else(|| {
             // The variant's own pieces, listed and suggested: another variant's are no help.
-            let words = R::info().pieces.iter().map(|r| r.word());
+            let words = R::info().pieces.iter().map(|r| R::word_of(*r));
             Problem::new(
                 format!(
                     "unknown piece `{text}`; {} pieces are named by a letter ({}) or a word ({}){}",

@@ -212,13 +212,36 @@ proptest! {
     }
 }
 
+/// Nesting is bounded: a design as deep as the bound reads, one group deeper is refused at
+/// that `(`, and a text of 100,000 `(` stops there, in bounded memory, never a crash.
 #[test]
-fn deep_nesting_is_an_error_or_a_design_not_a_crash() {
-    let deep = format!("{}W{}", "(".repeat(100_000), ")".repeat(100_000));
-    assert_eq!(deep.parse::<Design>().map(|d| d.atoms().len()), Ok(1));
-    let open = "f(".repeat(100_000);
+fn deep_nesting_is_bounded() {
+    let limit = arbiter::betza::MAX_GROUP_DEPTH;
+    let deepest = format!("{}W{}", "(".repeat(limit), ")".repeat(limit));
+    assert_eq!(deepest.parse::<Design>().map(|d| d.atoms().len()), Ok(1));
+    let deeper = format!("{}W{}", "(".repeat(limit + 1), ")".repeat(limit + 1));
     assert_eq!(
-        open.parse::<Design>(),
-        Err(BetzaError::UnclosedGroup { at: 199_999 })
+        deeper.parse::<Design>(),
+        Err(BetzaError::TooDeep { at: limit, limit })
+    );
+    let deep = format!("{}W{}", "(".repeat(100_000), ")".repeat(100_000));
+    assert_eq!(
+        deep.parse::<Design>(),
+        Err(BetzaError::TooDeep { at: limit, limit })
+    );
+    let open = "f(".repeat(100_000);
+    let error = open.parse::<Design>().unwrap_err();
+    assert_eq!(
+        error,
+        BetzaError::TooDeep {
+            at: 2 * limit + 1,
+            limit
+        }
+    );
+    assert!(
+        error
+            .to_string()
+            .contains(&format!("at most {limit} groups")),
+        "{error}"
     );
 }

@@ -785,7 +785,7 @@ fn fill(dir: &std::path::Path) {
 #[test]
 #[cfg_attr(
     no_tmpfs,
-    ignore = "mounts a tmpfs, which needs root and `mount` (Linux); CI=true requires them"
+    ignore = "mounts a tmpfs, which needs root and `mount` (Linux)"
 )]
 fn on_a_full_disk_fmt_bless_and_o_leave_every_file_as_it_was() {
     let disk = Tmpfs::mount("full_disk");

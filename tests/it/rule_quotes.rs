@@ -51,8 +51,8 @@ fn every_rule_quotes_its_clause() {
 #[test]
 #[cfg_attr(
     no_rule_texts,
-    ignore = "the rule texts are not in ../shared/rules/ (they stay with their authors); \
-              CI=true requires them"
+    ignore = "the rule texts are not in ../shared/rules/ (they stay with their authors, outside \
+              the repository)"
 )]
 fn quotes_are_the_texts_own_words() {
     let dir = texts_folder().expect("the rule texts in ../shared/rules/");

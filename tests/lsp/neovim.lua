@@ -1,23 +1,26 @@
--- Neovim's built-in LSP client against `arbiter lsp` (tests/it/lsp.rs runs this headless):
--- opens the scenario file, waits for the evaluation's diagnostics, asks for a hover, a
--- completion and the code actions, and writes what came back to $ARBITER_OUT, one line each.
--- Written for Neovim 0.7 (Debian's) and later: `vim.lsp.start_client`, not `vim.lsp.start`.
-local bin = os.getenv("ARBITER_BIN")
-local file = os.getenv("ARBITER_SCN")
+-- Neovim's built-in LSP client against `arbiter lsp` (tests/it/lsp.rs runs this headless,
+-- with the recipe of docs/editors.md as init.lua and the scenario file as the argument): waits
+-- for the server the recipe starts, then for the evaluation's diagnostics, asks for a hover,
+-- a completion and the code actions, and writes what came back to $ARBITER_OUT, one line
+-- each. Written for Neovim 0.7 (Debian's) and later.
 local out = os.getenv("ARBITER_OUT")
 local lines = {}
 local function say(text)
   table.insert(lines, (string.gsub(text, "\n", " | ")))
 end
 
-vim.cmd("edit " .. vim.fn.fnameescape(file))
 local buf = vim.api.nvim_get_current_buf()
-local client = vim.lsp.start_client({
-  name = "arbiter",
-  cmd = { bin, "lsp" },
-  root_dir = vim.fn.fnamemodify(file, ":h"),
-})
-vim.lsp.buf_attach_client(buf, client)
+say("filetype: " .. vim.bo[buf].filetype)
+local function clients()
+  if vim.lsp.get_clients then
+    return vim.lsp.get_clients({ bufnr = buf })
+  end
+  return vim.lsp.buf_get_clients(buf)
+end
+local attached = vim.wait(15000, function()
+  return next(clients()) ~= nil
+end, 50)
+say("attached: " .. tostring(attached))
 
 local evaluated = vim.wait(15000, function()
   for _, d in ipairs(vim.diagnostic.get(buf)) do
@@ -63,5 +66,7 @@ for _, action in ipairs(actions or {}) do
 end
 
 vim.fn.writefile(lines, out)
-vim.lsp.stop_client(client)
+for _, client in pairs(clients()) do
+  vim.lsp.stop_client(client.id)
+end
 vim.cmd("qa!")

@@ -953,6 +953,18 @@ impl Rules for Position {
         bound().info.zones.iter().copied().find(|z| *z == name)
     }
 
+    fn word_of(role: Role) -> &'static str {
+        match role {
+            Role::Kind(c) => bound()
+                .def
+                .pieces
+                .iter()
+                .find(|p| p.letter == c)
+                .map_or(role.word(), |p| p.name.as_str()),
+            _ => role.word(),
+        }
+    }
+
     fn role_of_word(word: &str) -> Option<Role> {
         bound()
             .def

@@ -19,7 +19,7 @@ use self::build::Builder;
 pub use self::grammar::{Rule, ScenarioParser};
 use self::messages::syntax_problem;
 pub use self::messages::words_at_end;
-pub use self::recover::count_scenarios;
+pub use self::recover::{count_scenarios, outline, scenario_starts, Outline};
 use self::recover::{recover, scenario_lines};
 use super::ast::{File, Scenario, Spanned, Statement, StatementKind, TurnText};
 use super::diagnostic::Problem;
