@@ -41,12 +41,12 @@ fn write_fragment<W: ?Sized + io::Write>(writer: &mut W, fragment: &str) -> io::
     let mut start = 0;
     for (i, c) in fragment.char_indices() {
         if super::escaped(c) {
-            writer.write_all(fragment[start..i].as_bytes())?;
+            writer.write_all(&fragment.as_bytes()[start..i])?;
             write!(writer, "\\u{:04x}", u32::from(c))?;
             start = i + c.len_utf8();
         }
     }
-    writer.write_all(fragment[start..].as_bytes())
+    writer.write_all(&fragment.as_bytes()[start..])
 }
 
 impl<F: Formatter> Formatter for Safe<F> {
