@@ -407,9 +407,10 @@ fn invariants_of_a_definition_hold_and_break() {
         assert_eq!(err, Ok(()));
         // Such a position is refused as a FEN, as the built-in chess refuses it; only a
         // board changed by hand breaks the invariant.
-        let refused = R::from_fen(geometry, "4k3/8/8/8/8/8/8/4K2r b - - 0 1", &options)
-            .err()
-            .expect("refused");
+        let Err(refused) = R::from_fen(geometry, "4k3/8/8/8/8/8/8/4K2r b - - 0 1", &options)
+        else {
+            panic!("refused");
+        };
         assert_eq!(refused.message(), "white is in check, but it is black's turn");
         let mut pos = <super::Position as Rules>::from_fen(
             geometry,
