@@ -120,7 +120,8 @@ impl Document {
         let outline = crate::scenario::parse::outline(&self.text, offset)?;
         let mut file = outline.file;
         if let Some(p) = self.path.as_deref() {
-            file.variant.node = crate::definition::load::beside(&file.variant.node, p);
+            // A variant path the rule on paths refuses is not read (the diagnostics say why).
+            crate::scenario::report::place_variant(&mut file, p).ok()?;
         }
         Some((Arc::new(file), outline.blanked))
     }

@@ -205,6 +205,7 @@ fn a_loop_is_found_by_canonical_path_and_a_long_chain_is_too_deep() {
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(err.contains("inheritance is too deep"), "{err}");
     assert!(!err.contains("loops"), "{err}");
+}
 
 /// `arbiter ARGS` in the crate's folder: exit status, standard output and standard error.
 fn run(args: &[&str]) -> (Option<i32>, String, String) {
