@@ -513,6 +513,7 @@ fn a_failed_write_names_the_files_written() {
         err.contains("the import stopped there, 1 more section was not written"),
         "{err}"
     );
+}
 
 /// Every section that imports has Fairy-Stockfish's perft beyond its start position too: with
 /// castling ready at once, and at the ends of random games (`tests/data/fsf-ini-perft-beyond.txt`).
