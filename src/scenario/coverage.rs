@@ -114,7 +114,14 @@ pub fn files_with(paths: &[PathBuf], extensions: &[&str]) -> Result<Found, Strin
                         not_regular(&m.file_type())
                     )),
                     // A link named `x.scn` may lead anywhere.
-                    _ => match crate::paths::scenario_file(&path, true) {
+                    // A link named `x.scn` may lead anywhere; `fmt` walks for `x.def` too.
+                    _ => match match path.extension().is_some_and(|e| e == "def") {
+                        true => {
+                            crate::paths::definition_file(&path, crate::paths::Kind::Definition)
+                                .map(|_| ())
+                        }
+                        false => crate::paths::scenario_file(&path, true),
+                    } {
                         Ok(()) => found.files.push(path),
                         Err(why) => found.skipped.push(why),
                     },

@@ -526,7 +526,9 @@ fn completions_and_the_manual_come_from_the_command_definitions() {
         std::fs::read_to_string(dir.join("arbiter-check.1")).unwrap(),
         check
     );
-    let o = arbiter(&["man", "--dir", "/nonexistent/folder"]);
+    // A missing folder is made; one that cannot be (below a regular file) is an error.
+    let below_a_file = dir.join("arbiter.1").join("sub");
+    let o = arbiter(&["man", "--dir", &below_a_file.to_string_lossy()]);
     assert_eq!(o.status.code(), Some(2));
 }
 

@@ -1200,7 +1200,7 @@ fn a_definition_speaks_its_own_words() {
         .as_str()
         .unwrap_or_default();
     assert!(value.contains("**black guard**"), "{square}");
-    let variant = c.at("textDocument/hover", &uri, 0, 3);
+    let variant = c.at("textDocument/hover", &uri, 0, 10);
     let value = variant["result"]["contents"]["value"]
         .as_str()
         .unwrap_or_default();

@@ -325,7 +325,7 @@ fn castling_draws_the_king_and_the_rook() {
 /// (its name at the caption's character width) before the next on its row starts.
 #[test]
 fn the_zone_legend_never_overlaps_on_a_narrow_board() {
-    for variant in ["losalamos", "minishogi", "chess"] {
+    for variant in ["losalamos", "minishogi", "chess.def"] {
         let image = svg(&format!("legend-{variant}"), &["show", variant]);
         let doc = roxmltree::Document::parse(&image).unwrap();
         let width: i32 = doc
