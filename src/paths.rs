@@ -69,6 +69,23 @@ fn add(folder: PathBuf) {
 /// devices, kernel settings), whatever the rule allows.
 const SYSTEM: &[&str] = &["/proc", "/sys", "/dev"];
 
+/// Refuses a file whose canonical path `real` is in a system folder; `via` says where a link
+/// led, and is left out when `path` itself names the system folder.
+fn outside_system(path: &Path, real: &Path, via: &str, holds: &str) -> Result<(), String> {
+    let Some(system) = SYSTEM.iter().find(|s| real.starts_with(s)) else {
+        return Ok(());
+    };
+    let via = if absolute(path).starts_with(system) {
+        ""
+    } else {
+        via
+    };
+    Err(format!(
+        "{} is not read{via}: {system} holds no {holds}, and nothing there is ever read as one",
+        crate::text::path(path)
+    ))
+}
+
 /// Checks a definition path by what it is, whoever names it: its canonical path is not in a
 /// system folder and is named `*.def` (or `*.ini`). Gives the canonical path (or, for a file
 /// that does not exist, where it would be).
@@ -76,17 +93,7 @@ pub fn definition_file(path: &Path, kind: Kind) -> Result<PathBuf, String> {
     let real = real_path(path);
     let shown = crate::text::path(path);
     let via = leads_to(path, &real);
-    if let Some(system) = SYSTEM.iter().find(|s| real.starts_with(s)) {
-        let via = if absolute(path).starts_with(system) {
-            ""
-        } else {
-            &via
-        };
-        return Err(format!(
-            "{shown} is not read{via}: {system} holds no definitions, and nothing there is ever \
-             read as one"
-        ));
-    }
+    outside_system(path, &real, &via, "definitions")?;
     let ext = kind.extension();
     if real.extension().and_then(|e| e.to_str()) != Some(ext) {
         return Err(format!(
@@ -163,18 +170,7 @@ fn repository_above(folder: &Path) -> Option<PathBuf> {
 pub fn scenario_file(path: &Path, found_in_folder: bool) -> Result<(), String> {
     let real = real_path(path);
     let via = leads_to(path, &real);
-    if let Some(system) = SYSTEM.iter().find(|s| real.starts_with(s)) {
-        let via = if absolute(path).starts_with(system) {
-            ""
-        } else {
-            &via
-        };
-        return Err(format!(
-            "{} is not read{via}: {system} holds no scenarios, and nothing there is ever read \
-             as one",
-            crate::text::path(path)
-        ));
-    }
+    outside_system(path, &real, &via, "scenarios")?;
     if found_in_folder && real.extension().is_none_or(|e| e != "scn") {
         return Err(format!(
             "{} is not read{via}: in a folder, only `*.scn` files are read as scenarios",
