@@ -129,6 +129,9 @@ fn dispatch(kind: Kind, r: Request, budgets: Budgets) -> Outcome {
         ));
     }
     let depth = search::check_depth(depth).map_err(|stop| Failure::Input(stop.to_string()))?;
+    // A job names a definition by the path it was read from (its name is known only once it
+    // is read), so that another process runs it.
+    let variant_spec = variant.clone();
     let variant: Variant = variant.parse()?;
     let limits = budgets.search(kind.search(), variant);
     let root = r.root;
@@ -138,7 +141,7 @@ fn dispatch(kind: Kind, r: Request, budgets: Budgets) -> Outcome {
             None => None,
         };
         match r.spread.split {
-            Some(plies) => split::<R>(kind, &root, name, depth, plies, limits),
+            Some(plies) => split::<R>(kind, &root, &variant_spec, name, depth, plies, limits),
             None => match name {
                 Some(name) => invariant_command::<R>(&root, name, depth, limits),
                 None => perft_command::<R>(&root, depth, r.divide, limits),
@@ -563,6 +566,7 @@ fn leaf_parts<R: Rules>(root: &R, leaf: &parallel::Leaf<'_, R>) -> (Vec<String>,
 fn split<R: Rules>(
     kind: Kind,
     root: &Root,
+    spec: &str,
     invariant: Option<&'static str>,
     depth: u32,
     plies: u64,
@@ -584,7 +588,11 @@ fn split<R: Rules>(
         job: 0,
         jobs: 0,
         fingerprint: String::new(),
-        variant: R::name().into(),
+        variant: if crate::definition::load::is_path(spec) {
+            spec.into()
+        } else {
+            R::name().into()
+        },
         size: root.size.clone(),
         root: root.fen.clone().unwrap_or_else(|| "start".into()),
         options: game
@@ -751,6 +759,16 @@ fn run_jobs(kind: Kind, path: &Path, budgets: Budgets) -> Outcome {
                 "{at}: a job of a {} search; run it with `arbiter {} --job`",
                 job.search, job.search
             )));
+        }
+        // A job line may come from elsewhere (a CI artifact): the definition it names is
+        // read under the rule for files naming definitions, as a scenario's `variant` is.
+        if crate::definition::load::is_path(&job.variant) {
+            let (file, file_kind) = match crate::definition::ini::spec(&job.variant) {
+                Some((file, _)) => (file, crate::paths::Kind::Ini),
+                None => (job.variant.as_str(), crate::paths::Kind::Definition),
+            };
+            crate::paths::named_by(Path::new(file), path, file_kind)
+                .map_err(|e| Failure::Input(format!("{at}: {e}")))?;
         }
         let variant: Variant = job
             .variant

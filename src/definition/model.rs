@@ -237,6 +237,9 @@ pub enum Component {
     EnPassant {
         pieces: Vec<char>,
         region: Sides<Region>,
+        /// Whether a capturer that could also step onto the passed square without capturing
+        /// may take there en passant too (the rules: yes; Fairy-Stockfish only steps).
+        where_it_steps: bool,
     },
     /// A piece of `pieces` that ends a move in its side's region is exchanged for one of
     /// `into` (optional unless `mandatory`, and always where it could never move again).
@@ -412,6 +415,9 @@ pub enum Component {
         /// While any of these squares is empty, drops go only there, `onto` or not
         /// (othello's four centre squares).
         opening: Region,
+        /// `onto enclosing` as Fairy-Stockfish tests it: a line runs over holes, so a drop
+        /// next to an enemy piece may enclose nothing (the rules: a hole ends the line).
+        through_holes: bool,
     },
     /// After a move or a drop, the enemy pieces of the `pattern` change sides, keeping their
     /// kinds.

@@ -146,6 +146,8 @@ pub const YES_NO_SETTINGS: &[&str] = &[
     "free",
     "stuck",
     "shields",
+    "take-where-it-steps",
+    "through-holes",
 ];
 const YES_NO: &[&str] = &["yes", "no"];
 /// The word after a region line's side: what the places are.
@@ -177,7 +179,7 @@ const REGION_SIDES: &[&str] = &["white", "black", "both"];
 pub fn component_settings(component: &str) -> &'static [&'static str] {
     match component {
         "double-step" => &["pieces", "steps", "move", "white", "black", "both"],
-        "en-passant" => &["pieces", "white", "black", "both"],
+        "en-passant" => &["pieces", "take-where-it-steps", "white", "black", "both"],
         "promotion" => &[
             "pieces",
             "into",
@@ -205,6 +207,7 @@ pub fn component_settings(component: &str) -> &'static [&'static str] {
             "free",
             "onto",
             "opening",
+            "through-holes",
             "white",
             "black",
             "both",
@@ -1769,6 +1772,8 @@ impl<'a> Resolver<'a> {
                                 "free" => s.free = b,
                                 "stuck" => s.stuck = b,
                                 "shields" => s.shields = b,
+                                "take-where-it-steps" => s.where_it_steps = b,
+                                "through-holes" => s.through_holes = b,
                                 _ => s.captured_only = b,
                             }
                         }
@@ -2338,6 +2343,7 @@ impl<'a> Resolver<'a> {
             "en-passant" => Component::EnPassant {
                 pieces: pawn_pieces(&s.pieces, &mut missing),
                 region: region(s),
+                where_it_steps: s.where_it_steps.unwrap_or(true),
             },
             "promotion" => {
                 let pairs = s.pairs.clone().unwrap_or_default();
@@ -2374,21 +2380,30 @@ impl<'a> Resolver<'a> {
                     demote: s.demote.unwrap_or(false),
                 }
             }
-            "drops" => Component::Drops {
-                pieces: letters(&s.pieces).unwrap_or_default(),
-                region: region(s),
-                no_doubled: s.no_doubled.unwrap_or(false),
-                no_mate: s.no_mate.unwrap_or(false),
-                immobile: s.immobile.unwrap_or(false),
-                opposite_colours: letters(&s.opposite_colours).unwrap_or_default(),
-                must: s.must.unwrap_or(false),
-                promoted: s.promoted.unwrap_or(false),
-                free: s.free.unwrap_or(false),
-                onto: s.onto.unwrap_or(Onto::Anywhere),
-                opening: Region {
-                    cells: s.opening.clone().unwrap_or_default(),
-                },
-            },
+            "drops" => {
+                if s.through_holes == Some(true) && s.onto != Some(Onto::Enclosing) {
+                    missing.push((
+                        "`onto enclosing` for `through-holes yes`",
+                        "`through-holes` is a reading of the enclosing test, and says nothing without it",
+                    ));
+                }
+                Component::Drops {
+                    pieces: letters(&s.pieces).unwrap_or_default(),
+                    region: region(s),
+                    no_doubled: s.no_doubled.unwrap_or(false),
+                    no_mate: s.no_mate.unwrap_or(false),
+                    immobile: s.immobile.unwrap_or(false),
+                    opposite_colours: letters(&s.opposite_colours).unwrap_or_default(),
+                    must: s.must.unwrap_or(false),
+                    promoted: s.promoted.unwrap_or(false),
+                    free: s.free.unwrap_or(false),
+                    onto: s.onto.unwrap_or(Onto::Anywhere),
+                    opening: Region {
+                        cells: s.opening.clone().unwrap_or_default(),
+                    },
+                    through_holes: s.through_holes.unwrap_or(false),
+                }
+            }
             "captures-to-hand" => Component::CapturesToHand,
             "gating" => Component::Gating {
                 shields: s.shields.unwrap_or(true),
@@ -2770,6 +2785,8 @@ struct Settings {
     free: Option<bool>,
     stuck: Option<bool>,
     shields: Option<bool>,
+    where_it_steps: Option<bool>,
+    through_holes: Option<bool>,
     onto: Option<Onto>,
     opening: Option<Vec<Cell>>,
     pattern: Option<FlipPattern>,

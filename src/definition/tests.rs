@@ -110,6 +110,7 @@ fn chess_is_the_expected_model() {
             Component::EnPassant {
                 pieces: vec!['P'],
                 region: Default::default(),
+                where_it_steps: true,
             },
             Component::Promotion {
                 pieces: vec!['P'],
@@ -703,6 +704,15 @@ fn board_sizes_and_squares() {
 
 #[test]
 fn missing_parts_are_errors() {
+    assert_eq!(
+        one_error(&format!(
+            "{BASE}drops {{\n  clause \"x\"\n  through-holes yes\n}}\n"
+        )),
+        (
+            "`drops` needs `onto enclosing` for `through-holes yes`".to_string(),
+            "test.def:6:1".to_string()
+        )
+    );
     assert_eq!(
         one_error(&format!("{BASE}check {{\n  safety all\n}}\n")).0,
         "`check` needs a `clause`: the designer's words for the rule"

@@ -272,3 +272,39 @@ fn the_language_server_refuses_the_same_paths() {
     }
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// A job line (`perft --job`) may come from elsewhere, a CI artifact say: the definition it
+/// names is read under the same rule as a scenario's `variant`, the job file being the file
+/// that names it.
+#[test]
+fn a_job_line_names_a_definition_under_the_same_rule() {
+    let dir = fresh("job");
+    let elsewhere = dir.join("elsewhere");
+    let project = dir.join("project");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    std::fs::create_dir_all(&project).unwrap();
+    let def = elsewhere.join("x.def");
+    std::fs::write(&def, GAME).unwrap();
+    let def = def.to_str().unwrap();
+    let split = arbiter(&elsewhere, &["perft", def, "2", "--split", "1"]);
+    assert_eq!(split.status.code(), Some(0), "{}", both(&split));
+    std::fs::write(project.join("jobs.txt"), &split.stdout).unwrap();
+    let refused = arbiter(&project, &["perft", "--job", "jobs.txt"]);
+    let said = both(&refused);
+    assert_eq!(refused.status.code(), Some(2), "{said}");
+    assert!(said.contains("x.def is not read"), "{said}");
+    assert!(said.contains("--allow-path DIR"), "{said}");
+    assert!(refused.stdout.is_empty(), "{said}");
+    let allowed = arbiter(
+        &project,
+        &[
+            "--allow-path",
+            elsewhere.to_str().unwrap(),
+            "perft",
+            "--job",
+            "jobs.txt",
+        ],
+    );
+    assert_eq!(allowed.status.code(), Some(0), "{}", both(&allowed));
+    assert_eq!(String::from_utf8_lossy(&allowed.stdout).lines().count(), 20);
+}

@@ -519,7 +519,8 @@ fn a_failed_write_names_the_files_written() {
 /// castling ready at once, and at the ends of random games (`tests/data/fsf-ini-perft-beyond.txt`).
 /// A line whose fifth field says `ours N` is a position where this program follows the rules and
 /// Fairy-Stockfish does not (docs/defining-variants.md, "Where Fairy-Stockfish's counts differ"):
-/// there arbiter's count is N.
+/// there arbiter's count is N, and with the setting of the sixth field (`with drops through-holes
+/// yes`) Fairy-Stockfish's.
 #[test]
 fn imported_sections_have_fairy_stockfishs_perft_beyond_the_start() {
     let counts = include_str!("../data/fsf-ini-perft-beyond.txt");
@@ -547,19 +548,51 @@ fn imported_sections_have_fairy_stockfishs_perft_beyond_the_start() {
                 continue;
             }
         };
-        let got = arbiter::with_variant!(variant, R => {
-            let options = Options::defaults(R::options());
-            let geometry = R::geometry_for(None).expect("a board");
-            R::from_fen(geometry, fen, &options).map(|p| perft(&p, depth)).map_err(|e| e.message().to_string())
-        });
-        ran += 1;
-        match got {
-            Ok(n) if n == want => {}
-            other => failures.push(format!(
-                "{section} {fen} depth {depth}: want {want}, got {other:?}"
-            )),
+        let mut runs = vec![(variant, want, String::new())];
+        if let Some(with) = f.get(5) {
+            let setting = with
+                .strip_prefix("with ")
+                .unwrap_or_else(|| panic!("`with COMPONENT SETTING VALUE` in {line}"));
+            let mut def = arbiter::definition::ini::load(&spec).expect("it imported above");
+            set_fsf_reading(&mut def, setting);
+            let variant = arbiter::rules::defined::register(def).expect("the changed section");
+            runs.push((variant, fsf, format!(" with {setting}")));
+        }
+        for (variant, want, with) in runs {
+            let got = arbiter::with_variant!(variant, R => {
+                let options = Options::defaults(R::options());
+                let geometry = R::geometry_for(None).expect("a board");
+                R::from_fen(geometry, fen, &options).map(|p| perft(&p, depth)).map_err(|e| e.message().to_string())
+            });
+            ran += 1;
+            match got {
+                Ok(n) if n == want => {}
+                other => failures.push(format!(
+                    "{section}{with} {fen} depth {depth}: want {want}, got {other:?}"
+                )),
+            }
         }
     }
-    assert_eq!(ran, 69 * 4);
+    assert_eq!(ran, 69 * 4 + 4);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Changes an imported section to Fairy-Stockfish's reading named by a data line's `with` field.
+fn set_fsf_reading(def: &mut arbiter::definition::Definition, setting: &str) {
+    use arbiter::definition::Component;
+    let mut done = false;
+    for rule in &mut def.rules {
+        match (&mut rule.component, setting) {
+            (Component::Drops { through_holes, .. }, "drops through-holes yes") => {
+                *through_holes = true;
+                done = true;
+            }
+            (Component::EnPassant { where_it_steps, .. }, "en-passant take-where-it-steps no") => {
+                *where_it_steps = false;
+                done = true;
+            }
+            _ => {}
+        }
+    }
+    assert!(done, "no component takes `{setting}`");
 }

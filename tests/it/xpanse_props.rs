@@ -223,7 +223,7 @@ fn choices() -> impl Strategy<Value = Vec<usize>> {
 macro_rules! board_tests {
     ($($name:ident: $board:expr;)*) => {
         proptest! {
-            #![proptest_config(ProptestConfig::with_cases(192))]
+            #![proptest_config(ProptestConfig::with_cases(common::cases(48)))]
             $(
                 /// perft(1) counts the legal turns; each turn's canonical text resolves back
                 /// to it; the FEN and the set-up round-trip; the list of the legal turns

@@ -194,8 +194,15 @@ fn out_rule(line: &mut impl FnMut(String), r: &Rule, def: &Definition) {
                 set(format!("move {m}"));
             }
         }
-        Component::EnPassant { pieces, region } => {
+        Component::EnPassant {
+            pieces,
+            region,
+            where_it_steps,
+        } => {
             set(format!("pieces {}", letters(pieces)));
+            if !where_it_steps {
+                set("take-where-it-steps no".into());
+            }
             if region.iter().any(|r| !r.cells.is_empty()) {
                 region_lines(region, def).into_iter().for_each(&mut set);
             }
@@ -385,6 +392,7 @@ fn out_rule(line: &mut impl FnMut(String), r: &Rule, def: &Definition) {
             free,
             onto,
             opening,
+            through_holes,
         } => {
             if !pieces.is_empty() {
                 set(format!("pieces {}", letters(pieces)));
@@ -396,6 +404,7 @@ fn out_rule(line: &mut impl FnMut(String), r: &Rule, def: &Definition) {
                 ("must", must),
                 ("promoted", promoted),
                 ("free", free),
+                ("through-holes", through_holes),
             ];
             for (name, on) in flags {
                 if *on {

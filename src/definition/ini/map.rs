@@ -828,7 +828,7 @@ impl State {
                     }
                     Some(m) => s.initial.extend(pieces.iter().map(|p| (*p, m.clone()))),
                 },
-                Component::EnPassant { pieces, region } if s.ep.is_none() => {
+                Component::EnPassant { pieces, region, .. } if s.ep.is_none() => {
                     s.ep = Some((pieces.clone(), region.clone()))
                 }
                 Component::Extinction { pieces, value } if r.when.is_empty() => {
@@ -1452,6 +1452,7 @@ impl State {
             let component = Component::EnPassant {
                 pieces: pieces.clone(),
                 region: region.clone(),
+                where_it_steps: true,
             };
             if !self.def.rules.iter().any(|r| r.component == component) {
                 let id = self
@@ -1887,6 +1888,7 @@ impl State {
             free: false,
             onto: crate::definition::model::Onto::Anywhere,
             opening: Region::default(),
+            through_holes: false,
         };
         let mut new: Vec<(&str, String, Component)> = Vec::new();
         if view.on {

@@ -164,6 +164,8 @@ pub struct EnPassant {
     pub kinds: KindSet,
     /// Where each side may capture en passant; empty: anywhere.
     pub region: [SqSet; 2],
+    /// A capturer that could step onto the passed square may take there too.
+    pub where_it_steps: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -234,6 +236,8 @@ pub struct Drops {
     pub onto: Onto,
     /// While any of these squares is empty, drops go only there (a few squares).
     pub opening: Vec<Sq>,
+    /// `onto enclosing` read as Fairy-Stockfish reads it: lines run over holes.
+    pub through_holes: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -525,11 +529,16 @@ impl Compiled {
                     steps: *steps,
                     movement: movement.as_deref().and_then(betza_movement),
                 }),
-                Component::EnPassant { pieces, region } => {
+                Component::EnPassant {
+                    pieces,
+                    region,
+                    where_it_steps,
+                } => {
                     c.en_passant = Some(EnPassant {
                         tag,
                         kinds: set(pieces),
                         region: sides(region),
+                        where_it_steps: *where_it_steps,
                     })
                 }
                 Component::FirstMove {
@@ -707,6 +716,7 @@ impl Compiled {
                     free,
                     onto,
                     opening,
+                    through_holes,
                 } => {
                     if !opposite_colours.is_empty() {
                         c.opposite_colours = Some((tag, set(opposite_colours)));
@@ -736,6 +746,7 @@ impl Compiled {
                             .iter()
                             .map(|c| Sq::of(Square::new(c.file, c.rank)))
                             .collect(),
+                        through_holes: *through_holes,
                     })
                 }
                 Component::Gating { shields } => {

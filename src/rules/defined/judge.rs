@@ -654,6 +654,9 @@ impl Position {
                     .copied()
                     .filter(|m| pattern.matches(&self.describe(*m)))
                     .collect();
+                if let Some(step) = sm.capture.then(|| self.ep_only_steps(from, to)).flatten() {
+                    return vec![step];
+                }
                 if found.is_empty() {
                     let captures = self.is_capture(onto[0]);
                     let mark = mark_refusal(g, from.square(), to.square(), sm.capture, captures);
@@ -786,6 +789,9 @@ impl Position {
         }
         let empty = self.board.cell(to) == crate::rules::board::cell::EMPTY;
         if let Some(e) = c.en_passant.as_ref().filter(|e| e.kinds.has(kind)) {
+            if let Some(step) = capture.then(|| self.ep_only_steps(from, to)).flatten() {
+                return step;
+            }
             let mut ep = self.clone();
             ep.board.put(to.square(), Some(c.piece(them, kind)));
             if capture && empty && self.could_have_passed(to) && reaches(&ep) {
@@ -992,6 +998,21 @@ impl Position {
             |t, _| reaches |= t == to,
         );
         reaches
+    }
+
+    /// Under `en-passant`'s `take-where-it-steps no`: why a capture written onto the empty
+    /// square a double step just passed, by a piece that may step there, is no turn.
+    fn ep_only_steps(&self, from: Sq, to: Sq) -> Option<Step> {
+        let kind = self.c.kind_at(self.board.cell(from))?;
+        let e = self.c.en_passant.as_ref().filter(|e| e.kinds.has(kind))?;
+        let stepping = !e.where_it_steps
+            && self.board.cell(to) == crate::rules::board::cell::EMPTY
+            && self.ep.contains(&Some(to))
+            && self.steps_onto(kind, from, to);
+        stepping.then(|| {
+            let (name, f, t) = (self.kind_name(from), self.square_name(from), self.square_name(to));
+            Step::forbids(e.tag.rule, format!("the {name} may step onto {t}, and where it may step it does not take en passant (`take-where-it-steps no`): the turn is the step {f}-{t}"))
+        })
     }
 
     /// Whether an enemy piece that double-steps stands just beyond `to` (seen from the

@@ -451,7 +451,8 @@ fn summary(c: &crate::definition::Component) -> String {
     use crate::definition::Component as C;
     match c {
         C::DoubleStep { steps, .. } => format!("a piece on its double-step squares may advance up to {steps} squares straight forward over empty squares"),
-        C::EnPassant { .. } => "a piece passed over by a double step may be taken on a square it passed, on the next turn only".into(),
+        C::EnPassant { where_it_steps: true, .. } => "a piece passed over by a double step may be taken on a square it passed, on the next turn only".into(),
+        C::EnPassant { where_it_steps: false, .. } => "a piece passed over by a double step may be taken on a square it passed, on the next turn only, by a capturer that could not step there without capturing".into(),
         C::Promotion { .. } => "a piece ending its move in its promotion zone is exchanged for one of the named kinds".into(),
         C::Castling { .. } => "the king and an unmoved rook castle, with the squares between them empty and the king not in check nor passing an attacked square".into(),
         C::Check { .. } => "no move may leave the mover's royal pieces attacked".into(),
@@ -482,7 +483,7 @@ fn summary(c: &crate::definition::Component) -> String {
         }
         C::NoEntry { .. } => "pieces of the named kinds standing outside their side's region never move into it".into(),
         C::FlyingRoyals => "two opposing royal pieces may not face each other on a file with nothing between".into(),
-        C::Drops { no_doubled, no_mate, must, free, onto, opening, .. } => {
+        C::Drops { no_doubled, no_mate, must, free, onto, opening, through_holes, .. } => {
             let mut s = String::from(if *free {
                 "a piece of the named kinds, held or not, may be put on an empty square of the side's region as a whole turn"
             } else {
@@ -491,6 +492,7 @@ fn summary(c: &crate::definition::Component) -> String {
             match onto {
                 Onto::Anywhere => {}
                 Onto::NextToOwn => s.push_str(", next to a piece of the side's"),
+                Onto::Enclosing if *through_holes => s.push_str(", next to an enemy piece, where a line over enemy pieces and holes runs from it to a piece of the side's"),
                 Onto::Enclosing => s.push_str(", where a line of enemy pieces runs from it to a piece of the side's"),
             }
             if !opening.cells.is_empty() {

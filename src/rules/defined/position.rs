@@ -817,6 +817,7 @@ impl Position {
                     for target in self.ep.iter().flatten() {
                         if (region.is_empty() || region.has(*target))
                             && self.captures_onto(kind, from, *target)
+                            && (ep.where_it_steps || !self.steps_onto(kind, from, *target))
                         {
                             self.push(out, kind, from, *target, Special::EnPassant { victim });
                         }
@@ -1051,7 +1052,14 @@ impl Position {
             match d.onto {
                 Onto::Anywhere => return None,
                 Onto::NextToOwn if next_to(&self.board, sq, us) => return None,
-                Onto::Enclosing if enclosed(&self.board, sq, us, |_| {}) => return None,
+                Onto::Enclosing
+                    if d.through_holes && enclosed_through_holes(&self.board, sq, us) =>
+                {
+                    return None
+                }
+                Onto::Enclosing if !d.through_holes && enclosed(&self.board, sq, us, |_| {}) => {
+                    return None
+                }
                 Onto::NextToOwn => DropBar::NotNextToOwn,
                 Onto::Enclosing => DropBar::NotEnclosing,
             }
@@ -1242,6 +1250,22 @@ impl Position {
             self.turn,
             |t| self.mine(t, them),
             |to, capture| hit |= capture && to == target,
+        );
+        hit
+    }
+
+    /// Whether the piece of `kind` on `from` may move onto the empty `target` without
+    /// capturing (`en-passant`'s `take-where-it-steps no` then lets it only step there).
+    pub(super) fn steps_onto(&self, kind: usize, from: Sq, target: Sq) -> bool {
+        let them = self.turn.other();
+        let mut hit = false;
+        destinations(
+            &self.c.kinds[kind].movement,
+            &self.board,
+            from,
+            self.turn,
+            |t| self.mine(t, them),
+            |to, capture| hit |= !capture && to == target,
         );
         hit
     }
@@ -2130,6 +2154,28 @@ fn enclosed(board: &Board, sq: Sq, us: Color, mut each: impl FnMut(Sq)) -> bool 
         }
     }
     any
+}
+
+/// `onto enclosing` under `through-holes yes`, Fairy-Stockfish's test: the square is next to an
+/// enemy piece, and along some line the first board square past enemy pieces and holes, two or
+/// more steps away, holds a piece of the side's. A line may so run over holes alone.
+fn enclosed_through_holes(board: &Board, sq: Sq, us: Color) -> bool {
+    let them = us.other();
+    let hole = |t: Sq| board.is_wall(t) && board.geometry().contains(t.square());
+    let next_to_enemy = KING_STEPS
+        .iter()
+        .any(|&s| is_of(board.cell(sq.offset(offset(s, us))), them));
+    next_to_enemy
+        && KING_STEPS.iter().any(|&s| {
+            let step = offset(s, us);
+            let mut t = sq.offset(step);
+            let mut steps = 1;
+            while is_of(board.cell(t), them) || hole(t) {
+                t = t.offset(step);
+                steps += 1;
+            }
+            steps >= 2 && is_of(board.cell(t), us)
+        })
 }
 
 /// Whether `code` is a piece of `color`.

@@ -547,7 +547,7 @@ fn playout_keeps_invariants(rng: &mut Rng, start: Xpanse, turns: usize, seen: &m
 #[test]
 fn no_random_playout_on_any_board_breaks_an_invariant() {
     let mut rng = Rng(knob("ARBITER_INVARIANT_SEED", 0x00C4_E55A_1D5E_ED11).max(1));
-    let positions = knob("ARBITER_INVARIANT_POSITIONS", 600) as usize;
+    let positions = knob("ARBITER_INVARIANT_POSITIONS", 240) as usize;
     let mut seen = Seen::default();
     let mut per_board = [0usize; 6];
     for i in 0..positions {
@@ -560,7 +560,8 @@ fn no_random_playout_on_any_board_breaks_an_invariant() {
         per_board[b] += seen.turns - before;
     }
     eprintln!("{positions} random positions, turns by board {per_board:?}: {seen:?}");
-    assert!(per_board.iter().all(|n| *n > 500), "{per_board:?}");
+    // Every board plays about as many turns as there are positions, or more.
+    assert!(per_board.iter().all(|n| *n > positions), "{per_board:?}");
     assert!(
         seen.rebirths > 10
             && seen.vanishings > 10

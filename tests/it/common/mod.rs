@@ -5,6 +5,15 @@ use arbiter::rules::{perft, Game, Options, Rules};
 use arbiter::scenario::evaluate::{evaluate, Failure, Lowering};
 use arbiter::scenario::parse::{parse_file, parse_turn};
 
+/// The cases a property test runs: `default`, or `ARBITER_PROPTEST_CASES` for a longer run
+/// (`ARBITER_PROPTEST_CASES=1000 cargo test --release xpanse_props`).
+pub fn cases(default: u32) -> u32 {
+    std::env::var("ARBITER_PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
 /// The positions met along `choices` from `start`, each choice picking among the legal moves;
 /// stops when the game is decided or no move is left.
 pub fn playout<R: Rules>(start: R, choices: &[usize]) -> Vec<R> {
