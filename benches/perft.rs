@@ -73,7 +73,7 @@ fn bench_perft(c: &mut Criterion) {
     let csipgs = csipgs_full();
     group.bench_function("csipgs full 4", |b| b.iter(|| perft(black_box(&csipgs), 4)));
     let crowded = xpanse_crowded();
-    let capablanca = arbiter::definition::load::variant("capablanca").expect("bundled");
+    let capablanca = arbiter::rules::defined::load("capablanca").expect("bundled");
     arbiter::with_variant!(capablanca, R => {
         let start = R::start(R::geometry_for(None).expect("a board"), &Options::defaults(R::options()))
             .expect("the start");
@@ -127,7 +127,7 @@ fn deep() {
 
 /// Times a line of a defined variant once.
 fn timed_definition(name: &str, fen: Option<&str>, depth: u32, expected: u64) -> f64 {
-    let variant = arbiter::definition::load::variant(name).expect("a bundled definition");
+    let variant = arbiter::rules::defined::load(name).expect("a bundled definition");
     arbiter::with_variant!(variant, R => {
         let options = Options::defaults(R::options());
         let geometry = R::geometry_for(None).expect("a board");

@@ -7,6 +7,7 @@
 pub mod betza;
 pub mod cli;
 pub mod definition;
+pub mod files;
 #[doc(hidden)]
 pub mod fuzzing;
 pub mod lsp;

@@ -19,8 +19,8 @@ use super::commands::{interrupted, INTERRUPTED_EXIT};
 use super::output::{err, Failure};
 use super::safe_write::{refuse_overwriting_input, Force, SafeFile};
 use super::CheckFormat;
+use crate::files::scenario_files;
 use crate::scenario::ast::File;
-use crate::scenario::coverage::scenario_files;
 use crate::scenario::evaluate::{evaluate_scenario, ScenarioReport, Settings, Status};
 use crate::scenario::parse;
 use crate::scenario::report::{FileCheck, Planned, Source, Totals};
@@ -565,7 +565,7 @@ impl SlowWatch {
 
 /// How many scenarios a file holds, for the `skipped` count of a run that stopped early.
 fn count_scenarios(path: &Path) -> usize {
-    crate::scenario::coverage::read_bounded(path).map_or(0, |bytes| {
+    crate::files::read_bounded(path).map_or(0, |bytes| {
         parse::count_scenarios(&String::from_utf8_lossy(&bytes))
     })
 }

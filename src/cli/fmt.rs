@@ -18,7 +18,7 @@ use std::path::PathBuf;
 
 use super::output::{err, Failure};
 use super::safe_write::{write_file, Force};
-use crate::scenario::coverage::{files_with, MAX_FILE_BYTES};
+use crate::files::{files_with, MAX_FILE_BYTES};
 use crate::scenario::format::format;
 use crate::scenario::report::Source;
 use crate::{errln, outln};

@@ -224,12 +224,12 @@ fn place(path: &Path, input: &Path, section: &str, text: &str, force: Force) -> 
     }
     match std::fs::metadata(path) {
         Ok(m) if !m.is_file() => {
-            let kind = crate::scenario::coverage::not_regular(&m.file_type());
+            let kind = crate::files::not_regular(&m.file_type());
             return Placed::Kept(format!(
                 "{what} is {kind}, not a regular file: it is left alone and [{section}] is not written"
             ));
         }
-        Ok(_) => match crate::scenario::coverage::read_bounded(path) {
+        Ok(_) => match crate::files::read_bounded(path) {
             Ok(bytes) if bytes == new.as_bytes() => return Placed::Unchanged,
             Ok(bytes) => {
                 let ours = std::str::from_utf8(&bytes).is_ok_and(untouched);

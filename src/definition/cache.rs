@@ -1,8 +1,9 @@
-//! Definitions read from disk, kept while their files stay as they are: a definition and the
-//! chain it inherits (`from`) are read and resolved once, then served again for as long as
-//! every file of the chain has the size and modification time it had, a look at each file's
-//! metadata and no read. The language server asks on every keystroke of a scenario that plays
-//! a definition; `check` once per scenario file.
+//! Definitions read from disk, kept while their files stay as they are: a definition's text,
+//! the chain it inherits (`from`) and the parse trees of inherited texts are read once, then
+//! served again for as long as every file of the chain has the size and modification time it
+//! had, a look at each file's metadata and no read ([`crate::rules::defined::loaded`] keeps
+//! the compiled game on the same stamps). The language server asks on every keystroke of a
+//! scenario that plays a definition; `check` once per scenario file.
 //!
 //! Reading always goes through [`super::load`], so whatever `load` refuses is refused here
 //! too; only what it gave before is given again.
@@ -15,7 +16,6 @@ use std::time::SystemTime;
 use super::load::{beside, bundled, is_path};
 use super::parse::parse_tree;
 use super::syntax::File;
-use crate::rules::Variant;
 use crate::scenario::diagnostic::Problem;
 
 /// What stands on disk at one path: its size and modification time, or nothing.
@@ -67,8 +67,6 @@ pub const MAX_KEPT_BYTES: usize = 2 << 20;
 struct Tables {
     /// The `from` value of each file, by its stamp.
     parents: HashMap<Stamp, Option<String>>,
-    /// Each variant spec's chain when it was loaded, and the variant.
-    variants: HashMap<String, (Chain, Variant)>,
     /// The text each spec's file gave, by its stamp.
     sources: HashMap<Stamp, (String, Arc<str>)>,
     /// Parse trees of inherited texts, by a hash of the text, oldest first.
@@ -78,7 +76,6 @@ struct Tables {
 static TABLES: LazyLock<Mutex<Tables>> = LazyLock::new(|| {
     Mutex::new(Tables {
         parents: HashMap::new(),
-        variants: HashMap::new(),
         sources: HashMap::new(),
         trees: Vec::new(),
     })
@@ -106,7 +103,7 @@ fn parent_of_file(stamp: &Stamp) -> Option<String> {
     if let Some(found) = tables().parents.get(stamp) {
         return found.clone();
     }
-    let text = crate::scenario::coverage::read_bounded(&stamp.path)
+    let text = crate::files::read_bounded(&stamp.path)
         .ok()
         .and_then(|b| String::from_utf8(b).ok());
     let parent = text.as_deref().and_then(from_of);
@@ -183,22 +180,6 @@ pub fn inherited_by(text: &str, path: Option<&Path>) -> Chain {
     }
 }
 
-/// The variant `spec` stands for, read and registered once while its chain stands as it did
-/// ([`super::load::variant`] reads it).
-pub fn variant(spec: &str) -> Result<Variant, String> {
-    let now = chain(spec);
-    if let Some((then, v)) = tables().variants.get(spec) {
-        if *then == now {
-            return Ok(*v);
-        }
-    }
-    let v = super::load::variant(spec)?;
-    let mut t = tables();
-    bound(&mut t.variants);
-    t.variants.insert(spec.to_string(), (now, v));
-    Ok(v)
-}
-
 /// [`super::load::source`], with a file's text read once while it stays as it is.
 pub fn source(spec: &str) -> Result<(String, String), String> {
     let path = Path::new(spec);
@@ -265,7 +246,8 @@ mod tests {
     }
 
     /// A chain is every file read, nearest first, with the bytes of every text; a change to a
-    /// parent on disk changes the chain, and with it the variant.
+    /// parent on disk changes the chain (and with it the variant the engine keeps: its
+    /// registry's test).
     #[test]
     fn a_chain_follows_from_and_sees_changes() {
         let dir = folder("chain");
@@ -283,14 +265,8 @@ mod tests {
             chess + c.files[0].bytes() + c.files[1].bytes(),
             "{c:?}"
         );
-        let v = variant(&spec).unwrap();
-        assert_eq!(variant(&spec).unwrap(), v);
-        assert_eq!(v.info().game, "a");
         std::fs::write(&parent, "variant par\nfrom chess\ntitle \"bb\"\n").unwrap();
         assert_ne!(chain(&spec), c);
-        let changed = variant(&spec).unwrap();
-        assert_ne!(changed, v);
-        assert_eq!(changed.info().game, "bb");
         let _ = std::fs::remove_dir_all(&dir);
     }
 

@@ -1,11 +1,10 @@
 //! Where definitions come from: the bundled ones (the top-level `variants/` folder, compiled
-//! into the binary) by name, or a file by path. A definition is parsed once per run and kept
-//! ([`crate::rules::defined::register`]).
+//! into the binary) by name, or a file by path. The engine registers what is read here
+//! ([`crate::rules::defined::load`]).
 
 use std::path::Path;
 
 use super::Definition;
-use crate::rules::Variant;
 
 include!(concat!(env!("OUT_DIR"), "/bundled_variants.rs"));
 
@@ -50,7 +49,7 @@ pub fn source(spec: &str) -> Result<(String, String), String> {
         }
     }
     crate::paths::definition_file(path, crate::paths::Kind::Definition)?;
-    let bytes = crate::scenario::coverage::read_bounded(path)
+    let bytes = crate::files::read_bounded(path)
         .map_err(|e| format!("cannot read {}: {e}", crate::text::path(path)))?;
     let text = String::from_utf8(bytes)
         .map_err(|_| format!("{} is not UTF-8 text", crate::text::path(path)))?;
@@ -118,9 +117,4 @@ pub fn load(spec: &str) -> Result<Definition, String> {
             crate::text::count(n, "error")
         )
     })
-}
-
-/// The variant a bundled name or a path stands for, read and registered for the run.
-pub fn variant(spec: &str) -> Result<Variant, String> {
-    crate::rules::defined::register(load(spec)?)
 }

@@ -170,7 +170,7 @@ fn declared(tree: &crate::definition::syntax::File, wanted: Wanted) -> Option<Sp
 /// A file's text, read as `check` reads files: a regular file of bounded size, never a pipe
 /// or a device that would block the server.
 fn read(path: &Path) -> Option<String> {
-    let bytes = crate::scenario::coverage::read_bounded(path).ok()?;
+    let bytes = crate::files::read_bounded(path).ok()?;
     String::from_utf8(bytes).ok()
 }
 

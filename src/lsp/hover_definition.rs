@@ -447,7 +447,7 @@ fn load_beside(spec: &str, path: Option<&Path>) -> Option<Definition> {
     if crate::definition::cache::chain(&spec).bytes > MAX_LIVE_BYTES as u64 {
         return None;
     }
-    match crate::definition::cache::variant(&spec).ok()? {
+    match crate::rules::defined::loaded(&spec).ok()? {
         crate::rules::Variant::Defined(id) => Some(crate::rules::defined::entry(id).def.clone()),
         _ => None,
     }

@@ -791,6 +791,16 @@ impl AttackTable {
     }
 }
 
+/// The greatest common divisor: a step `(dx, dy)` is that many whole steps of one square's
+/// line (`gcd(|dx|, |dy|)`), for the lines of atoms and the squares a move passes.
+pub fn gcd(a: u32, b: u32) -> u32 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -138,7 +138,7 @@ impl FromStr for Variant {
             return Ok(v);
         }
         if crate::definition::load::is_path(s) || crate::definition::load::bundled(s).is_some() {
-            return crate::definition::cache::variant(s);
+            return crate::rules::defined::loaded(s);
         }
         let known: Vec<_> = Variant::ALL.iter().map(|v| v.name()).collect();
         if REGISTRY.iter().any(|v| v.name == s) {

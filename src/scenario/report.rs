@@ -37,7 +37,7 @@ impl Source {
     pub fn read(path: &std::path::Path) -> (Source, Option<Problem>) {
         let name = path.display().to_string();
         let read = crate::paths::scenario_file(path, false).and_then(|()| {
-            super::coverage::read_bounded(path)
+            crate::files::read_bounded(path)
                 .map_err(|e| format!("cannot read {}: {e}", crate::text::escape(&name)))
         });
         let bytes = match read {

@@ -144,7 +144,7 @@ fn imported_sections_have_fairy_stockfishs_perft() {
         let (section, depth, want): (&str, u32, u64) =
             (f[0], f[1].parse().unwrap(), f[2].parse().unwrap());
         let spec = format!("{}/{SECTIONS}:{section}", env!("CARGO_MANIFEST_DIR"));
-        let variant = match arbiter::definition::load::variant(&spec) {
+        let variant = match arbiter::rules::defined::load(&spec) {
             Ok(v) => v,
             Err(e) => {
                 failures.push(format!("{section}: {e}"));
@@ -541,7 +541,7 @@ fn imported_sections_have_fairy_stockfishs_perft_beyond_the_start() {
             None => fsf,
         };
         let spec = format!("{}/{SECTIONS}:{section}", env!("CARGO_MANIFEST_DIR"));
-        let variant = match arbiter::definition::load::variant(&spec) {
+        let variant = match arbiter::rules::defined::load(&spec) {
             Ok(v) => v,
             Err(e) => {
                 failures.push(format!("{section}: {e}"));

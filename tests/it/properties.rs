@@ -109,7 +109,7 @@ fn every_definitions_fen_reads_back_to_the_same_position() {
     assert!(paths.len() >= 50, "{} definitions", paths.len());
     let mut failures = Vec::new();
     for path in &paths {
-        let variant = arbiter::definition::load::variant(&path.to_string_lossy())
+        let variant = arbiter::rules::defined::load(&path.to_string_lossy())
             .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let name = path.file_stem().unwrap().to_string_lossy().into_owned();
         // Deterministic: a seed per definition, eight games of up to 40 turns.

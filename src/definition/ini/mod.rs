@@ -292,7 +292,7 @@ pub fn spec(spec: &str) -> Option<(&str, &str)> {
 
 /// Reads an INI file's text from disk (bounded, UTF-8).
 pub fn read_text(path: &Path) -> Result<String, String> {
-    let bytes = crate::scenario::coverage::read_bounded(path)
+    let bytes = crate::files::read_bounded(path)
         .map_err(|e| format!("cannot read {}: {e}", crate::text::path(path)))?;
     String::from_utf8(bytes).map_err(|_| format!("{} is not UTF-8 text", crate::text::path(path)))
 }

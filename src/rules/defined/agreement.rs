@@ -28,7 +28,7 @@ fn texts<R: Rules>(pos: &R) -> Vec<String> {
 
 #[test]
 fn chess_as_a_definition_plays_as_the_built_in() {
-    let variant = crate::definition::load::variant("chess.def").expect("bundled");
+    let variant = crate::rules::defined::load("chess.def").expect("bundled");
     let mut starts: Vec<String> = vec![crate::rules::chess::START_FEN.to_string()];
     for line in super::tests::lines(include_str!("../../../tests/data/fsf/perft-a.txt")) {
         if line.variant == "chess" && line.position != "startpos" {
@@ -134,7 +134,7 @@ fn refusals_agree<R: Rules>(
 /// along random games, and the same refusal of every turn of an invented piece.
 #[test]
 fn invented_pieces_on_the_chess_definition_play_as_on_the_built_in() {
-    let variant = crate::definition::load::variant("chess.def").expect("bundled");
+    let variant = crate::rules::defined::load("chess.def").expect("bundled");
     let mut rng = Rng(0x1_4E7E_D0DD);
     let (mut positions, mut refusals) = (0, 0);
     let mut failures = Vec::new();

@@ -5,6 +5,7 @@
 use std::collections::HashSet;
 use std::sync::{LazyLock, Mutex};
 
+pub use super::passing::{DoubleStep, EnPassant};
 use crate::definition::fen::Placed;
 use crate::definition::model::{
     self, Component, Definition, FlipPattern, Onto, Safety, Timing, Value,
@@ -12,7 +13,7 @@ use crate::definition::model::{
 use crate::rules::board::{Geometry, Sq, Square, CELLS};
 use crate::rules::consulted::{self, Asked};
 use crate::rules::design::{movement_of, DesignId};
-use crate::rules::movement::{AttackTable, Movement};
+use crate::rules::movement::{gcd, AttackTable, Movement};
 use crate::rules::piece::{Color, Piece, Role};
 use crate::rules::SetupError;
 
@@ -146,26 +147,6 @@ pub struct Material {
 pub struct Tag {
     pub rule: &'static str,
     pub index: usize,
-}
-
-#[derive(Clone, Debug)]
-pub struct DoubleStep {
-    pub tag: Tag,
-    pub kinds: KindSet,
-    pub region: [SqSet; 2],
-    pub steps: u8,
-    /// The move made instead of the straight steps.
-    pub movement: Option<Movement>,
-}
-
-#[derive(Clone, Debug)]
-pub struct EnPassant {
-    pub tag: Tag,
-    pub kinds: KindSet,
-    /// Where each side may capture en passant; empty: anywhere.
-    pub region: [SqSet; 2],
-    /// A capturer that could step onto the passed square may take there too.
-    pub where_it_steps: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -972,7 +953,7 @@ impl Compiled {
 /// reach one square.
 fn overlaps(m: &Movement) -> bool {
     let line = |(dx, dy): (i8, i8)| {
-        let g = gcd(dx.unsigned_abs(), dy.unsigned_abs()).max(1) as i8;
+        let g = gcd(dx.unsigned_abs().into(), dy.unsigned_abs().into()).max(1) as i8;
         (dx / g, dy / g)
     };
     let lines: Vec<Vec<(i8, i8)>> = m
@@ -985,14 +966,6 @@ fn overlaps(m: &Movement) -> bool {
             .iter()
             .any(|b| a.iter().any(|s| b.contains(s)))
     })
-}
-
-fn gcd(a: u8, b: u8) -> u8 {
-    if b == 0 {
-        a
-    } else {
-        gcd(b, a % b)
-    }
 }
 
 /// The options each family of components is chosen by ([`Readings`]).

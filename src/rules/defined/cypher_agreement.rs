@@ -244,7 +244,7 @@ fn agree(placement: &str, side: &str, refusals_too: bool, tally: &mut Tally) -> 
 
 #[test]
 fn the_cypher_board_definition_moves_as_the_built_in_without_spies() {
-    let variant = crate::definition::load::variant("cypher-board").expect("bundled");
+    let variant = crate::rules::defined::load("cypher-board").expect("bundled");
     let crate::rules::Variant::Defined(id) = variant else {
         panic!("a definition");
     };

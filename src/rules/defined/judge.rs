@@ -40,11 +40,11 @@ fn rule_id(id: &str) -> &'static str {
 }
 
 impl Position {
-    fn square_name(&self, sq: Sq) -> String {
+    pub(super) fn square_name(&self, sq: Sq) -> String {
         self.c.geometry.square_name(sq.square())
     }
 
-    fn kind_name(&self, sq: Sq) -> String {
+    pub(super) fn kind_name(&self, sq: Sq) -> String {
         self.c
             .kind_at(self.board.cell(sq))
             .map_or_else(|| "piece".into(), |k| self.c.kinds[k].name.clone())
@@ -147,29 +147,7 @@ impl Position {
             ));
         }
         steps.extend(self.zone_steps(m));
-        match m.special {
-            Special::Step => {
-                if let Some(d) = c.double_steps.first() {
-                    steps.push(Step::allows(
-                        d.tag.rule,
-                        format!("the {name} on {from} may step to {to} at once"),
-                    ));
-                }
-            }
-            Special::EnPassant { victim } => {
-                if let Some(e) = &c.en_passant {
-                    steps.push(Step::allows(
-                        e.tag.rule,
-                        format!(
-                            "the {} on {} just passed {to} and is taken en passant",
-                            self.kind_name(victim),
-                            self.square_name(victim)
-                        ),
-                    ));
-                }
-            }
-            _ => {}
-        }
+        steps.extend(self.passing_step(m, &name, &from, &to));
         if let (Some(k), Some(p)) = (m.promotion(), c.promotions.first()) {
             steps.push(Step::effect(
                 p.tag.rule,
@@ -787,16 +765,8 @@ impl Position {
         if !own_target && reaches(&bare) {
             return blocked_step(&name, &f, &t);
         }
-        let empty = self.board.cell(to) == crate::rules::board::cell::EMPTY;
-        if let Some(e) = c.en_passant.as_ref().filter(|e| e.kinds.has(kind)) {
-            if let Some(step) = capture.then(|| self.ep_only_steps(from, to)).flatten() {
-                return step;
-            }
-            let mut ep = self.clone();
-            ep.board.put(to.square(), Some(c.piece(them, kind)));
-            if capture && empty && self.could_have_passed(to) && reaches(&ep) {
-                return Step::forbids(e.tag.rule, format!("no piece passed over {t} on the last move, so the {name} cannot take en passant there"));
-            }
+        if let Some(step) = self.en_passant_refusal(kind, from, to, capture, reaches) {
+            return step;
         }
         // A move the piece's movement makes, out of the region it is confined to.
         if let Some(Some((tag, region))) = c.confined.get(kind) {
@@ -998,52 +968,6 @@ impl Position {
             |t, _| reaches |= t == to,
         );
         reaches
-    }
-
-    /// Under `en-passant`'s `take-where-it-steps no`: why a capture written onto the empty
-    /// square a double step just passed, by a piece that may step there, is no turn.
-    fn ep_only_steps(&self, from: Sq, to: Sq) -> Option<Step> {
-        let kind = self.c.kind_at(self.board.cell(from))?;
-        let e = self.c.en_passant.as_ref().filter(|e| e.kinds.has(kind))?;
-        let stepping = !e.where_it_steps
-            && self.board.cell(to) == crate::rules::board::cell::EMPTY
-            && self.ep.contains(&Some(to))
-            && self.steps_onto(kind, from, to);
-        stepping.then(|| {
-            let (name, f, t) = (self.kind_name(from), self.square_name(from), self.square_name(to));
-            Step::forbids(e.tag.rule, format!("the {name} may step onto {t}, and where it may step it does not take en passant (`take-where-it-steps no`): the turn is the step {f}-{t}"))
-        })
-    }
-
-    /// Whether an enemy piece that double-steps stands just beyond `to` (seen from the
-    /// mover), where a double step over `to` from its region would have put it: the written
-    /// capture onto the empty `to` is then an en passant that is not (or no longer) allowed.
-    fn could_have_passed(&self, to: Sq) -> bool {
-        let c = self.c;
-        let them = self.turn.other();
-        let ahead = if self.turn == Color::White { 1 } else { -1 };
-        let at = |d: i32| {
-            let s = to.square();
-            let rank = s.rank as i32 + d * ahead;
-            (0..c.geometry.ranks as i32)
-                .contains(&rank)
-                .then(|| Sq::of(crate::rules::board::Square::new(s.file, rank as u8)))
-        };
-        let Some(behind) = at(-1) else {
-            return false;
-        };
-        let theirs = self
-            .board
-            .piece_at(behind)
-            .is_some_and(|p| p.color() == them);
-        let Some(kind) = c.kind_at(self.board.cell(behind)).filter(|_| theirs) else {
-            return false;
-        };
-        c.double_steps.iter().any(|d| {
-            d.kinds.has(kind)
-                && (1..d.steps as i32)
-                    .any(|k| at(k).is_some_and(|sq| d.region[them.index()].has(sq)))
-        })
     }
 
     /// Why an invented piece on `from` does not go to `to`, as its design's atoms find that

@@ -3,8 +3,8 @@
 //! [`position`]: the generator produces what it allows and the legality test asks the ones
 //! that forbid, so legal turns, refusals and explanations come from the same code.
 //!
-//! A definition is read once per run and kept ([`register`]); [`Variant::Defined`] names it by
-//! id. The [`Rules`] trait asks some things of a variant without a position (its catalogue,
+//! A definition is read once per run and kept ([`register`], [`registry`]);
+//! [`Variant::Defined`](crate::rules::Variant::Defined) names it by id. The [`Rules`] trait asks some things of a variant without a position (its catalogue,
 //! its options, its start): for a defined variant those come from the definition that
 //! [`with_variant!`](crate::with_variant) binds to the running thread ([`bind`]).
 
@@ -16,25 +16,27 @@ mod cypher_agreement;
 mod endings;
 mod invariants;
 mod judge;
+mod passing;
 mod position;
+mod registry;
 #[cfg(test)]
 mod tests;
 mod zones;
 
 use std::cell::Cell;
-use std::collections::HashMap;
-use std::hash::{Hash, Hasher};
-use std::sync::{LazyLock, Mutex, RwLock};
+use std::hash::Hash;
+use std::sync::Mutex;
 
 pub use compile::Compiled;
 pub use position::{Move, Position, Special};
+pub use registry::{entry, find, load, loaded, register};
 
 use super::design::DesignId;
 use super::explain::Step;
 use super::{Action, CastleSide, Color, Leg, Role, Turn, TurnPattern};
 use super::{
     Geometry, InvariantDef, KeyDef, OptionDef, Options, Outcome, Reason, Refusal, RuleDef, Rules,
-    Setup, SetupError, Variant, VariantInfo,
+    Setup, SetupError, VariantInfo,
 };
 use crate::definition::model::{FlipPattern, Onto, Value};
 use crate::definition::Definition;
@@ -64,76 +66,6 @@ type Reading = (
 /// A registered definition.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct DefId(u32);
-
-/// The definitions read in this run. An id never changes meaning: a definition edited and
-/// read again (a language server sees each saved version) is a new entry, and the old one
-/// stays for whatever still plays it.
-struct Registry {
-    entries: Vec<&'static Entry>,
-    /// Entries by a hash of their definition, so registering the same definition again
-    /// (every keystroke in a scenario that names it) costs one lookup, not a scan.
-    by_hash: HashMap<u64, Vec<u32>>,
-    /// The entry of each name read last.
-    by_name: HashMap<String, u32>,
-}
-
-static REGISTRY: LazyLock<RwLock<Registry>> = LazyLock::new(|| {
-    RwLock::new(Registry {
-        entries: Vec::new(),
-        by_hash: HashMap::new(),
-        by_name: HashMap::new(),
-    })
-});
-
-fn hash_of(def: &Definition) -> u64 {
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    def.hash(&mut h);
-    h.finish()
-}
-
-/// Keeps a definition for the rest of the run and returns its variant; the same definition
-/// registered twice is one variant.
-pub fn register(def: Definition) -> Result<Variant, String> {
-    let hash = hash_of(&def);
-    let found = |r: &Registry| {
-        r.by_hash
-            .get(&hash)
-            .and_then(|ids| ids.iter().find(|&&i| r.entries[i as usize].def == def))
-            .copied()
-    };
-    // The name stands for the version read last: an edit undone is that version again.
-    let current = |r: &Registry, i: u32| r.by_name.get(&def.name) == Some(&i);
-    {
-        let r = REGISTRY.read().unwrap_or_else(|e| e.into_inner());
-        if let Some(i) = found(&r).filter(|&i| current(&r, i)) {
-            return Ok(Variant::Defined(DefId(i)));
-        }
-    }
-    let mut r = REGISTRY.write().unwrap_or_else(|e| e.into_inner());
-    // Another thread may have registered it between the two locks.
-    if let Some(i) = found(&r) {
-        r.by_name.insert(def.name.clone(), i);
-        return Ok(Variant::Defined(DefId(i)));
-    }
-    let id = u32::try_from(r.entries.len())
-        .map_err(|_| "too many definitions in one run".to_string())?;
-    let entry: &'static Entry = Box::leak(Box::new(entry_of(def)));
-    r.entries.push(entry);
-    r.by_hash.entry(hash).or_default().push(id);
-    r.by_name.insert(entry.def.name.clone(), id);
-    Ok(Variant::Defined(DefId(id)))
-}
-
-/// The registered definition `id`.
-pub fn entry(id: DefId) -> &'static Entry {
-    REGISTRY.read().unwrap_or_else(|e| e.into_inner()).entries[id.0 as usize]
-}
-
-/// The definition registered last under `name` (a version read again counts as read last).
-pub fn find(name: &str) -> Option<Variant> {
-    let r = REGISTRY.read().unwrap_or_else(|e| e.into_inner());
-    r.by_name.get(name).map(|&i| Variant::Defined(DefId(i)))
-}
 
 fn leak_strs(v: &[String]) -> &'static [&'static str] {
     Box::leak(
@@ -450,9 +382,7 @@ fn reason_of(c: &crate::definition::Component) -> Option<Reason> {
 fn summary(c: &crate::definition::Component) -> String {
     use crate::definition::Component as C;
     match c {
-        C::DoubleStep { steps, .. } => format!("a piece on its double-step squares may advance up to {steps} squares straight forward over empty squares"),
-        C::EnPassant { where_it_steps: true, .. } => "a piece passed over by a double step may be taken on a square it passed, on the next turn only".into(),
-        C::EnPassant { where_it_steps: false, .. } => "a piece passed over by a double step may be taken on a square it passed, on the next turn only, by a capturer that could not step there without capturing".into(),
+        C::DoubleStep { .. } | C::EnPassant { .. } => passing::summary(c).expect("a passing component"),
         C::Promotion { .. } => "a piece ending its move in its promotion zone is exchanged for one of the named kinds".into(),
         C::Castling { .. } => "the king and an unmoved rook castle, with the squares between them empty and the king not in check nor passing an attacked square".into(),
         C::Check { .. } => "no move may leave the mover's royal pieces attacked".into(),

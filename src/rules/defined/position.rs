@@ -383,63 +383,6 @@ impl Position {
         Ok(pos)
     }
 
-    /// En passant squares as Fairy-Stockfish writes them: the squares a double step passed
-    /// (empty: where a capturer goes) and, for some pieces, the square it stopped on (the
-    /// piece taken). A single empty square names the piece beyond it, as in orthodox FENs.
-    fn read_en_passant(&mut self, squares: &[Cell]) {
-        let them = self.turn.other();
-        let mut targets = Vec::new();
-        let mut victim = None;
-        for cell in squares {
-            let sq = Sq::of(Square::new(cell.file, cell.rank));
-            if self.board.cell(sq) == cell::EMPTY {
-                targets.push(sq);
-            } else if self.mine(self.board.cell(sq), them) {
-                victim = Some(sq);
-            }
-        }
-        if victim.is_none() {
-            let fwd = offset((0, 1), them);
-            victim = targets.iter().map(|t| t.offset(fwd)).find(|v| {
-                !targets.contains(v)
-                    && !board_is_wall(&self.board, *v)
-                    && self.mine(self.board.cell(*v), them)
-            });
-        }
-        if victim.is_some() && !targets.is_empty() {
-            for (i, t) in targets.iter().take(2).enumerate() {
-                self.ep[i] = Some(*t);
-            }
-            self.ep_victim = victim;
-        }
-    }
-
-    /// The en passant field's squares, in Fairy-Stockfish's order (by rank, then file): the
-    /// squares a double step passed, and the piece that made it where the reader would not
-    /// find it beyond one of them ([`Self::read_en_passant`]): a Berolina pawn's `d5c6`.
-    fn en_passant_squares(&self) -> Vec<Square> {
-        let Some(victim) = self.ep_victim else {
-            return Vec::new();
-        };
-        let targets: Vec<Sq> = self.ep.iter().flatten().copied().collect();
-        if targets.is_empty() {
-            return Vec::new();
-        }
-        let them = self.turn.other();
-        let fwd = offset((0, 1), them);
-        let inferred = targets.iter().map(|t| t.offset(fwd)).find(|v| {
-            !targets.contains(v)
-                && !board_is_wall(&self.board, *v)
-                && self.mine(self.board.cell(*v), them)
-        });
-        let mut squares: Vec<Square> = targets.iter().map(|t| t.square()).collect();
-        if inferred != Some(victim) {
-            squares.push(victim.square());
-        }
-        squares.sort_by_key(|s| (s.rank, s.file));
-        squares
-    }
-
     fn read_castling(&mut self, rights: &[fen::CastlingRight]) {
         // Without castling, file letters are first-move rights (Fairy-Stockfish's gates).
         if !self.c.first_moves.is_empty() {
@@ -669,7 +612,7 @@ impl Position {
     }
 
     #[inline]
-    fn mine(&self, code: u8, color: Color) -> bool {
+    pub(super) fn mine(&self, code: u8, color: Color) -> bool {
         is_of(code, color)
     }
 
@@ -784,46 +727,8 @@ impl Position {
             if let Some(region) = c.confine_of(kind, us) {
                 keep_from(out, first, |m| region.has(m.to));
             }
-            for ds in &c.double_steps {
-                if !ds.kinds.has(kind) || !ds.region[us.index()].has(from) {
-                    continue;
-                }
-                if let Some(m) = &ds.movement {
-                    destinations(
-                        m,
-                        &self.board,
-                        from,
-                        us,
-                        |_| false,
-                        |to, _| self.push(out, kind, from, to, Special::Step),
-                    );
-                    continue;
-                }
-                let fwd = offset((0, 1), us);
-                let mut t = from;
-                for n in 1..=ds.steps {
-                    t = t.offset(fwd);
-                    if self.board.cell(t) != cell::EMPTY {
-                        break;
-                    }
-                    if n >= 2 {
-                        self.push(out, kind, from, t, Special::Step);
-                    }
-                }
-            }
-            if let (Some(ep), Some(victim)) = (&c.en_passant, self.ep_victim) {
-                if ep.kinds.has(kind) {
-                    let region = &ep.region[us.index()];
-                    for target in self.ep.iter().flatten() {
-                        if (region.is_empty() || region.has(*target))
-                            && self.captures_onto(kind, from, *target)
-                            && (ep.where_it_steps || !self.steps_onto(kind, from, *target))
-                        {
-                            self.push(out, kind, from, *target, Special::EnPassant { victim });
-                        }
-                    }
-                }
-            }
+            self.double_steps(out, kind, from);
+            self.en_passant_captures(out, kind, from);
             if c.bars_moves() {
                 self.drop_barred(out, first, kind, from);
             }
@@ -1237,41 +1142,15 @@ impl Position {
         }
     }
 
-    /// Whether a piece of `kind` on `from` could capture on the empty square `target`.
-    fn captures_onto(&self, kind: usize, from: Sq, target: Sq) -> bool {
-        let mut board = self.board.clone();
-        let them = self.turn.other();
-        board.set_cell(target, self.c.piece(them, 0).code());
-        let mut hit = false;
-        destinations(
-            &self.c.kinds[kind].movement,
-            &board,
-            from,
-            self.turn,
-            |t| self.mine(t, them),
-            |to, capture| hit |= capture && to == target,
-        );
-        hit
-    }
-
-    /// Whether the piece of `kind` on `from` may move onto the empty `target` without
-    /// capturing (`en-passant`'s `take-where-it-steps no` then lets it only step there).
-    pub(super) fn steps_onto(&self, kind: usize, from: Sq, target: Sq) -> bool {
-        let them = self.turn.other();
-        let mut hit = false;
-        destinations(
-            &self.c.kinds[kind].movement,
-            &self.board,
-            from,
-            self.turn,
-            |t| self.mine(t, them),
-            |to, capture| hit |= !capture && to == target,
-        );
-        hit
-    }
-
     /// Pushes a move of a piece of `kind`, as each promotion it may or must make.
-    fn push(&self, out: &mut Vec<Move>, kind: usize, from: Sq, to: Sq, special: Special) {
+    pub(super) fn push(
+        &self,
+        out: &mut Vec<Move>,
+        kind: usize,
+        from: Sq,
+        to: Sq,
+        special: Special,
+    ) {
         let us = self.turn;
         let plain = Move {
             from,
@@ -1460,21 +1339,7 @@ impl Position {
                 self.gain_drop_rights(m, k, kf);
             }
         }
-        self.ep = [None, None];
-        self.ep_victim = None;
-        if m.special == Special::Step && c.en_passant.is_some() {
-            // The squares passed over: the whole steps between the two ends.
-            let (a, b) = (m.from.square(), m.to.square());
-            let (df, dr) = (b.file as i32 - a.file as i32, b.rank as i32 - a.rank as i32);
-            let g = gcd(df.unsigned_abs(), dr.unsigned_abs()) as i32;
-            if g > 1 {
-                let step = crate::rules::board::delta(df / g, dr / g);
-                for i in 1..g.min(3) {
-                    self.ep[i as usize - 1] = Some(m.from.offset(step * i));
-                }
-                self.ep_victim = Some(m.to);
-            }
-        }
+        self.mark_passed(m);
         if self.gates != [0, 0] && m.special != Special::Pass {
             self.update_gates(m, us);
             if c.gating.is_some() {
@@ -2363,7 +2228,7 @@ fn royal_near(c: &Compiled, board: &Board, sq: Sq, color: Color) -> bool {
     })
 }
 
-fn board_is_wall(board: &Board, sq: Sq) -> bool {
+pub(super) fn board_is_wall(board: &Board, sq: Sq) -> bool {
     sq.index() >= crate::rules::board::CELLS || board.cell(sq) == cell::WALL
 }
 
@@ -2686,13 +2551,5 @@ fn flip(c: &Compiled, board: &mut Board, us: Color, to: Sq, changes: &mut Change
         let code = board.cell(t);
         // A piece is its kind's code with the colour in the low bit.
         changes.set(board, t, code ^ 1);
-    }
-}
-
-fn gcd(a: u32, b: u32) -> u32 {
-    if b == 0 {
-        a
-    } else {
-        gcd(b, a % b)
     }
 }

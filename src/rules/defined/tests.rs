@@ -44,7 +44,7 @@ fn variant_of(name: &str) -> Result<Variant, String> {
     } else {
         name.to_string()
     };
-    crate::definition::load::variant(&spec)
+    crate::rules::defined::load(&spec)
 }
 
 /// The count of one line, or why there is none.
