@@ -1258,7 +1258,9 @@ impl<'a> Resolver<'a> {
             }
             *flag = true;
         }
-        let design = design?;
+        // A move that does not read is reported above; the letter still stands for a piece,
+        // so the lines that name it are not reported as naming no piece.
+        let design = design.unwrap_or_else(Design::immobile);
         ok.then(|| PieceDef {
             letter,
             name: nv.text.clone(),

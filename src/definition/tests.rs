@@ -487,6 +487,15 @@ fn piece_errors() {
         "{message}"
     );
     assert_eq!(at, "test.def:6:16");
+    // The letter of a piece whose move does not read still names a piece: one error, not
+    // one more for every line that names it.
+    let (message, _) = one_error(&format!(
+        "{BASE}piece Q queen Qx\npromotion {{\n  clause \"x\"\n  white rank 8\n  black rank 1\n  into Q\n}}\n"
+    ));
+    assert!(
+        message.starts_with("the move `Qx` does not read"),
+        "{message}"
+    );
     assert_eq!(
         one_error(&format!("{BASE}piece q queen Q\n")).0,
         "piece letters are capitals: `Q` (the FEN writes Black's in small letters)"
