@@ -92,6 +92,9 @@ fn joined(spec: &str, naming: &Path) -> String {
     let Some(folder) = naming.parent().filter(|f| !f.as_os_str().is_empty()) else {
         return spec.to_string();
     };
+    // `./x.def` beside `games/a.scn` is `games/x.def`, as messages name it (a `..` stays: it
+    // may pass through a link).
+    let relative = relative.strip_prefix(".").unwrap_or(relative);
     let joined = folder.join(relative);
     // `variants.ini:name` is found by its file's part.
     let file_exists = super::ini::spec(spec).is_some_and(|(file, _)| folder.join(file).exists());

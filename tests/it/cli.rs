@@ -966,7 +966,7 @@ fn a_missing_definition_beside_a_scenario_is_named_by_its_joined_path() {
     assert!(
         all.contains(&format!(
             "cannot read {}",
-            dir.join("./gone/nothing.def").display()
+            dir.join("gone/nothing.def").display()
         )),
         "{all}"
     );
