@@ -67,6 +67,19 @@ pub fn text_at(text: &str, path: Option<&Path>, offset: usize) -> Option<(String
             setting.head.span.clone(),
         ));
     }
+    if head == "board" {
+        // The board block's settings have their rows in the section of `board`.
+        let text = reference::setting("board", name)?;
+        return Some((
+            format!(
+                "board setting **{}**
+
+{text}",
+                markdown(name)
+            ),
+            setting.head.span.clone(),
+        ));
+    }
     if !COMPONENTS.contains(&head) {
         return None;
     }

@@ -1208,3 +1208,26 @@ fn a_definition_speaks_its_own_words() {
     assert_eq!(c.shutdown(), 0);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A `board` block's settings: completed inside the block, hovered with their row of the
+/// reference.
+#[test]
+fn board_block_completion_and_hover() {
+    let mut c = Client::start();
+    let uri = "file:///nowhere/board.def";
+    let text = "variant mine\nfrom chess\nboard 8x8 {\n  files s t u v w x y z\n  \n}\n";
+    c.open(uri, text);
+    c.diagnostics(uri, |p| p["version"] == 1);
+    let mut l = labels(&c.at("textDocument/completion", uri, 4, 2));
+    l.sort();
+    assert_eq!(l, ["files", "first-rank"]);
+    let hover = c.at("textDocument/hover", uri, 3, 3);
+    let v = hover["result"]["contents"]["value"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(
+        v.contains("board setting **files**") && v.contains("one small letter"),
+        "{hover}"
+    );
+    assert_eq!(c.shutdown(), 0);
+}
