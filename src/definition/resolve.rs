@@ -1036,7 +1036,8 @@ impl<'a> Resolver<'a> {
                     && (1..=u32::from(MAX_BOARD_SIDE)).contains(&r) =>
             {
                 let (files, ranks) = (f as u8, r as u8);
-                let geometry = self.coordinates(item.src, item.stmt.block.as_ref(), files, ranks);
+                let geometry =
+                    self.coordinates(item.src, item.stmt.block.as_ref(), files, ranks)?;
                 Some((files, ranks, geometry))
             }
             Some(_) => {
@@ -1099,20 +1100,22 @@ impl<'a> Resolver<'a> {
 
     /// The `files` and `first-rank` of a `board` block: the names of the board's files, left
     /// to right, and the number of its first rank. Without them, files are `a`, `b`, ... and
-    /// ranks count from 1.
+    /// ranks count from 1. `None` after an error: the rest of the definition would be read
+    /// by names it does not mean, each of its squares a second, misleading error.
     fn coordinates(
         &mut self,
         src: usize,
         block: Option<&syntax::Block>,
         files: u8,
         ranks: u8,
-    ) -> Geometry {
+    ) -> Option<Geometry> {
         let lettered = Geometry::lettered(files, ranks);
         let Some(block) = block else {
-            return lettered;
+            return Some(lettered);
         };
         let mut labels = lettered.file_labels();
         let mut first_rank = 1;
+        let mut broken = false;
         let mut seen: Vec<(&str, usize)> = Vec::new();
         for st in &block.statements {
             let head = st.head.text.as_str();
@@ -1126,6 +1129,7 @@ impl<'a> Resolver<'a> {
                     "a `board` block names the squares: `files` (a small letter for each \
                      file, left to right) and `first-rank` (the number of the first rank)",
                 );
+                broken = true;
                 continue;
             }
             if let Some(&(_, first)) = seen.iter().find(|(h, _)| *h == head) {
@@ -1136,28 +1140,32 @@ impl<'a> Resolver<'a> {
                     format!("`{head}` is given twice (first at {at})"),
                     "given again",
                 );
+                broken = true;
                 continue;
             }
             seen.push((head, st.span.start));
             if st.block.is_some() {
                 self.no_block(src, st);
+                broken = true;
             }
             if head == "first-rank" {
-                if let Some(v) = self.single_value(src, st, "the number of the first rank, 0 to 9")
-                {
-                    // One digit: the first rank is named as a number, and a name past 9
-                    // would leave ranks below it unnamed by any short number.
-                    if let Some(n) = self.number(src, v, 0, 9) {
-                        first_rank = n as u8;
-                    }
+                // One digit (boards in use start at 0 or 1): every rank's name stays at most
+                // two digits even on 16 ranks, as squares in turns and FENs are read.
+                let n = self
+                    .single_value(src, st, "the number of the first rank, 0 to 9")
+                    .and_then(|v| self.number(src, v, 0, 9));
+                match n {
+                    Some(n) => first_rank = n as u8,
+                    None => broken = true,
                 }
                 continue;
             }
-            if let Some(table) = self.file_labels(src, st, files, ranks) {
-                labels = table;
+            match self.file_labels(src, st, files, ranks) {
+                Some(table) => labels = table,
+                None => broken = true,
             }
         }
-        Geometry::labelled(labels, ranks, first_rank)
+        (!broken).then(|| Geometry::labelled(labels, ranks, first_rank))
     }
 
     /// `files z a b ...`: one small letter for each file, all different, or an error.

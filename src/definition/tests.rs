@@ -2146,6 +2146,12 @@ fn board_block_errors() {
              4, as in `v0`"
         )
     );
+    // A broken block stops the reading there: the squares after it would be read by names
+    // the definition does not mean, each a second error.
+    let (m, _) = one_error(&NAMED.replace("files v w x y z", "files v w x y"));
+    assert_eq!(m, "`files` gives 4 labels, but the board (5x5) has 5 files");
+    let (m, _) = one_error(&NAMED.replace("first-rank 0", "first-rank 0 1"));
+    assert!(m.starts_with("`first-rank` takes one value"), "{m}");
     let (m, _) = one_error(&NAMED.replace("white rank 4", "white rank 5"));
     assert_eq!(m, "expected a number from 0 to 4, found `5`");
     let (m, _) = one_error(&NAMED.replace("white files v", "white files a"));
