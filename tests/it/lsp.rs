@@ -1229,5 +1229,15 @@ fn board_block_completion_and_hover() {
         v.contains("board setting **files**") && v.contains("one small letter"),
         "{hover}"
     );
+    // A parent whose board names its squares says so where `from` names it.
+    let child = "file:///nowhere/child.def";
+    c.open(child, "variant child\nfrom cypher-board\n");
+    c.diagnostics(child, |p| p["version"] == 1);
+    let hover = c.at("textDocument/hover", child, 1, 8);
+    let v = hover["result"]["contents"]["value"].as_str().unwrap_or_default();
+    assert!(
+        v.contains("board 10x11 (files `z a b c d e f g h i`, ranks from 0)"),
+        "{hover}"
+    );
     assert_eq!(c.shutdown(), 0);
 }
