@@ -2201,3 +2201,26 @@ fn formatting_keeps_the_board_block() {
     );
     assert_eq!(super::fmt::format(&squeezed).unwrap(), NAMED);
 }
+
+#[test]
+fn every_prefix_of_a_named_board_reads_without_panic() {
+    let cypher = include_str!("../../variants/cypher-board.def");
+    for text in [NAMED, cypher] {
+        for end in (0..=text.len()).filter(|&e| text.is_char_boundary(e)) {
+            let _ = read(&text[..end]);
+        }
+    }
+    // Labels past the board's width, odd characters and huge numbers are errors, not panics.
+    for block in [
+        "  files a b c d e f g h i j k l m n o p q\n",
+        "  files é b c d e f g h\n",
+        "  files \"a\" b c d e f g h\n",
+        "  first-rank 99999999999999999999\n",
+        "  first-rank -1\n",
+        "  files\n  files\n",
+        "  first-rank 0 {\n  }\n",
+    ] {
+        let text = BASE.replace("board 8x8\n", &format!("board 8x8 {{\n{block}}}\n"));
+        assert!(read(&text).is_err(), "{block}");
+    }
+}

@@ -1234,7 +1234,9 @@ fn board_block_completion_and_hover() {
     c.open(child, "variant child\nfrom cypher-board\n");
     c.diagnostics(child, |p| p["version"] == 1);
     let hover = c.at("textDocument/hover", child, 1, 8);
-    let v = hover["result"]["contents"]["value"].as_str().unwrap_or_default();
+    let v = hover["result"]["contents"]["value"]
+        .as_str()
+        .unwrap_or_default();
     assert!(
         v.contains("board 10x11 (files `z a b c d e f g h i`, ranks from 0)"),
         "{hover}"
