@@ -29,6 +29,11 @@ pub struct Cell {
 impl Cell {
     /// The cell of a square that `geometry` names (`e4`, `z0`).
     pub fn named(geometry: &Geometry, text: &str) -> Option<Cell> {
+        // A rank is written without leading zeros (`a1`, not `a01`): one name per square.
+        let digits = text.trim_start_matches(|c: char| !c.is_ascii_digit());
+        if digits.len() > 1 && digits.starts_with('0') {
+            return None;
+        }
         let sq = geometry.parse_square(text)?;
         Some(Cell {
             file: sq.file,

@@ -1978,6 +1978,8 @@ fn a_board_block_names_the_squares() {
     assert_eq!(Cell::named(&g, "z4"), Some(Cell { file: 4, rank: 4 }));
     assert_eq!(Cell::named(&g, "a1"), None);
     assert_eq!(Cell::named(&g, "v5"), None);
+    assert_eq!(Cell::named(&g, "v00"), None);
+    assert_eq!(Cell::named(&g, "w01"), None);
     assert_eq!(d.holes, [Cell { file: 0, rank: 4 }]);
     let Component::Promotion { region, .. } = &d.rules[0].component else {
         panic!("{:?}", d.rules[0].component);
