@@ -12,6 +12,7 @@
 use std::fmt;
 
 use super::model::{Cell, Color};
+use crate::rules::board::Geometry;
 use crate::rules::design::DesignId;
 
 /// What a FEN is read against: the board and the piece letters of a definition.
@@ -21,6 +22,11 @@ pub struct Shape<'a> {
     pub files: u8,
     /// Ranks of the board.
     pub ranks: u8,
+    /// How the board names its squares (a definition's `board` block), for the en-passant
+    /// squares and the errors; `None` for files `a`, `b`, ... and ranks from 1. Castling
+    /// rights' file letters stay positional (`a` the leftmost file) whatever the names, as
+    /// Shredder-FEN's are: they count files, they do not name them.
+    pub names: Option<Geometry>,
     /// Squares that are not part of the board: `*` in the FEN, or left empty.
     pub holes: &'a [Cell],
     /// The piece letters, upper case.
@@ -33,6 +39,41 @@ pub struct Shape<'a> {
     /// Whether `*` may also mark a neutral blocker on a square of the board (a definition
     /// with a `blocker`: the duck, the amazons' arrows), read as a hole of this position.
     pub blockers: bool,
+}
+
+impl Shape<'_> {
+    /// The name of a square of this board.
+    pub fn name(&self, cell: Cell) -> String {
+        match &self.names {
+            Some(g) => cell.name(g),
+            None => square_name(cell),
+        }
+    }
+
+    /// The file labelled by `c`.
+    fn file_of(&self, c: char) -> Option<u8> {
+        match &self.names {
+            Some(g) => g.file_of(c.encode_utf8(&mut [0; 4])),
+            None => {
+                (c.is_ascii_lowercase() && (c as u8 - b'a') < self.files).then(|| c as u8 - b'a')
+            }
+        }
+    }
+
+    /// The number of the first rank.
+    fn first_rank(&self) -> u32 {
+        self.names.map_or(1, |g| u32::from(g.first_rank()))
+    }
+
+    /// The files, for an error: `a` to `h`, or the board's own labels.
+    fn file_choices(&self) -> String {
+        match &self.names {
+            Some(g) if g.file_labels() != Geometry::lettered(g.files, g.ranks).file_labels() => {
+                format!("one of `{}`", g.file_labels().join(" "))
+            }
+            _ => format!("`a` to `{}`", (b'a' + self.files - 1) as char),
+        }
+    }
 }
 
 /// What stands on one square.
@@ -164,7 +205,7 @@ fn on_board(
             width,
             format!(
                 "a piece on {}, which is not part of the board (a hole)",
-                square_name(cell)
+                shape.name(cell)
             ),
         ));
     }
@@ -480,7 +521,7 @@ fn read_board(placement: &str, shape: &Shape, designs: bool) -> Result<Vec<Place
                             format!(
                                 "`*` marks a square that is not part of the board, but {} is \
                                  (list it in `holes` to cut it out)",
-                                square_name(cell)
+                                shape.name(cell)
                             ),
                         ));
                     }
@@ -642,23 +683,22 @@ fn read_castling(text: &str, col: usize, shape: &Shape) -> Result<Vec<CastlingRi
 
 fn read_squares(text: &str, col: usize, shape: &Shape) -> Result<Vec<Cell>, FenError> {
     let chars: Vec<char> = text.chars().collect();
+    let first = shape.first_rank();
     let mut cells = Vec::new();
     let mut k = 0;
     while k < chars.len() {
         let start = k;
         let c = chars[k];
-        let file = c as u32;
-        if !c.is_ascii_lowercase() || file - ('a' as u32) >= u32::from(shape.files) {
-            let last = (b'a' + shape.files - 1) as char;
+        let Some(file) = shape.file_of(c) else {
             return Err(err(
                 col + k,
                 1,
                 format!(
-                    "expected an en-passant square (a file `a` to `{last}`, then a rank) or `-`, \
-                     found `{c}`"
+                    "expected an en-passant square (a file {}, then a rank) or `-`, found `{c}`",
+                    shape.file_choices()
                 ),
             ));
-        }
+        };
         k += 1;
         let mut rank: u32 = 0;
         let digits = k;
@@ -666,26 +706,26 @@ fn read_squares(text: &str, col: usize, shape: &Shape) -> Result<Vec<Cell>, FenE
             rank = (rank * 10 + chars[k] as u32 - '0' as u32).min(1000);
             k += 1;
         }
-        if k == digits || rank == 0 || rank > u32::from(shape.ranks) {
+        if k == digits || rank < first || rank - first >= u32::from(shape.ranks) {
             return Err(err(
                 col + start,
                 k - start,
                 format!(
-                    "`{}` is not a square of the board ({} ranks)",
+                    "`{}` is not a square of the board (ranks {first} to {})",
                     chars[start..k].iter().collect::<String>(),
-                    shape.ranks
+                    first + u32::from(shape.ranks) - 1
                 ),
             ));
         }
         let cell = Cell {
-            file: (file - 'a' as u32) as u8,
-            rank: (rank - 1) as u8,
+            file,
+            rank: (rank - first) as u8,
         };
         if shape.holes.contains(&cell) {
             return Err(err(
                 col + start,
                 k - start,
-                format!("{} is not part of the board (a hole)", square_name(cell)),
+                format!("{} is not part of the board (a hole)", shape.name(cell)),
             ));
         }
         cells.push(cell);

@@ -4,6 +4,7 @@
 //! nothing else; the syntax and its errors live beside it in this folder.
 
 use crate::betza;
+use crate::rules::board::Geometry;
 
 /// A side, for settings given per side.
 pub use crate::rules::Color;
@@ -23,6 +24,27 @@ pub struct Span {
 pub struct Cell {
     pub file: u8,
     pub rank: u8,
+}
+
+impl Cell {
+    /// The cell of a square that `geometry` names (`e4`, `z0`).
+    pub fn named(geometry: &Geometry, text: &str) -> Option<Cell> {
+        // A rank is written without leading zeros (`a1`, not `a01`): one name per square.
+        let digits = text.trim_start_matches(|c: char| !c.is_ascii_digit());
+        if digits.len() > 1 && digits.starts_with('0') {
+            return None;
+        }
+        let sq = geometry.parse_square(text)?;
+        Some(Cell {
+            file: sq.file,
+            rank: sq.rank,
+        })
+    }
+
+    /// Its name under `geometry`.
+    pub fn name(self, geometry: &Geometry) -> String {
+        geometry.square_name(crate::rules::Square::new(self.file, self.rank))
+    }
 }
 
 /// A set of squares of the board, for one side.
@@ -54,6 +76,10 @@ pub struct Definition {
     pub parent: Option<String>,
     pub files: u8,
     pub ranks: u8,
+    /// How its squares are named: the `files` and `first-rank` of its `board` block (files
+    /// `a`, `b`, ... and ranks from 1 when not given), the same size as `files` and `ranks`.
+    /// Every square the definition writes, and every square the engine names, reads by it.
+    pub geometry: Geometry,
     /// Squares that are not part of the board (`*` in a FEN).
     pub holes: Vec<Cell>,
     /// The piece kinds, in the order the definition lists them.

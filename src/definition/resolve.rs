@@ -21,6 +21,7 @@ use super::model::{
 use super::parse::parse_tree;
 use super::syntax::{self, Statement, Value as SynValue};
 use crate::betza::Design;
+use crate::rules::board::Geometry;
 use crate::scenario::diagnostic::{LineIndex, Problem};
 use crate::suggest::did_you_mean;
 
@@ -98,6 +99,11 @@ pub const COMPONENTS: &[&str] = &[
     "flip",
     "full-board",
 ];
+
+/// The settings a `board` block takes: how the definition names its squares. They belong to
+/// `board` rather than to a statement of their own so that whatever replaces the board (a
+/// child's `board` line) replaces its names with it: names made for one size never outlive it.
+pub const BOARD_SETTINGS: &[&str] = &["files", "first-rank"];
 
 /// The settings every component takes.
 pub const COMMON_SETTINGS: &[&str] = &["id", "clause", "source", "when"];
@@ -804,7 +810,7 @@ impl<'a> Resolver<'a> {
         };
         let title = text_of(self, Key::Title, "the title").unwrap_or_else(|| name.clone());
         let source = text_of(self, Key::Source, "where the rules come from").unwrap_or_default();
-        let (files, ranks) = match find(Key::Board) {
+        let (files, ranks, geometry) = match find(Key::Board) {
             Some(item) => self.board(item)?,
             None => {
                 self.error(
@@ -821,7 +827,7 @@ impl<'a> Resolver<'a> {
         };
         let mut holes = Vec::new();
         for item in items.iter().filter(|i| i.key == Key::Holes) {
-            self.holes(item, files, ranks, &mut holes);
+            self.holes(item, &geometry, &mut holes);
         }
         holes.sort();
         let mut pieces = Vec::new();
@@ -839,6 +845,7 @@ impl<'a> Resolver<'a> {
         let board = BoardInfo {
             files,
             ranks,
+            geometry,
             holes: &holes,
             pieces: &pieces,
             options: &options,
@@ -861,7 +868,7 @@ impl<'a> Resolver<'a> {
             }
         }
         let start = match find(Key::Start) {
-            Some(item) => self.start(item, files, ranks, &holes, &pieces, &rules),
+            Some(item) => self.start(item, &geometry, &holes, &pieces, &rules),
             None => {
                 self.error(
                     root,
@@ -882,6 +889,7 @@ impl<'a> Resolver<'a> {
             parent: layer.parent.clone(),
             files,
             ranks,
+            geometry,
             holes,
             pieces,
             start,
@@ -1008,8 +1016,14 @@ impl<'a> Resolver<'a> {
         ok
     }
 
-    fn board(&mut self, item: &Item) -> Option<(u8, u8)> {
-        let v = self.single_value(item.src, &item.stmt, "the size, `<files>x<ranks>`")?;
+    /// `board FILESxRANKS`, maybe with a block naming the squares: the size and the names.
+    fn board(&mut self, item: &Item) -> Option<(u8, u8, Geometry)> {
+        // The block holds the names (read below), so the size is read without it.
+        let size_only = Statement {
+            block: None,
+            ..item.stmt.clone()
+        };
+        let v = self.single_value(item.src, &size_only, "the size, `<files>x<ranks>`")?;
         let size = v.text.split_once('x').and_then(|(f, r)| {
             let digits =
                 |s: &str| !s.is_empty() && s.len() <= 3 && s.bytes().all(|b| b.is_ascii_digit());
@@ -1021,7 +1035,10 @@ impl<'a> Resolver<'a> {
                 if (1..=u32::from(MAX_BOARD_SIDE)).contains(&f)
                     && (1..=u32::from(MAX_BOARD_SIDE)).contains(&r) =>
             {
-                Some((f as u8, r as u8))
+                let (files, ranks) = (f as u8, r as u8);
+                let geometry =
+                    self.coordinates(item.src, item.stmt.block.as_ref(), files, ranks)?;
+                Some((files, ranks, geometry))
             }
             Some(_) => {
                 self.error(
@@ -1055,23 +1072,180 @@ impl<'a> Resolver<'a> {
         }
     }
 
-    /// A square's name on this board (`e4`, `j10`), or an error.
-    fn square(&mut self, src: usize, v: &SynValue, files: u8, ranks: u8) -> Option<Cell> {
-        let cell = parse_square(&v.text, files, ranks);
+    /// A square's name on this board (`e4`, `j10`, `z0` under its own names), or an error.
+    fn square(&mut self, src: usize, v: &SynValue, g: &Geometry) -> Option<Cell> {
+        let cell = if v.quoted {
+            None
+        } else {
+            Cell::named(g, &v.text)
+        };
         if cell.is_none() {
-            let last = (b'a' + files - 1) as char;
             self.fail_help(
                 src,
                 v.span.clone(),
-                format!("`{}` is not a square of this {files}x{ranks} board", v.text),
+                format!(
+                    "`{}` is not a square of this {}x{} board",
+                    v.text, g.files, g.ranks
+                ),
                 "not a square",
-                format!("a square is a file `a` to `{last}` and a rank 1 to {ranks}, as in `a1`"),
+                format!(
+                    "a square is {}, as in `{}`",
+                    places(g),
+                    Cell { file: 0, rank: 0 }.name(g)
+                ),
             );
         }
         cell
     }
 
-    fn holes(&mut self, item: &Item, files: u8, ranks: u8, holes: &mut Vec<Cell>) {
+    /// The `files` and `first-rank` of a `board` block: the names of the board's files, left
+    /// to right, and the number of its first rank. Without them, files are `a`, `b`, ... and
+    /// ranks count from 1. `None` after an error: the rest of the definition would be read
+    /// by names it does not mean, each of its squares a second, misleading error.
+    fn coordinates(
+        &mut self,
+        src: usize,
+        block: Option<&syntax::Block>,
+        files: u8,
+        ranks: u8,
+    ) -> Option<Geometry> {
+        let lettered = Geometry::lettered(files, ranks);
+        let Some(block) = block else {
+            return Some(lettered);
+        };
+        let mut labels = lettered.file_labels();
+        let mut first_rank = 1;
+        let mut broken = false;
+        let mut seen: Vec<(&str, usize)> = Vec::new();
+        for st in &block.statements {
+            let head = st.head.text.as_str();
+            if !BOARD_SETTINGS.contains(&head) {
+                let mean = did_you_mean(head, BOARD_SETTINGS.iter().copied());
+                self.fail_help(
+                    src,
+                    st.head.span.clone(),
+                    format!("unknown setting `{head}` of `board`{mean}"),
+                    "not a setting here",
+                    "a `board` block names the squares: `files` (a small letter for each \
+                     file, left to right) and `first-rank` (the number of the first rank)",
+                );
+                broken = true;
+                continue;
+            }
+            if let Some(&(_, first)) = seen.iter().find(|(h, _)| *h == head) {
+                let at = self.at(src, first);
+                self.fail(
+                    src,
+                    st.head.span.clone(),
+                    format!("`{head}` is given twice (first at {at})"),
+                    "given again",
+                );
+                broken = true;
+                continue;
+            }
+            seen.push((head, st.span.start));
+            if st.block.is_some() {
+                self.no_block(src, st);
+                broken = true;
+            }
+            if head == "first-rank" {
+                // One digit (boards in use start at 0 or 1): every rank's name stays at most
+                // two digits even on 16 ranks, as squares in turns and FENs are read.
+                let n = self
+                    .single_value(src, st, "the number of the first rank, 0 to 9")
+                    .and_then(|v| self.number(src, v, 0, 9));
+                match n {
+                    Some(n) => first_rank = n as u8,
+                    None => broken = true,
+                }
+                continue;
+            }
+            match self.file_labels(src, st, files, ranks) {
+                Some(table) => labels = table,
+                None => broken = true,
+            }
+        }
+        (!broken).then(|| Geometry::labelled(labels, ranks, first_rank))
+    }
+
+    /// `files z a b ...`: one small letter for each file, all different, or an error.
+    fn file_labels(
+        &mut self,
+        src: usize,
+        st: &Statement,
+        files: u8,
+        ranks: u8,
+    ) -> Option<&'static [&'static str]> {
+        let why = "a square is written as its file's label then its rank's number (`z0`, \
+                   `e4`), so each label is one small letter `a` to `z`, each file has its \
+                   own, and every file has one";
+        if st.values.is_empty() {
+            self.fail_help(
+                src,
+                st.head.span.clone(),
+                format!(
+                    "`files` needs a label for each of the board's {files} files, left to right"
+                ),
+                "labels missing",
+                why,
+            );
+            return None;
+        }
+        let mut ok = true;
+        for (k, v) in st.values.iter().enumerate() {
+            let letter =
+                !v.quoted && v.text.len() == 1 && v.text.bytes().all(|b| b.is_ascii_lowercase());
+            if !letter {
+                self.fail_help(
+                    src,
+                    v.span.clone(),
+                    format!(
+                        "`{}` is not a file label: a label is one small letter `a` to `z`",
+                        v.text
+                    ),
+                    "not a label",
+                    why,
+                );
+                ok = false;
+            } else if let Some(j) = st.values[..k].iter().position(|w| w.text == v.text) {
+                self.fail_help(
+                    src,
+                    v.span.clone(),
+                    format!(
+                        "file label `{}` is given twice (files {} and {} from the left)",
+                        v.text,
+                        j + 1,
+                        k + 1
+                    ),
+                    "given again",
+                    why,
+                );
+                ok = false;
+            }
+        }
+        if st.values.len() != usize::from(files) {
+            let n = st.values.len();
+            let span = st.values[0].span.start..st.values[n - 1].span.end;
+            self.fail_help(
+                src,
+                span,
+                format!(
+                    "`files` gives {n} label{}, but the board ({files}x{ranks}) has {files} files",
+                    if n == 1 { "" } else { "s" }
+                ),
+                format!("{n} label{}", if n == 1 { "" } else { "s" }),
+                why,
+            );
+            return None;
+        }
+        if !ok {
+            return None;
+        }
+        let letters: String = st.values.iter().map(|v| v.text.as_str()).collect();
+        crate::rules::board::file_labels(&letters)
+    }
+
+    fn holes(&mut self, item: &Item, g: &Geometry, holes: &mut Vec<Cell>) {
         if item.stmt.block.is_some() {
             self.no_block(item.src, &item.stmt);
         }
@@ -1086,7 +1260,7 @@ impl<'a> Resolver<'a> {
             );
         }
         for v in &item.stmt.values {
-            if let Some(cell) = self.square(item.src, v, files, ranks) {
+            if let Some(cell) = self.square(item.src, v, g) {
                 if holes.contains(&cell) {
                     self.error(
                         item.src,
@@ -1425,8 +1599,7 @@ impl<'a> Resolver<'a> {
     fn start(
         &mut self,
         item: &Item,
-        files: u8,
-        ranks: u8,
+        geometry: &Geometry,
         holes: &[Cell],
         pieces: &[PieceDef],
         rules: &[Rule],
@@ -1442,8 +1615,9 @@ impl<'a> Resolver<'a> {
         let letters: Vec<char> = pieces.iter().map(|p| p.letter).collect();
         let (promoted, pockets) = hand_shape(rules);
         let shape = fen::Shape {
-            files,
-            ranks,
+            files: geometry.files,
+            ranks: geometry.ranks,
+            names: Some(*geometry),
             holes,
             letters: &letters,
             promoted: &promoted,
@@ -1722,8 +1896,8 @@ impl<'a> Resolver<'a> {
             },
             "king-to" | "rook-to" | "rooks-from" => match st.values.as_slice() {
                 [q, k] => {
-                    let q = self.file(src, q, board.files);
-                    let k = self.file(src, k, board.files);
+                    let q = self.file(src, q, &board.geometry);
+                    let k = self.file(src, k, &board.geometry);
                     match (q, k) {
                         (Some(q), Some(k)) => {
                             if head == "king-to" {
@@ -1835,7 +2009,7 @@ impl<'a> Resolver<'a> {
                 None => s.broken = true,
             },
             "drop-rights" => match self.single_value(src, st, "the file the king starts on") {
-                Some(v) => match self.file(src, v, board.files) {
+                Some(v) => match self.file(src, v, &board.geometry) {
                     Some(f) => s.drop_rights = Some(f),
                     None => s.broken = true,
                 },
@@ -2044,14 +2218,11 @@ impl<'a> Resolver<'a> {
         let mut cells = Vec::new();
         for v in items {
             match k / 2 {
-                0 => match self.number(src, v, 1, u32::from(board.ranks)) {
-                    Some(r) => cells.extend((0..board.files).map(|f| Cell {
-                        file: f,
-                        rank: (r - 1) as u8,
-                    })),
+                0 => match self.rank(src, v, &board.geometry) {
+                    Some(r) => cells.extend((0..board.files).map(|f| Cell { file: f, rank: r })),
                     None => ok = false,
                 },
-                1 => match self.file(src, v, board.files) {
+                1 => match self.file(src, v, &board.geometry) {
                     Some(f) => cells.extend((0..board.ranks).map(|r| Cell { file: f, rank: r })),
                     None => ok = false,
                 },
@@ -2079,7 +2250,7 @@ impl<'a> Resolver<'a> {
 
     /// A square of the board that is not a hole, or an error.
     fn board_square(&mut self, src: usize, v: &SynValue, board: &BoardInfo) -> Option<Cell> {
-        let c = self.square(src, v, board.files, board.ranks)?;
+        let c = self.square(src, v, &board.geometry)?;
         if board.holes.contains(&c) {
             self.fail(
                 src,
@@ -2094,24 +2265,29 @@ impl<'a> Resolver<'a> {
 
     /// `b2-i5`: two corner squares of a rectangle of the board.
     fn area(&mut self, src: usize, v: &SynValue, board: &BoardInfo) -> Option<(Cell, Cell)> {
-        let corners = v.text.split_once('-').and_then(|(a, b)| {
-            Some((
-                parse_square(a, board.files, board.ranks)?,
-                parse_square(b, board.files, board.ranks)?,
-            ))
-        });
-        if corners.is_none() {
+        let g = &board.geometry;
+        let corners = v
+            .text
+            .split_once('-')
+            .and_then(|(a, b)| Some((Cell::named(g, a)?, Cell::named(g, b)?)));
+        if corners.is_none() || v.quoted {
+            let last = Cell {
+                file: board.files - 1,
+                rank: board.ranks - 1,
+            };
             self.fail_help(
                 src,
                 v.span.clone(),
                 format!("`{}` is not two squares of the board joined by `-`", v.text),
                 "not an area",
                 format!(
-                    "an area is written by two opposite corners, as in `b2-{}{}`",
-                    (b'a' + board.files - 1) as char,
-                    board.ranks
+                    "an area is written by two opposite corners, as in `{}-{}`; a square is {}",
+                    Cell { file: 0, rank: 0 }.name(g),
+                    last.name(g),
+                    places(g)
                 ),
             );
+            return None;
         }
         corners
     }
@@ -2227,21 +2403,25 @@ impl<'a> Resolver<'a> {
     }
 
     /// A file letter of the board, `a` first.
-    fn file(&mut self, src: usize, v: &SynValue, files: u8) -> Option<u8> {
-        let mut chars = v.text.chars();
-        if let (Some(c), None) = (chars.next(), chars.next()) {
-            if c.is_ascii_lowercase() && (c as u8 - b'a') < files {
-                return Some(c as u8 - b'a');
-            }
+    /// A file of the board by its label, or an error naming the labels.
+    fn file(&mut self, src: usize, v: &SynValue, g: &Geometry) -> Option<u8> {
+        if let Some(f) = g.file_of(&v.text).filter(|_| !v.quoted) {
+            return Some(f);
         }
-        let last = (b'a' + files - 1) as char;
         self.fail(
             src,
             v.span.clone(),
-            format!("expected a file `a` to `{last}`, found `{}`", v.text),
+            format!("expected {}, found `{}`", file_choices(g), v.text),
             "not a file of the board",
         );
         None
+    }
+
+    /// A rank of the board by its number (from the board's `first-rank`), or an error.
+    fn rank(&mut self, src: usize, v: &SynValue, g: &Geometry) -> Option<u8> {
+        let first = u32::from(g.first_rank());
+        let n = self.number(src, v, first, first + u32::from(g.ranks) - 1)?;
+        Some((n - first) as u8)
     }
 
     fn number(&mut self, src: usize, v: &SynValue, lo: u32, hi: u32) -> Option<u32> {
@@ -2722,6 +2902,8 @@ pub fn hand_shape(rules: &[Rule]) -> (Vec<(char, char)>, bool) {
 struct BoardInfo<'a> {
     files: u8,
     ranks: u8,
+    /// How the definition names its squares.
+    geometry: Geometry,
     holes: &'a [Cell],
     pieces: &'a [PieceDef],
     options: &'a [OptionDecl],
@@ -2850,26 +3032,28 @@ fn rule_id(stmt: &Statement) -> String {
         .map_or_else(|| stmt.head.text.clone(), |v| v.text.clone())
 }
 
-/// A square's name (`e4`, `j10`) on a board of this size.
-pub fn parse_square(text: &str, files: u8, ranks: u8) -> Option<Cell> {
-    let mut chars = text.chars();
-    let f = chars.next()?;
-    let rank = chars.as_str();
-    if !f.is_ascii_lowercase() || (f as u8 - b'a') >= files {
-        return None;
+/// The files of a board, for an error: `a file `a` to `h``, or its labels when it names them.
+fn file_choices(g: &Geometry) -> String {
+    let labels = g.file_labels();
+    let lettered = Geometry::lettered(g.files, g.ranks);
+    if labels == lettered.file_labels() {
+        format!("a file `a` to `{}`", labels[labels.len() - 1])
+    } else {
+        format!(
+            "a file of this board, `{}` from left to right",
+            labels.join(" ")
+        )
     }
-    if rank.is_empty()
-        || rank.len() > 2
-        || !rank.bytes().all(|b| b.is_ascii_digit())
-        || rank.starts_with('0')
-    {
-        return None;
-    }
-    let r: u8 = rank.parse().ok()?;
-    (1..=ranks).contains(&r).then_some(Cell {
-        file: f as u8 - b'a',
-        rank: r - 1,
-    })
+}
+
+/// The squares of a board, for an error: its files and its ranks by their names.
+fn places(g: &Geometry) -> String {
+    let first = u32::from(g.first_rank());
+    format!(
+        "{} and a rank {first} to {}",
+        file_choices(g),
+        first + u32::from(g.ranks) - 1
+    )
 }
 
 fn piece_list(pieces: &[PieceDef]) -> String {

@@ -1072,6 +1072,7 @@ fn every_fen_of_the_perft_suite_reads() {
         }
         let letters: Vec<char> = ('A'..='Z').collect();
         let shape = fen::Shape {
+            names: None,
             files: files as u8,
             ranks,
             holes: &holes,
@@ -1101,6 +1102,7 @@ fn fen_fields_are_typed() {
     use super::fen::{self, CastlingRight, CheckCounters, Placed, RookRef};
     let letters: Vec<char> = "KQRBNP".chars().collect();
     let shape = fen::Shape {
+        names: None,
         files: 8,
         ranks: 8,
         holes: &[],
@@ -1169,8 +1171,12 @@ fn fen_fields_are_typed() {
     let bad = fen::parse("4k3/8/8/8/8/8/8/4K3 w KX - 0 1", &shape).unwrap_err();
     assert_eq!(bad.column, 23);
     let bad = fen::parse("4k3/8/8/8/8/8/8/4K3 w - e9 0 1", &shape).unwrap_err();
-    assert_eq!(bad.message, "`e9` is not a square of the board (8 ranks)");
+    assert_eq!(
+        bad.message,
+        "`e9` is not a square of the board (ranks 1 to 8)"
+    );
     let none = fen::Shape {
+        names: None,
         files: 0,
         ranks: 0,
         holes: &[],
@@ -1190,6 +1196,7 @@ fn designs_stand_in_a_fen_only_where_asked_for() {
     let letters: Vec<char> = "KQRBNP".chars().collect();
     let holes = [Cell { file: 0, rank: 0 }];
     let shape = fen::Shape {
+        names: None,
         files: 8,
         ranks: 8,
         holes: &holes,
@@ -1785,6 +1792,7 @@ fn pockets_and_promoted_kinds_read_and_refuse() {
     use super::fen::{self, Placed};
     let letters: Vec<char> = "KPT".chars().collect();
     let shape = fen::Shape {
+        names: None,
         files: 3,
         ranks: 3,
         holes: &[],
@@ -1941,4 +1949,289 @@ fn a_move_nested_too_deep_is_an_error_at_its_place() {
         )),
         "{message}"
     );
+}
+
+/// A 5x5 board that names its own squares: files `v` to `z`, ranks from 0.
+const NAMED: &str = "variant named
+board 5x5 {
+  files v w x y z
+  first-rank 0
+}
+holes v4
+piece K king K      royal
+piece P pawn fmWfcF pawn
+start \"*3k/5/5/5/2K2 w - x2 0 1\"
+promotion {
+  clause \"x\"
+  white rank 4
+  black rank 0
+  into K
+}
+confine {
+  clause \"x\"
+  pieces K
+  both area w1-y3
+  white files v
+  white square z0
+}
+";
+
+#[test]
+fn a_board_block_names_the_squares() {
+    use super::fen;
+    let d = read(NAMED).unwrap_or_else(|e| panic!("{e}"));
+    let g = d.geometry;
+    assert_eq!((g.files, g.ranks, g.first_rank()), (5, 5, 0));
+    assert_eq!(g.file_labels(), ["v", "w", "x", "y", "z"]);
+    assert_eq!(Cell { file: 0, rank: 0 }.name(&g), "v0");
+    assert_eq!(Cell::named(&g, "z4"), Some(Cell { file: 4, rank: 4 }));
+    assert_eq!(Cell::named(&g, "a1"), None);
+    assert_eq!(Cell::named(&g, "v5"), None);
+    assert_eq!(Cell::named(&g, "v00"), None);
+    assert_eq!(Cell::named(&g, "w01"), None);
+    assert_eq!(d.holes, [Cell { file: 0, rank: 4 }]);
+    let Component::Promotion { region, .. } = &d.rules[0].component else {
+        panic!("{:?}", d.rules[0].component);
+    };
+    // `rank 4` is the top rank (holes left out), `rank 0` the bottom one.
+    let top: Vec<Cell> = (1..5).map(|file| Cell { file, rank: 4 }).collect();
+    assert_eq!(region[0].cells, top);
+    assert_eq!(region[1], rank(5, 0));
+    let Component::Confine { region, .. } = &d.rules[1].component else {
+        panic!("{:?}", d.rules[1].component);
+    };
+    let white = &region[0].cells;
+    assert!(
+        white.contains(&Cell { file: 1, rank: 1 }) && white.contains(&Cell { file: 3, rank: 3 })
+    );
+    assert!(
+        white.contains(&Cell { file: 0, rank: 3 }) && white.contains(&Cell { file: 4, rank: 0 })
+    );
+    assert!(!region[1].cells.contains(&Cell { file: 0, rank: 0 }));
+    // The start's en-passant square reads by the names too.
+    let shape = fen::Shape {
+        names: Some(g),
+        files: 5,
+        ranks: 5,
+        holes: &d.holes,
+        letters: &['K', 'P'],
+        promoted: &[],
+        pockets: false,
+        blockers: false,
+    };
+    let f = fen::parse(&d.start, &shape).unwrap();
+    assert_eq!(f.en_passant, [Cell { file: 2, rank: 2 }]);
+    let bad = fen::parse("*3k/5/5/5/2K2 w - c3 0 1", &shape).unwrap_err();
+    assert_eq!(
+        bad.message,
+        "expected an en-passant square (a file one of `v w x y z`, then a rank) or `-`, found `c`"
+    );
+    let bad = fen::parse("*3k/5/5/5/2K2 w - x5 0 1", &shape).unwrap_err();
+    assert_eq!(
+        bad.message,
+        "`x5` is not a square of the board (ranks 0 to 4)"
+    );
+    // Without a block, files are lettered and ranks count from 1.
+    let d = read(BASE).unwrap();
+    assert_eq!(d.geometry, crate::rules::board::Geometry::lettered(8, 8));
+    // The same letters give the same interned table, whoever reads them.
+    let again = read(NAMED).unwrap();
+    assert!(std::ptr::eq(again.geometry.file_labels(), g.file_labels()));
+}
+
+#[test]
+fn castling_files_read_by_the_names() {
+    let text = "variant c
+board 8x8 {
+  files s t u v w x y z
+}
+piece K king K royal
+piece R rook R
+start \"r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1\"
+castling {
+  clause \"x\"
+  king-to t y
+  rook-to u x
+}
+";
+    let d = read(text).unwrap_or_else(|e| panic!("{e}"));
+    let Component::Castling {
+        king_to, rook_to, ..
+    } = &d.rules[0].component
+    else {
+        panic!("{:?}", d.rules[0].component);
+    };
+    assert_eq!((*king_to, *rook_to), ([1, 6], [2, 5]));
+    let (message, at) = one_error(&text.replace("king-to t y", "king-to b y"));
+    assert_eq!(
+        (message.as_str(), at.as_str()),
+        (
+            "expected a file of this board, `s t u v w x y z` from left to right, found `b`",
+            "test.def:10:11"
+        )
+    );
+}
+
+#[test]
+fn board_block_errors() {
+    let named = |block: &str| BASE.replace("board 8x8\n", &format!("board 8x8 {{\n{block}}}\n"));
+    let cases: &[(&str, &str, &str)] = &[
+        (
+            "  files a b c\n",
+            "`files` gives 3 labels, but the board (8x8) has 8 files",
+            "test.def:3:9",
+        ),
+        (
+            "  files a b c d e f g h i\n",
+            "`files` gives 9 labels, but the board (8x8) has 8 files",
+            "test.def:3:9",
+        ),
+        (
+            "  files z a b c d e f a\n",
+            "file label `a` is given twice (files 2 and 8 from the left)",
+            "test.def:3:23",
+        ),
+        (
+            "  files z a b C d e f g\n",
+            "`C` is not a file label: a label is one small letter `a` to `z`",
+            "test.def:3:15",
+        ),
+        (
+            "  files z a b cc d e f g\n",
+            "`cc` is not a file label: a label is one small letter `a` to `z`",
+            "test.def:3:15",
+        ),
+        (
+            "  files\n",
+            "`files` needs a label for each of the board's 8 files, left to right",
+            "test.def:3:3",
+        ),
+        (
+            "  first-rank 10\n",
+            "expected a number from 0 to 9, found `10`",
+            "test.def:3:14",
+        ),
+        (
+            "  first-rank\n",
+            "`first-rank` needs a value: the number of the first rank, 0 to 9",
+            "test.def:3:3",
+        ),
+        (
+            "  first-rank 0\n  first-rank 1\n",
+            "`first-rank` is given twice (first at 3:3)",
+            "test.def:4:3",
+        ),
+        (
+            "  ranks 0\n",
+            "unknown setting `ranks` of `board`",
+            "test.def:3:3",
+        ),
+    ];
+    for (block, message, at) in cases {
+        let (m, a) = one_error(&named(block));
+        assert_eq!((m.as_str(), a.as_str()), (*message, *at), "{block}");
+    }
+    // The help says why labels are single letters, and lists the settings.
+    let e = errors(&named("  files z a\n"));
+    let help = e.errors[0].problem.help.clone().unwrap();
+    assert!(help.contains("one small letter"), "{help}");
+    let e = errors(&named("  file z a b c d e f g\n"));
+    assert!(
+        e.errors[0].problem.message.contains("did you mean `files`"),
+        "{}",
+        e.errors[0].problem.message
+    );
+    // A square of the lettered board is no square of a named one: the error names the board's
+    // own files and ranks.
+    let text = NAMED.replace("holes v4", "holes v4 a1");
+    let e = errors(&text);
+    assert_eq!(e.errors.len(), 1, "{e}");
+    assert_eq!(
+        e.errors[0].problem.message,
+        "`a1` is not a square of this 5x5 board"
+    );
+    assert_eq!(
+        e.errors[0].problem.help.as_deref(),
+        Some(
+            "a square is a file of this board, `v w x y z` from left to right and a rank 0 to \
+             4, as in `v0`"
+        )
+    );
+    // A broken block stops the reading there: the squares after it would be read by names
+    // the definition does not mean, each a second error.
+    let (m, _) = one_error(&NAMED.replace("files v w x y z", "files v w x y"));
+    assert_eq!(m, "`files` gives 4 labels, but the board (5x5) has 5 files");
+    let (m, _) = one_error(&NAMED.replace("first-rank 0", "first-rank 0 1"));
+    assert!(m.starts_with("`first-rank` takes one value"), "{m}");
+    let (m, _) = one_error(&NAMED.replace("white rank 4", "white rank 5"));
+    assert_eq!(m, "expected a number from 0 to 4, found `5`");
+    let (m, _) = one_error(&NAMED.replace("white files v", "white files a"));
+    assert_eq!(
+        m,
+        "expected a file of this board, `v w x y z` from left to right, found `a`"
+    );
+    let e = errors(&NAMED.replace("area w1-y3", "area b2-d4"));
+    assert!(
+        e.errors[0]
+            .problem
+            .help
+            .as_deref()
+            .unwrap()
+            .contains("as in `v0-z4`"),
+        "{:?}",
+        e.errors[0].problem.help
+    );
+    let e = errors(&NAMED.replace("w - x2", "w - c3"));
+    assert!(
+        e.errors[0].problem.message.contains("one of `v w x y z`"),
+        "{}",
+        e.errors[0].problem.message
+    );
+}
+
+#[test]
+fn a_child_inherits_the_names_with_the_board() {
+    let load = loader(&[("named", NAMED)]);
+    let child = "variant child\nfrom named\ntitle \"t\"\n";
+    let d = parse("child.def", child, &load).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(d.geometry.file_labels(), ["v", "w", "x", "y", "z"]);
+    assert_eq!(d.geometry.first_rank(), 0);
+    // A child's `board` replaces the names with the size: without a block, the lettering.
+    let child = "variant child\nfrom named\nboard 5x5\nholes a5\nstart \"*3k/5/5/5/2K2 w - - 0 1\"\nwithout confine\npromotion {\n  clause \"x\"\n  white rank 5\n  black rank 1\n  into K\n}\n";
+    let d = parse("child.def", child, &load).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(d.geometry, crate::rules::board::Geometry::lettered(5, 5));
+    assert_eq!(d.holes, [Cell { file: 0, rank: 4 }]);
+}
+
+#[test]
+fn formatting_keeps_the_board_block() {
+    assert_eq!(super::fmt::format(NAMED).unwrap(), NAMED);
+    let squeezed = NAMED.replace(
+        "board 5x5 {\n  files v w x y z\n  first-rank 0\n}",
+        "board   5x5 {\nfiles v  w x y z\n   first-rank 0 }",
+    );
+    assert_eq!(super::fmt::format(&squeezed).unwrap(), NAMED);
+}
+
+#[test]
+fn every_prefix_of_a_named_board_reads_without_panic() {
+    let cypher = include_str!("../../variants/cypher-board.def");
+    for text in [NAMED, cypher] {
+        for end in (0..=text.len()).filter(|&e| text.is_char_boundary(e)) {
+            let _ = read(&text[..end]);
+        }
+    }
+    // Labels past the board's width, odd characters and huge numbers are errors, not panics.
+    for block in [
+        "  files a b c d e f g h i j k l m n o p q\n",
+        "  files é b c d e f g h\n",
+        "  files \"a\" b c d e f g h\n",
+        "  first-rank 99999999999999999999\n",
+        "  first-rank -1\n",
+        "  files\n  files\n",
+        "  first-rank 0 {\n  }\n",
+    ] {
+        let text = BASE.replace("board 8x8\n", &format!("board 8x8 {{\n{block}}}\n"));
+        assert!(read(&text).is_err(), "{block}");
+    }
 }

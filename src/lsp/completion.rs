@@ -187,7 +187,7 @@ fn pieces(n: &Names) -> Vec<CompletionItem> {
 /// In a definition: the statements and components at the top level, and what `from` and
 /// `without` name; inside a component's block its settings, then each setting's words, the
 /// definition's pieces where a setting names pieces, and its options and their values after
-/// `when`; inside an option's block, its three settings.
+/// `when`; inside an option's block, its three settings; inside `board`'s, the names of the squares.
 fn definition(doc: &Document, upto: &str, before: &str) -> Vec<CompletionItem> {
     let ctx = context(before);
     let path = doc.path.as_deref();
@@ -234,6 +234,10 @@ fn definition(doc: &Document, upto: &str, before: &str) -> Vec<CompletionItem> {
         }
         (Some("option"), []) => words(
             ["values", "default", "reason"],
+            CompletionItemKind::PROPERTY,
+        ),
+        (Some("board"), []) => words(
+            crate::definition::resolve::BOARD_SETTINGS.iter().copied(),
             CompletionItemKind::PROPERTY,
         ),
         (Some(head), []) if COMPONENTS.contains(&head) => words(

@@ -67,6 +67,19 @@ pub fn text_at(text: &str, path: Option<&Path>, offset: usize) -> Option<(String
             setting.head.span.clone(),
         ));
     }
+    if head == "board" {
+        // The board block's settings have their rows in the section of `board`.
+        let text = reference::setting("board", name)?;
+        return Some((
+            format!(
+                "board setting **{}**
+
+{text}",
+                markdown(name)
+            ),
+            setting.head.span.clone(),
+        ));
+    }
     if !COMPONENTS.contains(&head) {
         return None;
     }
@@ -314,8 +327,19 @@ fn parent(spec: &str, path: Option<&Path>) -> Option<String> {
         })
         .collect();
     let components: Vec<String> = def.rules.iter().map(|r| markdown_code(&r.id)).collect();
+    // A board that names its own squares says so: a child reads its statements by them.
+    let g = def.geometry;
+    let names = if g == crate::rules::Geometry::lettered(g.files, g.ranks) {
+        String::new()
+    } else {
+        format!(
+            " (files {}, ranks from {})",
+            markdown_code(&g.file_labels().join(" ")),
+            g.first_rank()
+        )
+    };
     Some(format!(
-        "definition **{}**: {}\n\nsource: {}\n\nboard {}x{}; pieces: {}\n\ncomponents: {}",
+        "definition **{}**: {}\n\nsource: {}\n\nboard {}x{}{names}; pieces: {}\n\ncomponents: {}",
         markdown(&def.name),
         markdown(&def.title),
         markdown(&def.source),

@@ -90,7 +90,7 @@ pub const fn delta(df: i32, dr: i32) -> i32 {
 }
 
 /// How squares are named on one board: file labels left to right, rank labels bottom to top.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Geometry {
     pub files: u8,
     pub ranks: u8,
@@ -99,9 +99,43 @@ pub struct Geometry {
     first_rank: u8,
 }
 
-const LETTERS: [&str; 16] = [
-    "a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "o", "p",
+const LETTERS: [&str; 26] = [
+    "a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "o", "p", "q", "r", "s",
+    "t", "u", "v", "w", "x", "y", "z",
 ];
+
+/// The file labels of `letters` (one small letter a file, `zabcdefghi`) as a table that lives
+/// for the run, for [`Geometry::labelled`]. Tables are interned: the same letters give the same
+/// table, and each label is a slice of one static alphabet, so reading definitions again and
+/// again (the language server reads one on every keystroke) allocates once per distinct table,
+/// at most 16 pointers. `None` when a character is not a small ASCII letter or there are more
+/// than [`MAX_FILES`].
+pub fn file_labels(letters: &str) -> Option<&'static [&'static str]> {
+    use std::collections::HashMap;
+    use std::sync::{LazyLock, Mutex};
+    static TABLES: LazyLock<Mutex<HashMap<String, &'static [&'static str]>>> =
+        LazyLock::new(Default::default);
+    if letters.is_empty()
+        || letters.len() > MAX_FILES as usize
+        || !letters.bytes().all(|b| b.is_ascii_lowercase())
+    {
+        return None;
+    }
+    if "abcdefghijklmnopqrstuvwxyz".starts_with(letters) {
+        return Some(&LETTERS[..letters.len()]);
+    }
+    let mut tables = TABLES.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(&t) = tables.get(letters) {
+        return Some(t);
+    }
+    let table: Vec<&'static str> = letters
+        .bytes()
+        .map(|b| LETTERS[(b - b'a') as usize])
+        .collect();
+    let table: &'static [&'static str] = Box::leak(table.into_boxed_slice());
+    tables.insert(letters.to_string(), table);
+    Some(table)
+}
 
 impl Geometry {
     /// Files `a`, `b`, ... and ranks from 1, as in orthodox chess.
@@ -124,6 +158,16 @@ impl Geometry {
             file_labels,
             first_rank,
         }
+    }
+
+    /// The labels of the files, left to right.
+    pub fn file_labels(&self) -> &'static [&'static str] {
+        self.file_labels
+    }
+
+    /// The number that names the first rank.
+    pub fn first_rank(&self) -> u8 {
+        self.first_rank
     }
 
     pub fn contains(&self, square: Square) -> bool {

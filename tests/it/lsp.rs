@@ -1208,3 +1208,38 @@ fn a_definition_speaks_its_own_words() {
     assert_eq!(c.shutdown(), 0);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A `board` block's settings: completed inside the block, hovered with their row of the
+/// reference.
+#[test]
+fn board_block_completion_and_hover() {
+    let mut c = Client::start();
+    let uri = "file:///nowhere/board.def";
+    let text = "variant mine\nfrom chess\nboard 8x8 {\n  files s t u v w x y z\n  \n}\n";
+    c.open(uri, text);
+    c.diagnostics(uri, |p| p["version"] == 1);
+    let mut l = labels(&c.at("textDocument/completion", uri, 4, 2));
+    l.sort();
+    assert_eq!(l, ["files", "first-rank"]);
+    let hover = c.at("textDocument/hover", uri, 3, 3);
+    let v = hover["result"]["contents"]["value"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(
+        v.contains("board setting **files**") && v.contains("one small letter"),
+        "{hover}"
+    );
+    // A parent whose board names its squares says so where `from` names it.
+    let child = "file:///nowhere/child.def";
+    c.open(child, "variant child\nfrom cypher-board\n");
+    c.diagnostics(child, |p| p["version"] == 1);
+    let hover = c.at("textDocument/hover", child, 1, 8);
+    let v = hover["result"]["contents"]["value"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(
+        v.contains("board 10x11 (files `z a b c d e f g h i`, ranks from 0)"),
+        "{hover}"
+    );
+    assert_eq!(c.shutdown(), 0);
+}

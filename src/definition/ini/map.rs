@@ -2346,6 +2346,8 @@ fn resize(s: &mut State, files: u8, ranks: u8) {
     let old = (s.def.files, s.def.ranks);
     s.def.files = files;
     s.def.ranks = ranks;
+    // A board of another size is lettered, as a definition's `board` line without a block is.
+    s.def.geometry = crate::rules::board::Geometry::lettered(files, ranks);
     s.resize(old.0, old.1);
 }
 

@@ -372,7 +372,7 @@ pub fn leak(s: &str) -> &'static str {
 impl Compiled {
     /// The definition under the readings `reading(option) = value`.
     pub fn new(def: Definition, reading: &dyn Fn(&str) -> String) -> Compiled {
-        let geometry = Geometry::lettered(def.files, def.ranks);
+        let geometry = def.geometry;
         let kinds: Vec<Kind> = def
             .pieces
             .iter()

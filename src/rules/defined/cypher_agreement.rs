@@ -15,7 +15,7 @@
 //!   the definition plays it as a plain pawn move.
 
 use crate::rules::cypher::Cypher;
-use crate::rules::{Action, Color, Geometry, Options, Role, Rules, Turn};
+use crate::rules::{Action, Color, Options, Role, Rules, Turn};
 
 use super::agreement::Rng;
 
@@ -30,10 +30,11 @@ fn coup_row(turn: &Turn, color: Color) -> bool {
         if legs.last().is_some_and(|l| l.to.rank == row))
 }
 
-/// The legal turns of `pos` but the coup-row pawn moves, as texts on the definition's
-/// lettered board (square indices are shared: Cypher's z0 is a1, its i10 is j11).
+/// The legal turns of `pos` but the coup-row pawn moves, as texts in each engine's own
+/// coordinates: the definition names Cypher's squares as the built-in does (its `board`
+/// block), so the texts compare as they stand.
 fn texts<R: Rules>(pos: &R) -> Vec<String> {
-    let g = Geometry::lettered(10, 11);
+    let g = *pos.board().geometry();
     let mut out: Vec<String> = pos
         .legal_turns()
         .into_iter()
@@ -102,7 +103,11 @@ fn refusals(
 ) -> Vec<(String, &'static str, &'static str)> {
     use crate::scenario::evaluate::Lowering;
     use crate::scenario::parse::parse_turn;
-    let (cg, dg) = (Cypher::geometry(), Geometry::lettered(10, 11));
+    let (cg, dg) = (Cypher::geometry(), *defined.board().geometry());
+    assert_eq!(
+        cg, dg,
+        "the definition names Cypher's squares as the built-in does"
+    );
     let legal = texts(defined);
     let board = built_in.board();
     let mut out = Vec::new();
@@ -116,10 +121,12 @@ fn refusals(
         };
         for to in cg.squares().filter(|s| *s != from) {
             let mark = if board.get(to).is_some() { "x" } else { "-" };
-            let text = |g: &Geometry| {
-                format!("{letter}{}{mark}{}", g.square_name(from), g.square_name(to))
-            };
-            let (ct, dt) = (text(&cg), text(&dg));
+            let ct = format!(
+                "{letter}{}{mark}{}",
+                cg.square_name(from),
+                cg.square_name(to)
+            );
+            let dt = ct.clone();
             if legal.iter().any(|l| l.starts_with(&dt))
                 || (letter.is_empty() && (to.rank == 9 || to.rank == 1))
             {
@@ -191,7 +198,7 @@ struct Tally {
 fn agree(placement: &str, side: &str, refusals_too: bool, tally: &mut Tally) -> bool {
     // A placement whose side not to move is in check is refused, and not compared.
     let defined = match super::Position::from_fen(
-        Geometry::lettered(10, 11),
+        Cypher::geometry(),
         &format!("{placement} {side} - - 0 1"),
         &Options::defaults(super::Position::options()),
     ) {

@@ -187,7 +187,7 @@ impl Position {
                     return Err(format!(
                         "{color} keeps the castling right of the {}-file, where no rook of its \
                          stands",
-                        (b'a' + file) as char
+                        g.file_label(file)
                     ));
                 }
             }

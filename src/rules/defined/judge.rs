@@ -1179,7 +1179,7 @@ impl Position {
             }
             Some(DropBar::Doubled) => format!(
                 "{us} already has a {name} on the {}-file",
-                (b'a' + to.square().file) as char
+                self.c.geometry.file_label(to.square().file)
             ),
             Some(DropBar::Immobile) => format!("a {name} on {t} could never move again"),
             Some(DropBar::Colours) => format!(

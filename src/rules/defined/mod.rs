@@ -621,7 +621,7 @@ impl Rules for Position {
         if let Some((f, r)) = size {
             e.info.check_board(f, r)?;
         }
-        Ok(Geometry::lettered(e.def.files, e.def.ranks))
+        Ok(e.def.geometry)
     }
 
     fn start(_geometry: Geometry, options: &Options) -> Result<Self, SetupError> {

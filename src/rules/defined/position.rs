@@ -286,6 +286,7 @@ impl Position {
         let shape = fen::Shape {
             files: g.files,
             ranks: g.ranks,
+            names: Some(g),
             holes: &holes,
             letters: &letters,
             promoted: &promoted,
