@@ -140,6 +140,13 @@ pub fn named_by(path: &Path, naming: &Path, kind: Kind) -> Result<(), String> {
     ))
 }
 
+/// Checks a file typed on the command line that is read as `holds` (`arbiter import FILE`):
+/// wherever the user names it, but never in a system folder.
+pub fn typed_file(path: &Path, holds: &str) -> Result<(), String> {
+    let real = real_path(path);
+    outside_system(path, &real, &leads_to(path, &real), holds)
+}
+
 /// The canonical folder of a file (of the file a link leads to).
 fn folder_of(file: &Path) -> Option<PathBuf> {
     if let Some(parent) = std::fs::canonicalize(file)

@@ -38,6 +38,7 @@ pub fn import(
     out: Option<PathBuf>,
     force: Force,
 ) -> Result<i32, Failure> {
+    crate::paths::typed_file(file, "INI files of variants").map_err(Failure::Input)?;
     let text = ini::read_text(file).map_err(Failure::Input)?;
     let name = shown(file);
     let parsed = ini::reader::read(&text);

@@ -308,3 +308,18 @@ fn a_job_line_names_a_definition_under_the_same_rule() {
     assert_eq!(allowed.status.code(), Some(0), "{}", both(&allowed));
     assert_eq!(String::from_utf8_lossy(&allowed.stdout).lines().count(), 20);
 }
+
+/// `arbiter import FILE` reads the file the user types wherever it is, but never one in a
+/// system folder: it is refused unread.
+#[test]
+fn the_import_never_reads_a_system_file() {
+    let dir = fresh("import");
+    for path in ["/proc/self/environ", "/dev/stdin"] {
+        let o = arbiter(&dir, &["import", path]);
+        let said = both(&o);
+        assert_eq!(o.status.code(), Some(2), "{said}");
+        assert!(said.contains(&format!("{path} is not read")), "{said}");
+        assert!(said.contains("holds no INI files of variants"), "{said}");
+        assert!(!said.contains(SECRET), "{said}");
+    }
+}
