@@ -5,7 +5,7 @@
 use std::collections::HashSet;
 use std::sync::{LazyLock, Mutex};
 
-pub use super::passing::{DoubleStep, EnPassant};
+pub use super::en_passant::{DoubleStep, EnPassant};
 use crate::definition::fen::Placed;
 use crate::definition::model::{
     self, Component, Definition, FlipPattern, Onto, Safety, Timing, Value,

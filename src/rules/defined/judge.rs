@@ -147,7 +147,7 @@ impl Position {
             ));
         }
         steps.extend(self.zone_steps(m));
-        steps.extend(self.passing_step(m, &name, &from, &to));
+        steps.extend(self.en_passant_step(m, &name, &from, &to));
         if let (Some(k), Some(p)) = (m.promotion(), c.promotions.first()) {
             steps.push(Step::effect(
                 p.tag.rule,

@@ -13,10 +13,10 @@ mod agreement;
 mod compile;
 #[cfg(test)]
 mod cypher_agreement;
+mod en_passant;
 mod endings;
 mod invariants;
 mod judge;
-mod passing;
 mod position;
 mod registry;
 #[cfg(test)]
@@ -382,7 +382,7 @@ fn reason_of(c: &crate::definition::Component) -> Option<Reason> {
 fn summary(c: &crate::definition::Component) -> String {
     use crate::definition::Component as C;
     match c {
-        C::DoubleStep { .. } | C::EnPassant { .. } => passing::summary(c).expect("a passing component"),
+        C::DoubleStep { .. } | C::EnPassant { .. } => en_passant::summary(c).expect("a double step or en passant"),
         C::Promotion { .. } => "a piece ending its move in its promotion zone is exchanged for one of the named kinds".into(),
         C::Castling { .. } => "the king and an unmoved rook castle, with the squares between them empty and the king not in check nor passing an attacked square".into(),
         C::Check { .. } => "no move may leave the mover's royal pieces attacked".into(),

@@ -1,5 +1,6 @@
-//! Passing: `double-step` lets a piece advance several squares at once from its region, and
-//! `en-passant` lets a piece it passed take it on the square it passed, on the very next turn.
+//! Double steps and en passant: `double-step` lets a piece advance several squares at once
+//! from its region, and `en-passant` lets a piece it passed take it on the square it passed,
+//! on the very next turn.
 //! Everything these two components do is here: the moves they generate, the squares a move
 //! leaves to take, the FEN's en-passant field, why a written turn is refused, and what
 //! `explain` and `rules` say of them.
@@ -198,7 +199,13 @@ impl Position {
     }
 
     /// What `explain` says of a move these components make.
-    pub(super) fn passing_step(&self, m: Move, name: &str, from: &str, to: &str) -> Option<Step> {
+    pub(super) fn en_passant_step(
+        &self,
+        m: Move,
+        name: &str,
+        from: &str,
+        to: &str,
+    ) -> Option<Step> {
         let c = self.c;
         match m.special {
             Special::Step => c.double_steps.first().map(|d| {
