@@ -133,14 +133,9 @@ fn a_scenario_names_a_section() {
 /// from its start position.
 #[test]
 fn imported_sections_have_fairy_stockfishs_perft() {
-    let counts = include_str!("../data/fsf-ini-perft.txt");
     let mut failures = Vec::new();
     let mut ran = 0;
-    for line in counts
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-    {
-        let f: Vec<&str> = line.split('|').map(str::trim).collect();
+    for f in data_lines(include_str!("../data/fsf-ini-perft.txt")) {
         let (section, depth, want): (&str, u32, u64) =
             (f[0], f[1].parse().unwrap(), f[2].parse().unwrap());
         let spec = format!("{}/{SECTIONS}:{section}", env!("CARGO_MANIFEST_DIR"));
@@ -151,13 +146,8 @@ fn imported_sections_have_fairy_stockfishs_perft() {
                 continue;
             }
         };
-        let got = arbiter::with_variant!(variant, R => {
-            let options = Options::defaults(R::options());
-            let geometry = R::geometry_for(None).expect("a board");
-            R::start(geometry, &options).map(|p| perft(&p, depth)).map_err(|e| e.message().to_string())
-        });
         ran += 1;
-        match got {
+        match perft_of(variant, None, depth) {
             Ok(n) if n == want => {}
             other => failures.push(format!(
                 "{section} depth {depth}: want {want}, got {other:?}"
@@ -523,14 +513,10 @@ fn a_failed_write_names_the_files_written() {
 /// yes`) Fairy-Stockfish's.
 #[test]
 fn imported_sections_have_fairy_stockfishs_perft_beyond_the_start() {
-    let counts = include_str!("../data/fsf-ini-perft-beyond.txt");
     let mut failures = Vec::new();
     let mut ran = 0;
-    for line in counts
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-    {
-        let f: Vec<&str> = line.split('|').map(str::trim).collect();
+    for f in data_lines(include_str!("../data/fsf-ini-perft-beyond.txt")) {
+        let line = f.join(" | ");
         let (section, fen, depth, fsf): (&str, &str, u32, u64) =
             (f[0], f[1], f[2].parse().unwrap(), f[3].parse().unwrap());
         let want = match f.get(4) {
@@ -559,13 +545,8 @@ fn imported_sections_have_fairy_stockfishs_perft_beyond_the_start() {
             runs.push((variant, fsf, format!(" with {setting}")));
         }
         for (variant, want, with) in runs {
-            let got = arbiter::with_variant!(variant, R => {
-                let options = Options::defaults(R::options());
-                let geometry = R::geometry_for(None).expect("a board");
-                R::from_fen(geometry, fen, &options).map(|p| perft(&p, depth)).map_err(|e| e.message().to_string())
-            });
             ran += 1;
-            match got {
+            match perft_of(variant, Some(fen), depth) {
                 Ok(n) if n == want => {}
                 other => failures.push(format!(
                     "{section}{with} {fen} depth {depth}: want {want}, got {other:?}"
@@ -595,4 +576,29 @@ fn set_fsf_reading(def: &mut arbiter::definition::Definition, setting: &str) {
         }
     }
     assert!(done, "no component takes `{setting}`");
+}
+
+/// The fields of each line of a data file of counts (`a | b | c`), comments and blank lines
+/// left out.
+fn data_lines(text: &str) -> impl Iterator<Item = Vec<&str>> {
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| l.split('|').map(str::trim).collect())
+}
+
+/// Perft of `variant` to `depth` from its start, or from `fen`.
+fn perft_of(
+    variant: arbiter::rules::Variant,
+    fen: Option<&str>,
+    depth: u32,
+) -> Result<u64, String> {
+    arbiter::with_variant!(variant, R => {
+        let options = Options::defaults(R::options());
+        let geometry = R::geometry_for(None).expect("a board");
+        let position = match fen {
+            Some(fen) => R::from_fen(geometry, fen, &options),
+            None => R::start(geometry, &options),
+        };
+        position.map(|p| perft(&p, depth)).map_err(|e| e.message().to_string())
+    })
 }
