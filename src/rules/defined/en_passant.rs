@@ -157,12 +157,7 @@ impl Position {
             }
         }
         if victim.is_none() {
-            let fwd = offset((0, 1), them);
-            victim = targets.iter().map(|t| t.offset(fwd)).find(|v| {
-                !targets.contains(v)
-                    && !board_is_wall(&self.board, *v)
-                    && self.mine(self.board.cell(*v), them)
-            });
+            victim = self.victim_beyond(&targets);
         }
         if victim.is_some() && !targets.is_empty() {
             for (i, t) in targets.iter().take(2).enumerate() {
@@ -183,19 +178,25 @@ impl Position {
         if targets.is_empty() {
             return Vec::new();
         }
-        let them = self.turn.other();
-        let fwd = offset((0, 1), them);
-        let inferred = targets.iter().map(|t| t.offset(fwd)).find(|v| {
-            !targets.contains(v)
-                && !board_is_wall(&self.board, *v)
-                && self.mine(self.board.cell(*v), them)
-        });
+        let inferred = self.victim_beyond(&targets);
         let mut squares: Vec<Square> = targets.iter().map(|t| t.square()).collect();
         if inferred != Some(victim) {
             squares.push(victim.square());
         }
         squares.sort_by_key(|s| (s.rank, s.file));
         squares
+    }
+
+    /// The enemy piece just beyond one of the passed squares `targets`, as a reader of the
+    /// en-passant field finds it when the field names no piece: the orthodox `e3`.
+    fn victim_beyond(&self, targets: &[Sq]) -> Option<Sq> {
+        let them = self.turn.other();
+        let fwd = offset((0, 1), them);
+        targets.iter().map(|t| t.offset(fwd)).find(|v| {
+            !targets.contains(v)
+                && !board_is_wall(&self.board, *v)
+                && self.mine(self.board.cell(*v), them)
+        })
     }
 
     /// What `explain` says of a move these components make.
@@ -264,7 +265,7 @@ impl Position {
         let kind = self.c.kind_at(self.board.cell(from))?;
         let e = self.c.en_passant.as_ref().filter(|e| e.kinds.has(kind))?;
         let stepping = !e.where_it_steps
-            && self.board.cell(to) == crate::rules::board::cell::EMPTY
+            && self.board.cell(to) == cell::EMPTY
             && self.ep.contains(&Some(to))
             && self.steps_onto(kind, from, to);
         stepping.then(|| {
@@ -285,7 +286,7 @@ impl Position {
             let rank = s.rank as i32 + d * ahead;
             (0..c.geometry.ranks as i32)
                 .contains(&rank)
-                .then(|| Sq::of(crate::rules::board::Square::new(s.file, rank as u8)))
+                .then(|| Sq::of(Square::new(s.file, rank as u8)))
         };
         let Some(behind) = at(-1) else {
             return false;

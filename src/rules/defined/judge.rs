@@ -632,10 +632,10 @@ impl Position {
                     .copied()
                     .filter(|m| pattern.matches(&self.describe(*m)))
                     .collect();
-                if let Some(step) = sm.capture.then(|| self.ep_only_steps(from, to)).flatten() {
-                    return vec![step];
-                }
                 if found.is_empty() {
+                    if let Some(step) = sm.capture.then(|| self.ep_only_steps(from, to)).flatten() {
+                        return vec![step];
+                    }
                     let captures = self.is_capture(onto[0]);
                     let mark = mark_refusal(g, from.square(), to.square(), sm.capture, captures);
                     let kind = self.c.kind_at(self.board.cell(from));

@@ -959,11 +959,11 @@ impl Position {
                 Onto::Anywhere => return None,
                 Onto::NextToOwn if next_to(&self.board, sq, us) => return None,
                 Onto::Enclosing
-                    if d.through_holes && enclosed_through_holes(&self.board, sq, us) =>
+                    if match d.through_holes {
+                        true => enclosed_through_holes(&self.board, sq, us),
+                        false => enclosed(&self.board, sq, us, |_| {}),
+                    } =>
                 {
-                    return None
-                }
-                Onto::Enclosing if !d.through_holes && enclosed(&self.board, sq, us, |_| {}) => {
                     return None
                 }
                 Onto::NextToOwn => DropBar::NotNextToOwn,
