@@ -215,6 +215,54 @@ pub enum Reach {
     Outside,
 }
 
+/// Whose pieces a contact component's `beside` (or `facing`) kinds are, seen from the side
+/// that moved.
+#[derive(Clone, Copy, Debug, PartialEq, Hash, Eq)]
+pub enum Whose {
+    Own,
+    Enemy,
+}
+
+/// Which move of the `pieces` piece a contact component asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Hash, Eq)]
+pub enum Moved {
+    /// Wherever it came from: the contact counts whichever piece brought it about.
+    Any,
+    /// The piece is the one the turn moved.
+    Yes,
+    /// The turn moved it into the region from outside.
+    Into,
+    /// Anything but that: it stood still, or moved from inside the region.
+    NotInto,
+}
+
+/// What a contact does to the turn that leaves it, seen from the side that moved.
+#[derive(Clone, Copy, Debug, PartialEq, Hash, Eq)]
+pub enum Effect {
+    /// The turn may not be played.
+    Illegal,
+    /// The side that moved wins.
+    Win,
+    /// The side that moved loses.
+    Loss,
+}
+
+/// Which of the two pieces of a contact must stand in the component's region.
+#[derive(Clone, Copy, Debug, PartialEq, Hash, Eq)]
+pub enum Standing {
+    Piece,
+    Beside,
+    Both,
+}
+
+/// The lines an `alignment` runs along.
+#[derive(Clone, Copy, Debug, PartialEq, Hash, Eq)]
+pub enum Lines {
+    Orthogonal,
+    Diagonal,
+    All,
+}
+
 /// Gives a setting's enumeration its words, in one table: the resolver reads them, the import
 /// writes them, and the language server offers them.
 macro_rules! worded {
@@ -241,6 +289,11 @@ worded!(FlipPattern { Neighbours => "neighbours", Lines => "lines" });
 worded!(Safety { All => "all", AnyOne => "any-one", LastOne => "last-one" });
 worded!(Timing { AtOnce => "at-once", AfterReply => "after-reply", UnlessMatched => "unless-matched" });
 worded!(Reach { Anywhere => "anywhere", Inside => "inside", Outside => "outside" });
+worded!(Whose { Own => "own", Enemy => "enemy" });
+worded!(Moved { Any => "any", Yes => "yes", Into => "into", NotInto => "not-into" });
+worded!(Effect { Illegal => "illegal", Win => "win", Loss => "loss" });
+worded!(Standing { Piece => "piece", Beside => "beside", Both => "both" });
+worded!(Lines { Orthogonal => "orthogonal", Diagonal => "diagonal", All => "all" });
 
 /// The kinds of rule components. Each is generated and judged by the one engine; what each
 /// setting means is in `docs/defining-variants.md`.
@@ -320,13 +373,22 @@ pub enum Component {
         drop_rights: Option<u8>,
     },
     /// Royal pieces may not be left attacked (a turn that does is refused).
-    Check { safety: Safety },
+    Check {
+        safety: Safety,
+    },
     /// A side to move with no legal turn that is in check.
-    Checkmate { value: Value },
+    Checkmate {
+        value: Value,
+    },
     /// A side to move with no legal turn that is not in check.
-    Stalemate { value: Value },
+    Stalemate {
+        value: Value,
+    },
     /// A side that has lost every piece of one of `pieces` (all its pieces when empty).
-    Extinction { pieces: Vec<char>, value: Value },
+    Extinction {
+        pieces: Vec<char>,
+        value: Value,
+    },
     /// A side whose piece of `pieces` stands in its goal region.
     Goal {
         pieces: Vec<char>,
@@ -362,18 +424,27 @@ pub enum Component {
     CheckedRoyalCaptures,
     /// A side that has given `checks` checks (the value is that side's, as the engine and
     /// `rules` read it).
-    CheckCount { checks: u8, value: Value },
+    CheckCount {
+        checks: u8,
+        value: Value,
+    },
     /// A side that can capture must capture.
     CompulsoryCapture,
     /// No turn may give check.
     NoGivingCheck,
     /// A capture removes every non-immune piece on the squares around the capture square, and
     /// the capturing piece.
-    Explosion { immune: Vec<char> },
+    Explosion {
+        immune: Vec<char>,
+    },
     /// The position has occurred this many times: a draw.
-    Repetition { times: u8 },
+    Repetition {
+        times: u8,
+    },
     /// This many moves by each side without a capture or a pawn move: a draw.
-    MoveCount { moves: u16 },
+    MoveCount {
+        moves: u16,
+    },
     /// A draw when neither side can win by any series of moves, judged by material: besides
     /// the royal pieces, nothing but one piece of an `alone` kind, or nothing but pieces of
     /// `colour_bound` kinds all standing on squares of one colour.
@@ -414,6 +485,11 @@ pub enum Component {
     /// Two royal pieces of opposite sides may not face each other on a file with no piece
     /// between: each attacks the other along it.
     FlyingRoyals,
+    /// A piece of `pieces` of the side that moved standing next to (`Adjacency`) or lined up
+    /// with (`Alignment`) a piece of `beside` of `of`'s side: the turn that leaves it is
+    /// refused, won or lost, as `effect` says. Both share [`Contact`].
+    Adjacency(Contact),
+    Alignment(Contact),
     /// A piece in its side's hand may be put on an empty square as a whole turn (a drop): the
     /// pieces of `pieces` (none: every kind no other `drops` names), onto the side's `region`
     /// (empty: anywhere).
@@ -447,10 +523,14 @@ pub enum Component {
     },
     /// After a move or a drop, the enemy pieces of the `pattern` change sides, keeping their
     /// kinds.
-    Flip { pattern: FlipPattern },
+    Flip {
+        pattern: FlipPattern,
+    },
     /// When no square of the board is empty, the game ends with `value` (for the side to
     /// move).
-    FullBoard { value: Value },
+    FullBoard {
+        value: Value,
+    },
     /// A captured piece goes into the capturer's hand, as the kind it was before any
     /// promotion.
     CapturesToHand,
@@ -460,7 +540,9 @@ pub enum Component {
     /// square. The rights go once the side's hand is empty. `shields`: whether the piece put
     /// down counts as standing there when the move's check is judged (the rules: yes;
     /// Fairy-Stockfish judges the move without it).
-    Gating { shields: bool },
+    Gating {
+        shields: bool,
+    },
     /// Pieces of `pieces` may neither pass over a piece of the `immune` kinds on a straight
     /// line between where they start and where they land, nor capture one (the janggi cannon,
     /// which may not jump over or take another cannon).
@@ -478,7 +560,9 @@ pub enum Component {
     /// Two royal pieces of opposite sides facing each other on a file with no piece between
     /// (bikjang) may be brought about, but the player who faces it must break it or pass; a
     /// pass, allowed then even in check, ends the game with `value`.
-    Bikjang { value: Value },
+    Bikjang {
+        value: Value,
+    },
     /// Every turn is a move and then a neutral blocker placed on an empty square: written
     /// `*` in a FEN and `LETTER@square` as a turn's second action. With `shot`, it goes where
     /// the moved piece could move from where it landed (the amazons' arrow); else anywhere
@@ -490,6 +574,23 @@ pub enum Component {
         shot: bool,
         keep: bool,
     },
+}
+
+/// The settings of a contact component ([`Component::Adjacency`], [`Component::Alignment`]).
+#[derive(Clone, Debug, PartialEq, Hash)]
+pub struct Contact {
+    pub pieces: Vec<char>,
+    pub beside: Vec<char>,
+    pub of: Whose,
+    pub moved: Moved,
+    pub effect: Effect,
+    /// Where the pieces stand (empty: anywhere), by the side that moved.
+    pub region: Sides<Region>,
+    pub standing: Standing,
+    /// `alignment`: the lines, and the fewest empty squares between the two (all between are
+    /// empty).
+    pub lines: Lines,
+    pub gap: u8,
 }
 
 impl Component {
@@ -518,6 +619,8 @@ impl Component {
             Component::Confine { .. } => "confine",
             Component::RegionMove { .. } => "region-move",
             Component::FlyingRoyals => "flying-royals",
+            Component::Adjacency(_) => "adjacency",
+            Component::Alignment(_) => "alignment",
             Component::Drops { .. } => "drops",
             Component::CapturesToHand => "captures-to-hand",
             Component::Gating { .. } => "gating",

@@ -15,8 +15,8 @@ use std::collections::{HashMap, HashSet};
 use super::error::{Error, Errors, Source};
 use super::fen;
 use super::model::{
-    Cell, Component, Definition, FlipPattern, Onto, OptionDecl, PieceDef, Reach, Region, Rule,
-    Safety, Sides, Span, Timing, Value,
+    Cell, Component, Contact, Definition, Effect, FlipPattern, Lines, Moved, Onto, OptionDecl,
+    PieceDef, Reach, Region, Rule, Safety, Sides, Span, Standing, Timing, Value, Whose,
 };
 use super::parse::parse_tree;
 use super::syntax::{self, Statement, Value as SynValue};
@@ -96,6 +96,8 @@ pub const COMPONENTS: &[&str] = &[
     "blocker",
     "sanctuary",
     "no-entry",
+    "adjacency",
+    "alignment",
     "flip",
     "full-board",
 ];
@@ -121,6 +123,8 @@ const LETTER_LISTS: &[&str] = &[
     "colour-bound",
     "opposite-colours",
     "by",
+    "beside",
+    "facing",
 ];
 
 /// Whether a setting names pieces: the lists of letters, `king`, and `limit` (`Q1`) and
@@ -172,6 +176,11 @@ pub fn setting_choices(setting: &str) -> Option<&'static [&'static str]> {
         "pattern" => FlipPattern::WORDS,
         "from" => Reach::WORDS,
         "timing" => Timing::WORDS,
+        "of" => Whose::WORDS,
+        "moved" => Moved::WORDS,
+        "effect" => Effect::WORDS,
+        "standing" => Standing::WORDS,
+        "lines" => Lines::WORDS,
         s if REGION_SIDES.contains(&s) => REGION_KINDS,
         _ => return None,
     })
@@ -253,6 +262,13 @@ pub fn component_settings(component: &str) -> &'static [&'static str] {
         "blocker" => &["letter", "name", "shot", "keep"],
         "sanctuary" => &["pieces", "by", "from", "white", "black", "both"],
         "no-entry" => &["pieces", "white", "black", "both"],
+        "adjacency" => &[
+            "pieces", "beside", "of", "moved", "effect", "standing", "white", "black", "both",
+        ],
+        "alignment" => &[
+            "pieces", "facing", "of", "moved", "effect", "standing", "lines", "gap", "white",
+            "black", "both",
+        ],
         _ => &[],
     }
 }
@@ -858,11 +874,7 @@ impl<'a> Resolver<'a> {
         let mut rules = Vec::new();
         for item in items {
             match &item.key {
-                Key::Rule(_) => {
-                    if let Some(rule) = self.rule(item, &board) {
-                        rules.push(rule);
-                    }
-                }
+                Key::Rule(_) => rules.extend(self.rules(item, &board)),
                 Key::Other(..) => self.unknown_statement(item),
                 _ => {}
             }
@@ -1647,7 +1659,157 @@ impl<'a> Resolver<'a> {
     // Components
     // ------------------------------------------------------------------------------------------
 
-    fn rule(&mut self, item: &Item, board: &BoardInfo) -> Option<Rule> {
+    /// A component statement as rules: one, or, when setting lines end with `when OPTION
+    /// VALUE`, one per reading of those options, each applying under its reading (`when`
+    /// added) with the lines of that reading in place of the unconditional ones. They share
+    /// the id: to the catalogue and every verdict they are one rule.
+    fn rules(&mut self, item: &Item, board: &BoardInfo) -> Vec<Rule> {
+        let Some(block) = &item.stmt.block else {
+            return self.rule(item, board, None, &[]).into_iter().collect();
+        };
+        let src = item.src;
+        // The conditional lines, as (statement index, option, value), after checking each.
+        let mut conditional: Vec<(usize, String, String)> = Vec::new();
+        let mut broken = false;
+        for (k, st) in block.statements.iter().enumerate() {
+            let Some(at) = st.values.iter().position(|v| v.text == "when" && !v.quoted) else {
+                continue;
+            };
+            let head = st.head.text.as_str();
+            if head == "when" {
+                continue;
+            }
+            let usage = "end a setting line with `when <option> <value>`, as in `effect loss when \
+                         reading loses`";
+            let rest = &st.values[at + 1..];
+            if matches!(head, "id" | "clause" | "source") || at == 0 || rest.len() != 2 {
+                let message = if matches!(head, "id" | "clause" | "source") {
+                    format!("`{head}` is the same under every reading: it takes no `when`")
+                } else {
+                    "`when` at the end of a setting names an option and one of its values, after \
+                     the setting's own values"
+                        .to_string()
+                };
+                self.fail_help(src, st.values[at].span.clone(), message, "here", usage);
+                broken = true;
+                continue;
+            }
+            let (o, v) = (&rest[0], &rest[1]);
+            match board
+                .option_index
+                .get(o.text.as_str())
+                .map(|&i| &board.options[i])
+            {
+                None => {
+                    let mean = did_you_mean(&o.text, board.options.iter().map(|o| o.name.as_str()));
+                    let names: Vec<String> = board.options.iter().map(|o| o.name.clone()).collect();
+                    self.fail_help(
+                        src,
+                        o.span.clone(),
+                        format!("`when` names an unknown option `{}`{mean}", o.text),
+                        "not an option",
+                        format!("the options declared: {}", list(&names)),
+                    );
+                    broken = true;
+                }
+                Some(opt) if !opt.values.contains(&v.text) => {
+                    let mean = did_you_mean(&v.text, opt.values.iter().map(String::as_str));
+                    self.fail_help(
+                        src,
+                        v.span.clone(),
+                        format!("option `{}` has no value `{}`{mean}", o.text, v.text),
+                        "not a value",
+                        format!("its values: {}", opt.values.join(", ")),
+                    );
+                    broken = true;
+                }
+                Some(_) => conditional.push((k, o.text.clone(), v.text.clone())),
+            }
+        }
+        if broken {
+            return Vec::new();
+        }
+        if conditional.is_empty() {
+            return self.rule(item, board, None, &[]).into_iter().collect();
+        }
+        // Every reading of the options named, the default reading first.
+        let mut names: Vec<&str> = conditional.iter().map(|(_, o, _)| o.as_str()).collect();
+        names.dedup();
+        names.sort();
+        names.dedup();
+        let decls: Vec<&OptionDecl> = names
+            .iter()
+            .map(|n| &board.options[board.option_index[n]])
+            .collect();
+        let mut readings: Vec<Vec<(String, String)>> = vec![Vec::new()];
+        for d in &decls {
+            let values =
+                std::iter::once(&d.default).chain(d.values.iter().filter(|v| **v != d.default));
+            let values: Vec<&String> = values.collect();
+            readings = readings
+                .into_iter()
+                .flat_map(|r| {
+                    values.iter().map(move |v| {
+                        let mut r = r.clone();
+                        r.push((d.name.clone(), (*v).clone()));
+                        r
+                    })
+                })
+                .collect();
+        }
+        // A reading the component's own `when` lines exclude makes no rule.
+        let own: Vec<(&str, &str)> = block
+            .statements
+            .iter()
+            .filter(|st| st.head.text == "when" && st.values.len() == 2)
+            .map(|st| (st.values[0].text.as_str(), st.values[1].text.as_str()))
+            .collect();
+        readings.retain(|r| {
+            r.iter()
+                .all(|(o, v)| own.iter().all(|(wo, wv)| wo != o || wv == v))
+        });
+        let mut out = Vec::new();
+        for reading in readings {
+            let holds = |o: &str, v: &str| reading.iter().any(|(n, w)| n == o && w == v);
+            // The heads a line of this reading replaces.
+            let replaced: Vec<&str> = conditional
+                .iter()
+                .filter(|(_, o, v)| holds(o, v))
+                .map(|(k, _, _)| block.statements[*k].head.text.as_str())
+                .collect();
+            let statements: Vec<Statement> = block
+                .statements
+                .iter()
+                .enumerate()
+                .filter_map(
+                    |(k, st)| match conditional.iter().find(|(i, _, _)| *i == k) {
+                        Some((_, o, v)) if holds(o, v) => {
+                            let mut st = st.clone();
+                            let at = st.values.len() - 3;
+                            st.values.truncate(at);
+                            Some(st)
+                        }
+                        Some(_) => None,
+                        None if replaced.contains(&st.head.text.as_str()) => None,
+                        None => Some(st.clone()),
+                    },
+                )
+                .collect();
+            match self.rule(item, board, Some(&statements), &reading) {
+                Some(rule) => out.push(rule),
+                None => return Vec::new(),
+            }
+        }
+        out
+    }
+
+    fn rule(
+        &mut self,
+        item: &Item,
+        board: &BoardInfo,
+        statements: Option<&[Statement]>,
+        reading: &[(String, String)],
+    ) -> Option<Rule> {
         let (src, stmt) = (item.src, &item.stmt);
         let kind = stmt.head.text.as_str();
         if let Some(v) = stmt.values.first() {
@@ -1675,7 +1837,7 @@ impl<'a> Resolver<'a> {
         let allowed = component_settings(kind);
         let mut s = Settings::default();
         let mut seen: Vec<(&str, usize)> = Vec::new();
-        for setting in &block.statements {
+        for setting in statements.unwrap_or(&block.statements) {
             let head = setting.head.text.as_str();
             let known = COMMON_SETTINGS.contains(&head) || allowed.contains(&head);
             if !known {
@@ -1751,6 +1913,11 @@ impl<'a> Resolver<'a> {
                     s.broken = true;
                 }
                 Some(_) => s.when.push((option, value)),
+            }
+        }
+        for (option, value) in reading {
+            if !s.when.iter().any(|(o, _)| o == option) {
+                s.when.push((option.clone(), value.clone()));
             }
         }
         let component = self.component(src, stmt, kind, &mut s, board)?;
@@ -1867,6 +2034,7 @@ impl<'a> Resolver<'a> {
                             "colour-bound" => &mut s.colour_bound,
                             "opposite-colours" => &mut s.opposite_colours,
                             "by" => &mut s.by,
+                            "beside" | "facing" => &mut s.beside,
                             _ => &mut s.immune,
                         };
                         *slot = Some(l);
@@ -2054,6 +2222,48 @@ impl<'a> Resolver<'a> {
             "from" => match self.single_value(src, st, &quoted_or(Reach::WORDS)) {
                 Some(v) => match self.choice(src, v, Reach::WORDS) {
                     Some(k) => s.from = Some(Reach::ALL[k]),
+                    None => s.broken = true,
+                },
+                None => s.broken = true,
+            },
+            "of" => match self.single_value(src, st, &quoted_or(Whose::WORDS)) {
+                Some(v) => match self.choice(src, v, Whose::WORDS) {
+                    Some(k) => s.of = Some(Whose::ALL[k]),
+                    None => s.broken = true,
+                },
+                None => s.broken = true,
+            },
+            "moved" => match self.single_value(src, st, &quoted_or(Moved::WORDS)) {
+                Some(v) => match self.choice(src, v, Moved::WORDS) {
+                    Some(k) => s.moved = Some(Moved::ALL[k]),
+                    None => s.broken = true,
+                },
+                None => s.broken = true,
+            },
+            "effect" => match self.single_value(src, st, &quoted_or(Effect::WORDS)) {
+                Some(v) => match self.choice(src, v, Effect::WORDS) {
+                    Some(k) => s.effect = Some(Effect::ALL[k]),
+                    None => s.broken = true,
+                },
+                None => s.broken = true,
+            },
+            "standing" => match self.single_value(src, st, &quoted_or(Standing::WORDS)) {
+                Some(v) => match self.choice(src, v, Standing::WORDS) {
+                    Some(k) => s.standing = Some(Standing::ALL[k]),
+                    None => s.broken = true,
+                },
+                None => s.broken = true,
+            },
+            "lines" => match self.single_value(src, st, &quoted_or(Lines::WORDS)) {
+                Some(v) => match self.choice(src, v, Lines::WORDS) {
+                    Some(k) => s.lines = Some(Lines::ALL[k]),
+                    None => s.broken = true,
+                },
+                None => s.broken = true,
+            },
+            "gap" => match self.single_value(src, st, "the fewest empty squares between") {
+                Some(v) => match self.number(src, v, 0, 255) {
+                    Some(n) => s.gap = Some(n as u8),
                     None => s.broken = true,
                 },
                 None => s.broken = true,
@@ -2771,6 +2981,60 @@ impl<'a> Resolver<'a> {
                 }
             }
             "flying-royals" => Component::FlyingRoyals,
+            "adjacency" | "alignment" => {
+                let pieces = letters(&s.pieces).unwrap_or_else(|| {
+                    missing.push((
+                        "`pieces`",
+                        "name the kinds of the side that moved it looks at: `pieces K`",
+                    ));
+                    Vec::new()
+                });
+                let beside = letters(&s.beside).unwrap_or_else(|| {
+                    missing.push(if kind == "adjacency" {
+                        ("`beside`", "name the kinds next to them: `beside S`")
+                    } else {
+                        ("`facing`", "name the kinds lined up with them: `facing K`")
+                    });
+                    Vec::new()
+                });
+                let moved = s.moved.unwrap_or(Moved::Any);
+                if matches!(moved, Moved::Into | Moved::NotInto) && !s.region_given {
+                    self.fail_help(
+                        src,
+                        head.clone(),
+                        format!("`moved {}` needs a region to move into", moved.word()),
+                        "no region",
+                        "add the region's lines (`both files a h`), or write `moved yes`",
+                    );
+                    s.broken = true;
+                }
+                if s.standing.is_some() && !s.region_given {
+                    self.fail_help(
+                        src,
+                        head.clone(),
+                        "`standing` says which piece stands in the region, and there is none",
+                        "no region",
+                        "add the region's lines (`both rank 5`), or leave `standing` out",
+                    );
+                    s.broken = true;
+                }
+                let contact = Contact {
+                    pieces,
+                    beside,
+                    of: s.of.unwrap_or(Whose::Enemy),
+                    moved,
+                    effect: s.effect.unwrap_or(Effect::Illegal),
+                    region: region(s),
+                    standing: s.standing.unwrap_or(Standing::Both),
+                    lines: s.lines.unwrap_or(Lines::All),
+                    gap: s.gap.unwrap_or(1),
+                };
+                if kind == "adjacency" {
+                    Component::Adjacency(contact)
+                } else {
+                    Component::Alignment(contact)
+                }
+            }
             "hop-limit" => {
                 let pieces = letters(&s.pieces).unwrap_or_else(|| {
                     missing.push(("`pieces`", "name the pieces it limits: `pieces C`"));
@@ -2976,6 +3240,13 @@ struct Settings {
     pattern: Option<FlipPattern>,
     by: Option<Vec<Letter>>,
     from: Option<Reach>,
+    beside: Option<Vec<Letter>>,
+    of: Option<Whose>,
+    moved: Option<Moved>,
+    effect: Option<Effect>,
+    standing: Option<Standing>,
+    lines: Option<Lines>,
+    gap: Option<u8>,
     region: [Vec<Cell>; 2],
     region_given: bool,
     /// The settings written, valid or not: one that is wrong is reported once, not also as

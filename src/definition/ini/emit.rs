@@ -471,6 +471,27 @@ fn out_rule(line: &mut impl FnMut(String), r: &Rule, def: &Definition) {
             set(format!("pieces {}", letters(pieces)));
             region_lines(region, def).into_iter().for_each(&mut set);
         }
+        Component::Adjacency(k) | Component::Alignment(k) => {
+            set(format!("pieces {}", letters(&k.pieces)));
+            let word = if matches!(c, Component::Adjacency(_)) {
+                "beside"
+            } else {
+                "facing"
+            };
+            set(format!("{word} {}", letters(&k.beside)));
+            set(format!("of {}", k.of.word()));
+            set(format!("moved {}", k.moved.word()));
+            set(format!("effect {}", k.effect.word()));
+            if matches!(c, Component::Alignment(_)) {
+                set(format!("lines {}", k.lines.word()));
+                set(format!("gap {}", k.gap));
+            }
+            let lines = region_lines(&k.region, def);
+            if !lines.is_empty() {
+                set(format!("standing {}", k.standing.word()));
+            }
+            lines.into_iter().for_each(&mut set);
+        }
         Component::CheckedRoyalCaptures
         | Component::CompulsoryCapture
         | Component::NoGivingCheck

@@ -336,6 +336,11 @@ pub struct Compiled {
     pub sanctuaries: Vec<super::zones::Sanctuary>,
     /// `no-entry` components, in the order written.
     pub no_entries: Vec<super::zones::NoEntry>,
+    /// `adjacency` and `alignment` components, in the order written.
+    pub contacts: Vec<super::contact::Contact>,
+    /// The kinds some contact component looks at: a move of another kind leaves contacts as
+    /// they were.
+    pub contact_kinds: KindSet,
     /// The options whose readings choose among the components, by what they decide.
     pub readings: Readings,
 }
@@ -484,6 +489,8 @@ impl Compiled {
             replacing: false,
             sanctuaries: Vec::new(),
             no_entries: Vec::new(),
+            contacts: Vec::new(),
+            contact_kinds: KindSet::default(),
             readings: readings_of(&def),
             def: def.clone(),
         };
@@ -685,6 +692,12 @@ impl Compiled {
                     region: sides(region),
                 }),
                 Component::FlyingRoyals => c.flying = Some(tag),
+                Component::Adjacency(k) | Component::Alignment(k) => {
+                    let line = matches!(rule.component, Component::Alignment(_));
+                    let contact = super::contact::Contact::new(tag, line, k, set, sides(&k.region));
+                    c.contact_kinds.0 |= contact.kinds().0;
+                    c.contacts.push(contact);
+                }
                 Component::Drops {
                     pieces,
                     region,

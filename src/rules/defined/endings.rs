@@ -30,8 +30,8 @@ impl Position {
                 .def
                 .rules
                 .iter()
-                .find(|r| r.id == rule)
-                .and_then(|r| reason_of(&r.component))
+                .filter(|r| r.id == rule)
+                .find_map(|r| reason_of(&r.component))
                 .unwrap_or(Reason::Extinction);
             return Some(outcome(color, value, reason, rule));
         }

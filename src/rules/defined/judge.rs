@@ -237,6 +237,10 @@ impl Position {
             }
             // Judged above, by `bikjang_step`.
             Some(Forbid::Bikjang) => return steps,
+            Some(Forbid::Contact(k)) => {
+                steps.push(self.contact_step(k, m, &next));
+                return steps;
+            }
             Some(Forbid::GivesCheck) => {
                 if let Some(t) = c.no_giving_check {
                     steps.push(Step::forbids(
@@ -247,6 +251,9 @@ impl Position {
                 return steps;
             }
             None => {}
+        }
+        if !c.contacts.is_empty() {
+            steps.extend(self.contact_effect_step(m, &next));
         }
         if let (Some(b), Some(sq)) = (&c.blocker, m.block) {
             steps.push(Step::allows(

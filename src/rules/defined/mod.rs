@@ -11,6 +11,7 @@
 #[cfg(test)]
 mod agreement;
 mod compile;
+mod contact;
 #[cfg(test)]
 mod cypher_agreement;
 mod en_passant;
@@ -164,10 +165,22 @@ fn entry_of(def: Definition) -> Entry {
         }
     }
     rules.push(invented_piece());
-    for r in &def.rules {
-        rules.push(
-            super::rule(l(&r.id), l(&r.source), l(&summary(&r.component))).quote(l(&r.clause)),
-        );
+    for (at, r) in def.rules.iter().enumerate() {
+        // A component written with per-reading lines is one rule: the first (its default
+        // reading) says what it does, with how each other reading changes it.
+        if def.rules[..at].iter().any(|e| e.id == r.id) {
+            continue;
+        }
+        let mut text = summary(&r.component, &def);
+        for other in def.rules[at + 1..].iter().filter(|e| e.id == r.id) {
+            let under = other.when.iter().filter(|w| !r.when.contains(w));
+            let under: Vec<String> = under.map(|(o, v)| format!("{o} = {v}")).collect();
+            let said = summary(&other.component, &def);
+            if said != text && !under.is_empty() {
+                text.push_str(&format!("; under {}: {said}", under.join(", ")));
+            }
+        }
+        rules.push(super::rule(l(&r.id), l(&r.source), l(&text)).quote(l(&r.clause)));
         if matches!(r.component, crate::definition::Component::Castling { .. }) {
             use position::CastleBar as B;
             for (bar, what) in [
@@ -374,12 +387,17 @@ fn reason_of(c: &crate::definition::Component) -> Option<Reason> {
         C::MoveCount { .. } => Reason::FiftyMove,
         C::Pass { .. } | C::Bikjang { .. } => Reason::NoMove,
         C::FullBoard { .. } => Reason::FullBoard,
+        C::Adjacency(k) | C::Alignment(k)
+            if k.effect != crate::definition::model::Effect::Illegal =>
+        {
+            Reason::Flip
+        }
         _ => return None,
     })
 }
 
 /// A component's summary for the catalogue, in the engine's words.
-fn summary(c: &crate::definition::Component) -> String {
+fn summary(c: &crate::definition::Component, def: &Definition) -> String {
     use crate::definition::Component as C;
     match c {
         C::DoubleStep { .. } | C::EnPassant { .. } => en_passant::summary(c).expect("a double step or en passant"),
@@ -413,6 +431,12 @@ fn summary(c: &crate::definition::Component) -> String {
         }
         C::NoEntry { .. } => "pieces of the named kinds standing outside their side's region never move into it".into(),
         C::FlyingRoyals => "two opposing royal pieces may not face each other on a file with nothing between".into(),
+        C::Adjacency(k) | C::Alignment(k) => {
+            let line = matches!(c, C::Alignment(_));
+            contact::summary(k, line, |l| {
+                def.pieces.iter().find(|p| p.letter == l).map_or_else(|| l.to_string(), |p| p.name.clone())
+            })
+        }
         C::Drops { no_doubled, no_mate, must, free, onto, opening, through_holes, .. } => {
             let mut s = String::from(if *free {
                 "a piece of the named kinds, held or not, may be put on an empty square of the side's region as a whole turn"

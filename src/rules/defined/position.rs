@@ -69,6 +69,9 @@ pub enum Forbid {
     PromotionCheck,
     /// `bikjang`: the royal pieces faced each other and still do after the move.
     Bikjang,
+    /// `adjacency` or `alignment` with `effect illegal`: the contact component of that index
+    /// in [`Compiled::contacts`] forbids what the move leaves.
+    Contact(usize),
 }
 
 /// Why castling to one side is not generated, as [`Position::castlings_judged`] finds it.
@@ -154,6 +157,9 @@ pub struct Position {
     pub promoted: SqSet,
     /// Passes made in a row just before this position (`pass`).
     pub passes: u8,
+    /// The piece the last turn moved (none in a position set up from a FEN), which contact
+    /// components may ask about.
+    pub arrival: Option<super::contact::Arrival>,
     /// The definition's movements laid out for the generator.
     gen: &'static Gen,
 }
@@ -347,6 +353,7 @@ impl Position {
             hand,
             promoted,
             passes: 0,
+            arrival: None,
             gen: gen_for(c),
         };
         pos.read_castling(&fen.castling);
@@ -1360,6 +1367,7 @@ impl Position {
             Special::Pass => self.passes.saturating_add(1),
             _ => 0,
         };
+        self.arrival = super::contact::Arrival::of(m);
         let pawn = c.kinds[kind].pawn;
         self.halfmove = if captured || pawn {
             0
@@ -1533,12 +1541,33 @@ impl Position {
                 return None;
             }
         }
+        let contacts = !c.contacts.is_empty();
+        if contacts {
+            if let Some(k) = self.contact_refusal(m, board, true) {
+                return Some(Forbid::Contact(k));
+            }
+        }
         if let Some((_, safety)) = c.check {
-            // A gated piece that does not shield is lifted for the test (Fairy-Stockfish's).
-            let lifted = match m.gated() {
-                Some((_, at)) if !c.gate_shields => {
+            // A gated piece that does not shield is lifted for the test (Fairy-Stockfish's),
+            // and so is a piece a winning contact flips: the turn that flips it is not judged
+            // by its attack.
+            let flipped = if contacts {
+                self.flipped_after(m, board)
+            } else {
+                None
+            };
+            let lifted = match (m.gated(), flipped) {
+                (Some((_, at)), _) if !c.gate_shields => {
                     let mut b = board.clone();
                     b.put(at.square(), None);
+                    if let Some(sq) = flipped {
+                        b.put(sq.square(), None);
+                    }
+                    Some(b)
+                }
+                (_, Some(sq)) => {
+                    let mut b = board.clone();
+                    b.put(sq.square(), None);
                     Some(b)
                 }
                 _ => None,
@@ -1550,6 +1579,11 @@ impl Position {
         }
         if c.no_giving_check.is_some() && royals(them).any(|sq| attacked_on(c, board, sq, us)) {
             return Some(Forbid::GivesCheck);
+        }
+        if contacts {
+            if let Some(k) = self.contact_refusal(m, board, false) {
+                return Some(Forbid::Contact(k));
+            }
         }
         None
     }
@@ -1634,6 +1668,7 @@ impl Position {
         let mut royals = Royals::default();
         self.generate(out, &mut royals);
         let forbidding = c.check.is_some()
+            || !c.contacts.is_empty()
             || c.explosion.is_some()
             || c.no_giving_check.is_some()
             || c.checked_royal_captures.is_some();
@@ -1734,6 +1769,11 @@ impl Position {
         let c = self.c;
         let mover = self.turn;
         let last = mover.other();
+        if !c.contacts.is_empty() {
+            if let Some(end) = self.contact_ending() {
+                return Some(end);
+            }
+        }
         for e in &c.extinctions {
             for color in [mover, last] {
                 let counts = &self.counts[color.index()];
@@ -2046,7 +2086,7 @@ fn enclosed_through_holes(board: &Board, sq: Sq, us: Color) -> bool {
 
 /// Whether `code` is a piece of `color`.
 #[inline]
-fn is_of(code: u8, color: Color) -> bool {
+pub(super) fn is_of(code: u8, color: Color) -> bool {
     code != cell::EMPTY && code != cell::WALL && (code & 1) == color as u8
 }
 
@@ -2244,6 +2284,9 @@ struct Tester {
     /// attacked: any other non-royal piece's plain move (under `explosion`, one that captures
     /// nothing) leaves no royal piece attacked and needs no test. `None`: every move is tested.
     shields: Option<Vec<Sq>>,
+    /// No contact that refuses or flips stands on the board, and none can be made by lines
+    /// opening: a move of a piece no contact component looks at leaves none.
+    contacts_quiet: bool,
 }
 
 impl Tester {
@@ -2258,10 +2301,16 @@ impl Tester {
             }
         }
         let shields = Self::shields(pos, &royals);
+        let contacts_quiet = c.contacts.iter().all(|k| {
+            !k.line
+                && (k.effect == crate::definition::model::Effect::Loss
+                    || k.find(c, &pos.board, us, None).is_none())
+        });
         Tester {
             royals,
             theirs,
             shields,
+            contacts_quiet,
         }
     }
 
@@ -2311,7 +2360,15 @@ impl Tester {
         let moves_royal = c.kind_at(pos.board.cell(m.from)).is_some_and(royal)
             || m.promotion().is_some_and(royal)
             || m.dropped().is_some_and(royal);
+        let touches = |k: usize| c.contact_kinds.has(k);
+        let contact = !c.contacts.is_empty()
+            && (!self.contacts_quiet
+                || m.dropped()
+                    .or(c.kind_at(pos.board.cell(m.from)))
+                    .is_some_and(touches)
+                || m.promotion().is_some_and(touches));
         !moves_royal
+            && !contact
             && matches!(
                 m.special,
                 Special::None | Special::Step | Special::Drop { .. }
