@@ -2235,3 +2235,155 @@ fn every_prefix_of_a_named_board_reads_without_panic() {
         assert!(read(&text).is_err(), "{block}");
     }
 }
+
+#[test]
+fn contacts_read_with_their_settings_and_defaults() {
+    let d = read(&format!(
+        "{BASE}adjacency {{\n  clause \"x\"\n  pieces K\n  beside P\n}}\n\
+         alignment {{\n  clause \"y\"\n  pieces P\n  facing K\n  of own\n  moved into\n  effect win\n  \
+         lines diagonal\n  gap 2\n  standing piece\n  white rank 1\n}}\n"
+    ))
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        d.rules[0].component,
+        Component::Adjacency(Contact {
+            pieces: vec!['K'],
+            beside: vec!['P'],
+            of: Whose::Enemy,
+            moved: Moved::Any,
+            effect: Effect::Illegal,
+            region: [Region::default(), Region::default()],
+            standing: Standing::Both,
+            lines: Lines::All,
+            gap: 1,
+        })
+    );
+    let Component::Alignment(k) = &d.rules[1].component else {
+        panic!("{:?}", d.rules[1].component);
+    };
+    assert_eq!(
+        (k.of, k.moved, k.effect, k.lines, k.gap, k.standing),
+        (
+            Whose::Own,
+            Moved::Into,
+            Effect::Win,
+            Lines::Diagonal,
+            2,
+            Standing::Piece
+        )
+    );
+    assert_eq!(k.region[0], rank(8, 0));
+    assert!(k.region[1].cells.is_empty());
+}
+
+#[test]
+fn contacts_used_wrongly_are_errors_at_their_place() {
+    let block = |body: &str| format!("{BASE}adjacency {{\n  clause \"x\"\n{body}}}\n");
+    assert_eq!(
+        one_error(&block("  beside K\n")),
+        (
+            "`adjacency` needs `pieces`".to_string(),
+            "test.def:6:1".to_string()
+        )
+    );
+    assert_eq!(
+        one_error(&format!(
+            "{BASE}alignment {{\n  clause \"x\"\n  pieces K\n}}\n"
+        ))
+        .0,
+        "`alignment` needs `facing`"
+    );
+    assert_eq!(
+        one_error(&block("  pieces K\n  beside Z\n")).0,
+        "`Z` is not a piece of this definition"
+    );
+    assert_eq!(
+        one_error(&block("  pieces K\n  beside P\n  effect los\n")),
+        (
+            "expected `illegal`, `win` or `loss`, found `los`; did you mean `loss`?".to_string(),
+            "test.def:10:10".to_string()
+        )
+    );
+    assert_eq!(
+        one_error(&block("  pieces K\n  beside P\n  moved into\n")).0,
+        "`moved into` needs a region to move into"
+    );
+    assert_eq!(
+        one_error(&block("  pieces K\n  beside P\n  standing piece\n")).0,
+        "`standing` says which piece stands in the region, and there is none"
+    );
+    assert_eq!(
+        one_error(&block("  pieces K\n  beside P\n  both square z9\n")).0,
+        one_error(&format!(
+            "{BASE}confine {{\n  clause \"x\"\n  pieces K\n  both square z9\n}}\n"
+        ))
+        .0,
+        "a region off the board is refused as every region is"
+    );
+    assert_eq!(
+        one_error(&block("  pieces K\n  beside P\n  gap 1\n")).0,
+        "`gap` is not a setting of `adjacency` (it is one of `alignment`)"
+    );
+}
+
+#[test]
+fn a_setting_line_may_depend_on_a_reading() {
+    let option = "option o {\n  values a b c\n  default b\n  reason \"r\"\n}\n";
+    let text = format!(
+        "{BASE}{option}adjacency {{\n  clause \"x\"\n  pieces K\n  beside P\n  effect illegal\n  \
+         effect loss when o a\n  effect win when o c\n}}\n"
+    );
+    let d = read(&text).unwrap_or_else(|e| panic!("{e}"));
+    type Reading = Vec<(String, String)>;
+    let got: Vec<(String, Reading, Effect)> = d
+        .rules
+        .iter()
+        .map(|r| match &r.component {
+            Component::Adjacency(k) => (r.id.clone(), r.when.clone(), k.effect),
+            c => panic!("{c:?}"),
+        })
+        .collect();
+    let when = |v: &str| vec![("o".to_string(), v.to_string())];
+    // The default reading first, then the others in the option's order.
+    assert_eq!(
+        got,
+        [
+            ("adjacency".to_string(), when("b"), Effect::Illegal),
+            ("adjacency".to_string(), when("a"), Effect::Loss),
+            ("adjacency".to_string(), when("c"), Effect::Win),
+        ]
+    );
+    // A component's own `when` keeps only the readings it applies under.
+    let own = text.replace("  effect illegal\n", "  effect illegal\n  when o a\n");
+    let d = read(&own).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(d.rules.len(), 1);
+    assert_eq!(d.rules[0].when, when("a"));
+    // Errors: an unknown option or value, a `when` with too little, and `id` per reading.
+    let with = |line: &str| {
+        format!(
+            "{BASE}{option}adjacency {{\n  clause \"x\"\n  pieces K\n  beside P\n  {line}\n}}\n"
+        )
+    };
+    assert_eq!(
+        one_error(&with("effect loss when p a")).0,
+        "`when` names an unknown option `p`; did you mean `o`?"
+    );
+    assert!(one_error(&with("effect loss when o d"))
+        .0
+        .starts_with("option `o` has no value `d`"));
+    assert_eq!(
+        one_error(&with("effect loss when o")).0,
+        "`when` at the end of a setting names an option and one of its values, after the \
+         setting's own values"
+    );
+    assert_eq!(
+        one_error(&with("id other when o a")).0,
+        "`id` is the same under every reading: it takes no `when`"
+    );
+    // Two lines for one reading are a setting given twice.
+    assert!(
+        one_error(&with("effect loss when o a\n  effect win when o a"))
+            .0
+            .starts_with("`effect` is given twice")
+    );
+}

@@ -342,3 +342,206 @@ pub fn summary(
     };
     format!("a turn that leaves {first} {relation} {second}{region}: {effect}")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::position::Position as P;
+    use crate::rules::{Color, Geometry, Options, Rules};
+
+    /// The position `fen` of the definition `text`, and its legal turns as texts.
+    fn at(text: &str, fen: &str) -> (P, Vec<String>) {
+        let load = |name: &str| Err(format!("no definition named `{name}`"));
+        let def = crate::definition::parse("t.def", text, &load).unwrap_or_else(|e| panic!("{e}"));
+        let crate::rules::Variant::Defined(id) = super::super::register(def).expect("registered")
+        else {
+            panic!("a definition");
+        };
+        // The binding lives for the test: positions keep their compiled definition.
+        std::mem::forget(super::super::bind(id));
+        let o = Options::defaults(P::options());
+        let pos = P::from_fen(Geometry::lettered(8, 8), fen, &o).expect("a FEN");
+        let turns = texts(&pos);
+        (pos, turns)
+    }
+
+    fn texts(pos: &P) -> Vec<String> {
+        let g = Geometry::lettered(8, 8);
+        let mut out: Vec<String> = pos
+            .legal_turns()
+            .into_iter()
+            .map(|(_, t)| t.text(&g))
+            .collect();
+        out.sort();
+        out
+    }
+
+    /// `pos` after the legal turn written `turn`.
+    fn after(pos: &P, turn: &str) -> P {
+        let g = Geometry::lettered(8, 8);
+        let (m, _) = pos
+            .legal_turns()
+            .into_iter()
+            .find(|(_, t)| t.text(&g) == turn)
+            .unwrap_or_else(|| panic!("{turn} is not legal in {}", pos.fen()));
+        let mut next = pos.clone();
+        next.play(m);
+        next
+    }
+
+    fn winner(pos: &P) -> Option<(Option<Color>, &'static str)> {
+        pos.outcome().map(|o| (o.winner, o.rule))
+    }
+
+    const BASE: &str = "variant t\nboard 8x8\npiece K king K royal\npiece R rook R\n\
+                        piece N knight N\nstart \"4k3/8/8/8/8/8/8/4K3 w - - 0 1\"\n";
+
+    /// `moved into` counts the piece the turn moved into the region from outside; a piece
+    /// moving within it, or a piece that stood still, does not.
+    #[test]
+    fn moved_into_asks_where_the_piece_came_from() {
+        let text = format!(
+            "{BASE}adjacency {{\n  clause \"c\"\n  pieces R\n  beside K\n  moved into\n  effect win\n  both rank 5\n}}\n"
+        );
+        let (pos, _) = at(&text, "8/8/8/4k3/R7/8/8/4K3 w - - 0 1");
+        assert_eq!(winner(&after(&pos, "Ra4-a5")), None, "not next to the king");
+        let (pos, _) = at(&text, "8/8/8/4k3/3R4/8/8/4K3 w - - 0 1");
+        assert_eq!(
+            winner(&after(&pos, "Rd4-d5")),
+            Some((Some(Color::White), "adjacency"))
+        );
+        let (pos, _) = at(&text, "8/8/8/R3k3/8/8/8/4K3 w - - 0 1");
+        assert_eq!(winner(&after(&pos, "Ra5-d5")), None, "within the region");
+        let not_into = text.replace("moved into", "moved not-into");
+        let (pos, _) = at(&not_into, "8/8/8/R3k3/8/8/8/4K3 w - - 0 1");
+        assert_eq!(
+            winner(&after(&pos, "Ra5-d5")),
+            Some((Some(Color::White), "adjacency"))
+        );
+        let (pos, _) = at(&not_into, "8/8/8/4k3/3R4/8/8/4K3 w - - 0 1");
+        assert_eq!(winner(&after(&pos, "Rd4-d5")), None);
+    }
+
+    /// `standing` narrows the region to one of the two pieces.
+    #[test]
+    fn standing_names_the_piece_the_region_holds() {
+        let text = |standing: &str| {
+            format!(
+                "{BASE}adjacency {{\n  clause \"c\"\n  pieces N\n  beside K\n  standing {standing}\n  both rank 5\n}}\n"
+            )
+        };
+        // The knight would land on d5 (on rank 5), next to the king on e6 (off it).
+        let fen = "8/8/4k3/8/8/2N5/8/4K3 w - - 0 1";
+        let lands = |s: &str| at(&text(s), fen).1.contains(&"Nc3-d5".to_string());
+        assert!(!lands("piece"), "the knight stands in the region");
+        assert!(lands("beside"), "the king does not");
+        assert!(lands("both"), "only one of them does");
+    }
+
+    /// An alignment needs every square between empty and at least `gap` of them, on its
+    /// lines; a hole ends a line.
+    #[test]
+    fn alignment_counts_the_empty_squares_between() {
+        let text = |lines: &str, gap: u8| {
+            format!(
+                "{BASE}alignment {{\n  clause \"c\"\n  pieces R\n  facing K\n  lines {lines}\n  gap {gap}\n  moved yes\n  effect win\n}}\n"
+            )
+        };
+        let fen = "8/8/8/4k3/8/8/R7/4K3 w - - 0 1";
+        let wins = |t: &str, turn: &str| winner(&after(&at(t, fen).0, turn)).is_some();
+        assert!(
+            wins(&text("orthogonal", 1), "Ra2-a5"),
+            "three empty squares between"
+        );
+        assert!(!wins(&text("orthogonal", 4), "Ra2-a5"), "fewer than four");
+        assert!(
+            !wins(&text("diagonal", 0), "Ra2-a5"),
+            "a rank is no diagonal"
+        );
+        assert!(
+            wins(&text("orthogonal", 0), "Ra2-e2"),
+            "e3 and e4 are empty"
+        );
+        assert!(
+            !wins(&text("orthogonal", 3), "Ra2-e2"),
+            "only two empty squares"
+        );
+        let blocked = "8/8/8/4k3/8/8/R7/4K3 w - - 0 1".replace("8/8/R7", "8/2N5/R7");
+        let (pos, _) = at(&text("all", 0), &blocked);
+        assert!(winner(&after(&pos, "Ra2-a1")).is_none());
+        // A hole on c5 ends the rank line from a5.
+        let holed = text("orthogonal", 1).replace("board 8x8\n", "board 8x8\nholes c5\n");
+        let (pos, _) = at(&holed, fen);
+        assert!(winner(&after(&pos, "Ra2-a5")).is_none());
+    }
+
+    /// Refusals: a contact written before `check` refuses before it, one written after it
+    /// refuses only what `check` lets through.
+    #[test]
+    fn contacts_refuse_in_the_order_written() {
+        let contact = "adjacency {\n  id kings-apart\n  clause \"c\"\n  pieces K\n  beside R\n}\n";
+        let check = "check {\n  clause \"k\"\n}\n";
+        let fen = "4k3/8/8/8/8/8/3r4/4K3 w - - 0 1";
+        for (text, rule) in [
+            (format!("{BASE}{contact}{check}"), "kings-apart"),
+            (format!("{BASE}{check}{contact}"), "check"),
+        ] {
+            let (pos, turns) = at(&text, fen);
+            assert!(!turns.contains(&"Ke1-e2".to_string()), "{turns:?}");
+            assert!(turns.contains(&"Ke1xd2".to_string()), "{turns:?}");
+            let g = Geometry::lettered(8, 8);
+            let turn = crate::scenario::parse::parse_turn("Ke1-e2").expect("a turn");
+            let lowered = crate::scenario::evaluate::Lowering::<P>::new(g)
+                .turn(&turn)
+                .expect("lowers");
+            let refused = pos.refusal(&lowered);
+            assert_eq!(refused.rule, rule, "{}", refused.reason);
+        }
+    }
+
+    /// The legality test's shortcut (a move of a piece no contact looks at needs no test)
+    /// agrees with the full test along random games of `spies.def`.
+    #[test]
+    fn the_shortcut_agrees_with_the_full_test() {
+        let text = include_str!("../../../scenarios/definitions/spies.def");
+        let (start, _) = at(
+            text,
+            "rnsbkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNSBKBNR w - - 0 1",
+        );
+        let mut rng = super::super::agreement::Rng(0x2545_f491_4f6c_dd1d);
+        let mut positions = 0;
+        for _game in 0..40 {
+            let mut pos = start.clone();
+            for _ply in 0..60 {
+                let mut fast = Vec::new();
+                pos.legal_moves(&mut fast);
+                let mut pseudo = Vec::new();
+                pos.pseudo_moves(&mut pseudo);
+                let full: Vec<_> = if pos.decided().is_some() {
+                    Vec::new()
+                } else {
+                    pseudo
+                        .into_iter()
+                        .filter(|&m| {
+                            let mut next = pos.clone();
+                            next.apply(m);
+                            pos.legal_after(m, &next)
+                        })
+                        .collect()
+                };
+                let key = |v: &[super::Move]| {
+                    let mut v: Vec<String> = v.iter().map(|m| format!("{m:?}")).collect();
+                    v.sort();
+                    v
+                };
+                assert_eq!(key(&fast), key(&full), "{}", pos.fen());
+                positions += 1;
+                if fast.is_empty() {
+                    break;
+                }
+                let m = fast[rng.below(fast.len())];
+                pos.apply(m);
+            }
+        }
+        assert!(positions > 1000, "{positions}");
+    }
+}
