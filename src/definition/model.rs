@@ -476,6 +476,12 @@ pub enum Component {
         by: Vec<char>,
         from: Reach,
     },
+    /// Pieces of `pieces` standing in their side's region do not block attacks: a line of
+    /// attack passes over them (they still attack themselves). Moves are not affected.
+    Transparent {
+        pieces: Vec<char>,
+        region: Sides<Region>,
+    },
     /// Pieces of `pieces` standing outside their side's region never move into it (nor attack
     /// its squares); those inside move within it and leave it freely.
     NoEntry {
@@ -631,6 +637,7 @@ impl Component {
             Component::Bikjang { .. } => "bikjang",
             Component::Blocker { .. } => "blocker",
             Component::Sanctuary { .. } => "sanctuary",
+            Component::Transparent { .. } => "transparent",
             Component::NoEntry { .. } => "no-entry",
         }
     }

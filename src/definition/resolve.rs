@@ -98,6 +98,7 @@ pub const COMPONENTS: &[&str] = &[
     "no-entry",
     "adjacency",
     "alignment",
+    "transparent",
     "flip",
     "full-board",
 ];
@@ -261,6 +262,7 @@ pub fn component_settings(component: &str) -> &'static [&'static str] {
         "gating" => &["shields"],
         "blocker" => &["letter", "name", "shot", "keep"],
         "sanctuary" => &["pieces", "by", "from", "white", "black", "both"],
+        "transparent" => &["pieces", "white", "black", "both"],
         "no-entry" => &["pieces", "white", "black", "both"],
         "adjacency" => &[
             "pieces", "beside", "of", "moved", "effect", "standing", "white", "black", "both",
@@ -2981,6 +2983,27 @@ impl<'a> Resolver<'a> {
                 }
             }
             "flying-royals" => Component::FlyingRoyals,
+            "transparent" => {
+                let pieces = letters(&s.pieces).unwrap_or_else(|| {
+                    missing.push(("`pieces`", "name the kinds attacks pass over: `pieces S`"));
+                    Vec::new()
+                });
+                // No region: the pieces are transparent anywhere.
+                let mut r = region(s);
+                if !s.region_given {
+                    let all: Vec<Cell> = board
+                        .geometry
+                        .squares()
+                        .map(|q| Cell {
+                            file: q.file,
+                            rank: q.rank,
+                        })
+                        .filter(|c| !board.holes.contains(c))
+                        .collect();
+                    r = [Region { cells: all.clone() }, Region { cells: all }];
+                }
+                Component::Transparent { pieces, region: r }
+            }
             "adjacency" | "alignment" => {
                 let pieces = letters(&s.pieces).unwrap_or_else(|| {
                     missing.push((

@@ -2387,3 +2387,21 @@ fn a_setting_line_may_depend_on_a_reading() {
             .starts_with("`effect` is given twice")
     );
 }
+
+#[test]
+fn transparent_pieces_read_with_the_whole_board_by_default() {
+    let d = read(&format!(
+        "{BASE}transparent {{\n  clause \"x\"\n  pieces P\n}}\n"
+    ))
+    .unwrap_or_else(|e| panic!("{e}"));
+    let Component::Transparent { pieces, region } = &d.rules[0].component else {
+        panic!("{:?}", d.rules[0].component);
+    };
+    assert_eq!(pieces, &['P']);
+    assert_eq!(region[0].cells.len(), 64);
+    assert_eq!(region[0], region[1]);
+    assert_eq!(
+        one_error(&format!("{BASE}transparent {{\n  clause \"x\"\n}}\n")).0,
+        "`transparent` needs `pieces`"
+    );
+}

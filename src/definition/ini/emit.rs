@@ -467,6 +467,10 @@ fn out_rule(line: &mut impl FnMut(String), r: &Rule, def: &Definition) {
             set(format!("from {}", from.word()));
             region_lines(region, def).into_iter().for_each(&mut set);
         }
+        Component::Transparent { pieces, region } => {
+            set(format!("pieces {}", letters(pieces)));
+            region_lines(region, def).into_iter().for_each(&mut set);
+        }
         Component::NoEntry { pieces, region } => {
             set(format!("pieces {}", letters(pieces)));
             region_lines(region, def).into_iter().for_each(&mut set);

@@ -336,6 +336,8 @@ pub struct Compiled {
     pub sanctuaries: Vec<super::zones::Sanctuary>,
     /// `no-entry` components, in the order written.
     pub no_entries: Vec<super::zones::NoEntry>,
+    /// `transparent` components: kinds that do not block attacks where they stand.
+    pub transparent: Vec<(Tag, KindSet, [SqSet; 2])>,
     /// `adjacency` and `alignment` components, in the order written.
     pub contacts: Vec<super::contact::Contact>,
     /// The kinds some contact component looks at: a move of another kind leaves contacts as
@@ -490,6 +492,7 @@ impl Compiled {
             sanctuaries: Vec::new(),
             no_entries: Vec::new(),
             contacts: Vec::new(),
+            transparent: Vec::new(),
             contact_kinds: KindSet::default(),
             readings: readings_of(&def),
             def: def.clone(),
@@ -673,6 +676,9 @@ impl Compiled {
                             replace: *replace,
                         })
                     }
+                }
+                Component::Transparent { pieces, region } => {
+                    c.transparent.push((tag, set(pieces), sides(region)))
                 }
                 Component::Sanctuary {
                     pieces,

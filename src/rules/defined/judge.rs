@@ -396,14 +396,16 @@ impl Position {
                 continue;
             }
             let them = color.other();
+            // Lines of attack pass over transparent pieces.
+            let open = super::position::opened(c, &self.board, royal).map(|(b, _)| b);
+            let board = open.as_ref().unwrap_or(&self.board);
             let by = c.tables[them.index()]
                 .attacker(
-                    &self.board,
+                    board,
                     royal,
                     |a| {
-                        c.kind_at(a.code).is_none_or(|k| {
-                            c.zone_admits(&self.board, k, them, a.from, royal, true)
-                        })
+                        c.kind_at(a.code)
+                            .is_none_or(|k| c.zone_admits(board, k, them, a.from, royal, true))
                     },
                     |_, _| false,
                 )

@@ -420,6 +420,7 @@ fn summary(c: &crate::definition::Component, def: &Definition) -> String {
         C::Confine { .. } => "pieces of the named kinds never leave their side's region".into(),
         C::RegionMove { movement, replace: false, .. } => format!("a piece of the named kinds standing in its side's region may also move `{movement}`"),
         C::RegionMove { movement, replace: true, .. } => format!("a piece of the named kinds standing in its side's region moves only as `{movement}`, its own movement set aside"),
+        C::Transparent { .. } => "a piece of the named kinds standing in its side's region does not block attacks: lines of attack pass over it".into(),
         C::Sanctuary { by, from, .. } => {
             let by = if by.is_empty() { "any piece".to_string() } else { format!("a piece of {}", by.iter().map(char::to_string).collect::<Vec<_>>().join(" ")) };
             let whence = match from {

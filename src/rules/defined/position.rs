@@ -2127,7 +2127,64 @@ fn royal_of(c: &Compiled, code: u8, color: Color) -> bool {
 /// under `explosion` a royal piece never captures, nor does a piece whose capture would blow
 /// up its own royal piece; a confined piece attacks only inside its region; a zone admits the
 /// capture or not; a `hop-limit` bars passing over or taking its immune kinds.
-fn attacked_on(c: &Compiled, board: &Board, target: Sq, by: Color) -> bool {
+pub(super) fn attacked_on(c: &Compiled, board: &Board, target: Sq, by: Color) -> bool {
+    let Some((open, lifted)) = opened(c, board, target) else {
+        return attacked_plain(c, board, target, by);
+    };
+    if attacked_plain(c, &open, target, by) {
+        return true;
+    }
+    // A transparent piece does not block, but it attacks: each of `by`'s, put back alone.
+    let mut open = open;
+    for (sq, code) in lifted {
+        if !is_of(code, by) {
+            continue;
+        }
+        open.set(sq, board.piece_at(sq));
+        let hit = attacked_plain(c, &open, target, by);
+        open.set(sq, None);
+        if hit {
+            return true;
+        }
+    }
+    false
+}
+
+/// `board` with the pieces a `transparent` component lets attacks pass over lifted (but the
+/// one on `target`), and those pieces with their squares; `None` when there are none.
+pub(super) fn opened(c: &Compiled, board: &Board, target: Sq) -> Option<(Board, Vec<(Sq, u8)>)> {
+    if c.transparent.is_empty() {
+        return None;
+    }
+    let mut lifted = Vec::new();
+    for &sq in &c.squares {
+        let code = board.cell(sq);
+        if sq == target || code == cell::EMPTY || code == cell::WALL {
+            continue;
+        }
+        let Some(kind) = c.kind_at(code) else {
+            continue;
+        };
+        let side = (code & 1) as usize;
+        if c.transparent
+            .iter()
+            .any(|(_, kinds, region)| kinds.has(kind) && region[side].has(sq))
+        {
+            lifted.push((sq, code));
+        }
+    }
+    if lifted.is_empty() {
+        return None;
+    }
+    let mut open = board.clone();
+    for &(sq, _) in &lifted {
+        open.set(sq, None);
+    }
+    Some((open, lifted))
+}
+
+/// [`attacked_on`] on `board` as it stands, every piece blocking.
+fn attacked_plain(c: &Compiled, board: &Board, target: Sq, by: Color) -> bool {
     if (c.flying.is_some() || !c.region_moves.is_empty())
         && attacked_by_region(c, board, target, by)
     {
@@ -2334,6 +2391,7 @@ impl Tester {
             })
             || !c.hop_limits.is_empty()
             || c.bikjang.is_some()
+            || !c.transparent.is_empty()
         {
             return None;
         }
