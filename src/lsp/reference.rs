@@ -57,8 +57,9 @@ fn unlink(text: &str) -> String {
     out
 }
 
-/// The words a table row's first cell names: `` `white\|black\|both ...` `` names `white`,
-/// `black` and `both`.
+/// The settings a table row's first cell names: the first word of each quoted part, its
+/// alternatives split (`` `white\|black\|both ...` `` names `white`, `black` and `both`;
+/// `` `moved any\|yes\|into` `` names `moved`, not its values).
 fn first_cell_words(row: &str) -> Vec<&str> {
     let cell = row
         .trim_start()
@@ -66,9 +67,23 @@ fn first_cell_words(row: &str) -> Vec<&str> {
         .split(" | ")
         .next()
         .unwrap_or("");
-    cell.split(|c: char| c.is_whitespace() || matches!(c, '`' | ',' | '|' | '\\'))
+    let mut words: Vec<&str> = cell
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .filter_map(|part| part.split_whitespace().next())
+        .flat_map(|first| first.split("\\|"))
         .filter(|w| !w.is_empty())
-        .collect()
+        .collect();
+    // A component's own table writes its region lines as "a region", unquoted.
+    if cell
+        .split('`')
+        .step_by(2)
+        .any(|text| text.contains("region"))
+    {
+        words.push("region");
+    }
+    words
 }
 
 /// Each table in `section` with only the rows whose first cell names `word`: the header and
