@@ -487,6 +487,9 @@ pub enum Component {
     NoEntry {
         pieces: Vec<char>,
         region: Sides<Region>,
+        /// `while`: it applies only while a piece of these kinds, of the moving piece's side
+        /// (`Own`) or the other (`Enemy`), stands in the moving side's region.
+        while_present: Option<(Whose, Vec<char>)>,
     },
     /// Two royal pieces of opposite sides may not face each other on a file with no piece
     /// between: each attacks the other along it.

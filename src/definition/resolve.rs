@@ -263,7 +263,7 @@ pub fn component_settings(component: &str) -> &'static [&'static str] {
         "blocker" => &["letter", "name", "shot", "keep"],
         "sanctuary" => &["pieces", "by", "from", "white", "black", "both"],
         "transparent" => &["pieces", "white", "black", "both"],
-        "no-entry" => &["pieces", "white", "black", "both"],
+        "no-entry" => &["pieces", "while", "white", "black", "both"],
         "adjacency" => &[
             "pieces", "beside", "of", "moved", "effect", "standing", "white", "black", "both",
         ],
@@ -2228,6 +2228,36 @@ impl<'a> Resolver<'a> {
                 },
                 None => s.broken = true,
             },
+            "while" => {
+                let usage = "write `while own|enemy LETTER...`, as in `while enemy S` (only while \
+                             an enemy S stands in the region)";
+                match st.values.split_first() {
+                    Some((side, rest)) if !rest.is_empty() => {
+                        let whose = self.choice(src, side, Whose::WORDS);
+                        let mut letters = Vec::new();
+                        for v in rest {
+                            match self.letter(src, v, board.pieces) {
+                                Some(l) => letters.push(l),
+                                None => s.broken = true,
+                            }
+                        }
+                        match whose {
+                            Some(k) => s.while_present = Some((Whose::ALL[k], letters)),
+                            None => s.broken = true,
+                        }
+                    }
+                    _ => {
+                        self.fail_help(
+                            src,
+                            st.span.clone(),
+                            "`while` takes a side (`own` or `enemy`) and the kinds that must stand in the region",
+                            "here",
+                            usage,
+                        );
+                        s.broken = true;
+                    }
+                }
+            }
             "of" => match self.single_value(src, st, &quoted_or(Whose::WORDS)) {
                 Some(v) => match self.choice(src, v, Whose::WORDS) {
                     Some(k) => s.of = Some(Whose::ALL[k]),
@@ -2979,6 +3009,10 @@ impl<'a> Resolver<'a> {
                     Component::NoEntry {
                         pieces,
                         region: region(s),
+                        while_present: s
+                            .while_present
+                            .as_ref()
+                            .map(|(w, l)| (*w, l.iter().map(|l| l.letter).collect())),
                     }
                 }
             }
@@ -3264,6 +3298,7 @@ struct Settings {
     by: Option<Vec<Letter>>,
     from: Option<Reach>,
     beside: Option<Vec<Letter>>,
+    while_present: Option<(Whose, Vec<Letter>)>,
     of: Option<Whose>,
     moved: Option<Moved>,
     effect: Option<Effect>,

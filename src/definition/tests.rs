@@ -1708,6 +1708,7 @@ fn sanctuaries_and_regions_kept_out_read_with_their_settings() {
                 cells(&(0..8).map(|r| (0, r)).collect::<Vec<_>>()),
                 Region::default()
             ],
+            while_present: None,
         }
     );
     assert_eq!(
@@ -2403,5 +2404,28 @@ fn transparent_pieces_read_with_the_whole_board_by_default() {
     assert_eq!(
         one_error(&format!("{BASE}transparent {{\n  clause \"x\"\n}}\n")).0,
         "`transparent` needs `pieces`"
+    );
+}
+
+#[test]
+fn a_region_kept_while_a_piece_stands_there_reads_and_refuses_bad_lines() {
+    let block = |line: &str| {
+        format!("{BASE}no-entry {{\n  clause \"x\"\n  pieces K\n  {line}\n  both rank 8\n}}\n")
+    };
+    let d = read(&block("while enemy P")).unwrap_or_else(|e| panic!("{e}"));
+    let Component::NoEntry { while_present, .. } = &d.rules[0].component else {
+        panic!("{:?}", d.rules[0].component);
+    };
+    assert_eq!(while_present, &Some((Whose::Enemy, vec!['P'])));
+    assert!(one_error(&block("while foe P"))
+        .0
+        .starts_with("expected `own` or `enemy`, found `foe`"));
+    assert_eq!(
+        one_error(&block("while enemy")).0,
+        "`while` takes a side (`own` or `enemy`) and the kinds that must stand in the region"
+    );
+    assert_eq!(
+        one_error(&block("while own X")).0,
+        "`X` is not a piece of this definition"
     );
 }

@@ -471,8 +471,15 @@ fn out_rule(line: &mut impl FnMut(String), r: &Rule, def: &Definition) {
             set(format!("pieces {}", letters(pieces)));
             region_lines(region, def).into_iter().for_each(&mut set);
         }
-        Component::NoEntry { pieces, region } => {
+        Component::NoEntry {
+            pieces,
+            region,
+            while_present,
+        } => {
             set(format!("pieces {}", letters(pieces)));
+            if let Some((whose, kinds)) = while_present {
+                set(format!("while {} {}", whose.word(), letters(kinds)));
+            }
             region_lines(region, def).into_iter().for_each(&mut set);
         }
         Component::Adjacency(k) | Component::Alignment(k) => {

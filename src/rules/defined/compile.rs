@@ -692,10 +692,17 @@ impl Compiled {
                     by: (!by.is_empty()).then(|| set(by)),
                     from: *from,
                 }),
-                Component::NoEntry { pieces, region } => c.no_entries.push(super::zones::NoEntry {
+                Component::NoEntry {
+                    pieces,
+                    region,
+                    while_present,
+                } => c.no_entries.push(super::zones::NoEntry {
                     tag,
                     kinds: set(pieces),
                     region: sides(region),
+                    while_present: while_present
+                        .as_ref()
+                        .map(|(w, l)| (*w == model::Whose::Own, set(l))),
                 }),
                 Component::FlyingRoyals => c.flying = Some(tag),
                 Component::Adjacency(k) | Component::Alignment(k) => {

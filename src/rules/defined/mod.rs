@@ -430,7 +430,12 @@ fn summary(c: &crate::definition::Component, def: &Definition) -> String {
             };
             format!("a piece of the named kinds standing in its side's region is not captured, nor attacked, by {by}{whence}")
         }
-        C::NoEntry { .. } => "pieces of the named kinds standing outside their side's region never move into it".into(),
+        C::NoEntry { while_present: None, .. } => "pieces of the named kinds standing outside their side's region never move into it".into(),
+        C::NoEntry { while_present: Some((whose, kinds)), .. } => format!(
+            "pieces of the named kinds standing outside their side's region never move into it while {} piece of {} stands there",
+            if *whose == crate::definition::model::Whose::Own { "one of their own side's" } else { "an enemy" },
+            kinds.iter().map(char::to_string).collect::<Vec<_>>().join(" ")
+        ),
         C::FlyingRoyals => "two opposing royal pieces may not face each other on a file with nothing between".into(),
         C::Adjacency(k) | C::Alignment(k) => {
             let line = matches!(c, C::Alignment(_));

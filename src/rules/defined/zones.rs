@@ -34,6 +34,26 @@ pub struct NoEntry {
     pub tag: Tag,
     pub kinds: KindSet,
     pub region: [SqSet; 2],
+    /// `while`: it applies only while a piece of these kinds stands in the moving side's
+    /// region, of the moving side (`true`) or the other.
+    pub while_present: Option<(bool, KindSet)>,
+}
+
+impl NoEntry {
+    /// Whether its `while` holds on `board` for a piece of `color`.
+    fn holds(&self, c: &Compiled, board: &Board, color: Color) -> bool {
+        let Some((own, kinds)) = self.while_present else {
+            return true;
+        };
+        let side = if own { color } else { color.other() };
+        let region = &self.region[color.index()];
+        c.squares.iter().any(|&sq| {
+            let code = board.cell(sq);
+            region.has(sq)
+                && super::position::is_of(code, side)
+                && c.kind_at(code).is_some_and(|k| kinds.has(k))
+        })
+    }
 }
 
 /// The component that keeps a piece from a square.
@@ -69,10 +89,12 @@ impl Compiled {
         taken: Sq,
     ) -> Option<Bar<'_>> {
         let side = color.index();
-        let entry = self
-            .no_entries
-            .iter()
-            .find(|n| n.kinds.has(kind) && n.region[side].has(to) && !n.region[side].has(from));
+        let entry = self.no_entries.iter().find(|n| {
+            n.kinds.has(kind)
+                && n.region[side].has(to)
+                && !n.region[side].has(from)
+                && n.holds(self, board, color)
+        });
         let code = board.cell(taken);
         let victim = (code != cell::EMPTY && code != cell::WALL && code & 1 != color as u8)
             .then(|| self.kind_at(code))
