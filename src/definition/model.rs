@@ -490,6 +490,9 @@ pub enum Component {
         /// `while`: it applies only while a piece of these kinds, of the moving piece's side
         /// (`Own`) or the other (`Enemy`), stands in the moving side's region.
         while_present: Option<(Whose, Vec<char>)>,
+        /// `opened-by`: a piece of these kinds moving out of the region lets one piece of
+        /// `pieces` in, as the second action of the same turn.
+        opened_by: Vec<char>,
     },
     /// Two royal pieces of opposite sides may not face each other on a file with no piece
     /// between: each attacks the other along it.

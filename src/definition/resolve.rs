@@ -126,6 +126,7 @@ const LETTER_LISTS: &[&str] = &[
     "by",
     "beside",
     "facing",
+    "opened-by",
 ];
 
 /// Whether a setting names pieces: the lists of letters, `king`, and `limit` (`Q1`) and
@@ -263,7 +264,7 @@ pub fn component_settings(component: &str) -> &'static [&'static str] {
         "blocker" => &["letter", "name", "shot", "keep"],
         "sanctuary" => &["pieces", "by", "from", "white", "black", "both"],
         "transparent" => &["pieces", "white", "black", "both"],
-        "no-entry" => &["pieces", "while", "white", "black", "both"],
+        "no-entry" => &["pieces", "while", "opened-by", "white", "black", "both"],
         "adjacency" => &[
             "pieces", "beside", "of", "moved", "effect", "standing", "white", "black", "both",
         ],
@@ -2037,6 +2038,7 @@ impl<'a> Resolver<'a> {
                             "opposite-colours" => &mut s.opposite_colours,
                             "by" => &mut s.by,
                             "beside" | "facing" => &mut s.beside,
+                            "opened-by" => &mut s.opened_by,
                             _ => &mut s.immune,
                         };
                         *slot = Some(l);
@@ -3013,6 +3015,7 @@ impl<'a> Resolver<'a> {
                             .while_present
                             .as_ref()
                             .map(|(w, l)| (*w, l.iter().map(|l| l.letter).collect())),
+                        opened_by: letters(&s.opened_by).unwrap_or_default(),
                     }
                 }
             }
@@ -3299,6 +3302,7 @@ struct Settings {
     from: Option<Reach>,
     beside: Option<Vec<Letter>>,
     while_present: Option<(Whose, Vec<Letter>)>,
+    opened_by: Option<Vec<Letter>>,
     of: Option<Whose>,
     moved: Option<Moved>,
     effect: Option<Effect>,

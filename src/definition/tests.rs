@@ -1709,6 +1709,7 @@ fn sanctuaries_and_regions_kept_out_read_with_their_settings() {
                 Region::default()
             ],
             while_present: None,
+            opened_by: Vec::new(),
         }
     );
     assert_eq!(

@@ -475,8 +475,12 @@ fn out_rule(line: &mut impl FnMut(String), r: &Rule, def: &Definition) {
             pieces,
             region,
             while_present,
+            opened_by,
         } => {
             set(format!("pieces {}", letters(pieces)));
+            if !opened_by.is_empty() {
+                set(format!("opened-by {}", letters(opened_by)));
+            }
             if let Some((whose, kinds)) = while_present {
                 set(format!("while {} {}", whose.word(), letters(kinds)));
             }

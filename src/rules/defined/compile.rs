@@ -696,7 +696,9 @@ impl Compiled {
                     pieces,
                     region,
                     while_present,
+                    opened_by,
                 } => c.no_entries.push(super::zones::NoEntry {
+                    opened_by: set(opened_by),
                     tag,
                     kinds: set(pieces),
                     region: sides(region),

@@ -37,9 +37,21 @@ pub struct Arrival {
     pub to: Sq,
 }
 
+/// The pieces a turn moved: a turn of two actions moves two.
+pub type Arrivals = [Option<Arrival>; 2];
+
 impl Arrival {
-    /// The piece `m` moves: none for a pass.
-    pub fn of(m: Move) -> Option<Arrival> {
+    /// The pieces `m` moves: none for a pass.
+    pub fn of(m: Move) -> Arrivals {
+        let second = m.then.map(|(from, to)| Arrival {
+            from: Some(from),
+            to,
+        });
+        [Self::first(m), second]
+    }
+
+    /// The piece the first action of `m` moves.
+    fn first(m: Move) -> Option<Arrival> {
         match m.special {
             Special::Pass => None,
             Special::Drop { .. } => Some(Arrival {
@@ -96,14 +108,14 @@ impl Contact {
         }
     }
 
-    /// The first contact on `board` after a turn of `mover` whose moved piece is `arrival`:
-    /// the square of the piece of `pieces`, and of the piece it touches or faces.
+    /// The first contact on `board` after a turn of `mover` whose moved pieces are
+    /// `arrival`: the square of the piece of `pieces`, and of the piece it touches or faces.
     pub fn find(
         &self,
         c: &super::Compiled,
         board: &Board,
         mover: Color,
-        arrival: Option<Arrival>,
+        arrival: Arrivals,
     ) -> Option<(Sq, Sq)> {
         let region = self.region.as_ref().map(|r| &r[mover.index()]);
         let inside = |sq: Sq, who: Standing| {
@@ -154,8 +166,8 @@ impl Contact {
     }
 
     /// Whether the piece on `sq` moved as `moved` asks.
-    fn moved_ok(&self, sq: Sq, region: Option<&SqSet>, arrival: Option<Arrival>) -> bool {
-        let here = arrival.filter(|a| a.to == sq);
+    fn moved_ok(&self, sq: Sq, region: Option<&SqSet>, arrival: Arrivals) -> bool {
+        let here = arrival.into_iter().flatten().find(|a| a.to == sq);
         let entered = here.is_some_and(|a| {
             region.is_some_and(|r| r.has(a.to) && a.from.is_none_or(|f| !r.has(f)))
         });
@@ -223,17 +235,17 @@ impl Position {
                 Value::Loss
             }
         };
-        match self.arrival {
-            Some(a) => deciding()
-                .find(|k| k.find(c, &self.board, last, Some(a)).is_some())
-                .map(|k| (last, value(k.effect), k.tag.rule)),
-            None => [last, self.turn].into_iter().find_map(|color| {
-                deciding()
-                    .filter(|k| k.effect == Effect::Win && k.moved == Moved::Any)
-                    .find(|k| k.find(c, &self.board, color, None).is_some())
-                    .map(|k| (color, Value::Win, k.tag.rule))
-            }),
+        if self.arrival.iter().any(Option::is_some) {
+            return deciding()
+                .find(|k| k.find(c, &self.board, last, self.arrival).is_some())
+                .map(|k| (last, value(k.effect), k.tag.rule));
         }
+        [last, self.turn].into_iter().find_map(|color| {
+            deciding()
+                .filter(|k| k.effect == Effect::Win && k.moved == Moved::Any)
+                .find(|k| k.find(c, &self.board, color, [None, None]).is_some())
+                .map(|k| (color, Value::Win, k.tag.rule))
+        })
     }
 
     /// The refusal of `m` by the contact component `index`, played into `next`.

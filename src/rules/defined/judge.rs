@@ -147,6 +147,23 @@ impl Position {
             ));
         }
         steps.extend(self.zone_steps(m));
+        if let Some((f2, t2)) = m.then {
+            let kind = c.kind_at(self.board.cell(m.from)).unwrap_or(0);
+            if let Some(n) = c.opened(kind, us, m.from, m.to).map(|i| &c.no_entries[i]) {
+                let mut after = self.clone();
+                after.apply(Move { then: None, ..m });
+                steps.push(Step::allows(
+                    n.tag.rule,
+                    format!(
+                        "the {name} leaves the region of {} from {from} to {to}, which lets one piece in: the {} from {} to {}",
+                        n.tag.rule,
+                        after.kind_name(f2),
+                        self.square_name(f2),
+                        self.square_name(t2)
+                    ),
+                ));
+            }
+        }
         steps.extend(self.en_passant_step(m, &name, &from, &to));
         if let (Some(k), Some(p)) = (m.promotion(), c.promotions.first()) {
             steps.push(Step::effect(
@@ -529,6 +546,15 @@ impl Position {
                     && matches!(actions[1], ActionPattern::Drop { .. }) =>
             {
                 return self.judge_gating(pattern, actions);
+            }
+            TurnPattern::Actions { actions, .. }
+                if actions.len() >= 2
+                    && self.c.opens()
+                    && actions
+                        .iter()
+                        .all(|a| matches!(a, ActionPattern::Move { .. })) =>
+            {
+                return self.judge_entry(pattern, actions);
             }
             TurnPattern::Actions { actions, .. } => {
                 return vec![Step::forbids(
@@ -1216,6 +1242,137 @@ impl Position {
     }
 
     /// The steps of the candidate that gets furthest (the first, on a tie).
+    /// A turn of two moves where a `no-entry` region opens (`opened-by`): the first action
+    /// must take an opening piece out of the region, legal by itself but for check and not
+    /// ending the game; the second brings one piece in from outside, judged on the board the
+    /// first leaves; the turn's end is judged as any turn's.
+    fn judge_entry(&self, pattern: &TurnPattern, actions: &[ActionPattern]) -> Vec<Step> {
+        let c = self.c;
+        let us = self.turn;
+        let Some(door) = c.no_entries.iter().find(|n| n.opened_by.0 != 0) else {
+            return Vec::new();
+        };
+        if actions.len() > 2 {
+            return vec![Step::forbids(
+                rule_id("turn-length"),
+                format!(
+                    "one piece leaving the region of {} lets one piece in: a turn has at most two actions, this one has {}",
+                    door.tag.rule,
+                    actions.len()
+                ),
+            )];
+        }
+        let mut legal = Vec::new();
+        self.legal_moves(&mut legal);
+        let found: Vec<Move> = legal
+            .into_iter()
+            .filter(|m| m.then.is_some() && pattern.matches(&self.describe(*m)))
+            .collect();
+        if !found.is_empty() {
+            return self.furthest(found);
+        }
+        let single = |a: &ActionPattern| TurnPattern::Actions {
+            actions: vec![a.clone()],
+            claim: None,
+        };
+        let first_pattern = single(&actions[0]);
+        let mut pseudo = Vec::new();
+        self.pseudo_moves(&mut pseudo);
+        let Some(first) = pseudo
+            .into_iter()
+            .find(|m| first_pattern.matches(&self.describe(*m)))
+        else {
+            return self.judge_one(&first_pattern);
+        };
+        let name = self.kind_name(first.from);
+        let (f, t) = (self.square_name(first.from), self.square_name(first.to));
+        let kind = c.kind_at(self.board.cell(first.from)).unwrap_or(0);
+        let Some(opened) = c.opened(kind, us, first.from, first.to) else {
+            let openers = kind_names(c, door.opened_by);
+            return vec![Step::forbids(
+                door.tag.rule,
+                format!(
+                    "a second action enters the region of {} only after a {openers} leaves it, and the {name} from {f} to {t} does not",
+                    door.tag.rule
+                ),
+            )];
+        };
+        let n = &c.no_entries[opened];
+        let mut next = self.clone();
+        next.apply(first);
+        if !c.contacts.is_empty() {
+            for before in [true, false] {
+                if let Some(k) = self.contact_refusal(first, &next.board, before) {
+                    return vec![self.contact_step(k, first, &next)];
+                }
+            }
+        }
+        if next.decided().is_some() {
+            return vec![Step::forbids(
+                rule_id("game-over"),
+                format!(
+                    "the {name}'s move from {f} to {t} ends the game: no second action follows"
+                ),
+            )];
+        }
+        let entries = next.entries(opened, us);
+        let mut after = next.clone();
+        after.turn = us;
+        let second_pattern = single(&actions[1]);
+        let plain = |(from, to): (Sq, Sq)| Move {
+            from,
+            to,
+            promo: 0,
+            special: Special::None,
+            block: None,
+            then: None,
+        };
+        if let Some(&entry) = entries
+            .iter()
+            .find(|&&e| second_pattern.matches(&after.describe(plain(e))))
+        {
+            // The entry is made; the turn's end is what refuses it.
+            return self.judge_move(Move {
+                then: Some(entry),
+                ..first
+            });
+        }
+        let mut seconds = Vec::new();
+        after.pseudo_moves(&mut seconds);
+        let written = seconds
+            .into_iter()
+            .find(|m| second_pattern.matches(&after.describe(*m)));
+        let region = &n.region[us.index()];
+        match written {
+            Some(m) if !region.has(m.to) || region.has(m.from) => vec![Step::forbids(
+                n.tag.rule,
+                format!(
+                    "the second action must bring a {} from outside the region of {} into it, and the {} from {} to {} does not",
+                    kind_names(c, n.kinds),
+                    n.tag.rule,
+                    after.kind_name(m.from),
+                    after.square_name(m.from),
+                    after.square_name(m.to)
+                ),
+            )],
+            _ => {
+                let steps = after.judge_one(&second_pattern);
+                if steps.iter().any(|s| s.verdict == StepVerdict::Forbids) {
+                    steps
+                } else {
+                    vec![Step::forbids(
+                        n.tag.rule,
+                        format!(
+                            "after the {name}'s move from {f} to {t}, the second action is no entry into the region of {} by a {}",
+                            n.tag.rule,
+                            kind_names(c, n.kinds)
+                        ),
+                    )]
+                }
+            }
+        }
+    }
+
     fn furthest(&self, found: Vec<Move>) -> Vec<Step> {
         let mut best: Option<Vec<Step>> = None;
         for m in found {
@@ -1262,3 +1419,16 @@ fn progress(steps: &[Step]) -> usize {
 }
 
 use crate::rules::Color;
+
+/// The names of the kinds of `kinds`, joined by `or`.
+fn kind_names(c: &super::Compiled, kinds: super::compile::KindSet) -> String {
+    let names: Vec<&str> = (0..c.kinds.len())
+        .filter(|&k| kinds.has(k))
+        .map(|k| c.kinds[k].name.as_str())
+        .collect();
+    match names.as_slice() {
+        [] => "piece".into(),
+        [one] => (*one).into(),
+        [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
+    }
+}

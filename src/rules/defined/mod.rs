@@ -841,6 +841,22 @@ impl Rules for Position {
                 to: at.square(),
             });
         }
+        if let Some((from, to)) = m.then {
+            // The second action is read on the board the first leaves.
+            let mut after = self.clone();
+            after.apply(Move { then: None, ..m });
+            turn.actions.push(Action::Move {
+                role: after
+                    .board
+                    .piece_at(from)
+                    .map_or(Role::Kind('?'), |p| p.role()),
+                design: None,
+                from: from.square(),
+                legs: vec![Leg::onto(to.square(), after.board.piece_at(to))],
+                promotion: None,
+                castle: None,
+            });
+        }
         if let (Some(b), Some(sq)) = (&self.c.blocker, m.block) {
             turn.actions.push(Action::Drop {
                 role: Role::Kind(b.letter),

@@ -97,6 +97,9 @@ pub struct Move {
     pub special: Special,
     /// Under `blocker`: where the neutral blocker is placed after the move.
     pub block: Option<Sq>,
+    /// A second action of the same turn, a plain move from and to: the entry a `no-entry`
+    /// region's `opened-by` piece let in by leaving it.
+    pub then: Option<(Sq, Sq)>,
 }
 
 impl Move {
@@ -159,7 +162,7 @@ pub struct Position {
     pub passes: u8,
     /// The piece the last turn moved (none in a position set up from a FEN), which contact
     /// components may ask about.
-    pub arrival: Option<super::contact::Arrival>,
+    pub arrival: super::contact::Arrivals,
     /// The definition's movements laid out for the generator.
     gen: &'static Gen,
 }
@@ -353,7 +356,7 @@ impl Position {
             hand,
             promoted,
             passes: 0,
-            arrival: None,
+            arrival: [None, None],
             gen: gen_for(c),
         };
         pos.read_castling(&fen.castling);
@@ -861,6 +864,7 @@ impl Position {
                                 promo: into as u8 + 1,
                                 special: Special::Promote,
                                 block: None,
+                                then: None,
                             });
                         }
                     }
@@ -910,6 +914,7 @@ impl Position {
                             promo: 0,
                             special: Special::Drop { kind: face as u8 },
                             block: None,
+                            then: None,
                         });
                     }
                 }
@@ -1059,6 +1064,7 @@ impl Position {
                 promo: 0,
                 special: Special::Pass,
                 block: None,
+                then: None,
             });
         }
     }
@@ -1096,6 +1102,7 @@ impl Position {
                             promo: 0,
                             special: Special::None,
                             block: None,
+                            then: None,
                         });
                     } else {
                         self.push(out, kind, from, t, Special::None);
@@ -1166,6 +1173,7 @@ impl Position {
             promo: 0,
             special,
             block: None,
+            then: None,
         };
         let promotion = self.gen.promoting.has(kind).then(|| {
             self.c.promotions.iter().find(|p| {
@@ -1274,12 +1282,41 @@ impl Position {
                     gate: 0,
                 },
                 block: None,
+                then: None,
             });
         }
     }
 
-    /// Plays a move, legal or not (the judge plays each move it judges).
+    /// Plays a move, legal or not (the judge plays each move it judges): a turn of two
+    /// actions plays both, as one turn.
     pub fn apply(&mut self, m: Move) {
+        let Some((from, to)) = m.then else {
+            return self.apply_one(m);
+        };
+        let us = self.turn;
+        let (fullmove, checks) = (self.fullmove, self.checks);
+        self.apply_one(Move { then: None, ..m });
+        let (halfmove, first) = (self.halfmove, self.arrival[0]);
+        self.turn = us;
+        self.fullmove = fullmove;
+        self.checks = checks;
+        self.apply_one(Move {
+            from,
+            to,
+            promo: 0,
+            special: Special::None,
+            block: None,
+            then: None,
+        });
+        // One turn: its clock is reset by either action, else counts one.
+        if self.halfmove != 0 {
+            self.halfmove = halfmove;
+        }
+        self.arrival = [first, self.arrival[0]];
+    }
+
+    /// Plays one action as a whole turn.
+    fn apply_one(&mut self, m: Move) {
         let c = self.c;
         let us = self.turn;
         let them = us.other();
@@ -1619,6 +1656,7 @@ impl Position {
             for sq in self.block_squares(b, &scratch, m) {
                 out.push(Move {
                     block: Some(sq),
+                    then: None,
                     ..m
                 });
             }
@@ -1705,6 +1743,9 @@ impl Position {
                     }
                 }
             }
+        }
+        if c.opens() {
+            self.with_entries(out);
         }
         if self.bars_pass(&out[start..]).is_some() {
             keep_from(out, start, |m| m.special != Special::Pass);
@@ -2361,7 +2402,7 @@ impl Tester {
         let contacts_quiet = c.contacts.iter().all(|k| {
             !k.line
                 && (k.effect == crate::definition::model::Effect::Loss
-                    || k.find(c, &pos.board, us, None).is_none())
+                    || k.find(c, &pos.board, us, [None, None]).is_none())
         });
         Tester {
             royals,
@@ -2427,6 +2468,7 @@ impl Tester {
                 || m.promotion().is_some_and(touches));
         !moves_royal
             && !contact
+            && m.then.is_none()
             && matches!(
                 m.special,
                 Special::None | Special::Step | Special::Drop { .. }
@@ -2578,6 +2620,25 @@ impl Changes {
 /// [`Position::apply`] plays every move through here, and the legality test plays and takes
 /// back each move it tests on one scratch board: both see the same board after the move.
 fn play_on(c: &Compiled, board: &mut Board, us: Color, m: Move, changes: &mut Changes) -> bool {
+    let captured = play_one(c, board, us, m, changes);
+    match m.then {
+        Some((from, to)) => {
+            let second = Move {
+                from,
+                to,
+                promo: 0,
+                special: Special::None,
+                block: None,
+                then: None,
+            };
+            play_one(c, board, us, second, changes) || captured
+        }
+        None => captured,
+    }
+}
+
+/// [`play_on`] of one action.
+fn play_one(c: &Compiled, board: &mut Board, us: Color, m: Move, changes: &mut Changes) -> bool {
     if let Special::Drop { kind } = m.special {
         changes.set(board, m.to, c.piece(us, kind as usize).code());
         flip(c, board, us, m.to, changes);

@@ -37,6 +37,8 @@ pub struct NoEntry {
     /// `while`: it applies only while a piece of these kinds stands in the moving side's
     /// region, of the moving side (`true`) or the other.
     pub while_present: Option<(bool, KindSet)>,
+    /// `opened-by`: kinds whose leaving the region lets one piece in, the same turn.
+    pub opened_by: KindSet,
 }
 
 impl NoEntry {
@@ -88,12 +90,30 @@ impl Compiled {
         to: Sq,
         taken: Sq,
     ) -> Option<Bar<'_>> {
+        self.bar_lifting(board, kind, color, from, to, taken, usize::MAX)
+    }
+
+    /// [`Self::bar`] with the `no-entry` component of index `lifted` (in
+    /// [`Compiled::no_entries`]) set aside: the region a first action opened.
+    #[allow(clippy::too_many_arguments)]
+    pub fn bar_lifting(
+        &self,
+        board: &Board,
+        kind: usize,
+        color: Color,
+        from: Sq,
+        to: Sq,
+        taken: Sq,
+        lifted: usize,
+    ) -> Option<Bar<'_>> {
         let side = color.index();
-        let entry = self.no_entries.iter().find(|n| {
-            n.kinds.has(kind)
+        let entry = self.no_entries.iter().enumerate().find_map(|(i, n)| {
+            (i != lifted
+                && n.kinds.has(kind)
                 && n.region[side].has(to)
                 && !n.region[side].has(from)
-                && n.holds(self, board, color)
+                && n.holds(self, board, color))
+            .then_some(n)
         });
         let code = board.cell(taken);
         let victim = (code != cell::EMPTY && code != cell::WALL && code & 1 != color as u8)
@@ -151,7 +171,121 @@ impl Compiled {
     }
 }
 
+impl Compiled {
+    /// Whether some `no-entry` region opens for a second action (`opened-by`).
+    #[inline]
+    pub fn opens(&self) -> bool {
+        self.no_entries.iter().any(|n| n.opened_by.0 != 0)
+    }
+
+    /// The `no-entry` component (its index) that a move of a piece of `kind` and `color` from
+    /// `from` to `to` opens: an `opened-by` piece leaving its region.
+    pub fn opened(&self, kind: usize, color: Color, from: Sq, to: Sq) -> Option<usize> {
+        self.no_entries.iter().position(|n| {
+            let region = &n.region[color.index()];
+            n.opened_by.has(kind) && region.has(from) && !region.has(to)
+        })
+    }
+}
+
 impl Position {
+    /// Adds to `out` the turns of two actions that `opened-by` allows: a piece of an
+    /// `opened-by` kind leaves the region (a first action legal by itself, but for check,
+    /// that does not end the game), then one piece of the component's `pieces` standing
+    /// outside moves into the region by its own movement, judged on the board the first
+    /// leaves; the mover's royal pieces are judged at the end of the turn.
+    pub(super) fn with_entries(&self, out: &mut Vec<Move>) {
+        let c = self.c;
+        let us = self.turn;
+        let mut firsts = Vec::new();
+        self.pseudo_moves(&mut firsts);
+        for m in firsts {
+            if !matches!(m.special, Special::None | Special::Step) || m.block.is_some() {
+                continue;
+            }
+            let Some(kind) = c.kind_at(self.board.cell(m.from)) else {
+                continue;
+            };
+            let Some(opened) = c.opened(kind, us, m.from, m.to) else {
+                continue;
+            };
+            let mut next = self.clone();
+            next.apply(m);
+            if !c.contacts.is_empty()
+                && (self.contact_refusal(m, &next.board, true).is_some()
+                    || self.contact_refusal(m, &next.board, false).is_some())
+            {
+                continue;
+            }
+            if next.decided().is_some() {
+                continue;
+            }
+            for (from, to) in next.entries(opened, us) {
+                let turn = Move {
+                    then: Some((from, to)),
+                    ..m
+                };
+                let mut end = self.clone();
+                end.apply(turn);
+                if self.legal_after(turn, &end) {
+                    out.push(turn);
+                }
+            }
+        }
+    }
+
+    /// The moves of `color`'s pieces (this board, whoever is to move) into the region of the
+    /// `no-entry` component `opened`, which is set aside, by their own movement.
+    pub(super) fn entries(&self, opened: usize, color: Color) -> Vec<(Sq, Sq)> {
+        let c = self.c;
+        let n = &c.no_entries[opened];
+        let region = &n.region[color.index()];
+        let them = color.other();
+        let mut out = Vec::new();
+        for &from in &c.squares {
+            let code = self.board.cell(from);
+            if !super::position::is_of(code, color) || region.has(from) {
+                continue;
+            }
+            let Some(kind) = c.kind_at(code).filter(|&k| n.kinds.has(k)) else {
+                continue;
+            };
+            let mut movements: Vec<&Movement> = c
+                .region_moves
+                .iter()
+                .filter(|rm| rm.kinds.has(kind) && rm.region[color.index()].has(from))
+                .map(|rm| &rm.movement)
+                .collect();
+            if c.replaced(kind, color, from).is_none() {
+                movements.push(&c.kinds[kind].movement);
+            }
+            let mut tos = Vec::new();
+            for movement in movements {
+                destinations(
+                    movement,
+                    &self.board,
+                    from,
+                    color,
+                    |t| super::position::is_of(t, them),
+                    |to, _| tos.push(to),
+                );
+            }
+            tos.sort();
+            tos.dedup();
+            for to in tos {
+                let allowed = region.has(to)
+                    && c.confine_of(kind, color).is_none_or(|r| r.has(to))
+                    && super::position::hop_allowed(c, &self.board, kind, from, to)
+                    && c.bar_lifting(&self.board, kind, color, from, to, to, opened)
+                        .is_none();
+                if allowed {
+                    out.push((from, to));
+                }
+            }
+        }
+        out
+    }
+
     /// Drops from `out[first..]` the moves of the piece of `kind` on `from` that a zone
     /// component bars.
     pub(super) fn drop_barred(&self, out: &mut Vec<Move>, first: usize, kind: usize, from: Sq) {
