@@ -2430,3 +2430,22 @@ fn a_region_kept_while_a_piece_stands_there_reads_and_refuses_bad_lines() {
         "`X` is not a piece of this definition"
     );
 }
+
+#[test]
+fn a_region_opened_by_an_exit_reads() {
+    let d = read(&format!(
+        "{BASE}no-entry {{\n  clause \"x\"\n  pieces K\n  opened-by P\n  both rank 4\n}}\n"
+    ))
+    .unwrap_or_else(|e| panic!("{e}"));
+    let Component::NoEntry { opened_by, .. } = &d.rules[0].component else {
+        panic!("{:?}", d.rules[0].component);
+    };
+    assert_eq!(opened_by, &['P']);
+    assert_eq!(
+        one_error(&format!(
+            "{BASE}no-entry {{\n  clause \"x\"\n  pieces K\n  opened-by Z\n  both rank 4\n}}\n"
+        ))
+        .0,
+        "`Z` is not a piece of this definition"
+    );
+}
