@@ -1319,14 +1319,7 @@ impl Position {
         let mut after = next.clone();
         after.turn = us;
         let second_pattern = single(&actions[1]);
-        let plain = |(from, to): (Sq, Sq)| Move {
-            from,
-            to,
-            promo: 0,
-            special: Special::None,
-            block: None,
-            then: None,
-        };
+        let plain = |(from, to): (Sq, Sq)| Move::plain(from, to);
         if let Some(&entry) = entries
             .iter()
             .find(|&&e| second_pattern.matches(&after.describe(plain(e))))

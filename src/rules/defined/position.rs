@@ -103,6 +103,23 @@ pub struct Move {
 }
 
 impl Move {
+    /// A plain move from `from` to `to`: nothing special, no second action.
+    pub fn plain(from: Sq, to: Sq) -> Move {
+        Move {
+            from,
+            to,
+            promo: 0,
+            special: Special::None,
+            block: None,
+            then: None,
+        }
+    }
+
+    /// The second action of a turn of two, as a move of its own.
+    pub fn second(self) -> Option<Move> {
+        self.then.map(|(from, to)| Move::plain(from, to))
+    }
+
     pub fn promotion(self) -> Option<usize> {
         (self.promo > 0).then(|| self.promo as usize - 1)
     }
@@ -1290,7 +1307,7 @@ impl Position {
     /// Plays a move, legal or not (the judge plays each move it judges): a turn of two
     /// actions plays both, as one turn.
     pub fn apply(&mut self, m: Move) {
-        let Some((from, to)) = m.then else {
+        let Some(second) = m.second() else {
             return self.apply_one(m);
         };
         let us = self.turn;
@@ -1300,14 +1317,7 @@ impl Position {
         self.turn = us;
         self.fullmove = fullmove;
         self.checks = checks;
-        self.apply_one(Move {
-            from,
-            to,
-            promo: 0,
-            special: Special::None,
-            block: None,
-            then: None,
-        });
+        self.apply_one(second);
         // One turn: its clock is reset by either action, else counts one.
         if self.halfmove != 0 {
             self.halfmove = halfmove;
@@ -2621,18 +2631,8 @@ impl Changes {
 /// back each move it tests on one scratch board: both see the same board after the move.
 fn play_on(c: &Compiled, board: &mut Board, us: Color, m: Move, changes: &mut Changes) -> bool {
     let captured = play_one(c, board, us, m, changes);
-    match m.then {
-        Some((from, to)) => {
-            let second = Move {
-                from,
-                to,
-                promo: 0,
-                special: Special::None,
-                block: None,
-                then: None,
-            };
-            play_one(c, board, us, second, changes) || captured
-        }
+    match m.second() {
+        Some(second) => play_one(c, board, us, second, changes) || captured,
         None => captured,
     }
 }
