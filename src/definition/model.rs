@@ -603,6 +603,9 @@ pub struct Contact {
     /// empty).
     pub lines: Lines,
     pub gap: u8,
+    /// With `effect win`: the other piece's attacks do not count against the turn that wins
+    /// (`disarms yes`).
+    pub disarms: bool,
 }
 
 impl Component {

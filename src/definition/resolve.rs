@@ -160,6 +160,7 @@ pub const YES_NO_SETTINGS: &[&str] = &[
     "shields",
     "take-where-it-steps",
     "through-holes",
+    "disarms",
 ];
 const YES_NO: &[&str] = &["yes", "no"];
 /// The word after a region line's side: what the places are.
@@ -266,11 +267,12 @@ pub fn component_settings(component: &str) -> &'static [&'static str] {
         "transparent" => &["pieces", "white", "black", "both"],
         "no-entry" => &["pieces", "while", "opened-by", "white", "black", "both"],
         "adjacency" => &[
-            "pieces", "beside", "of", "moved", "effect", "standing", "white", "black", "both",
+            "pieces", "beside", "of", "moved", "effect", "standing", "disarms", "white", "black",
+            "both",
         ],
         "alignment" => &[
-            "pieces", "facing", "of", "moved", "effect", "standing", "lines", "gap", "white",
-            "black", "both",
+            "pieces", "facing", "of", "moved", "effect", "standing", "lines", "gap", "disarms",
+            "white", "black", "both",
         ],
         _ => &[],
     }
@@ -2122,6 +2124,7 @@ impl<'a> Resolver<'a> {
                                 "shields" => s.shields = b,
                                 "take-where-it-steps" => s.where_it_steps = b,
                                 "through-holes" => s.through_holes = b,
+                                "disarms" => s.disarms = b,
                                 _ => s.captured_only = b,
                             }
                         }
@@ -3088,7 +3091,18 @@ impl<'a> Resolver<'a> {
                     standing: s.standing.unwrap_or(Standing::Both),
                     lines: s.lines.unwrap_or(Lines::All),
                     gap: s.gap.unwrap_or(1),
+                    disarms: s.disarms.unwrap_or(false),
                 };
+                if contact.disarms && contact.effect != Effect::Win {
+                    self.fail_help(
+                        src,
+                        head.clone(),
+                        "`disarms yes` is for a contact that wins: only a winning turn sets the other piece's attacks aside",
+                        "not a win",
+                        "write `effect win`, or leave `disarms` out",
+                    );
+                    s.broken = true;
+                }
                 if kind == "adjacency" {
                     Component::Adjacency(contact)
                 } else {
@@ -3303,6 +3317,7 @@ struct Settings {
     beside: Option<Vec<Letter>>,
     while_present: Option<(Whose, Vec<Letter>)>,
     opened_by: Option<Vec<Letter>>,
+    disarms: Option<bool>,
     of: Option<Whose>,
     moved: Option<Moved>,
     effect: Option<Effect>,

@@ -2258,6 +2258,7 @@ fn contacts_read_with_their_settings_and_defaults() {
             standing: Standing::Both,
             lines: Lines::All,
             gap: 1,
+            disarms: false,
         })
     );
     let Component::Alignment(k) = &d.rules[1].component else {

@@ -501,6 +501,9 @@ fn out_rule(line: &mut impl FnMut(String), r: &Rule, def: &Definition) {
                 set(format!("lines {}", k.lines.word()));
                 set(format!("gap {}", k.gap));
             }
+            if k.disarms {
+                set("disarms yes".into());
+            }
             let lines = region_lines(&k.region, def);
             if !lines.is_empty() {
                 set(format!("standing {}", k.standing.word()));

@@ -28,6 +28,8 @@ pub struct Contact {
     /// The mailbox steps it looks along.
     pub steps: Vec<i32>,
     pub gap: u8,
+    /// A winning contact whose other piece's attacks do not count against the turn.
+    pub disarms: bool,
 }
 
 /// Where the piece a turn moved came from (`None`: from the hand) and where it stands.
@@ -35,6 +37,27 @@ pub struct Contact {
 pub struct Arrival {
     pub from: Option<Sq>,
     pub to: Sq,
+}
+
+/// The squares of the pieces of the kinds some contact looks at, found once for a board: the
+/// contacts then look at those alone (most boards hold a few).
+pub struct Spots {
+    squares: Vec<Sq>,
+}
+
+impl Spots {
+    pub fn of(c: &super::Compiled, board: &Board) -> Spots {
+        let squares = c
+            .squares
+            .iter()
+            .copied()
+            .filter(|&sq| {
+                c.kind_at(board.cell(sq))
+                    .is_some_and(|k| c.contact_kinds.has(k))
+            })
+            .collect();
+        Spots { squares }
+    }
 }
 
 /// The pieces a turn moved: a turn of two actions moves two.
@@ -105,6 +128,7 @@ impl Contact {
                     .collect()
             },
             gap: if line { k.gap } else { 0 },
+            disarms: k.disarms,
         }
     }
 
@@ -117,6 +141,18 @@ impl Contact {
         mover: Color,
         arrival: Arrivals,
     ) -> Option<(Sq, Sq)> {
+        self.find_among(c, board, &Spots::of(c, board), mover, arrival)
+    }
+
+    /// [`Self::find`] among the pieces on `spots` (the board's [`Spots`]).
+    pub fn find_among(
+        &self,
+        c: &super::Compiled,
+        board: &Board,
+        spots: &Spots,
+        mover: Color,
+        arrival: Arrivals,
+    ) -> Option<(Sq, Sq)> {
         let region = self.region.as_ref().map(|r| &r[mover.index()]);
         let inside = |sq: Sq, who: Standing| {
             let applies = self.standing == Standing::Both || self.standing == who;
@@ -126,7 +162,7 @@ impl Contact {
             Whose::Own => mover,
             Whose::Enemy => mover.other(),
         };
-        for &sq in &c.squares {
+        for &sq in &spots.squares {
             let code = board.cell(sq);
             if !is_of(code, mover) || !c.kind_at(code).is_some_and(|k| self.pieces.has(k)) {
                 continue;
@@ -203,20 +239,26 @@ impl Position {
     pub(super) fn contact_refusal(&self, m: Move, board: &Board, before: bool) -> Option<usize> {
         let c = self.c;
         let arrival = Arrival::of(m);
+        let spots = Spots::of(c, board);
         c.refusing(before)
-            .find(|(_, k)| k.find(c, board, self.turn, arrival).is_some())
+            .find(|(_, k)| k.find_among(c, board, &spots, self.turn, arrival).is_some())
             .map(|(i, _)| i)
     }
 
-    /// The square of the piece a winning contact after `m` (played into `board`) takes out of
-    /// play: the move that flips it is not judged by its attack.
+    /// The square of the piece a winning contact with `disarms yes` after `m` (played into
+    /// `board`) takes out of play: the turn that flips it is not judged by its attacks.
     pub(super) fn flipped_after(&self, m: Move, board: &Board) -> Option<Sq> {
         let c = self.c;
         let arrival = Arrival::of(m);
-        c.contacts
+        let mut disarming = c
+            .contacts
             .iter()
-            .filter(|k| k.effect == Effect::Win)
-            .find_map(|k| k.find(c, board, self.turn, arrival))
+            .filter(|k| k.effect == Effect::Win && k.disarms)
+            .peekable();
+        disarming.peek()?;
+        let spots = Spots::of(c, board);
+        disarming
+            .find_map(|k| k.find_among(c, board, &spots, self.turn, arrival))
             .map(|(_, other)| other)
     }
 
@@ -235,15 +277,22 @@ impl Position {
                 Value::Loss
             }
         };
+        let spots = Spots::of(c, &self.board);
         if self.arrival.iter().any(Option::is_some) {
             return deciding()
-                .find(|k| k.find(c, &self.board, last, self.arrival).is_some())
+                .find(|k| {
+                    k.find_among(c, &self.board, &spots, last, self.arrival)
+                        .is_some()
+                })
                 .map(|k| (last, value(k.effect), k.tag.rule));
         }
         [last, self.turn].into_iter().find_map(|color| {
             deciding()
                 .filter(|k| k.effect == Effect::Win && k.moved == Moved::Any)
-                .find(|k| k.find(c, &self.board, color, [None, None]).is_some())
+                .find(|k| {
+                    k.find_among(c, &self.board, &spots, color, [None, None])
+                        .is_some()
+                })
                 .map(|k| (color, Value::Win, k.tag.rule))
         })
     }

@@ -300,3 +300,345 @@ fn the_cypher_board_definition_moves_as_the_built_in_without_spies() {
     all.sort();
     assert_eq!(used, all, "{:?}", tally.zone_rules);
 }
+
+/// Cypher's Kings and Spies as a definition: `cypher-board` with the Spy, its immunity and
+/// its check powers, the rules of touching and lining up (`adjacency`, `alignment`), the
+/// transparent Spy and the King's Court entry (`no-entry` `while`), each under the built-in's
+/// default reading and with its rule id. Compared on positions of Kings and Spies alone,
+/// where no piece is ever captured and no compound turn arises (no major piece but the King
+/// to let in).
+const KINGS_AND_SPIES: &str = r#"variant cypher-kings-and-spies
+from cypher-board
+piece S spy Q "The Spy moves like the Queen in classical chess."
+
+sanctuary {
+  id spy-immunity
+  clause "The Spy cannot be captured."
+  pieces S
+  both area z0-i10
+}
+
+sanctuary {
+  id field-sanctuary
+  clause "Sanctuary in the Field: Major pieces have sanctuary from attack by other major Field pieces."
+  pieces K Q R B N
+  by K Q R B N S
+  from inside
+  both area a1-h4
+  both area a6-h9
+}
+
+sanctuary {
+  id field-reach
+  clause "Major Field pieces cannot capture major pieces on the Border or in Court."
+  pieces K Q R B N
+  by K Q R B N S
+  from outside
+  both area a5-h5
+  both files z i
+  both ranks 0 10
+}
+
+without own-king-in-check
+
+no-entry {
+  id king-court-entry
+  clause "the King enters Court by its own movement, as long as the opposing Spy is not present in Court."
+  pieces K
+  while enemy S
+  both files z i
+  both ranks 0 10
+}
+
+transparent {
+  id spy-transparent
+  clause "The Border or Field Spy of either color is transparent when standing in between the King and a checking piece."
+  pieces S
+  both area a1-h9
+}
+
+adjacency {
+  id border-kings-apart
+  clause "If both Kings are on the Border, they cannot stand next to each other."
+  pieces K
+  beside K
+  both area a5-h5
+}
+
+adjacency {
+  id court-king-beside-court-spy
+  clause "The Court King cannot move to a square next to either the opposing Court Spy or its own Spy."
+  pieces K
+  beside S
+  both files z i
+  both ranks 0 10
+}
+
+adjacency {
+  id spy-beside-king
+  clause "The Spy cannot move to a square next to either King, anywhere on the board."
+  pieces S
+  beside K
+  moved yes
+}
+
+adjacency {
+  id spy-beside-enemy-spy
+  clause "The Spy can never stand next to the opposing Spy, anywhere on the board."
+  pieces S
+  beside S
+}
+
+adjacency {
+  id spy-beside-own-king
+  clause "The Spy cannot move to a square next to either King, anywhere on the board."
+  pieces S
+  beside K
+  of own
+  moved yes
+}
+
+adjacency {
+  id king-beside-own-spy
+  clause "The King can never stand next to its own Spy, anywhere on the board."
+  pieces K
+  beside S
+  of own
+}
+
+check {
+  id own-king-in-check
+  clause "The Court King cannot be checked or mated."
+}
+
+alignment {
+  id king-into-spy-line
+  clause "If a Court Spy lines itself up with a Court King, and there are no other pieces standing between them, the game is over, in the Spy's favor."
+  pieces K
+  facing S
+  effect loss
+  both files z i
+  both ranks 0 10
+}
+
+adjacency {
+  id king-flips-spy
+  clause "If, when the King is outside of Court, and it moves or otherwise winds up next to the opposing Spy, the King has flipped the Spy and won the game."
+  pieces K
+  beside S
+  effect win
+  disarms yes
+}
+
+alignment {
+  id spy-flips-king
+  clause "If the Court Spy lines itself up with the opposing Court King, moving to a position at least one empty square away from it, then the Court Spy flips the opposing Court King."
+  pieces S
+  facing K
+  effect win
+  both files z i
+  both ranks 0 10
+}
+"#;
+
+/// A random placement of the two Kings and, each with its chance, the two Spies.
+fn kings_and_spies(rng: &mut Rng) -> String {
+    let mut board = [[' '; 10]; 11];
+    let mut put = |rng: &mut Rng, piece: char| loop {
+        let (f, r) = (rng.below(10), rng.below(11));
+        if board[r][f] == ' ' {
+            board[r][f] = piece;
+            break;
+        }
+    };
+    for piece in ['K', 'k', 'S', 's'] {
+        if piece.is_ascii_uppercase() && piece == 'S' && rng.below(8) == 0
+            || piece == 's' && rng.below(8) == 0
+        {
+            continue;
+        }
+        put(rng, piece);
+    }
+    board
+        .iter()
+        .rev()
+        .map(|rank| {
+            let mut s = String::new();
+            let mut empty = 0;
+            for &square in rank {
+                if square == ' ' {
+                    empty += 1;
+                } else {
+                    if empty > 0 {
+                        s += &empty.to_string();
+                        empty = 0;
+                    }
+                    s.push(square);
+                }
+            }
+            if empty > 0 {
+                s += &empty.to_string();
+            }
+            s
+        })
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+#[test]
+fn kings_and_spies_as_a_definition_play_as_the_built_in() {
+    let load = |name: &str| {
+        crate::definition::load::bundled(name)
+            .map(|t| (name.to_string(), t.to_string()))
+            .ok_or_else(|| format!("no definition named `{name}`"))
+    };
+    let def = crate::definition::parse("kings-and-spies", KINGS_AND_SPIES, &load)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let crate::rules::Variant::Defined(id) = super::register(def).expect("registered") else {
+        panic!("a definition");
+    };
+    let _bound = super::bind(id);
+    let mut rng = Rng(0x5EED_C1F4_E5B0_A2D5);
+    let options = Options::defaults(Cypher::options());
+    let defined_options = Options::defaults(super::Position::options());
+    let (mut compared, mut outcomes, mut failures) = (0, 0, Vec::new());
+    let (mut refused, mut rules) = (0, std::collections::BTreeMap::new());
+    let mut ended = std::collections::BTreeMap::new();
+    let outcome = |o: Option<crate::rules::Outcome>| o.map(|o| (o.winner, o.rule));
+    for _ in 0..160 {
+        let placement = kings_and_spies(&mut rng);
+        let side = ["w", "b"][rng.below(2)];
+        let Ok(mut built_in) = Cypher::from_fen(
+            Cypher::geometry(),
+            &format!("{placement} {side} WB 0/0 -"),
+            &options,
+        ) else {
+            continue;
+        };
+        for ply in 0..40 {
+            let fen = built_in.fen();
+            let mut fields = fen.split_whitespace();
+            let (p, s) = (fields.next().unwrap_or(""), fields.next().unwrap_or(""));
+            let Ok(defined) = super::Position::from_fen(
+                Cypher::geometry(),
+                &format!("{p} {s} - - 0 1"),
+                &defined_options,
+            ) else {
+                break;
+            };
+            let (a, b) = (texts(&built_in), texts(&defined));
+            compared += 1;
+            if a != b {
+                let only = |x: &[String], y: &[String]| {
+                    x.iter()
+                        .filter(|t| !y.contains(t))
+                        .cloned()
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                };
+                failures.push(format!(
+                    "{fen}: built-in only [{}], definition only [{}]",
+                    only(&a, &b),
+                    only(&b, &a)
+                ));
+                break;
+            }
+            if built_in.in_check() != defined.in_check() {
+                failures.push(format!(
+                    "{fen}: in check {:?} / {:?}",
+                    built_in.in_check(),
+                    defined.in_check()
+                ));
+                break;
+            }
+            // A decided position's turns are refused by `game-over` before any variant is
+            // asked (the scenario's evaluator says so), so only open positions compare.
+            // A move onto a piece of the mover's is named by each engine its own way (the
+            // built-in: what is in the way, or the target; the definition: the movement).
+            let open = built_in.outcome().is_none() && ply % 4 == 0;
+            // A move onto a King is refused by the built-in's `no-king-capture` (or by what
+            // stands in the way first); the definition has no such rule, the King being kept
+            // from capture by the sanctuaries and check.
+            let own_target = |turn: &str| {
+                let to = turn.rsplit(['x', '-']).next().unwrap_or("");
+                Cypher::geometry()
+                    .parse_square(to)
+                    .and_then(|sq| built_in.board().get(sq))
+                    .is_some_and(|p| p.color() == built_in.turn() || p.role() == Role::King)
+            };
+            for (turn, want, got) in refusals(&built_in, &defined)
+                .into_iter()
+                .filter(|(t, _, _)| open && !own_target(t))
+            {
+                refused += 1;
+                if want != got {
+                    failures.push(format!("{turn} in {fen}: refused by {want} / {got}"));
+                } else {
+                    *rules.entry(want).or_insert(0usize) += 1;
+                }
+            }
+            let legal = built_in.legal_turns();
+            if legal.is_empty() {
+                break;
+            }
+            let (m, t) = legal[rng.below(legal.len())].clone();
+            built_in.play(m);
+            // The same turn on the definition, then the outcome of both.
+            let g = Cypher::geometry();
+            let Some((dm, _)) = defined
+                .legal_turns()
+                .into_iter()
+                .find(|(_, dt)| dt.text(&g) == t.text(&g))
+            else {
+                failures.push(format!("{fen}: {} not found", t.text(&g)));
+                break;
+            };
+            let mut next = defined.clone();
+            next.play(dm);
+            let (want, got) = (outcome(built_in.outcome()), outcome(next.outcome()));
+            if want != got {
+                failures.push(format!(
+                    "{fen} then {}: outcome {want:?} / {got:?}",
+                    t.text(&g)
+                ));
+                break;
+            }
+            if let Some((_, rule)) = want {
+                *ended.entry(rule).or_insert(0usize) += 1;
+                outcomes += 1;
+                break;
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} differ:\n{}",
+        failures.len(),
+        failures[..failures.len().min(12)].join("\n")
+    );
+    eprintln!("{compared} positions, {outcomes} outcomes {ended:?}, {refused} refusals {rules:?}");
+    assert!(
+        compared > 2000 && outcomes > 20,
+        "{compared} positions, {outcomes} outcomes"
+    );
+    // Every rule of touching, lining up and entering refused a turn or ended a game, as the
+    // built-in's did.
+    for rule in [
+        "border-kings-apart",
+        "court-king-beside-court-spy",
+        "king-beside-own-spy",
+        "king-court-entry",
+        "spy-beside-enemy-spy",
+        "spy-beside-king",
+        "spy-beside-own-king",
+        "own-king-in-check",
+    ] {
+        assert!(rules.contains_key(rule), "no refusal by {rule}: {rules:?}");
+    }
+    for rule in ["king-flips-spy", "spy-flips-king", "king-into-spy-line"] {
+        assert!(
+            ended.contains_key(rule),
+            "no game ended by {rule}: {ended:?}"
+        );
+    }
+}
