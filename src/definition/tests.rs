@@ -2324,6 +2324,11 @@ fn contacts_used_wrongly_are_errors_at_their_place() {
         "a region off the board is refused as every region is"
     );
     assert_eq!(
+        one_error(&block("  pieces K\n  beside P\n  disarms yes\n")).0,
+        "`disarms yes` is for a contact that wins: only a winning turn sets the other piece's \
+         attacks aside"
+    );
+    assert_eq!(
         one_error(&block("  pieces K\n  beside P\n  gap 1\n")).0,
         "`gap` is not a setting of `adjacency` (it is one of `alignment`)"
     );
