@@ -68,6 +68,11 @@ fn placement(rng: &mut Rng) -> String {
         let piece = b"QRBNPPPqrbnppp"[rng.below(14)] as char;
         put(rng, piece);
     }
+    placement_of(&board)
+}
+
+/// The FEN placement of `board`, its top rank (the last) first.
+fn placement_of(board: &[[char; 10]; 11]) -> String {
     let ranks: Vec<String> = board
         .iter()
         .rev()
@@ -459,30 +464,7 @@ fn kings_and_spies(rng: &mut Rng) -> String {
         }
         put(rng, piece);
     }
-    board
-        .iter()
-        .rev()
-        .map(|rank| {
-            let mut s = String::new();
-            let mut empty = 0;
-            for &square in rank {
-                if square == ' ' {
-                    empty += 1;
-                } else {
-                    if empty > 0 {
-                        s += &empty.to_string();
-                        empty = 0;
-                    }
-                    s.push(square);
-                }
-            }
-            if empty > 0 {
-                s += &empty.to_string();
-            }
-            s
-        })
-        .collect::<Vec<_>>()
-        .join("/")
+    placement_of(&board)
 }
 
 #[test]
