@@ -606,6 +606,9 @@ pub struct Contact {
     /// With `effect win`: the other piece's attacks do not count against the turn that wins
     /// (`disarms yes`).
     pub disarms: bool,
+    /// `other-moved`: whether the second piece must be one the turn moved (`Some(true)`),
+    /// must not be (`Some(false)`), or either (`None`).
+    pub other_moved: Option<bool>,
 }
 
 impl Component {

@@ -163,6 +163,8 @@ pub const YES_NO_SETTINGS: &[&str] = &[
     "disarms",
 ];
 const YES_NO: &[&str] = &["yes", "no"];
+/// The words of `other-moved`, in the order the resolver reads them.
+const OTHER_MOVED: &[&str] = &["any", "yes", "no"];
 /// The word after a region line's side: what the places are.
 pub const REGION_KINDS: &[&str] = &[
     "rank", "ranks", "file", "files", "square", "squares", "area", "areas",
@@ -181,6 +183,7 @@ pub fn setting_choices(setting: &str) -> Option<&'static [&'static str]> {
         "timing" => Timing::WORDS,
         "of" => Whose::WORDS,
         "moved" => Moved::WORDS,
+        "other-moved" => OTHER_MOVED,
         "effect" => Effect::WORDS,
         "standing" => Standing::WORDS,
         "lines" => Lines::WORDS,
@@ -267,12 +270,32 @@ pub fn component_settings(component: &str) -> &'static [&'static str] {
         "transparent" => &["pieces", "white", "black", "both"],
         "no-entry" => &["pieces", "while", "opened-by", "white", "black", "both"],
         "adjacency" => &[
-            "pieces", "beside", "of", "moved", "effect", "standing", "disarms", "white", "black",
+            "pieces",
+            "beside",
+            "of",
+            "moved",
+            "other-moved",
+            "effect",
+            "standing",
+            "disarms",
+            "white",
+            "black",
             "both",
         ],
         "alignment" => &[
-            "pieces", "facing", "of", "moved", "effect", "standing", "lines", "gap", "disarms",
-            "white", "black", "both",
+            "pieces",
+            "facing",
+            "of",
+            "moved",
+            "other-moved",
+            "effect",
+            "standing",
+            "lines",
+            "gap",
+            "disarms",
+            "white",
+            "black",
+            "both",
         ],
         _ => &[],
     }
@@ -2298,6 +2321,13 @@ impl<'a> Resolver<'a> {
                 },
                 None => s.broken = true,
             },
+            "other-moved" => match self.single_value(src, st, &quoted_or(OTHER_MOVED)) {
+                Some(v) => match self.choice(src, v, OTHER_MOVED) {
+                    Some(k) => s.other_moved = Some([None, Some(true), Some(false)][k]),
+                    None => s.broken = true,
+                },
+                None => s.broken = true,
+            },
             "gap" => match self.single_value(src, st, "the fewest empty squares between") {
                 Some(v) => match self.number(src, v, 0, 255) {
                     Some(n) => s.gap = Some(n as u8),
@@ -3092,6 +3122,7 @@ impl<'a> Resolver<'a> {
                     lines: s.lines.unwrap_or(Lines::All),
                     gap: s.gap.unwrap_or(1),
                     disarms: s.disarms.unwrap_or(false),
+                    other_moved: s.other_moved.flatten(),
                 };
                 if contact.disarms && contact.effect != Effect::Win {
                     self.fail_help(
@@ -3318,6 +3349,7 @@ struct Settings {
     while_present: Option<(Whose, Vec<Letter>)>,
     opened_by: Option<Vec<Letter>>,
     disarms: Option<bool>,
+    other_moved: Option<Option<bool>>,
     of: Option<Whose>,
     moved: Option<Moved>,
     effect: Option<Effect>,

@@ -2243,7 +2243,7 @@ fn contacts_read_with_their_settings_and_defaults() {
     let d = read(&format!(
         "{BASE}adjacency {{\n  clause \"x\"\n  pieces K\n  beside P\n}}\n\
          alignment {{\n  clause \"y\"\n  pieces P\n  facing K\n  of own\n  moved into\n  effect win\n  \
-         lines diagonal\n  gap 2\n  standing piece\n  white rank 1\n}}\n"
+         lines diagonal\n  gap 2\n  standing piece\n  other-moved no\n  white rank 1\n}}\n"
     ))
     .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(
@@ -2259,11 +2259,13 @@ fn contacts_read_with_their_settings_and_defaults() {
             lines: Lines::All,
             gap: 1,
             disarms: false,
+            other_moved: None,
         })
     );
     let Component::Alignment(k) = &d.rules[1].component else {
         panic!("{:?}", d.rules[1].component);
     };
+    assert_eq!(k.other_moved, Some(false));
     assert_eq!(
         (k.of, k.moved, k.effect, k.lines, k.gap, k.standing),
         (

@@ -504,6 +504,9 @@ fn out_rule(line: &mut impl FnMut(String), r: &Rule, def: &Definition) {
             if k.disarms {
                 set("disarms yes".into());
             }
+            if let Some(m) = k.other_moved {
+                set(format!("other-moved {}", yes(m)));
+            }
             let lines = region_lines(&k.region, def);
             if !lines.is_empty() {
                 set(format!("standing {}", k.standing.word()));

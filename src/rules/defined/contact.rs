@@ -30,6 +30,8 @@ pub struct Contact {
     pub gap: u8,
     /// A winning contact whose other piece's attacks do not count against the turn.
     pub disarms: bool,
+    /// Whether the second piece must (or must not) be one the turn moved.
+    pub other_moved: Option<bool>,
 }
 
 /// Where the piece a turn moved came from (`None`: from the hand) and where it stands.
@@ -129,6 +131,7 @@ impl Contact {
             },
             gap: if line { k.gap } else { 0 },
             disarms: k.disarms,
+            other_moved: k.other_moved,
         }
     }
 
@@ -190,7 +193,10 @@ impl Contact {
                         && c.kind_at(code).is_some_and(|k| self.beside.has(k))
                         && empty >= u32::from(self.gap)
                         && at != sq
-                        && inside(at, Standing::Beside);
+                        && inside(at, Standing::Beside)
+                        && self.other_moved.is_none_or(|must| {
+                            arrival.iter().flatten().any(|a| a.to == at) == must
+                        });
                     if touches {
                         return Some((sq, at));
                     }

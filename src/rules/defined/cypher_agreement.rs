@@ -316,6 +316,36 @@ const KINGS_AND_SPIES: &str = r#"variant cypher-kings-and-spies
 from cypher-board
 piece S spy Q "The Spy moves like the Queen in classical chess."
 
+option king-beside-own-spy {
+  values illegal loses
+  default illegal
+  reason "main III.ii.a forbids it; flipping VII.d.3 makes that side lose"
+}
+
+option spy-beside-enemy-spy {
+  values illegal loses
+  default illegal
+  reason "main III.ii.b forbids it; flipping VII.d.4 makes the Spy that landed lose"
+}
+
+option spy-beside-own-king {
+  values illegal loses
+  default illegal
+  reason "main III.ii.c forbids the Spy's step; flipping VII.d.3 flips the King"
+}
+
+option king-into-spy-line {
+  values loses illegal
+  default loses
+  reason "flipping VII.d.1 flips a Court King lined up 'no matter how that situation arose'"
+}
+
+option field-spy-checks {
+  values no yes
+  default no
+  reason "main IV.v.b-c name the Court and Border Spy among the checking pieces, not the Field Spy"
+}
+
 sanctuary {
   id spy-immunity
   clause "The Spy cannot be captured."
@@ -328,6 +358,7 @@ sanctuary {
   clause "Sanctuary in the Field: Major pieces have sanctuary from attack by other major Field pieces."
   pieces K Q R B N
   by K Q R B N S
+  by K Q R B N when field-spy-checks yes
   from inside
   both area a1-h4
   both area a6-h9
@@ -338,6 +369,7 @@ sanctuary {
   clause "Major Field pieces cannot capture major pieces on the Border or in Court."
   pieces K Q R B N
   by K Q R B N S
+  by K Q R B N when field-spy-checks yes
   from outside
   both area a5-h5
   both files z i
@@ -392,6 +424,7 @@ adjacency {
   clause "The Spy can never stand next to the opposing Spy, anywhere on the board."
   pieces S
   beside S
+  effect loss when spy-beside-enemy-spy loses
 }
 
 adjacency {
@@ -401,6 +434,7 @@ adjacency {
   beside K
   of own
   moved yes
+  effect loss when spy-beside-own-king loses
 }
 
 adjacency {
@@ -409,6 +443,8 @@ adjacency {
   pieces K
   beside S
   of own
+  other-moved no
+  effect loss when king-beside-own-spy loses
 }
 
 check {
@@ -422,6 +458,7 @@ alignment {
   pieces K
   facing S
   effect loss
+  effect illegal when king-into-spy-line illegal
   both files z i
   both ranks 0 10
 }
@@ -469,6 +506,57 @@ fn kings_and_spies(rng: &mut Rng) -> String {
 
 #[test]
 fn kings_and_spies_as_a_definition_play_as_the_built_in() {
+    let (ended, rules) = kings_and_spies_agree(None, 160);
+    // Every rule of touching, lining up and entering refused a turn or ended a game, as the
+    // built-in's did.
+    for rule in [
+        "border-kings-apart",
+        "court-king-beside-court-spy",
+        "king-beside-own-spy",
+        "king-court-entry",
+        "spy-beside-enemy-spy",
+        "spy-beside-king",
+        "spy-beside-own-king",
+        "own-king-in-check",
+    ] {
+        assert!(rules.contains_key(rule), "no refusal by {rule}: {rules:?}");
+    }
+    for rule in ["king-flips-spy", "spy-flips-king", "king-into-spy-line"] {
+        assert!(
+            ended.contains_key(rule),
+            "no game ended by {rule}: {ended:?}"
+        );
+    }
+}
+
+/// Under each reading flipped alone, the same agreement: the definition's per-reading lines
+/// against the built-in's options.
+#[test]
+fn kings_and_spies_agree_under_each_reading() {
+    for (option, value, rule) in [
+        ("king-beside-own-spy", "loses", "king-beside-own-spy"),
+        ("spy-beside-enemy-spy", "loses", "spy-beside-enemy-spy"),
+        ("spy-beside-own-king", "loses", "spy-beside-own-king"),
+        ("king-into-spy-line", "illegal", "king-into-spy-line"),
+        ("field-spy-checks", "yes", "own-king-in-check"),
+    ] {
+        let (ended, rules) = kings_and_spies_agree(Some((option, value)), 40);
+        assert!(
+            ended.contains_key(rule) || rules.contains_key(rule),
+            "{option} = {value}: {rule} decided nothing: {ended:?} {rules:?}"
+        );
+    }
+}
+
+/// The games ended and the refusals made, by rule.
+type Tallies = (
+    std::collections::BTreeMap<&'static str, usize>,
+    std::collections::BTreeMap<&'static str, usize>,
+);
+
+/// The Kings-and-Spies comparison from `games` random placements, under the defaults or one
+/// option pinned.
+fn kings_and_spies_agree(reading: Option<(&str, &str)>, games: usize) -> Tallies {
     let load = |name: &str| {
         crate::definition::load::bundled(name)
             .map(|t| (name.to_string(), t.to_string()))
@@ -481,13 +569,21 @@ fn kings_and_spies_as_a_definition_play_as_the_built_in() {
     };
     let _bound = super::bind(id);
     let mut rng = Rng(0x5EED_C1F4_E5B0_A2D5);
-    let options = Options::defaults(Cypher::options());
-    let defined_options = Options::defaults(super::Position::options());
+    let mut options = Options::defaults(Cypher::options());
+    let mut defined_options = Options::defaults(super::Position::options());
+    if let Some((name, value)) = reading {
+        options
+            .set(Cypher::options(), "cypher", name, value)
+            .expect("a built-in option");
+        defined_options
+            .set(super::Position::options(), "definition", name, value)
+            .expect("a definition option");
+    }
     let (mut compared, mut outcomes, mut failures) = (0, 0, Vec::new());
     let (mut refused, mut rules) = (0, std::collections::BTreeMap::new());
     let mut ended = std::collections::BTreeMap::new();
     let outcome = |o: Option<crate::rules::Outcome>| o.map(|o| (o.winner, o.rule));
-    for _ in 0..160 {
+    for _ in 0..games {
         let placement = kings_and_spies(&mut rng);
         let side = ["w", "b"][rng.below(2)];
         let Ok(mut built_in) = Cypher::from_fen(
@@ -594,33 +690,14 @@ fn kings_and_spies_as_a_definition_play_as_the_built_in() {
     }
     assert!(
         failures.is_empty(),
-        "{} differ:\n{}",
+        "{reading:?}: {} differ:\n{}",
         failures.len(),
         failures[..failures.len().min(12)].join("\n")
     );
-    eprintln!("{compared} positions, {outcomes} outcomes {ended:?}, {refused} refusals {rules:?}");
+    eprintln!("{reading:?}: {compared} positions, {outcomes} outcomes {ended:?}, {refused} refusals {rules:?}");
     assert!(
-        compared > 2000 && outcomes > 20,
+        compared > games * 12 && outcomes > games / 8,
         "{compared} positions, {outcomes} outcomes"
     );
-    // Every rule of touching, lining up and entering refused a turn or ended a game, as the
-    // built-in's did.
-    for rule in [
-        "border-kings-apart",
-        "court-king-beside-court-spy",
-        "king-beside-own-spy",
-        "king-court-entry",
-        "spy-beside-enemy-spy",
-        "spy-beside-king",
-        "spy-beside-own-king",
-        "own-king-in-check",
-    ] {
-        assert!(rules.contains_key(rule), "no refusal by {rule}: {rules:?}");
-    }
-    for rule in ["king-flips-spy", "spy-flips-king", "king-into-spy-line"] {
-        assert!(
-            ended.contains_key(rule),
-            "no game ended by {rule}: {ended:?}"
-        );
-    }
+    (ended, rules)
 }
