@@ -486,9 +486,13 @@ alignment {
 /// A random placement of the two Kings and, each with its chance, the two Spies.
 fn kings_and_spies(rng: &mut Rng) -> String {
     let mut board = [[' '; 10]; 11];
+    // One placement in four keeps to Court, where the rules of lining up and of the Court
+    // King apply.
+    let court_only = rng.below(4) == 0;
     let mut put = |rng: &mut Rng, piece: char| loop {
         let (f, r) = (rng.below(10), rng.below(11));
-        if board[r][f] == ' ' {
+        let court = f == 0 || f == 9 || r == 0 || r == 10;
+        if board[r][f] == ' ' && (court || !court_only) {
             board[r][f] = piece;
             break;
         }
@@ -506,7 +510,7 @@ fn kings_and_spies(rng: &mut Rng) -> String {
 
 #[test]
 fn kings_and_spies_as_a_definition_play_as_the_built_in() {
-    let (ended, rules) = kings_and_spies_agree(None, 160);
+    let (ended, rules) = kings_and_spies_agree(None, 120);
     // Every rule of touching, lining up and entering refused a turn or ended a game, as the
     // built-in's did.
     for rule in [
@@ -540,7 +544,7 @@ fn kings_and_spies_agree_under_each_reading() {
         ("king-into-spy-line", "illegal", "king-into-spy-line"),
         ("field-spy-checks", "yes", "own-king-in-check"),
     ] {
-        let (ended, rules) = kings_and_spies_agree(Some((option, value)), 40);
+        let (ended, rules) = kings_and_spies_agree(Some((option, value)), 24);
         assert!(
             ended.contains_key(rule) || rules.contains_key(rule),
             "{option} = {value}: {rule} decided nothing: {ended:?} {rules:?}"
@@ -696,7 +700,7 @@ fn kings_and_spies_agree(reading: Option<(&str, &str)>, games: usize) -> Tallies
     );
     eprintln!("{reading:?}: {compared} positions, {outcomes} outcomes {ended:?}, {refused} refusals {rules:?}");
     assert!(
-        compared > games * 12 && outcomes > games / 8,
+        compared > games * 8 && outcomes > games / 8,
         "{compared} positions, {outcomes} outcomes"
     );
     (ended, rules)
