@@ -235,7 +235,9 @@ impl Position {
     }
 
     /// The moves of `color`'s pieces (this board, whoever is to move) into the region of the
-    /// `no-entry` component `opened`, which is set aside, by their own movement.
+    /// `no-entry` component `opened`, which is set aside, by their own movement as their piece
+    /// line writes it: what a `region-move` adds where a piece stands does not enter (Cypher's
+    /// Border knight enters Court by the classical L, not the extended one).
     pub(super) fn entries(&self, opened: usize, color: Color) -> Vec<(Sq, Sq)> {
         let c = self.c;
         let n = &c.no_entries[opened];
@@ -250,26 +252,19 @@ impl Position {
             let Some(kind) = c.kind_at(code).filter(|&k| n.kinds.has(k)) else {
                 continue;
             };
-            let mut movements: Vec<&Movement> = c
-                .region_moves
-                .iter()
-                .filter(|rm| rm.kinds.has(kind) && rm.region[color.index()].has(from))
-                .map(|rm| &rm.movement)
-                .collect();
-            if c.replaced(kind, color, from).is_none() {
-                movements.push(&c.kinds[kind].movement);
+            // A piece whose movement a region sets aside where it stands has none to enter by.
+            if c.replaced(kind, color, from).is_some() {
+                continue;
             }
             let mut tos = Vec::new();
-            for movement in movements {
-                destinations(
-                    movement,
-                    &self.board,
-                    from,
-                    color,
-                    |t| super::position::is_of(t, them),
-                    |to, _| tos.push(to),
-                );
-            }
+            destinations(
+                &c.kinds[kind].movement,
+                &self.board,
+                from,
+                color,
+                |t| super::position::is_of(t, them),
+                |to, _| tos.push(to),
+            );
             tos.sort();
             tos.dedup();
             for to in tos {
