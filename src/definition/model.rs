@@ -609,6 +609,9 @@ pub struct Contact {
     /// `other-moved`: whether the second piece must be one the turn moved (`Some(true)`),
     /// must not be (`Some(false)`), or either (`None`).
     pub other_moved: Option<bool>,
+    /// `elsewhere`: the effect of the contact where the pieces do not stand in the region as
+    /// `standing` says; `None`: no contact there.
+    pub elsewhere: Option<Effect>,
 }
 
 impl Component {

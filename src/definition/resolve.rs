@@ -184,7 +184,7 @@ pub fn setting_choices(setting: &str) -> Option<&'static [&'static str]> {
         "of" => Whose::WORDS,
         "moved" => Moved::WORDS,
         "other-moved" => OTHER_MOVED,
-        "effect" => Effect::WORDS,
+        "effect" | "elsewhere" => Effect::WORDS,
         "standing" => Standing::WORDS,
         "lines" => Lines::WORDS,
         s if REGION_SIDES.contains(&s) => REGION_KINDS,
@@ -276,6 +276,7 @@ pub fn component_settings(component: &str) -> &'static [&'static str] {
             "moved",
             "other-moved",
             "effect",
+            "elsewhere",
             "standing",
             "disarms",
             "white",
@@ -289,6 +290,7 @@ pub fn component_settings(component: &str) -> &'static [&'static str] {
             "moved",
             "other-moved",
             "effect",
+            "elsewhere",
             "standing",
             "lines",
             "gap",
@@ -2300,8 +2302,9 @@ impl<'a> Resolver<'a> {
                 },
                 None => s.broken = true,
             },
-            "effect" => match self.single_value(src, st, &quoted_or(Effect::WORDS)) {
+            "effect" | "elsewhere" => match self.single_value(src, st, &quoted_or(Effect::WORDS)) {
                 Some(v) => match self.choice(src, v, Effect::WORDS) {
+                    Some(k) if head == "elsewhere" => s.elsewhere = Some(Effect::ALL[k]),
                     Some(k) => s.effect = Some(Effect::ALL[k]),
                     None => s.broken = true,
                 },
@@ -3123,7 +3126,18 @@ impl<'a> Resolver<'a> {
                     gap: s.gap.unwrap_or(1),
                     disarms: s.disarms.unwrap_or(false),
                     other_moved: s.other_moved.flatten(),
+                    elsewhere: s.elsewhere,
                 };
+                if contact.elsewhere.is_some() && !s.region_given {
+                    self.fail_help(
+                        src,
+                        head.clone(),
+                        "`elsewhere` is the effect outside the region, and there is none",
+                        "no region",
+                        "add the region's lines (`both files z i`), or leave `elsewhere` out",
+                    );
+                    s.broken = true;
+                }
                 if contact.disarms && contact.effect != Effect::Win {
                     self.fail_help(
                         src,
@@ -3350,6 +3364,7 @@ struct Settings {
     opened_by: Option<Vec<Letter>>,
     disarms: Option<bool>,
     other_moved: Option<Option<bool>>,
+    elsewhere: Option<Effect>,
     of: Option<Whose>,
     moved: Option<Moved>,
     effect: Option<Effect>,

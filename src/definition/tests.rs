@@ -2260,6 +2260,7 @@ fn contacts_read_with_their_settings_and_defaults() {
             gap: 1,
             disarms: false,
             other_moved: None,
+            elsewhere: None,
         })
     );
     let Component::Alignment(k) = &d.rules[1].component else {
@@ -2324,6 +2325,10 @@ fn contacts_used_wrongly_are_errors_at_their_place() {
         ))
         .0,
         "a region off the board is refused as every region is"
+    );
+    assert_eq!(
+        one_error(&block("  pieces K\n  beside P\n  elsewhere loss\n")).0,
+        "`elsewhere` is the effect outside the region, and there is none"
     );
     assert_eq!(
         one_error(&block("  pieces K\n  beside P\n  disarms yes\n")).0,

@@ -504,6 +504,9 @@ fn out_rule(line: &mut impl FnMut(String), r: &Rule, def: &Definition) {
             if k.disarms {
                 set("disarms yes".into());
             }
+            if let Some(e) = k.elsewhere {
+                set(format!("elsewhere {}", e.word()));
+            }
             if let Some(m) = k.other_moved {
                 set(format!("other-moved {}", yes(m)));
             }

@@ -32,6 +32,9 @@ pub struct Contact {
     pub disarms: bool,
     /// Whether the second piece must (or must not) be one the turn moved.
     pub other_moved: Option<bool>,
+    /// The effect of a contact where the pieces do not stand as the region says
+    /// (`elsewhere`); `None`: there is no contact there.
+    pub elsewhere: Option<Effect>,
 }
 
 /// Where the piece a turn moved came from (`None`: from the hand) and where it stands.
@@ -132,6 +135,7 @@ impl Contact {
             gap: if line { k.gap } else { 0 },
             disarms: k.disarms,
             other_moved: k.other_moved,
+            elsewhere: k.elsewhere,
         }
     }
 
@@ -147,7 +151,8 @@ impl Contact {
         self.find_among(c, board, &Spots::of(c, board), mover, arrival)
     }
 
-    /// [`Self::find`] among the pieces on `spots` (the board's [`Spots`]).
+    /// [`Self::find`] among the pieces on `spots` (the board's [`Spots`]): a contact with
+    /// the component's own effect.
     pub fn find_among(
         &self,
         c: &super::Compiled,
@@ -155,6 +160,24 @@ impl Contact {
         spots: &Spots,
         mover: Color,
         arrival: Arrivals,
+    ) -> Option<(Sq, Sq)> {
+        self.find_effect(c, board, spots, mover, arrival, self.effect)
+    }
+
+    /// The effects this component may have: its own, and where the pieces stand otherwise.
+    pub fn effects(&self) -> impl Iterator<Item = Effect> + '_ {
+        std::iter::once(self.effect).chain(self.elsewhere.filter(|e| *e != self.effect))
+    }
+
+    /// The first contact whose effect, by where its pieces stand, is `want`.
+    pub fn find_effect(
+        &self,
+        c: &super::Compiled,
+        board: &Board,
+        spots: &Spots,
+        mover: Color,
+        arrival: Arrivals,
+        want: Effect,
     ) -> Option<(Sq, Sq)> {
         let region = self.region.as_ref().map(|r| &r[mover.index()]);
         let inside = |sq: Sq, who: Standing| {
@@ -170,7 +193,11 @@ impl Contact {
             if !is_of(code, mover) || !c.kind_at(code).is_some_and(|k| self.pieces.has(k)) {
                 continue;
             }
-            if !inside(sq, Standing::Piece) || !self.moved_ok(sq, region, arrival) {
+            if !self.moved_ok(sq, region, arrival) {
+                continue;
+            }
+            let piece_inside = inside(sq, Standing::Piece);
+            if !piece_inside && self.elsewhere.is_none() {
                 continue;
             }
             for &d in &self.steps {
@@ -193,11 +220,15 @@ impl Contact {
                         && c.kind_at(code).is_some_and(|k| self.beside.has(k))
                         && empty >= u32::from(self.gap)
                         && at != sq
-                        && inside(at, Standing::Beside)
                         && self.other_moved.is_none_or(|must| {
                             arrival.iter().flatten().any(|a| a.to == at) == must
                         });
-                    if touches {
+                    let effect = if piece_inside && inside(at, Standing::Beside) {
+                        Some(self.effect)
+                    } else {
+                        self.elsewhere
+                    };
+                    if touches && effect == Some(want) {
                         return Some((sq, at));
                     }
                     break;
@@ -232,10 +263,9 @@ impl super::Compiled {
     /// before `check` (asked before it), else those after.
     fn refusing(&self, before: bool) -> impl Iterator<Item = (usize, &Contact)> {
         let check = self.check.map_or(usize::MAX, |(t, _)| t.index);
-        self.contacts
-            .iter()
-            .enumerate()
-            .filter(move |(_, k)| k.effect == Effect::Illegal && (k.tag.index < check) == before)
+        self.contacts.iter().enumerate().filter(move |(_, k)| {
+            k.effects().any(|e| e == Effect::Illegal) && (k.tag.index < check) == before
+        })
     }
 }
 
@@ -247,7 +277,10 @@ impl Position {
         let arrival = Arrival::of(m);
         let spots = Spots::of(c, board);
         c.refusing(before)
-            .find(|(_, k)| k.find_among(c, board, &spots, self.turn, arrival).is_some())
+            .find(|(_, k)| {
+                k.find_effect(c, board, &spots, self.turn, arrival, Effect::Illegal)
+                    .is_some()
+            })
             .map(|(i, _)| i)
     }
 
@@ -259,12 +292,12 @@ impl Position {
         let mut disarming = c
             .contacts
             .iter()
-            .filter(|k| k.effect == Effect::Win && k.disarms)
+            .filter(|k| k.disarms && k.effects().any(|e| e == Effect::Win))
             .peekable();
         disarming.peek()?;
         let spots = Spots::of(c, board);
         disarming
-            .find_map(|k| k.find_among(c, board, &spots, self.turn, arrival))
+            .find_map(|k| k.find_effect(c, board, &spots, self.turn, arrival, Effect::Win))
             .map(|(_, other)| other)
     }
 
@@ -275,7 +308,6 @@ impl Position {
     pub(super) fn contact_ending(&self) -> Option<(Color, Value, &'static str)> {
         let c = self.c;
         let last = self.turn.other();
-        let deciding = || c.contacts.iter().filter(|k| k.effect != Effect::Illegal);
         let value = |e: Effect| {
             if e == Effect::Win {
                 Value::Win
@@ -284,29 +316,42 @@ impl Position {
             }
         };
         let spots = Spots::of(c, &self.board);
+        // The first component, in the order written, with a deciding contact of `color`.
+        let decided = |color: Color, arrival: Arrivals, wins_only: bool| {
+            c.contacts.iter().find_map(|k| {
+                if wins_only && k.moved != Moved::Any {
+                    return None;
+                }
+                k.effects()
+                    .filter(|&e| e == Effect::Win || e == Effect::Loss && !wins_only)
+                    .find(|&e| {
+                        k.find_effect(c, &self.board, &spots, color, arrival, e)
+                            .is_some()
+                    })
+                    .map(|e| (color, value(e), k.tag.rule))
+            })
+        };
         if self.arrival.iter().any(Option::is_some) {
-            return deciding()
-                .find(|k| {
-                    k.find_among(c, &self.board, &spots, last, self.arrival)
-                        .is_some()
-                })
-                .map(|k| (last, value(k.effect), k.tag.rule));
+            return decided(last, self.arrival, false);
         }
-        [last, self.turn].into_iter().find_map(|color| {
-            deciding()
-                .filter(|k| k.effect == Effect::Win && k.moved == Moved::Any)
-                .find(|k| {
-                    k.find_among(c, &self.board, &spots, color, [None, None])
-                        .is_some()
-                })
-                .map(|k| (color, Value::Win, k.tag.rule))
-        })
+        [last, self.turn]
+            .into_iter()
+            .find_map(|color| decided(color, [None, None], true))
     }
 
     /// The refusal of `m` by the contact component `index`, played into `next`.
     pub(super) fn contact_step(&self, index: usize, m: Move, next: &Position) -> Step {
         let k = &self.c.contacts[index];
-        let found = k.find(self.c, &next.board, self.turn, Arrival::of(m));
+        let spots = Spots::of(self.c, &next.board);
+        let arrival = Arrival::of(m);
+        let found = k.find_effect(
+            self.c,
+            &next.board,
+            &spots,
+            self.turn,
+            arrival,
+            Effect::Illegal,
+        );
         let note = match found {
             Some((a, b)) => format!(
                 "{}: a turn may not leave it",
@@ -321,7 +366,13 @@ impl Position {
     pub(super) fn contact_effect_step(&self, m: Move, next: &Position) -> Option<Step> {
         let (color, value, rule) = next.contact_ending()?;
         let k = self.c.contacts.iter().find(|k| k.tag.rule == rule)?;
-        let (a, b) = k.find(self.c, &next.board, color, Arrival::of(m))?;
+        let effect = if value == Value::Win {
+            Effect::Win
+        } else {
+            Effect::Loss
+        };
+        let spots = Spots::of(self.c, &next.board);
+        let (a, b) = k.find_effect(self.c, &next.board, &spots, color, Arrival::of(m), effect)?;
         let outcome = match value {
             Value::Win => "the side that moved wins",
             _ => "the side that moved loses",
@@ -407,7 +458,13 @@ pub fn summary(
         Effect::Win => "the mover wins",
         Effect::Loss => "the mover loses",
     };
-    format!("a turn that leaves {first} {relation} {second}{region}: {effect}")
+    let elsewhere = match k.elsewhere {
+        None => "",
+        Some(Effect::Illegal) => "; standing otherwise, it may not be played",
+        Some(Effect::Win) => "; standing otherwise, the mover wins",
+        Some(Effect::Loss) => "; standing otherwise, the mover loses",
+    };
+    format!("a turn that leaves {first} {relation} {second}{region}: {effect}{elsewhere}")
 }
 
 #[cfg(test)]

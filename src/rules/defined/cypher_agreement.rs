@@ -334,6 +334,12 @@ option spy-beside-own-king {
   reason "main III.ii.c forbids the Spy's step; flipping VII.d.3 flips the King"
 }
 
+option spy-beside-enemy-king {
+  values illegal loses
+  default illegal
+  reason "main III.ii.c: the Spy cannot move next to either King; flipping VII.d.2 flips a Spy next to a King outside Court"
+}
+
 option king-into-spy-line {
   values loses illegal
   default loses
@@ -417,6 +423,11 @@ adjacency {
   pieces S
   beside K
   moved yes
+  elsewhere illegal
+  elsewhere loss when spy-beside-enemy-king loses
+  standing beside
+  both files z i
+  both ranks 0 10
 }
 
 adjacency {
@@ -541,6 +552,7 @@ fn kings_and_spies_agree_under_each_reading() {
         ("king-beside-own-spy", "loses", "king-beside-own-spy"),
         ("spy-beside-enemy-spy", "loses", "spy-beside-enemy-spy"),
         ("spy-beside-own-king", "loses", "spy-beside-own-king"),
+        ("spy-beside-enemy-king", "loses", "spy-beside-king"),
         ("king-into-spy-line", "illegal", "king-into-spy-line"),
         ("field-spy-checks", "yes", "own-king-in-check"),
     ] {

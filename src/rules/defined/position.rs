@@ -2410,9 +2410,13 @@ impl Tester {
         }
         let shields = Self::shields(pos, &royals);
         let contacts_quiet = c.contacts.iter().all(|k| {
+            use crate::definition::model::Effect;
+            let spots = super::contact::Spots::of(c, &pos.board);
             !k.line
-                && (k.effect == crate::definition::model::Effect::Loss
-                    || k.find(c, &pos.board, us, [None, None]).is_none())
+                && [Effect::Illegal, Effect::Win].iter().all(|&e| {
+                    k.find_effect(c, &pos.board, &spots, us, [None, None], e)
+                        .is_none()
+                })
         });
         Tester {
             royals,
