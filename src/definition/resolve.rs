@@ -2158,18 +2158,12 @@ impl<'a> Resolver<'a> {
                     None => s.broken = true,
                 }
             }
-            "value" => match self.single_value(src, st, &quoted_or(Value::WORDS)) {
-                Some(v) => match self.choice(src, v, Value::WORDS) {
-                    Some(k) => s.value = Some(Value::ALL[k]),
-                    None => s.broken = true,
-                },
+            "value" => match self.worded(src, st, Value::WORDS, Value::ALL) {
+                Some(w) => s.value = Some(w),
                 None => s.broken = true,
             },
-            "safety" => match self.single_value(src, st, &quoted_or(Safety::WORDS)) {
-                Some(v) => match self.choice(src, v, Safety::WORDS) {
-                    Some(k) => s.safety = Some(Safety::ALL[k]),
-                    None => s.broken = true,
-                },
+            "safety" => match self.worded(src, st, Safety::WORDS, Safety::ALL) {
+                Some(w) => s.safety = Some(w),
                 None => s.broken = true,
             },
             "steps" | "checks" | "times" | "moves" => {
@@ -2215,11 +2209,8 @@ impl<'a> Resolver<'a> {
                 },
                 None => s.broken = true,
             },
-            "onto" => match self.single_value(src, st, &quoted_or(Onto::WORDS)) {
-                Some(v) => match self.choice(src, v, Onto::WORDS) {
-                    Some(k) => s.onto = Some(Onto::ALL[k]),
-                    None => s.broken = true,
-                },
+            "onto" => match self.worded(src, st, Onto::WORDS, Onto::ALL) {
+                Some(w) => s.onto = Some(w),
                 None => s.broken = true,
             },
             "opening" => {
@@ -2244,18 +2235,12 @@ impl<'a> Resolver<'a> {
                 cells.dedup();
                 s.opening = Some(cells);
             }
-            "pattern" => match self.single_value(src, st, &quoted_or(FlipPattern::WORDS)) {
-                Some(v) => match self.choice(src, v, FlipPattern::WORDS) {
-                    Some(k) => s.pattern = Some(FlipPattern::ALL[k]),
-                    None => s.broken = true,
-                },
+            "pattern" => match self.worded(src, st, FlipPattern::WORDS, FlipPattern::ALL) {
+                Some(w) => s.pattern = Some(w),
                 None => s.broken = true,
             },
-            "from" => match self.single_value(src, st, &quoted_or(Reach::WORDS)) {
-                Some(v) => match self.choice(src, v, Reach::WORDS) {
-                    Some(k) => s.from = Some(Reach::ALL[k]),
-                    None => s.broken = true,
-                },
+            "from" => match self.worded(src, st, Reach::WORDS, Reach::ALL) {
+                Some(w) => s.from = Some(w),
                 None => s.broken = true,
             },
             "while" => {
@@ -2288,40 +2273,25 @@ impl<'a> Resolver<'a> {
                     }
                 }
             }
-            "of" => match self.single_value(src, st, &quoted_or(Whose::WORDS)) {
-                Some(v) => match self.choice(src, v, Whose::WORDS) {
-                    Some(k) => s.of = Some(Whose::ALL[k]),
-                    None => s.broken = true,
-                },
+            "of" => match self.worded(src, st, Whose::WORDS, Whose::ALL) {
+                Some(w) => s.of = Some(w),
                 None => s.broken = true,
             },
-            "moved" => match self.single_value(src, st, &quoted_or(Moved::WORDS)) {
-                Some(v) => match self.choice(src, v, Moved::WORDS) {
-                    Some(k) => s.moved = Some(Moved::ALL[k]),
-                    None => s.broken = true,
-                },
+            "moved" => match self.worded(src, st, Moved::WORDS, Moved::ALL) {
+                Some(w) => s.moved = Some(w),
                 None => s.broken = true,
             },
-            "effect" | "elsewhere" => match self.single_value(src, st, &quoted_or(Effect::WORDS)) {
-                Some(v) => match self.choice(src, v, Effect::WORDS) {
-                    Some(k) if head == "elsewhere" => s.elsewhere = Some(Effect::ALL[k]),
-                    Some(k) => s.effect = Some(Effect::ALL[k]),
-                    None => s.broken = true,
-                },
+            "effect" | "elsewhere" => match self.worded(src, st, Effect::WORDS, Effect::ALL) {
+                Some(w) if head == "elsewhere" => s.elsewhere = Some(w),
+                Some(w) => s.effect = Some(w),
                 None => s.broken = true,
             },
-            "standing" => match self.single_value(src, st, &quoted_or(Standing::WORDS)) {
-                Some(v) => match self.choice(src, v, Standing::WORDS) {
-                    Some(k) => s.standing = Some(Standing::ALL[k]),
-                    None => s.broken = true,
-                },
+            "standing" => match self.worded(src, st, Standing::WORDS, Standing::ALL) {
+                Some(w) => s.standing = Some(w),
                 None => s.broken = true,
             },
-            "lines" => match self.single_value(src, st, &quoted_or(Lines::WORDS)) {
-                Some(v) => match self.choice(src, v, Lines::WORDS) {
-                    Some(k) => s.lines = Some(Lines::ALL[k]),
-                    None => s.broken = true,
-                },
+            "lines" => match self.worded(src, st, Lines::WORDS, Lines::ALL) {
+                Some(w) => s.lines = Some(w),
                 None => s.broken = true,
             },
             "other-moved" => match self.single_value(src, st, &quoted_or(OTHER_MOVED)) {
@@ -2338,11 +2308,8 @@ impl<'a> Resolver<'a> {
                 },
                 None => s.broken = true,
             },
-            "timing" => match self.single_value(src, st, &quoted_or(Timing::WORDS)) {
-                Some(v) => match self.choice(src, v, Timing::WORDS) {
-                    Some(k) => s.timing = Some(Timing::ALL[k]),
-                    None => s.broken = true,
-                },
+            "timing" => match self.worded(src, st, Timing::WORDS, Timing::ALL) {
+                Some(w) => s.timing = Some(w),
                 None => s.broken = true,
             },
             "rank" | "against" => {
@@ -2724,6 +2691,19 @@ impl<'a> Resolver<'a> {
     }
 
     /// The index of `v` among `choices`, or an error that lists them.
+    /// The setting's one value, a word of `words`, as its value in `all` (the enumeration in
+    /// the same order); `None` once the problem is reported.
+    fn worded<T: Copy>(
+        &mut self,
+        src: usize,
+        st: &Statement,
+        words: &[&str],
+        all: &[T],
+    ) -> Option<T> {
+        let v = self.single_value(src, st, &quoted_or(words))?;
+        self.choice(src, v, words).map(|k| all[k])
+    }
+
     fn choice(&mut self, src: usize, v: &SynValue, choices: &[&str]) -> Option<usize> {
         if let Some(k) = choices.iter().position(|c| *c == v.text) {
             return Some(k);
