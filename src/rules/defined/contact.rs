@@ -139,37 +139,15 @@ impl Contact {
         }
     }
 
-    /// The first contact on `board` after a turn of `mover` whose moved pieces are
-    /// `arrival`: the square of the piece of `pieces`, and of the piece it touches or faces.
-    pub fn find(
-        &self,
-        c: &super::Compiled,
-        board: &Board,
-        mover: Color,
-        arrival: Arrivals,
-    ) -> Option<(Sq, Sq)> {
-        self.find_among(c, board, &Spots::of(c, board), mover, arrival)
-    }
-
-    /// [`Self::find`] among the pieces on `spots` (the board's [`Spots`]): a contact with
-    /// the component's own effect.
-    pub fn find_among(
-        &self,
-        c: &super::Compiled,
-        board: &Board,
-        spots: &Spots,
-        mover: Color,
-        arrival: Arrivals,
-    ) -> Option<(Sq, Sq)> {
-        self.find_effect(c, board, spots, mover, arrival, self.effect)
-    }
-
     /// The effects this component may have: its own, and where the pieces stand otherwise.
     pub fn effects(&self) -> impl Iterator<Item = Effect> + '_ {
         std::iter::once(self.effect).chain(self.elsewhere.filter(|e| *e != self.effect))
     }
 
-    /// The first contact whose effect, by where its pieces stand, is `want`.
+    /// The first contact on `board` after a turn of `mover` whose moved pieces are `arrival`,
+    /// among the pieces on `spots` (the board's [`Spots`]), whose effect, by where its pieces
+    /// stand, is `want`: the square of the piece of `pieces`, and of the piece it touches or
+    /// faces.
     pub fn find_effect(
         &self,
         c: &super::Compiled,
@@ -272,13 +250,18 @@ impl super::Compiled {
 impl Position {
     /// The first contact component, among those asked `before` the check test or after it,
     /// that refuses `m` played into `board`: its index in [`super::Compiled::contacts`].
-    pub(super) fn contact_refusal(&self, m: Move, board: &Board, before: bool) -> Option<usize> {
+    pub(super) fn contact_refusal(
+        &self,
+        m: Move,
+        board: &Board,
+        spots: &Spots,
+        before: bool,
+    ) -> Option<usize> {
         let c = self.c;
         let arrival = Arrival::of(m);
-        let spots = Spots::of(c, board);
         c.refusing(before)
             .find(|(_, k)| {
-                k.find_effect(c, board, &spots, self.turn, arrival, Effect::Illegal)
+                k.find_effect(c, board, spots, self.turn, arrival, Effect::Illegal)
                     .is_some()
             })
             .map(|(i, _)| i)
@@ -286,18 +269,13 @@ impl Position {
 
     /// The square of the piece a winning contact with `disarms yes` after `m` (played into
     /// `board`) takes out of play: the turn that flips it is not judged by its attacks.
-    pub(super) fn flipped_after(&self, m: Move, board: &Board) -> Option<Sq> {
+    pub(super) fn flipped_after(&self, m: Move, board: &Board, spots: &Spots) -> Option<Sq> {
         let c = self.c;
         let arrival = Arrival::of(m);
-        let mut disarming = c
-            .contacts
+        c.contacts
             .iter()
             .filter(|k| k.disarms && k.effects().any(|e| e == Effect::Win))
-            .peekable();
-        disarming.peek()?;
-        let spots = Spots::of(c, board);
-        disarming
-            .find_map(|k| k.find_effect(c, board, &spots, self.turn, arrival, Effect::Win))
+            .find_map(|k| k.find_effect(c, board, spots, self.turn, arrival, Effect::Win))
             .map(|(_, other)| other)
     }
 

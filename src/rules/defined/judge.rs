@@ -4,6 +4,7 @@
 //! the legality test ([`Position::forbidder`]) are the same code the legal moves come from.
 
 use super::position::{CastleBar, Colours, DropBar, Forbid, Move, Position, Special};
+use super::zones::Shut;
 use crate::rules::board::cell;
 use crate::rules::explain::{Step, StepVerdict};
 use crate::rules::movement::{walk, Landing};
@@ -1286,35 +1287,29 @@ impl Position {
         };
         let name = self.kind_name(first.from);
         let (f, t) = (self.square_name(first.from), self.square_name(first.to));
-        let kind = c.kind_at(self.board.cell(first.from)).unwrap_or(0);
-        let Some(opened) = c.opened(kind, us, first.from, first.to) else {
-            let openers = kind_names(c, door.opened_by);
-            return vec![Step::forbids(
-                door.tag.rule,
-                format!(
-                    "a second action enters the region of {} only after a {openers} leaves it, and the {name} from {f} to {t} does not",
-                    door.tag.rule
-                ),
-            )];
+        let (opened, next) = match self.exit(first) {
+            Ok(exit) => exit,
+            Err(Shut::NoExit) => {
+                let openers = kind_names(c, door.opened_by);
+                return vec![Step::forbids(
+                    door.tag.rule,
+                    format!(
+                        "a second action enters the region of {} only after a {openers} leaves it, and the {name} from {f} to {t} does not",
+                        door.tag.rule
+                    ),
+                )];
+            }
+            Err(Shut::Contact(k, next)) => return vec![self.contact_step(k, first, &next)],
+            Err(Shut::Ends) => {
+                return vec![Step::forbids(
+                    rule_id("game-over"),
+                    format!(
+                        "the {name}'s move from {f} to {t} ends the game: no second action follows"
+                    ),
+                )]
+            }
         };
         let n = &c.no_entries[opened];
-        let mut next = self.clone();
-        next.apply(first);
-        if !c.contacts.is_empty() {
-            for before in [true, false] {
-                if let Some(k) = self.contact_refusal(first, &next.board, before) {
-                    return vec![self.contact_step(k, first, &next)];
-                }
-            }
-        }
-        if next.decided().is_some() {
-            return vec![Step::forbids(
-                rule_id("game-over"),
-                format!(
-                    "the {name}'s move from {f} to {t} ends the game: no second action follows"
-                ),
-            )];
-        }
         let entries = next.entries(opened, us);
         let mut after = next.clone();
         after.turn = us;

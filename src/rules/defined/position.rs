@@ -1588,9 +1588,10 @@ impl Position {
                 return None;
             }
         }
-        let contacts = !c.contacts.is_empty();
-        if contacts {
-            if let Some(k) = self.contact_refusal(m, board, true) {
+        // The pieces the contact components look at, found once for the three questions.
+        let spots = (!c.contacts.is_empty()).then(|| super::contact::Spots::of(c, board));
+        if let Some(spots) = &spots {
+            if let Some(k) = self.contact_refusal(m, board, spots, true) {
                 return Some(Forbid::Contact(k));
             }
         }
@@ -1598,27 +1599,17 @@ impl Position {
             // A gated piece that does not shield is lifted for the test (Fairy-Stockfish's),
             // and so is a piece a winning contact flips: the turn that flips it is not judged
             // by its attack.
-            let flipped = if contacts {
-                self.flipped_after(m, board)
-            } else {
-                None
-            };
-            let lifted = match (m.gated(), flipped) {
-                (Some((_, at)), _) if !c.gate_shields => {
-                    let mut b = board.clone();
-                    b.put(at.square(), None);
-                    if let Some(sq) = flipped {
-                        b.put(sq.square(), None);
-                    }
-                    Some(b)
-                }
-                (_, Some(sq)) => {
-                    let mut b = board.clone();
+            let gated = m.gated().filter(|_| !c.gate_shields).map(|(_, at)| at);
+            let flipped = spots
+                .as_ref()
+                .and_then(|spots| self.flipped_after(m, board, spots));
+            let lifted = (gated.is_some() || flipped.is_some()).then(|| {
+                let mut b = board.clone();
+                for sq in gated.into_iter().chain(flipped) {
                     b.put(sq.square(), None);
-                    Some(b)
                 }
-                _ => None,
-            };
+                b
+            });
             let judged = lifted.as_ref().unwrap_or(board);
             if !royals_safe(c, judged, safety, royals(us), royal_count(us), them) {
                 return Some(Forbid::Check);
@@ -1627,8 +1618,8 @@ impl Position {
         if c.no_giving_check.is_some() && royals(them).any(|sq| attacked_on(c, board, sq, us)) {
             return Some(Forbid::GivesCheck);
         }
-        if contacts {
-            if let Some(k) = self.contact_refusal(m, board, false) {
+        if let Some(spots) = &spots {
+            if let Some(k) = self.contact_refusal(m, board, spots, false) {
                 return Some(Forbid::Contact(k));
             }
         }
@@ -2409,15 +2400,17 @@ impl Tester {
             }
         }
         let shields = Self::shields(pos, &royals);
-        let contacts_quiet = c.contacts.iter().all(|k| {
+        let contacts_quiet = c.contacts.is_empty() || {
             use crate::definition::model::Effect;
             let spots = super::contact::Spots::of(c, &pos.board);
-            !k.line
-                && [Effect::Illegal, Effect::Win].iter().all(|&e| {
-                    k.find_effect(c, &pos.board, &spots, us, [None, None], e)
-                        .is_none()
-                })
-        });
+            c.contacts.iter().all(|k| {
+                !k.line
+                    && [Effect::Illegal, Effect::Win].iter().all(|&e| {
+                        k.find_effect(c, &pos.board, &spots, us, [None, None], e)
+                            .is_none()
+                    })
+            })
+        };
         Tester {
             royals,
             theirs,

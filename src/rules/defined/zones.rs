@@ -58,6 +58,16 @@ impl NoEntry {
     }
 }
 
+/// Why a first action opens no region for a second ([`Position::exit`]).
+pub enum Shut {
+    /// It is no plain move of an `opened-by` piece out of its region.
+    NoExit,
+    /// The contact component of that index refuses it, played into that position.
+    Contact(usize, Box<Position>),
+    /// It ends the game.
+    Ends,
+}
+
 /// The component that keeps a piece from a square.
 #[derive(Clone, Copy, Debug)]
 pub enum Bar<'a> {
@@ -195,31 +205,13 @@ impl Position {
     /// outside moves into the region by its own movement, judged on the board the first
     /// leaves; the mover's royal pieces are judged at the end of the turn.
     pub(super) fn with_entries(&self, out: &mut Vec<Move>) {
-        let c = self.c;
         let us = self.turn;
         let mut firsts = Vec::new();
         self.pseudo_moves(&mut firsts);
         for m in firsts {
-            if !matches!(m.special, Special::None | Special::Step) || m.block.is_some() {
-                continue;
-            }
-            let Some(kind) = c.kind_at(self.board.cell(m.from)) else {
+            let Ok((opened, next)) = self.exit(m) else {
                 continue;
             };
-            let Some(opened) = c.opened(kind, us, m.from, m.to) else {
-                continue;
-            };
-            let mut next = self.clone();
-            next.apply(m);
-            if !c.contacts.is_empty()
-                && (self.contact_refusal(m, &next.board, true).is_some()
-                    || self.contact_refusal(m, &next.board, false).is_some())
-            {
-                continue;
-            }
-            if next.decided().is_some() {
-                continue;
-            }
             for (from, to) in next.entries(opened, us) {
                 let turn = Move {
                     then: Some((from, to)),
@@ -232,6 +224,34 @@ impl Position {
                 }
             }
         }
+    }
+
+    /// The first action `m` of a turn of two, judged by itself: a plain move of an
+    /// `opened-by` piece out of its region, which no contact component refuses (check waits
+    /// for the end of the turn) and which does not end the game. The component it opens, and
+    /// the position it leaves; or why it opens nothing.
+    pub(super) fn exit(&self, m: Move) -> Result<(usize, Position), Shut> {
+        let c = self.c;
+        let plain = matches!(m.special, Special::None | Special::Step) && m.block.is_none();
+        let opened = c
+            .kind_at(self.board.cell(m.from))
+            .filter(|_| plain)
+            .and_then(|kind| c.opened(kind, self.turn, m.from, m.to))
+            .ok_or(Shut::NoExit)?;
+        let mut next = self.clone();
+        next.apply(m);
+        if !c.contacts.is_empty() {
+            let spots = super::contact::Spots::of(c, &next.board);
+            for before in [true, false] {
+                if let Some(k) = self.contact_refusal(m, &next.board, &spots, before) {
+                    return Err(Shut::Contact(k, Box::new(next)));
+                }
+            }
+        }
+        if next.decided().is_some() {
+            return Err(Shut::Ends);
+        }
+        Ok((opened, next))
     }
 
     /// The moves of `color`'s pieces (this board, whoever is to move) into the region of the
