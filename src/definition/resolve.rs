@@ -1608,7 +1608,8 @@ impl<'a> Resolver<'a> {
         let Some(default) = default else {
             return Some(OptionDecl {
                 name: nv.text.clone(),
-                default: values[0].clone(),
+                // `values` with no value is reported above; the option still stands.
+                default: values.first().cloned().unwrap_or_default(),
                 values,
                 reason: reason.unwrap_or_default(),
                 span: self.model_span(src, &stmt.span),
