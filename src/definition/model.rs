@@ -532,6 +532,19 @@ pub enum Component {
         /// `onto enclosing` as Fairy-Stockfish tests it: a line runs over holes, so a drop
         /// next to an enemy piece may enclose nothing (the rules: a hole ends the line).
         through_holes: bool,
+        /// A side in check may drop (`in-check no`: it must answer the check by a move).
+        in_check: bool,
+        /// A drop may give check (`gives-check no`: Fairy-Stockfish's `dropChecks = false`).
+        gives_check: bool,
+    },
+    /// A captured piece of `pieces` is kept for its owner (a prisoner), who may release it
+    /// instead of moving onto an empty square of the side's `region`, as a drop that
+    /// `in_check` and `gives_check` bind as they bind `drops`.
+    Prisoners {
+        pieces: Vec<char>,
+        region: Sides<Region>,
+        in_check: bool,
+        gives_check: bool,
     },
     /// After a move or a drop, the enemy pieces of the `pattern` change sides, keeping their
     /// kinds.
@@ -644,6 +657,7 @@ impl Component {
             Component::Alignment(_) => "alignment",
             Component::Drops { .. } => "drops",
             Component::CapturesToHand => "captures-to-hand",
+            Component::Prisoners { .. } => "prisoners",
             Component::Gating { .. } => "gating",
             Component::HopLimit { .. } => "hop-limit",
             Component::Pass { .. } => "pass",
@@ -662,7 +676,9 @@ impl Component {
     pub fn gives_hands(&self) -> bool {
         match self {
             Component::Drops { free, .. } => !free,
-            Component::CapturesToHand | Component::Gating { .. } => true,
+            Component::CapturesToHand | Component::Gating { .. } | Component::Prisoners { .. } => {
+                true
+            }
             _ => false,
         }
     }

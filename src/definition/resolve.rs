@@ -89,6 +89,7 @@ pub const COMPONENTS: &[&str] = &[
     "flying-royals",
     "drops",
     "captures-to-hand",
+    "prisoners",
     "gating",
     "hop-limit",
     "pass",
@@ -161,6 +162,7 @@ pub const YES_NO_SETTINGS: &[&str] = &[
     "take-where-it-steps",
     "through-holes",
     "disarms",
+    "gives-check",
 ];
 const YES_NO: &[&str] = &["yes", "no"];
 /// The words of `other-moved`, in the order the resolver reads them.
@@ -229,6 +231,16 @@ pub fn component_settings(component: &str) -> &'static [&'static str] {
             "onto",
             "opening",
             "through-holes",
+            "in-check",
+            "gives-check",
+            "white",
+            "black",
+            "both",
+        ],
+        "prisoners" => &[
+            "pieces",
+            "in-check",
+            "gives-check",
             "white",
             "black",
             "both",
@@ -2151,6 +2163,7 @@ impl<'a> Resolver<'a> {
                                 "take-where-it-steps" => s.where_it_steps = b,
                                 "through-holes" => s.through_holes = b,
                                 "disarms" => s.disarms = b,
+                                "gives-check" => s.gives_check = b,
                                 _ => s.captured_only = b,
                             }
                         }
@@ -2845,6 +2858,22 @@ impl<'a> Resolver<'a> {
                         cells: s.opening.clone().unwrap_or_default(),
                     },
                     through_holes: s.through_holes.unwrap_or(false),
+                    in_check: s.in_check.unwrap_or(true),
+                    gives_check: s.gives_check.unwrap_or(true),
+                }
+            }
+            "prisoners" => {
+                if s.pieces.is_none() {
+                    missing.push((
+                        "`pieces`",
+                        "name the kinds kept for their owner when captured: `pieces P`",
+                    ));
+                }
+                Component::Prisoners {
+                    pieces: letters(&s.pieces).unwrap_or_default(),
+                    region: region(s),
+                    in_check: s.in_check.unwrap_or(true),
+                    gives_check: s.gives_check.unwrap_or(true),
                 }
             }
             "captures-to-hand" => Component::CapturesToHand,
@@ -3344,6 +3373,7 @@ struct Settings {
     while_present: Option<(Whose, Vec<Letter>)>,
     opened_by: Option<Vec<Letter>>,
     disarms: Option<bool>,
+    gives_check: Option<bool>,
     other_moved: Option<Option<bool>>,
     elsewhere: Option<Effect>,
     of: Option<Whose>,

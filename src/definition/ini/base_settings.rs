@@ -77,7 +77,7 @@ pub const BASE_SETTINGS: &[(&str, &[&str])] = &[
     ("snailtrail", &["wallingRule"]),
     ("spartan", &["castlingKingPieceBlack", "castlingKingPieceWhite", "dupleCheck", "nMoveRuleTypes", "nMoveRuleTypesBlack", "nMoveRuleTypesWhite"]),
     ("suicide", &["castlingKingPieceBlack", "castlingKingPieceWhite"]),
-    ("supply", &["dropChecks", "nFoldValue", "perpetualCheckIllegal", "soldierPromotionRank", "twoBoards"]),
+    ("supply", &["nFoldValue", "perpetualCheckIllegal", "soldierPromotionRank", "twoBoards"]),
     ("threekings", &["castlingKingPieceBlack", "castlingKingPieceWhite"]),
     ("torishogi", &["dropNoDoubledCount", "nFoldValue", "perpetualCheckIllegal", "shogiPawnDropMateIllegal"]),
     ("wolf", &["enPassantTypesBlack", "enPassantTypesWhite", "nMoveRuleTypes", "nMoveRuleTypesBlack", "nMoveRuleTypesWhite"]),

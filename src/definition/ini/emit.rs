@@ -393,9 +393,16 @@ fn out_rule(line: &mut impl FnMut(String), r: &Rule, def: &Definition) {
             onto,
             opening,
             through_holes,
+            in_check,
+            gives_check,
         } => {
             if !pieces.is_empty() {
                 set(format!("pieces {}", letters(pieces)));
+            }
+            for (name, on) in [("in-check", in_check), ("gives-check", gives_check)] {
+                if !*on {
+                    set(format!("{name} no"));
+                }
             }
             let flags = [
                 ("no-doubled", no_doubled),
@@ -424,6 +431,22 @@ fn out_rule(line: &mut impl FnMut(String), r: &Rule, def: &Definition) {
                     .map(|c| crate::definition::fen::square_name(*c))
                     .collect();
                 set(format!("opening {}", names.join(" ")));
+            }
+            if region.iter().any(|r| !r.cells.is_empty()) {
+                region_lines(region, def).into_iter().for_each(&mut set);
+            }
+        }
+        Component::Prisoners {
+            pieces,
+            region,
+            in_check,
+            gives_check,
+        } => {
+            set(format!("pieces {}", letters(pieces)));
+            for (name, on) in [("in-check", in_check), ("gives-check", gives_check)] {
+                if !*on {
+                    set(format!("{name} no"));
+                }
             }
             if region.iter().any(|r| !r.cells.is_empty()) {
                 region_lines(region, def).into_iter().for_each(&mut set);

@@ -327,6 +327,11 @@ pub const TABLE: &[(&str, Apply, &str)] = &[
         "`drops`: `must` (every `drops` component)",
     ),
     (
+        "dropChecks",
+        drop_checks,
+        "`drops`: `gives-check` (every `drops` component)",
+    ),
+    (
         "firstRankPawnDrops",
         first_rank_pawn_drops,
         "`pawn-drops`: the pawn may be dropped on its first rank",
@@ -372,7 +377,6 @@ pub const TABLE: &[(&str, Apply, &str)] = &[
 /// used" (a section may write that value; any other is refused naming the setting).
 pub const UNSUPPORTED: &[(&str, &str)] = &[
     ("dropLoop", "false"),
-    ("dropChecks", "true"),
     ("dropPromoted", "false"),
     ("sittuyinPromotion", "false"),
     ("sittuyinRookDrop", "false"),
@@ -560,6 +564,8 @@ pub struct DropView {
     no_doubled: Option<char>,
     /// `mustDrop`.
     must: bool,
+    /// `dropChecks`: a drop may give check.
+    checks: bool,
     /// `dropOppositeColoredBishop`, as the bundled placement has it.
     opposite: Vec<char>,
 }
@@ -573,6 +579,7 @@ impl DropView {
             zone: false,
             no_doubled: None,
             must: false,
+            checks: true,
             opposite: Vec::new(),
         }
     }
@@ -1889,6 +1896,8 @@ impl State {
             onto: crate::definition::model::Onto::Anywhere,
             opening: Region::default(),
             through_holes: false,
+            in_check: true,
+            gives_check: view.checks,
         };
         let mut new: Vec<(&str, String, Component)> = Vec::new();
         if view.on {
@@ -2835,6 +2844,12 @@ fn piece_drops(s: &mut State, a: &Arg<'_>) -> Result<(), Problem> {
 fn must_drop(s: &mut State, a: &Arg<'_>) -> Result<(), Problem> {
     let on = boolean(a)?;
     drops(s, a)?.must = on;
+    Ok(())
+}
+
+fn drop_checks(s: &mut State, a: &Arg<'_>) -> Result<(), Problem> {
+    let on = boolean(a)?;
+    drops(s, a)?.checks = on;
     Ok(())
 }
 

@@ -166,15 +166,34 @@ fn unknown_setting_with_did_you_mean_at_its_line() {
 
 #[test]
 fn unsupported_setting_unless_at_its_default() {
-    let r = refused("[a:chess]\ndropChecks = false\n", "a");
+    let r = refused("[a:chess]\ndropLoop = true\n", "a");
     assert!(
         r.message
-            .contains("the setting `dropChecks` is not supported yet"),
+            .contains("the setting `dropLoop` is not supported yet"),
         "{}",
         r.message
     );
     assert!(r.message.contains("t.ini:2:1"), "{}", r.message);
-    assert!(one("[a:chess]\ndropChecks = true\n", "a").is_ok());
+    assert!(one("[a:chess]\ndropLoop = false\n", "a").is_ok());
+}
+
+/// `dropChecks = false` makes every drop component refuse a drop that gives check.
+#[test]
+fn drop_checks_false_is_gives_check_no() {
+    let i = one("[q:crazyhouse]\ndropChecks = false\n", "q").unwrap();
+    let gives: Vec<bool> = i
+        .definition
+        .rules
+        .iter()
+        .filter_map(|r| match &r.component {
+            Component::Drops { gives_check, .. } => Some(*gives_check),
+            _ => None,
+        })
+        .collect();
+    assert!(!gives.is_empty() && gives.iter().all(|g| !g), "{}", i.text);
+    assert!(i.text.contains("gives-check no"), "{}", i.text);
+    let plain = one("[q:crazyhouse]\ndropChecks = true\n", "q").unwrap();
+    assert!(!plain.text.contains("gives-check"), "{}", plain.text);
 }
 
 /// A setting the import does not follow, written at Fairy-Stockfish's default over a built-in

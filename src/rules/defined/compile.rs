@@ -219,6 +219,12 @@ pub struct Drops {
     pub opening: Vec<Sq>,
     /// `onto enclosing` read as Fairy-Stockfish reads it: lines run over holes.
     pub through_holes: bool,
+    /// A side in check may drop.
+    pub in_check: bool,
+    /// A drop may give check.
+    pub gives_check: bool,
+    /// The drop releases a prisoner (`prisoners`): the same test, worded as a release.
+    pub release: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -303,6 +309,8 @@ pub struct Compiled {
     pub drop_of: Vec<Option<usize>>,
     /// `captures-to-hand`.
     pub captures_to_hand: Option<Tag>,
+    /// `prisoners`: the kinds a capture keeps for their owner, not the capturer.
+    pub kept: KindSet,
     /// `gating`.
     pub gating: Option<Tag>,
     /// `gating`'s `shields`: a piece put down counts when the move's check is judged.
@@ -475,6 +483,7 @@ impl Compiled {
             drops: Vec::new(),
             drop_of: Vec::new(),
             captures_to_hand: None,
+            kept: KindSet::default(),
             gating: None,
             gate_shields: true,
             opposite_colours: None,
@@ -726,6 +735,8 @@ impl Compiled {
                     onto,
                     opening,
                     through_holes,
+                    in_check,
+                    gives_check,
                 } => {
                     if !opposite_colours.is_empty() {
                         c.opposite_colours = Some((tag, set(opposite_colours)));
@@ -756,6 +767,34 @@ impl Compiled {
                             .map(|c| Sq::of(Square::new(c.file, c.rank)))
                             .collect(),
                         through_holes: *through_holes,
+                        in_check: *in_check,
+                        gives_check: *gives_check,
+                        release: false,
+                    })
+                }
+                Component::Prisoners {
+                    pieces,
+                    region,
+                    in_check,
+                    gives_check,
+                } => {
+                    c.kept.0 |= set(pieces).0;
+                    c.hands = true;
+                    c.drops.push(Drops {
+                        tag,
+                        region: sides(region),
+                        no_doubled: false,
+                        no_mate: false,
+                        immobile: true,
+                        must: false,
+                        promoted: false,
+                        free: false,
+                        onto: Onto::Anywhere,
+                        opening: Vec::new(),
+                        through_holes: false,
+                        in_check: *in_check,
+                        gives_check: *gives_check,
+                        release: true,
                     })
                 }
                 Component::Gating { shields } => {
@@ -805,9 +844,16 @@ impl Compiled {
                 }
             }
         }
-        // A component naming a kind wins over one naming none, wherever it is written.
-        for (at, rule) in def.rules.iter().enumerate() {
-            if let Component::Drops { pieces, .. } = &rule.component {
+        // A component naming a kind wins over one naming none, wherever it is written; a
+        // prisoner is released by its `prisoners`, whatever drops say.
+        c.drop_of.resize(c.kinds.len(), None);
+        for prisoners in [false, true] {
+            for (at, rule) in def.rules.iter().enumerate() {
+                let pieces = match &rule.component {
+                    Component::Drops { pieces, .. } if !prisoners => pieces,
+                    Component::Prisoners { pieces, .. } if prisoners => pieces,
+                    _ => continue,
+                };
                 let Some(d) = c.drops.iter().position(|d| d.tag.index == at) else {
                     continue;
                 };

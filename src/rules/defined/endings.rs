@@ -87,9 +87,12 @@ impl Position {
 
     /// Whether neither side can win with what is left: besides the royal pieces, at most one
     /// piece, of a kind that cannot win alone; or only colour-bound pieces, all on squares of
-    /// one colour.
+    /// one colour. A piece in a hand may still come on, so a position with one is never dead.
     fn dead_by_material(&self, m: &Material) -> bool {
         let c = self.c;
+        if c.hands && self.hand.iter().flatten().any(|&n| n > 0) {
+            return false;
+        }
         let (mut others, mut alone, mut bound) = (0usize, 0usize, 0usize);
         let mut colours = [false; 2];
         for &sq in &c.squares {

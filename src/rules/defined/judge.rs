@@ -79,9 +79,12 @@ impl Position {
                 if let Some(d) = c.drop_component(kind as usize) {
                     steps.push(Step::allows(
                         d.tag.rule,
-                        match d.free {
-                            true => format!("a new {name} of {us}'s may be put on {to}"),
-                            false => format!("the {name} in {us}'s hand may be dropped on {to}"),
+                        match (d.free, d.release) {
+                            (true, _) => format!("a new {name} of {us}'s may be put on {to}"),
+                            (_, true) => {
+                                format!("a captured {name} of {us}'s may be released onto {to}")
+                            }
+                            _ => format!("the {name} in {us}'s hand may be dropped on {to}"),
                         },
                     ));
                 }
@@ -236,6 +239,22 @@ impl Position {
                         d.tag.rule,
                         format!(
                             "dropping the {name} on {to} would checkmate, and a drop of it may not"
+                        ),
+                    ));
+                }
+                return steps;
+            }
+            Some(Forbid::DropCheck) => {
+                if let Some(d) = m.dropped().and_then(|k| c.drop_component(k)) {
+                    let what = match d.release {
+                        true => "a released",
+                        false => "a dropped",
+                    };
+                    steps.push(Step::forbids(
+                        d.tag.rule,
+                        format!(
+                            "{}: {what} {name} may not give check",
+                            next.attacked_note(us.other())
                         ),
                     ));
                 }
@@ -1198,17 +1217,33 @@ impl Position {
         }
         let held = c.demoted.get(kind).copied().unwrap_or(kind);
         let taken = self.doubled_files(d, held);
-        let bar = self.drop_bar(d, held, kind, to, taken, &Colours::new(self));
+        let checked = self.checked_for_drops();
+        let bar = self.drop_bar(d, held, kind, to, taken, &Colours::new(self), checked);
         let why = match bar {
+            Some(DropBar::NotHeld) if d.release => {
+                format!("{us} has no captured {name} to release")
+            }
             Some(DropBar::NotHeld) => format!("{us} has no {name} in hand"),
+            Some(DropBar::InCheck) if d.release => {
+                format!("{us} is in check, and a {name} is not released in check")
+            }
+            Some(DropBar::InCheck) => {
+                format!("{us} is in check, and a {name} is not dropped in check")
+            }
             Some(DropBar::Unpromoted) => {
                 let held_name = &c.kinds[held].name;
                 format!(
                     "a piece in hand is dropped as itself: {us}'s {held_name} goes on as a {held_name}, not promoted as a {name}"
                 )
             }
+            Some(DropBar::Occupied) if d.release => {
+                format!("{t} is occupied: a prisoner is released only onto an empty square")
+            }
             Some(DropBar::Occupied) => {
                 format!("{t} is occupied: a piece is dropped only on an empty square")
+            }
+            Some(DropBar::Region) if d.release => {
+                format!("{t} is not among the squares where {us} may release a {name}")
             }
             Some(DropBar::Region) => {
                 format!("{t} is not among the squares where {us} may drop a {name}")

@@ -329,6 +329,14 @@ fn keys_of(def: &Definition) -> Vec<KeyDef> {
             "the pieces in the side's hand, by letter (upper case), or - for none",
         ));
     }
+    if has(&|c| matches!(c, C::Prisoners { .. })) {
+        keys.push(key(
+            "prisoners",
+            true,
+            "a number (piece letters where several kinds are kept)",
+            "the side's captured pieces it may release, as `prisoners` keeps them",
+        ));
+    }
     keys.push(key(
         "fen",
         false,
@@ -443,7 +451,7 @@ fn summary(c: &crate::definition::Component, def: &Definition) -> String {
                 def.pieces.iter().find(|p| p.letter == l).map_or_else(|| l.to_string(), |p| p.name.clone())
             })
         }
-        C::Drops { no_doubled, no_mate, must, free, onto, opening, through_holes, .. } => {
+        C::Drops { no_doubled, no_mate, must, free, onto, opening, through_holes, in_check, gives_check, .. } => {
             let mut s = String::from(if *free {
                 "a piece of the named kinds, held or not, may be put on an empty square of the side's region as a whole turn"
             } else {
@@ -461,11 +469,34 @@ fn summary(c: &crate::definition::Component, def: &Definition) -> String {
             if *no_doubled {
                 s.push_str(", not on a file holding the side's own piece of that kind");
             }
+            if !*gives_check {
+                s.push_str(", and not to give check");
+            }
             if *no_mate {
                 s.push_str(", and not to checkmate");
             }
+            if !*in_check {
+                s.push_str("; never while the side is in check");
+            }
             if *must {
                 s.push_str("; while such a drop is possible, the turn must be one");
+            }
+            s
+        }
+        C::Prisoners { pieces, in_check, gives_check, .. } => {
+            let mut s = format!(
+                "a captured {} is kept for its owner, who may release it instead of moving onto an empty square of the side's region",
+                pieces
+                    .iter()
+                    .map(|&l| def.pieces.iter().find(|p| p.letter == l).map_or_else(|| l.to_string(), |p| p.name.clone()))
+                    .collect::<Vec<_>>()
+                    .join(" or ")
+            );
+            if !*gives_check {
+                s.push_str(", if it gives no check");
+            }
+            if !*in_check {
+                s.push_str("; never while the side is in check");
             }
             s
         }
@@ -575,6 +606,35 @@ impl Entry {
     }
 }
 
+/// The pieces a `prisoners` state key's value stands for, as upper-case letters: a number
+/// of the one kind kept, or the letters of kinds kept (`-` for none).
+fn prisoner_letters(c: &Compiled, value: &str) -> Result<String, SetupError> {
+    let kept: Vec<char> = (0..c.kinds.len())
+        .filter(|&k| c.kept.has(k))
+        .map(|k| c.kinds[k].letter)
+        .collect();
+    if let [one] = kept[..] {
+        let limit = c.squares.len();
+        return match value.parse::<usize>() {
+            Ok(n) if n <= limit => Ok(std::iter::repeat_n(one, n).collect()),
+            _ => Err(SetupError::key(format!(
+                "`prisoners` is a number from 0 to {limit} (one a square), not `{value}`"
+            ))),
+        };
+    }
+    let letters: String = value.chars().filter(|&ch| ch != '-').collect();
+    match letters.chars().find(|ch| !kept.contains(ch)) {
+        Some(ch) => Err(SetupError::key(format!(
+            "`prisoners` lists the kinds kept, {}, in upper case, not `{ch}`",
+            kept.iter()
+                .map(char::to_string)
+                .collect::<Vec<_>>()
+                .join(" ")
+        ))),
+        None => Ok(letters),
+    }
+}
+
 /// The invented pieces a FEN's placement names (`(WD)`, `[WD]`), sorted, without repeats; up
 /// to the first that is not a design, which reading the FEN then reports.
 fn designs_in(fen: &str) -> Vec<DesignId> {
@@ -667,12 +727,15 @@ impl Rules for Position {
         if c.hands {
             let mut pocket = String::new();
             for color in Color::ALL {
-                let given = setup.keys.get(&("hand".to_string(), Some(color)));
-                for ch in given
+                let mut held = setup
+                    .keys
+                    .get(&("hand".to_string(), Some(color)))
                     .map_or("", |h| h.as_str())
-                    .chars()
-                    .filter(|&c| c != '-')
-                {
+                    .to_string();
+                if let Some(n) = setup.keys.get(&("prisoners".to_string(), Some(color))) {
+                    held.push_str(&prisoner_letters(c, n)?);
+                }
+                for ch in held.chars().filter(|&c| c != '-') {
                     if !ch.is_ascii_uppercase() {
                         return Err(SetupError::key(format!(
                             "`hand` lists piece letters in upper case, not `{ch}`"
@@ -969,12 +1032,22 @@ impl Rules for Position {
             "halfmove-clock" => self.halfmove.to_string(),
             "fullmove-number" => self.fullmove.to_string(),
             "check-count" => self.checks[color.unwrap_or(Color::White).index()].to_string(),
-            "hand" => {
+            "hand" | "prisoners" => {
+                let kept = key == "prisoners";
                 let hand = &self.hand[color.unwrap_or(Color::White).index()];
-                let letters: String = hand
+                let held = hand
                     .iter()
                     .zip(&self.c.kinds)
-                    .flat_map(|(&n, k)| std::iter::repeat_n(k.letter, n as usize))
+                    .enumerate()
+                    .filter(|(k, _)| self.c.kept.has(*k) == kept);
+                if kept && self.c.kept.0.count_ones() == 1 {
+                    return held
+                        .map(|(_, (&n, _))| u32::from(n))
+                        .sum::<u32>()
+                        .to_string();
+                }
+                let letters: String = held
+                    .flat_map(|(_, (&n, k))| std::iter::repeat_n(k.letter, n as usize))
                     .collect();
                 if letters.is_empty() {
                     "-".into()

@@ -65,6 +65,8 @@ pub enum Forbid {
     GivesCheck,
     /// `drops` with `no-mate`: the drop checkmates.
     DropMate,
+    /// `drops` or `prisoners` with `gives-check no`: the drop gives check.
+    DropCheck,
     /// `promotion` with `as-turn`: the promotion gives check.
     PromotionCheck,
     /// `bikjang`: the royal pieces faced each other and still do after the move.
@@ -906,11 +908,12 @@ impl Position {
         let c = self.c;
         let us = self.turn;
         let colours = Colours::new(self);
+        let checked = self.checked_for_drops();
         for k in 0..c.kinds.len() {
             let Some(d) = c.drop_component(k) else {
                 continue;
             };
-            if !d.free && self.hand[us.index()][k] == 0 {
+            if !d.free && self.hand[us.index()][k] == 0 || checked && !d.in_check {
                 continue;
             }
             let taken = self.doubled_files(d, k);
@@ -924,7 +927,10 @@ impl Position {
             );
             for face in faces {
                 for &sq in &c.squares {
-                    if self.drop_bar(d, k, face, sq, taken, &colours).is_none() {
+                    if self
+                        .drop_bar(d, k, face, sq, taken, &colours, checked)
+                        .is_none()
+                    {
                         out.push(Move {
                             from: sq,
                             to: sq,
@@ -939,6 +945,12 @@ impl Position {
         }
     }
 
+    /// Whether the mover is in check, where some drop component forbids dropping in check
+    /// (else `false`, not asked).
+    pub(super) fn checked_for_drops(&self) -> bool {
+        self.c.drops.iter().any(|d| !d.in_check) && self.royal_attacked(self.turn)
+    }
+
     /// The files where the mover already has a piece of `kind`, if `d` forbids doubling it.
     #[inline]
     pub(super) fn doubled_files(&self, d: &Drops, kind: usize) -> u32 {
@@ -951,8 +963,10 @@ impl Position {
 
     /// What keeps the mover from dropping a `held` piece (from the hand) as a `face` (itself
     /// or its promoted kind) on `sq` under `d`, if anything: the one test the generator leaves
-    /// drops out by and the judge names a refusal by. `taken` is [`Self::doubled_files`].
+    /// drops out by and the judge names a refusal by. `taken` is [`Self::doubled_files`],
+    /// `checked` [`Self::checked_for_drops`].
     #[inline]
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn drop_bar(
         &self,
         d: &Drops,
@@ -961,11 +975,14 @@ impl Position {
         sq: Sq,
         taken: u32,
         colours: &Colours,
+        checked: bool,
     ) -> Option<DropBar> {
         let us = self.turn;
         let region = &d.region[us.index()];
         Some(if !d.free && self.hand[us.index()][held] == 0 {
             DropBar::NotHeld
+        } else if checked && !d.in_check {
+            DropBar::InCheck
         } else if face != held && !(d.promoted && self.c.demoted[face] == held) {
             DropBar::Unpromoted
         } else if self.board.cell(sq) != cell::EMPTY {
@@ -1033,23 +1050,29 @@ impl Position {
     }
 
     /// Whether `m` is judged by what it leaves, beyond the shared legality test: a drop that
-    /// `no-mate` binds, or a promotion that is a turn of its own.
+    /// `no-mate` or `gives-check no` binds, or a promotion that is a turn of its own.
     fn judged_after(&self, m: Move) -> bool {
         m.special == Special::Promote
             || m.dropped()
                 .and_then(|k| self.c.drop_component(k))
-                .is_some_and(|d| d.no_mate)
+                .is_some_and(|d| d.no_mate || !d.gives_check)
     }
 
     /// What forbids `m`, played into `next`, besides the shared legality test: a promotion
-    /// that is a turn of its own may not give check, and a drop that `no-mate` binds may not
-    /// checkmate.
+    /// that is a turn of its own, or a drop under `gives-check no`, may not give check, and a
+    /// drop that `no-mate` binds may not checkmate.
     fn forbidden_after(&self, m: Move, next: &Position) -> Option<Forbid> {
         if !self.judged_after(m) || !next.royal_attacked(next.turn) {
             return None;
         }
         if m.special == Special::Promote {
             return Some(Forbid::PromotionCheck);
+        }
+        if m.dropped()
+            .and_then(|k| self.c.drop_component(k))
+            .is_some_and(|d| !d.gives_check)
+        {
+            return Some(Forbid::DropCheck);
         }
         let mut replies = Vec::new();
         next.legal_moves(&mut replies);
@@ -1478,13 +1501,20 @@ impl Position {
             *n = n.saturating_sub(1);
         }
         let was_promoted = self.promoted.has(victim);
-        if let (Some(_), Some(k)) = (c.captures_to_hand, c.kind_at(taken)) {
+        if let Some(k) = c.kind_at(taken) {
             let back = match c.unpromoted.filter(|_| was_promoted) {
                 Some(pawn) => pawn,
                 None => c.demoted.get(k).copied().unwrap_or(k),
             };
-            let n = &mut self.hand[us.index()][back];
-            *n = n.saturating_add(1);
+            // A prisoner is kept for its owner; any other capture goes to the capturer.
+            let keeper = match c.kept.has(back) {
+                true => Some(us.other()),
+                false => c.captures_to_hand.map(|_| us),
+            };
+            if let Some(keeper) = keeper {
+                let n = &mut self.hand[keeper.index()][back];
+                *n = n.saturating_add(1);
+            }
         }
         if was_promoted {
             self.promoted.remove(victim);
@@ -1720,7 +1750,9 @@ impl Position {
                     || tester.allows(self, m, scratch.get_or_insert_with(|| self.board.clone()))
             });
         }
-        if c.drops.iter().any(|d| d.no_mate) || c.promotions.iter().any(|p| p.as_turn) {
+        if c.drops.iter().any(|d| d.no_mate || !d.gives_check)
+            || c.promotions.iter().any(|p| p.as_turn)
+        {
             keep_from(out, start, |m| {
                 !self.judged_after(m) || {
                     let mut next = self.clone();
@@ -2051,6 +2083,8 @@ fn could_move(c: &Compiled, board: &Board, kind: usize, sq: Sq, color: Color) ->
 pub enum DropBar {
     /// The side holds no such piece.
     NotHeld,
+    /// The side is in check, and the component does not drop in check (`in-check no`).
+    InCheck,
     /// The piece is written promoted, and its drop component drops pieces as themselves.
     Unpromoted,
     /// The square is not empty.
