@@ -14,6 +14,7 @@ pub mod error;
 pub mod fen;
 pub mod fmt;
 pub mod ini;
+pub mod layout;
 pub mod load;
 pub mod model;
 pub mod parse;

@@ -84,8 +84,11 @@ pub struct Definition {
     pub holes: Vec<Cell>,
     /// The piece kinds, in the order the definition lists them.
     pub pieces: Vec<PieceDef>,
-    /// The start position, as a FEN in Fairy-Stockfish's conventions.
+    /// The start position, as a FEN in the definition's layout.
     pub start: String,
+    /// The fields of its FENs (`fen`); `None`: Fairy-Stockfish's, with the state it has no
+    /// field for (`retake`) after them.
+    pub fen: Option<Vec<super::layout::Field>>,
     /// The readings the definition leaves open.
     pub options: Vec<OptionDecl>,
     /// The rule components, in the order they judge a turn.
@@ -476,6 +479,17 @@ pub enum Component {
         by: Vec<char>,
         from: Reach,
     },
+    /// Right after a piece of `pieces` standing where `from` says (seen from the region)
+    /// captures a piece of `takes` (none: any) on a square of its side's region, a piece of
+    /// `by` (none: any) may capture it there on the very next turn, whatever a `sanctuary`
+    /// says; the window closes with that turn.
+    Retake {
+        pieces: Vec<char>,
+        takes: Vec<char>,
+        by: Vec<char>,
+        from: Reach,
+        region: Sides<Region>,
+    },
     /// Pieces of `pieces` standing in their side's region do not block attacks: a line of
     /// attack passes over them (they still attack themselves). Moves are not affected.
     Transparent {
@@ -666,6 +680,7 @@ impl Component {
             Component::Bikjang { .. } => "bikjang",
             Component::Blocker { .. } => "blocker",
             Component::Sanctuary { .. } => "sanctuary",
+            Component::Retake { .. } => "retake",
             Component::Transparent { .. } => "transparent",
             Component::NoEntry { .. } => "no-entry",
         }

@@ -14,6 +14,7 @@ use std::collections::{HashMap, HashSet};
 
 use super::error::{Error, Errors, Source};
 use super::fen;
+use super::layout::Field;
 use super::model::{
     Cell, Component, Contact, Definition, Effect, FlipPattern, Lines, Moved, Onto, OptionDecl,
     PieceDef, Reach, Region, Rule, Safety, Sides, Span, Standing, Timing, Value, Whose,
@@ -60,7 +61,8 @@ fn identity(name: &str) -> String {
 
 /// The statements a definition's top level may hold (components aside).
 pub const STATEMENTS: &[&str] = &[
-    "variant", "from", "title", "source", "board", "holes", "piece", "without", "start", "option",
+    "variant", "from", "title", "source", "board", "holes", "piece", "without", "start", "fen",
+    "option",
 ];
 
 /// The component names, as [`Component::name`] gives them.
@@ -96,6 +98,7 @@ pub const COMPONENTS: &[&str] = &[
     "bikjang",
     "blocker",
     "sanctuary",
+    "retake",
     "no-entry",
     "adjacency",
     "alignment",
@@ -128,6 +131,7 @@ const LETTER_LISTS: &[&str] = &[
     "beside",
     "facing",
     "opened-by",
+    "takes",
 ];
 
 /// Whether a setting names pieces: the lists of letters, `king`, and `limit` (`Q1`) and
@@ -279,6 +283,7 @@ pub fn component_settings(component: &str) -> &'static [&'static str] {
         "gating" => &["shields"],
         "blocker" => &["letter", "name", "shot", "keep"],
         "sanctuary" => &["pieces", "by", "from", "white", "black", "both"],
+        "retake" => &["pieces", "takes", "by", "from", "white", "black", "both"],
         "transparent" => &["pieces", "white", "black", "both"],
         "no-entry" => &["pieces", "while", "opened-by", "white", "black", "both"],
         "adjacency" => &[
@@ -386,6 +391,7 @@ enum Key {
     Source,
     Board,
     Start,
+    Fen,
     Holes,
     Piece(String),
     Option(String),
@@ -715,6 +721,7 @@ impl<'a> Resolver<'a> {
                 "source" => Key::Source,
                 "board" => Key::Board,
                 "start" => Key::Start,
+                "fen" => Key::Fen,
                 "holes" => Key::Holes,
                 "piece" => match stmt.values.first() {
                     Some(v) => Key::Piece(v.text.clone()),
@@ -921,8 +928,12 @@ impl<'a> Resolver<'a> {
                 _ => {}
             }
         }
+        let layout = match find(Key::Fen) {
+            Some(item) => Some(self.layout(item, &rules)?),
+            None => None,
+        };
         let start = match find(Key::Start) {
-            Some(item) => self.start(item, &geometry, &holes, &pieces, &rules),
+            Some(item) => self.start(item, &geometry, &holes, &pieces, &rules, layout.as_deref()),
             None => {
                 self.error(
                     root,
@@ -947,9 +958,110 @@ impl<'a> Resolver<'a> {
             holes,
             pieces,
             start,
+            fen: layout,
             options,
             rules,
         })
+    }
+
+    /// The `fen` statement: the fields of the definition's FENs, `placement` and `side`
+    /// first, each named once, each kept by a component of the definition, and every state
+    /// a component keeps among them.
+    fn layout(&mut self, item: &Item, rules: &[Rule]) -> Option<Vec<Field>> {
+        use super::layout::Field;
+        let src = item.src;
+        if item.stmt.block.is_some() {
+            self.no_block(src, &item.stmt);
+            return None;
+        }
+        let has = |f: &dyn Fn(&Component) -> bool| rules.iter().any(|r| f(&r.component));
+        let kept = |f: Field| match f {
+            Field::Placement | Field::Side | Field::HalfmoveClock | Field::FullmoveNumber => true,
+            Field::Castling => has(&|c| matches!(c, Component::Castling { .. })),
+            Field::EnPassant => has(&|c| matches!(c, Component::EnPassant { .. })),
+            Field::CheckCount => has(&|c| matches!(c, Component::CheckCount { .. })),
+            Field::Prisoners => has(&|c| matches!(c, Component::Prisoners { .. })),
+            Field::Retake => has(&|c| matches!(c, Component::Retake { .. })),
+        };
+        let mut out: Vec<Field> = Vec::new();
+        let mut ok = true;
+        for v in &item.stmt.values {
+            let Some(k) = self.choice(src, v, Field::WORDS) else {
+                ok = false;
+                continue;
+            };
+            let f = Field::ALL[k];
+            let problem = if out.contains(&f) {
+                Some(format!("the field `{}` is named twice", f.word()))
+            } else if out.len() < 2 && f != [Field::Placement, Field::Side][out.len()] {
+                // Once: the second field is out of place because the first was.
+                (ok || out.is_empty())
+                    .then(|| "a FEN starts with `placement`, then `side`".to_string())
+            } else if !kept(f) {
+                Some(format!(
+                    "no component of this definition keeps `{}`, so its FEN has no such field",
+                    f.word()
+                ))
+            } else {
+                None
+            };
+            if let Some(p) = problem {
+                self.fail(src, v.span.clone(), p, "here");
+                ok = false;
+            }
+            out.push(f);
+        }
+        let prisoner_kinds: usize = rules
+            .iter()
+            .map(|r| match &r.component {
+                Component::Prisoners { pieces, .. } => pieces.len(),
+                _ => 0,
+            })
+            .sum();
+        if out.contains(&Field::Prisoners) && prisoner_kinds > 1 {
+            self.fail_help(
+                src,
+                item.stmt.span.clone(),
+                "the `prisoners` field counts one kind, and this definition keeps several",
+                "here",
+                "leave `prisoners` out of the layout: the prisoners then stand in the pocket",
+            );
+            ok = false;
+        }
+        let missing: Vec<&str> = [
+            Field::Castling,
+            Field::EnPassant,
+            Field::CheckCount,
+            Field::Retake,
+        ]
+        .into_iter()
+        .filter(|&f| kept(f) && !out.contains(&f))
+        .map(Field::word)
+        .collect();
+        if ok && !missing.is_empty() {
+            self.fail_help(
+                src,
+                item.stmt.span.clone(),
+                format!(
+                    "the layout leaves out {}, which this definition keeps",
+                    missing.join(", ")
+                ),
+                "here",
+                "a FEN holds all of a position: add the fields",
+            );
+            ok = false;
+        }
+        if out.len() < 2 && ok {
+            self.fail_help(
+                src,
+                item.stmt.span.clone(),
+                "a FEN layout names at least `placement` and `side`",
+                "here",
+                "write `fen placement side ...`",
+            );
+            ok = false;
+        }
+        ok.then_some(out)
     }
 
     fn unknown_statement(&mut self, item: &Item) {
@@ -1658,6 +1770,7 @@ impl<'a> Resolver<'a> {
         holes: &[Cell],
         pieces: &[PieceDef],
         rules: &[Rule],
+        layout: Option<&[Field]>,
     ) -> Option<String> {
         let blockers = rules
             .iter()
@@ -1679,7 +1792,16 @@ impl<'a> Resolver<'a> {
             pockets,
             blockers,
         };
-        match fen::parse(&v.text, &shape) {
+        let kept = rules.iter().find_map(|r| match &r.component {
+            Component::Prisoners { pieces, .. } if pieces.len() == 1 => Some(pieces[0]),
+            _ => None,
+        });
+        let read = match layout {
+            Some(l) => super::layout::standard(&v.text, l, kept)
+                .and_then(|s| fen::parse(&s.text, &shape).map_err(|e| s.locate(e))),
+            None => fen::parse(&v.text, &shape),
+        };
+        match read {
             Ok(_) => Some(v.text.clone()),
             Err(e) => {
                 let text = self.text(item.src);
@@ -2079,6 +2201,7 @@ impl<'a> Resolver<'a> {
                             "by" => &mut s.by,
                             "beside" | "facing" => &mut s.beside,
                             "opened-by" => &mut s.opened_by,
+                            "takes" => &mut s.takes,
                             _ => &mut s.immune,
                         };
                         *slot = Some(l);
@@ -3033,6 +3156,21 @@ impl<'a> Resolver<'a> {
                     }
                 }
             }
+            "retake" => {
+                if s.pieces.is_none() {
+                    missing.push((
+                        "`pieces`",
+                        "name the capturers that may be re-taken: `pieces Q R B N`",
+                    ));
+                }
+                Component::Retake {
+                    pieces: letters(&s.pieces).unwrap_or_default(),
+                    takes: letters(&s.takes).unwrap_or_default(),
+                    by: letters(&s.by).unwrap_or_default(),
+                    from: s.from.unwrap_or(Reach::Anywhere),
+                    region: region(s),
+                }
+            }
             "sanctuary" | "no-entry" => {
                 if !s.region_given {
                     missing.push((
@@ -3372,6 +3510,7 @@ struct Settings {
     beside: Option<Vec<Letter>>,
     while_present: Option<(Whose, Vec<Letter>)>,
     opened_by: Option<Vec<Letter>>,
+    takes: Option<Vec<Letter>>,
     disarms: Option<bool>,
     gives_check: Option<bool>,
     other_moved: Option<Option<bool>>,

@@ -2462,3 +2462,47 @@ fn a_region_opened_by_an_exit_reads() {
         "`Z` is not a piece of this definition"
     );
 }
+
+/// A game with a re-take window and prisoners, for the `fen` layout's tests.
+fn with_state(layout: &str) -> String {
+    format!(
+        "variant t\nboard 4x4\npiece K king K royal\npiece P pawn fmWfcF pawn\npiece R rook R\n\
+         {layout}\nstart \"k3/4/4/K3 w 0/0 -\"\n\
+         prisoners {{\n  clause \"c\"\n  pieces P\n}}\n\
+         sanctuary {{\n  clause \"c\"\n  pieces R\n  both rank 2\n}}\n\
+         retake {{\n  clause \"c\"\n  pieces R\n  both rank 2\n}}\n"
+    )
+}
+
+#[test]
+fn a_fen_layout_names_its_fields() {
+    let d = read(&with_state("fen placement side prisoners retake")).unwrap();
+    use super::layout::Field as F;
+    assert_eq!(
+        d.fen,
+        Some(vec![F::Placement, F::Side, F::Prisoners, F::Retake])
+    );
+    let (m, at) = one_error(&with_state("fen placement side prisoners retak"));
+    assert!(m.contains("`retak`") && m.contains("`retake`"), "{m}");
+    assert_eq!(at, "test.def:6:30");
+    let (m, _) = one_error(&with_state("fen side placement prisoners retake"));
+    assert!(m.contains("starts with `placement`, then `side`"), "{m}");
+    let (m, _) = one_error(&with_state("fen placement side prisoners retake retake"));
+    assert!(m.contains("named twice"), "{m}");
+    let (m, _) = one_error(&with_state("fen placement side prisoners retake castling"));
+    assert!(
+        m.contains("no component of this definition keeps `castling`"),
+        "{m}"
+    );
+    let (m, _) = one_error(&with_state("fen placement side prisoners"));
+    assert!(m.contains("leaves out retake"), "{m}");
+}
+
+#[test]
+fn a_start_in_a_layout_is_read_by_it() {
+    let text = with_state("fen placement side prisoners retake")
+        .replace("k3/4/4/K3 w 0/0 -", "k3/4/4/K3 w 0/x -");
+    let (m, at) = one_error(&text);
+    assert!(m.contains("the prisoners field `0/x`"), "{m}");
+    assert_eq!(at, "test.def:7:20");
+}

@@ -490,6 +490,23 @@ fn out_rule(line: &mut impl FnMut(String), r: &Rule, def: &Definition) {
             set(format!("from {}", from.word()));
             region_lines(region, def).into_iter().for_each(&mut set);
         }
+        Component::Retake {
+            pieces,
+            takes,
+            by,
+            from,
+            region,
+        } => {
+            set(format!("pieces {}", letters(pieces)));
+            if !takes.is_empty() {
+                set(format!("takes {}", letters(takes)));
+            }
+            if !by.is_empty() {
+                set(format!("by {}", letters(by)));
+            }
+            set(format!("from {}", from.word()));
+            region_lines(region, def).into_iter().for_each(&mut set);
+        }
         Component::Transparent { pieces, region } => {
             set(format!("pieces {}", letters(pieces)));
             region_lines(region, def).into_iter().for_each(&mut set);

@@ -311,6 +311,11 @@ pub struct Compiled {
     pub captures_to_hand: Option<Tag>,
     /// `prisoners`: the kinds a capture keeps for their owner, not the capturer.
     pub kept: KindSet,
+    /// Whether a component other than `prisoners` gives the positions hands.
+    pub plain_hands: bool,
+    /// The fields of the definition's FENs: its `fen` statement; else Fairy-Stockfish's, with
+    /// `retake` after them where the definition has one; `None`: Fairy-Stockfish's alone.
+    pub fen_layout: Option<Vec<crate::definition::layout::Field>>,
     /// `gating`.
     pub gating: Option<Tag>,
     /// `gating`'s `shields`: a piece put down counts when the move's check is judged.
@@ -342,6 +347,8 @@ pub struct Compiled {
     pub replacing: bool,
     /// `sanctuary` components, in the order written.
     pub sanctuaries: Vec<super::zones::Sanctuary>,
+    /// `retake` components, in the order written.
+    pub retakes: Vec<super::retake::Retake>,
     /// `no-entry` components, in the order written.
     pub no_entries: Vec<super::zones::NoEntry>,
     /// `transparent` components: kinds that do not block attacks where they stand.
@@ -484,6 +491,8 @@ impl Compiled {
             drop_of: Vec::new(),
             captures_to_hand: None,
             kept: KindSet::default(),
+            plain_hands: false,
+            fen_layout: None,
             gating: None,
             gate_shields: true,
             opposite_colours: None,
@@ -499,6 +508,7 @@ impl Compiled {
             blocker: None,
             replacing: false,
             sanctuaries: Vec::new(),
+            retakes: Vec::new(),
             no_entries: Vec::new(),
             contacts: Vec::new(),
             transparent: Vec::new(),
@@ -701,6 +711,20 @@ impl Compiled {
                     by: (!by.is_empty()).then(|| set(by)),
                     from: *from,
                 }),
+                Component::Retake {
+                    pieces,
+                    takes,
+                    by,
+                    from,
+                    region,
+                } => c.retakes.push(super::retake::Retake {
+                    tag,
+                    kinds: set(pieces),
+                    takes: (!takes.is_empty()).then(|| set(takes)),
+                    by: (!by.is_empty()).then(|| set(by)),
+                    from: *from,
+                    region: sides(region),
+                }),
                 Component::NoEntry {
                     pieces,
                     region,
@@ -862,6 +886,25 @@ impl Compiled {
                 }
             }
         }
+        c.plain_hands = def.rules.iter().any(|r| {
+            r.component.gives_hands() && !matches!(r.component, Component::Prisoners { .. })
+        });
+        c.fen_layout = def.fen.clone().or_else(|| {
+            use crate::definition::layout::Field as F;
+            let mut implicit = vec![
+                F::Placement,
+                F::Side,
+                F::Castling,
+                F::EnPassant,
+                F::HalfmoveClock,
+                F::FullmoveNumber,
+            ];
+            if c.check_count.is_some() {
+                implicit.push(F::CheckCount);
+            }
+            implicit.push(F::Retake);
+            (!c.retakes.is_empty()).then_some(implicit)
+        });
         c.demoted = (0..c.kinds.len()).collect();
         for p in &c.promotions {
             for &(from, to) in &p.pairs {
@@ -879,6 +922,15 @@ impl Compiled {
                 .find(|&k| p.kinds.has(k) && !p.pairs.iter().any(|x| x.0 == k || x.1 == k))
         });
         c
+    }
+
+    /// The letter of the one kind `prisoners` keeps, if it keeps one.
+    pub fn kept_letter(&self) -> Option<char> {
+        let mut kept = (0..self.kinds.len()).filter(|&k| self.kept.has(k));
+        match (kept.next(), kept.next()) {
+            (Some(k), None) => Some(self.kinds[k].letter),
+            _ => None,
+        }
     }
 
     /// The drop component that drops pieces of `kind`, if any.

@@ -20,6 +20,7 @@ mod invariants;
 mod judge;
 mod position;
 mod registry;
+mod retake;
 #[cfg(test)]
 mod tests;
 mod zones;
@@ -329,6 +330,14 @@ fn keys_of(def: &Definition) -> Vec<KeyDef> {
             "the pieces in the side's hand, by letter (upper case), or - for none",
         ));
     }
+    if has(&|c| matches!(c, C::Retake { .. })) {
+        keys.push(key(
+            "retake",
+            false,
+            "a square, or -",
+            "the square of a capturer the side to move may re-take, as `retake` opens it",
+        ));
+    }
     if has(&|c| matches!(c, C::Prisoners { .. })) {
         keys.push(key(
             "prisoners",
@@ -428,6 +437,7 @@ fn summary(c: &crate::definition::Component, def: &Definition) -> String {
         C::Confine { .. } => "pieces of the named kinds never leave their side's region".into(),
         C::RegionMove { movement, replace: false, .. } => format!("a piece of the named kinds standing in its side's region may also move `{movement}`"),
         C::RegionMove { movement, replace: true, .. } => format!("a piece of the named kinds standing in its side's region moves only as `{movement}`, its own movement set aside"),
+        C::Retake { from, .. } => retake::summary(*from),
         C::Transparent { .. } => "a piece of the named kinds standing in its side's region does not block attacks: lines of attack pass over it".into(),
         C::Sanctuary { by, from, .. } => {
             let by = if by.is_empty() { "any piece".to_string() } else { format!("a piece of {}", by.iter().map(char::to_string).collect::<Vec<_>>().join(" ")) };
@@ -603,6 +613,14 @@ impl Entry {
         let designs = designs_in(fen);
         let (c, s) = self.compiled_with(options, &designs)?;
         Position::read_fen(c, fen, s)
+    }
+
+    /// [`Self::read`] for a FEN in Fairy-Stockfish's conventions, whatever the definition's
+    /// layout (a scenario's board and keys are written so).
+    fn read_standard(&'static self, fen: &str, options: &Options) -> Result<Position, SetupError> {
+        let designs = designs_in(fen);
+        let (c, s) = self.compiled_with(options, &designs)?;
+        Position::read_standard(c, fen, s, None)
     }
 }
 
@@ -802,7 +820,11 @@ impl Rules for Position {
         if c.check_count.is_some() {
             fen.push_str(&format!(" +{}+{}", checks[0], checks[1]));
         }
-        e.read(&fen, options)
+        let mut pos = e.read_standard(&fen, options)?;
+        if let Some(sq) = key("retake").filter(|s| s != "-") {
+            pos.retake = Some(pos.window_at(&sq).map_err(SetupError::key)?);
+        }
+        Ok(pos)
     }
 
     fn to_setup(&self) -> Setup {
@@ -1024,8 +1046,8 @@ impl Rules for Position {
     }
 
     fn state_key(&self, key: &str, color: Option<Color>) -> String {
-        let fen = Position::fen(self);
-        let field = |i: usize| fen.split(' ').nth(i).unwrap_or("-").to_string();
+        let standard = self.standard_fen();
+        let field = |i: usize| standard.split(' ').nth(i).unwrap_or("-").to_string();
         match key {
             "castling" => field(2),
             "en-passant" => field(3),
@@ -1055,7 +1077,8 @@ impl Rules for Position {
                     letters
                 }
             }
-            "fen" => fen,
+            "retake" => self.retake_text(),
+            "fen" => Position::fen(self),
             _ => String::new(),
         }
     }

@@ -182,6 +182,8 @@ pub struct Position {
     /// The piece the last turn moved (none in a position set up from a FEN), which contact
     /// components may ask about.
     pub arrival: super::contact::Arrivals,
+    /// The capturer the side to move may re-take (`retake`).
+    pub retake: super::retake::Window,
     /// The definition's movements laid out for the generator.
     gen: &'static Gen,
 }
@@ -293,10 +295,34 @@ fn back_rank(c: &Compiled, color: Color) -> u8 {
 
 impl Position {
     /// Reads a FEN in Fairy-Stockfish's conventions.
+    /// The position a FEN in the definition's layout gives.
     pub fn read_fen(
         c: &'static Compiled,
         text: &str,
         start_counts: &'static [[u16; 64]; 2],
+    ) -> Result<Position, SetupError> {
+        let Some(layout) = &c.fen_layout else {
+            return Self::read_standard(c, text, start_counts, None);
+        };
+        let standard = crate::definition::layout::standard(text, layout, c.kept_letter())
+            .map_err(|e| SetupError::fen(e.to_string()))?;
+        let mut pos = Self::read_standard(c, &standard.text, start_counts, Some(&standard))?;
+        if let Some((name, col)) = &standard.retake {
+            let window = pos
+                .window_at(name)
+                .map_err(|m| SetupError::fen(format!("{m} (column {})", col + 1)))?;
+            pos.retake = Some(window);
+        }
+        Ok(pos)
+    }
+
+    /// The position a FEN in Fairy-Stockfish's conventions gives; `layout`, the text it was
+    /// rewritten from, places its errors.
+    pub fn read_standard(
+        c: &'static Compiled,
+        text: &str,
+        start_counts: &'static [[u16; 64]; 2],
+        layout: Option<&crate::definition::layout::Standard>,
     ) -> Result<Position, SetupError> {
         let g = c.geometry;
         let letters = c.letters();
@@ -322,7 +348,7 @@ impl Position {
             blockers: c.blocker.is_some(),
         };
         let fen = fen::parse_with_designs(text.trim(), &shape)
-            .map_err(|e| SetupError::fen(e.to_string()))?;
+            .map_err(|e| SetupError::fen(layout.map_or(e.clone(), |l| l.locate(e)).to_string()))?;
         let mut board = Board::empty(g);
         for h in &c.holes {
             board.remove_square(*h);
@@ -376,6 +402,7 @@ impl Position {
             promoted,
             passes: 0,
             arrival: [None, None],
+            retake: None,
             gen: gen_for(c),
         };
         pos.read_castling(&fen.castling);
@@ -514,8 +541,78 @@ impl Position {
         (0..self.c.geometry.files).find(|&f| self.board.cell(Sq::of(Square::new(f, rank))) == king)
     }
 
-    /// The FEN of the position, in Fairy-Stockfish's conventions.
+    /// The FEN of the position, in the definition's layout.
     pub fn fen(&self) -> String {
+        use crate::definition::layout::Field;
+        let Some(layout) = &self.c.fen_layout else {
+            return self.standard_fen();
+        };
+        let standard = self.standard_fen();
+        let fields: Vec<&str> = standard.split(' ').collect();
+        let field = |i: usize| fields.get(i).copied().unwrap_or("-").to_string();
+        let counted = layout.contains(&Field::Prisoners);
+        let out: Vec<String> = layout
+            .iter()
+            .map(|f| match f {
+                Field::Placement => {
+                    let board = field(0);
+                    let board = board.split('[').next().unwrap_or("").to_string();
+                    match self.pocket(counted) {
+                        Some(p) => format!("{board}[{p}]"),
+                        None => board,
+                    }
+                }
+                Field::Side => field(1),
+                Field::Castling => field(2),
+                Field::EnPassant => field(3),
+                Field::HalfmoveClock => self.halfmove.to_string(),
+                Field::FullmoveNumber => self.fullmove.to_string(),
+                Field::CheckCount => format!("+{}+{}", self.checks[0], self.checks[1]),
+                Field::Prisoners => {
+                    let n = |c: usize| -> u32 {
+                        (0..self.c.kinds.len())
+                            .filter(|&k| self.c.kept.has(k))
+                            .map(|k| u32::from(self.hand[c][k]))
+                            .sum()
+                    };
+                    format!("{}/{}", n(0), n(1))
+                }
+                Field::Retake => self.retake_text(),
+            })
+            .collect();
+        out.join(" ")
+    }
+
+    /// The pocket a FEN writes, without the brackets: every piece in hand, or, where the
+    /// layout counts the prisoners in a field of their own (`counted`), those not kept;
+    /// `None` where the position has no hands, or holds nothing but counted prisoners.
+    fn pocket(&self, counted: bool) -> Option<String> {
+        let c = self.c;
+        if !c.hands || counted && !c.plain_hands {
+            return None;
+        }
+        let mut out = String::new();
+        for color in Color::ALL {
+            for (k, &n) in self.hand[color.index()].iter().enumerate() {
+                let Some(kind) = c.kinds.get(k) else {
+                    break;
+                };
+                if counted && c.kept.has(k) {
+                    continue;
+                }
+                let letter = match color {
+                    Color::White => kind.letter,
+                    Color::Black => kind.letter.to_ascii_lowercase(),
+                };
+                (0..n).for_each(|_| out.push(letter));
+            }
+        }
+        Some(out)
+    }
+
+    /// The FEN of the position in Fairy-Stockfish's conventions, the state it has no field
+    /// for aside.
+    pub fn standard_fen(&self) -> String {
         let g = self.c.geometry;
         let mut out = String::new();
         for rank in (0..g.ranks).rev() {
@@ -563,21 +660,8 @@ impl Position {
                 out.push('/');
             }
         }
-        if self.c.hands {
-            out.push('[');
-            for color in Color::ALL {
-                for (k, &n) in self.hand[color.index()].iter().enumerate() {
-                    let Some(kind) = self.c.kinds.get(k) else {
-                        break;
-                    };
-                    let letter = match color {
-                        Color::White => kind.letter,
-                        Color::Black => kind.letter.to_ascii_lowercase(),
-                    };
-                    (0..n).for_each(|_| out.push(letter));
-                }
-            }
-            out.push(']');
+        if let Some(pocket) = self.pocket(false) {
+            out.push_str(&format!("[{pocket}]"));
         }
         out.push_str(if self.turn == Color::White {
             " w "
@@ -1336,11 +1420,13 @@ impl Position {
         let us = self.turn;
         let (fullmove, checks) = (self.fullmove, self.checks);
         self.apply_one(Move { then: None, ..m });
-        let (halfmove, first) = (self.halfmove, self.arrival[0]);
+        let (halfmove, first, window) = (self.halfmove, self.arrival[0], self.retake);
         self.turn = us;
         self.fullmove = fullmove;
         self.checks = checks;
         self.apply_one(second);
+        // Either action's capture may open the window; it closes after the reply.
+        self.retake = self.retake.or(window);
         // One turn: its clock is reset by either action, else counts one.
         if self.halfmove != 0 {
             self.halfmove = halfmove;
@@ -1365,8 +1451,10 @@ impl Position {
             }
             _ => self.board.cell(victim),
         };
+        let window = self.window_of(m);
         let mut changes = Changes::default();
         let captured = play_on(c, &mut self.board, us, m, &mut changes);
+        self.retake = window;
         if c.hands {
             self.update_hand(m, kind, victim, taken);
         }
@@ -1965,6 +2053,7 @@ impl Position {
             self.promoted.hash(&mut h);
         }
         self.checks.hash(&mut h);
+        self.retake.hash(&mut h);
         h.finish()
     }
 }

@@ -100,11 +100,12 @@ impl Compiled {
         to: Sq,
         taken: Sq,
     ) -> Option<Bar<'_>> {
-        self.bar_lifting(board, kind, color, from, to, taken, usize::MAX)
+        self.bar_lifting(board, kind, color, from, to, taken, usize::MAX, None)
     }
 
     /// [`Self::bar`] with the `no-entry` component of index `lifted` (in
-    /// [`Compiled::no_entries`]) set aside: the region a first action opened.
+    /// [`Compiled::no_entries`]) set aside: the region a first action opened; and no
+    /// sanctuary holding for a capture on `open`, a `retake` window's square.
     #[allow(clippy::too_many_arguments)]
     pub fn bar_lifting(
         &self,
@@ -115,6 +116,7 @@ impl Compiled {
         to: Sq,
         taken: Sq,
         lifted: usize,
+        open: Option<Sq>,
     ) -> Option<Bar<'_>> {
         let side = color.index();
         let entry = self.no_entries.iter().enumerate().find_map(|(i, n)| {
@@ -126,9 +128,12 @@ impl Compiled {
             .then_some(n)
         });
         let code = board.cell(taken);
-        let victim = (code != cell::EMPTY && code != cell::WALL && code & 1 != color as u8)
-            .then(|| self.kind_at(code))
-            .flatten();
+        let victim = (code != cell::EMPTY
+            && code != cell::WALL
+            && code & 1 != color as u8
+            && open != Some(taken))
+        .then(|| self.kind_at(code))
+        .flatten();
         let theirs = color.other().index();
         let sanctuary = victim.and_then(|victim| {
             self.sanctuaries.iter().find(|s| {
@@ -291,7 +296,7 @@ impl Position {
                 let allowed = region.has(to)
                     && c.confine_of(kind, color).is_none_or(|r| r.has(to))
                     && super::position::hop_allowed(c, &self.board, kind, from, to)
-                    && c.bar_lifting(&self.board, kind, color, from, to, to, opened)
+                    && c.bar_lifting(&self.board, kind, color, from, to, to, opened, None)
                         .is_none();
                 if allowed {
                     out.push((from, to));
@@ -306,12 +311,14 @@ impl Position {
     pub(super) fn drop_barred(&self, out: &mut Vec<Move>, first: usize, kind: usize, from: Sq) {
         let c = self.c;
         let us = self.turn;
+        let open = self.retake_square(kind);
         super::position::keep_from(out, first, |m| {
             let taken = match m.special {
                 Special::EnPassant { victim } => victim,
                 _ => m.to,
             };
-            c.bar(&self.board, kind, us, from, m.to, taken).is_none()
+            c.bar_lifting(&self.board, kind, us, from, m.to, taken, usize::MAX, open)
+                .is_none()
         });
     }
 
@@ -378,7 +385,8 @@ impl Position {
                 )
             });
         }
-        let bar = c.bar(&self.board, kind, us, from, to, to)?;
+        let open = self.retake_square(kind);
+        let bar = c.bar_lifting(&self.board, kind, us, from, to, to, usize::MAX, open)?;
         if !reaches(&self.board) {
             return Some(super::judge::blocked_step(name, &f, &t));
         }
@@ -448,6 +456,11 @@ impl Position {
         let Some(victim) = c.kind_at(code).filter(|_| code & 1 != us as u8) else {
             return steps;
         };
+        // A re-take passes the sanctuaries that would hold: the window is the reason.
+        if let Some(step) = self.retake_step(m, kind) {
+            steps.push(step);
+            return steps;
+        }
         let theirs = us.other().index();
         for s in &c.sanctuaries {
             if s.kinds.has(victim) && s.region[theirs].has(taken) {
