@@ -602,3 +602,21 @@ fn perft_of(
         position.map(|p| perft(&p, depth)).map_err(|e| e.message().to_string())
     })
 }
+
+/// `dropChecks = false` counts as Fairy-Stockfish counts it, with every kind in both hands.
+#[test]
+fn drop_checks_false_counts_as_fairy_stockfish() {
+    let o = arbiter(&[
+        "perft",
+        "tests/data/ini/drop-checks.ini:quiethouse",
+        "2",
+        "--fen",
+        "4k3/8/8/8/8/8/8/4K3[QRBNPqrbnp] w - - 0 1",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stdout).contains("perft 2 = 64054"),
+        "{}",
+        text(&o.stdout)
+    );
+}

@@ -1294,6 +1294,17 @@ impl State {
     /// Writes the views back into the definition's components, once a section's settings are
     /// all applied. The errors are the settings' combinations that cannot be written.
     pub fn finish(&mut self) -> Result<(), String> {
+        let has = |f: &dyn Fn(&Component) -> bool| self.def.rules.iter().any(|r| f(&r.component));
+        if has(&|c| matches!(c, Component::Explosion { .. }))
+            && has(&|c| matches!(c, Component::CapturesToHand))
+        {
+            return Err(
+                "`capturesToHand` with explosions is not supported yet: Fairy-Stockfish \
+                        also puts the pieces a blast removes into the hands, which \
+                        `captures-to-hand` does not"
+                    .into(),
+            );
+        }
         if let Some(declared) = self.declared.take() {
             let gone: Vec<char> = self
                 .types

@@ -727,3 +727,19 @@ fn conversions_keep_the_base_game_and_refuse_a_change() {
     );
     assert!(one("[v:chess]\nmaterialCounting = none\n", "v").is_ok());
 }
+
+/// Fairy-Stockfish puts what a blast removes into the hands too: until `captures-to-hand` can
+/// say so, the combination is refused rather than imported with other counts.
+#[test]
+fn captures_to_hand_with_explosions_is_refused() {
+    let r = refused(
+        "[z:atomic]\npieceDrops = true\ncapturesToHand = true\n",
+        "z",
+    );
+    assert!(
+        r.message.contains("`capturesToHand` with explosions"),
+        "{}",
+        r.message
+    );
+    assert!(one("[z:crazyhouse]\ndropChecks = false\n", "z").is_ok());
+}
