@@ -142,7 +142,20 @@ pub struct Rule {
     /// Empty: always.
     pub when: Vec<(String, String)>,
     pub component: Component,
+    /// Parts of the component with words of their own (`part choice "..."`): each is the
+    /// rule `<id>-<part>` of the catalogue, quoting its clause.
+    pub parts: Vec<Part>,
     pub span: Span,
+}
+
+/// A part of a component named as a rule of its own ([`Rule::parts`]).
+#[derive(Clone, Debug, PartialEq, Hash)]
+pub struct Part {
+    /// The part's name: its rule id is the component's id, `-`, the name.
+    pub name: String,
+    pub clause: String,
+    /// Where its words come from; the component's source when not given.
+    pub source: Option<String>,
 }
 
 /// Who a game-ending rule is good for, seen from the side it happens to (the side that is
@@ -239,6 +252,15 @@ pub enum Moved {
     NotInto,
 }
 
+/// When a `defection` counts whether the other side is left bare.
+#[derive(Clone, Copy, Debug, PartialEq, Hash, Eq)]
+pub enum Counted {
+    /// Once the piece has changed sides.
+    AfterSwitch,
+    /// Before it does: only a side that had nothing to give is bare.
+    BeforeSwitch,
+}
+
 /// What a contact does to the turn that leaves it, seen from the side that moved.
 #[derive(Clone, Copy, Debug, PartialEq, Hash, Eq)]
 pub enum Effect {
@@ -297,6 +319,7 @@ worded!(Moved { Any => "any", Yes => "yes", Into => "into", NotInto => "not-into
 worded!(Effect { Illegal => "illegal", Win => "win", Loss => "loss" });
 worded!(Standing { Piece => "piece", Beside => "beside", Both => "both" });
 worded!(Lines { Orthogonal => "orthogonal", Diagonal => "diagonal", All => "all" });
+worded!(Counted { AfterSwitch => "after-switch", BeforeSwitch => "before-switch" });
 
 /// The kinds of rule components. Each is generated and judged by the one engine; what each
 /// setting means is in `docs/defining-variants.md`.
@@ -490,6 +513,18 @@ pub enum Component {
         from: Reach,
         region: Sides<Region>,
     },
+    /// A piece of `pieces` that ends its move on its side's region leaves the board, and the
+    /// other side's piece of the highest kind in `ranking` (first the highest) changes sides
+    /// where it stands; among several, the mover names one (the part `choice`). With `bare`,
+    /// a defection that leaves the other side nothing but pieces of those kinds wins (the
+    /// part `bare-king`), counted as `counted` says.
+    Defection {
+        pieces: Vec<char>,
+        ranking: Vec<char>,
+        region: Sides<Region>,
+        bare: Vec<char>,
+        counted: Counted,
+    },
     /// Pieces of `pieces` standing in their side's region do not block attacks: a line of
     /// attack passes over them (they still attack themselves). Moves are not affected.
     Transparent {
@@ -681,6 +716,7 @@ impl Component {
             Component::Blocker { .. } => "blocker",
             Component::Sanctuary { .. } => "sanctuary",
             Component::Retake { .. } => "retake",
+            Component::Defection { .. } => "defection",
             Component::Transparent { .. } => "transparent",
             Component::NoEntry { .. } => "no-entry",
         }

@@ -16,8 +16,9 @@ use super::error::{Error, Errors, Source};
 use super::fen;
 use super::layout::Field;
 use super::model::{
-    Cell, Component, Contact, Definition, Effect, FlipPattern, Lines, Moved, Onto, OptionDecl,
-    PieceDef, Reach, Region, Rule, Safety, Sides, Span, Standing, Timing, Value, Whose,
+    Cell, Component, Contact, Counted, Definition, Effect, FlipPattern, Lines, Moved, Onto,
+    OptionDecl, Part, PieceDef, Reach, Region, Rule, Safety, Sides, Span, Standing, Timing, Value,
+    Whose,
 };
 use super::parse::parse_tree;
 use super::syntax::{self, Statement, Value as SynValue};
@@ -99,6 +100,7 @@ pub const COMPONENTS: &[&str] = &[
     "blocker",
     "sanctuary",
     "retake",
+    "defection",
     "no-entry",
     "adjacency",
     "alignment",
@@ -132,6 +134,8 @@ const LETTER_LISTS: &[&str] = &[
     "facing",
     "opened-by",
     "takes",
+    "ranking",
+    "bare",
 ];
 
 /// Whether a setting names pieces: the lists of letters, `king`, and `limit` (`Q1`) and
@@ -193,6 +197,7 @@ pub fn setting_choices(setting: &str) -> Option<&'static [&'static str]> {
         "effect" | "elsewhere" => Effect::WORDS,
         "standing" => Standing::WORDS,
         "lines" => Lines::WORDS,
+        "counted" => Counted::WORDS,
         s if REGION_SIDES.contains(&s) => REGION_KINDS,
         _ => return None,
     })
@@ -200,6 +205,16 @@ pub fn setting_choices(setting: &str) -> Option<&'static [&'static str]> {
 
 /// The words a region line starts with.
 const REGION_SIDES: &[&str] = &["white", "black", "both"];
+
+/// The parts of a component that `part` may give words of their own (each a rule of the
+/// catalogue, `<id>-<part>`).
+pub fn component_parts(component: &str) -> &'static [&'static str] {
+    match component {
+        "castling" => &["rights", "blocked", "out-of-check", "through-check"],
+        "defection" => &["choice", "bare-king"],
+        _ => &[],
+    }
+}
 
 /// The settings a component takes besides [`COMMON_SETTINGS`]; `white`, `black` and `both`
 /// stand for its region lines.
@@ -258,6 +273,7 @@ pub fn component_settings(component: &str) -> &'static [&'static str] {
             "drop-rights",
             "chess960",
             "rank",
+            "part",
         ],
         "check" => &["safety"],
         "checkmate" | "stalemate" => &["value"],
@@ -284,6 +300,9 @@ pub fn component_settings(component: &str) -> &'static [&'static str] {
         "blocker" => &["letter", "name", "shot", "keep"],
         "sanctuary" => &["pieces", "by", "from", "white", "black", "both"],
         "retake" => &["pieces", "takes", "by", "from", "white", "black", "both"],
+        "defection" => &[
+            "pieces", "ranking", "bare", "counted", "part", "white", "black", "both",
+        ],
         "transparent" => &["pieces", "white", "black", "both"],
         "no-entry" => &["pieces", "while", "opened-by", "white", "black", "both"],
         "adjacency" => &[
@@ -2011,7 +2030,7 @@ impl<'a> Resolver<'a> {
                 s.misspelt = true;
                 continue;
             }
-            let repeatable = head == "when" || REGION_SIDES.contains(&head);
+            let repeatable = matches!(head, "when" | "part") || REGION_SIDES.contains(&head);
             if !repeatable {
                 if let Some(&(_, first)) = seen.iter().find(|(h, _)| *h == head) {
                     let at = self.at(src, first);
@@ -2031,6 +2050,10 @@ impl<'a> Resolver<'a> {
                 s.broken = true;
             }
             s.given.push(head.to_string());
+            if head == "part" {
+                self.part(src, setting, kind, &mut s);
+                continue;
+            }
             self.setting(src, setting, board, &mut s);
         }
         let span = self.model_span(src, &stmt.span);
@@ -2098,8 +2121,50 @@ impl<'a> Resolver<'a> {
                 .unwrap_or_else(|| self.layer_source[src].clone()),
             when: s.when.clone(),
             component,
+            parts: s.parts.clone(),
             span,
         })
+    }
+
+    /// `part NAME "clause" ["source"]`: words of their own for a part of the component,
+    /// which the catalogue lists as the rule `<id>-<NAME>`.
+    fn part(&mut self, src: usize, st: &Statement, kind: &str, s: &mut Settings) {
+        let names = component_parts(kind);
+        let usage = "write `part <name> \"<clause>\"`, or `part <name> \"<clause>\" \"<source>\"`";
+        let (name, clause, source) = match st.values.as_slice() {
+            [n, c] if c.quoted => (n, c, None),
+            [n, c, so] if c.quoted && so.quoted => (n, c, Some(so)),
+            _ => {
+                self.fail_help(
+                    src,
+                    st.span.clone(),
+                    "`part` takes a name and a clause",
+                    "here",
+                    usage,
+                );
+                s.broken = true;
+                return;
+            }
+        };
+        if self.choice(src, name, names).is_none() {
+            s.broken = true;
+            return;
+        }
+        if s.parts.iter().any(|p| p.name == name.text) {
+            self.fail(
+                src,
+                name.span.clone(),
+                format!("the part `{}` is given twice", name.text),
+                "again",
+            );
+            s.broken = true;
+            return;
+        }
+        s.parts.push(Part {
+            name: name.text.clone(),
+            clause: clause.text.clone(),
+            source: source.map(|v| v.text.clone()),
+        });
     }
 
     fn unknown_setting(&mut self, src: usize, kind: &str, setting: &Statement) {
@@ -2202,6 +2267,8 @@ impl<'a> Resolver<'a> {
                             "beside" | "facing" => &mut s.beside,
                             "opened-by" => &mut s.opened_by,
                             "takes" => &mut s.takes,
+                            "ranking" => &mut s.ranking,
+                            "bare" => &mut s.bare,
                             _ => &mut s.immune,
                         };
                         *slot = Some(l);
@@ -2429,6 +2496,10 @@ impl<'a> Resolver<'a> {
             },
             "lines" => match self.worded(src, st, Lines::WORDS, Lines::ALL) {
                 Some(w) => s.lines = Some(w),
+                None => s.broken = true,
+            },
+            "counted" => match self.worded(src, st, Counted::WORDS, Counted::ALL) {
+                Some(w) => s.counted = Some(w),
                 None => s.broken = true,
             },
             "other-moved" => match self.single_value(src, st, &quoted_or(OTHER_MOVED)) {
@@ -3156,6 +3227,39 @@ impl<'a> Resolver<'a> {
                     }
                 }
             }
+            "defection" => {
+                if s.pieces.is_none() {
+                    missing.push((
+                        "`pieces`",
+                        "name the pieces whose arrival makes a piece defect: `pieces P`",
+                    ));
+                }
+                if s.ranking.is_none() {
+                    missing.push((
+                        "`ranking`",
+                        "list the kinds that may change sides, the highest first: `ranking Q N B R P`",
+                    ));
+                }
+                if !s.region_given {
+                    missing.push((
+                        "a region",
+                        "say where the pieces arrive: `white rank 9` and `black rank 1`",
+                    ));
+                }
+                if s.counted.is_some() && s.bare.is_none() {
+                    missing.push((
+                        "`bare` for `counted`",
+                        "`counted` says when a side left bare is counted, and says nothing without `bare`",
+                    ));
+                }
+                Component::Defection {
+                    pieces: letters(&s.pieces).unwrap_or_default(),
+                    ranking: letters(&s.ranking).unwrap_or_default(),
+                    region: region(s),
+                    bare: letters(&s.bare).unwrap_or_default(),
+                    counted: s.counted.unwrap_or(Counted::AfterSwitch),
+                }
+            }
             "retake" => {
                 if s.pieces.is_none() {
                     missing.push((
@@ -3511,6 +3615,10 @@ struct Settings {
     while_present: Option<(Whose, Vec<Letter>)>,
     opened_by: Option<Vec<Letter>>,
     takes: Option<Vec<Letter>>,
+    ranking: Option<Vec<Letter>>,
+    bare: Option<Vec<Letter>>,
+    counted: Option<Counted>,
+    parts: Vec<Part>,
     disarms: Option<bool>,
     gives_check: Option<bool>,
     other_moved: Option<Option<bool>>,

@@ -2506,3 +2506,52 @@ fn a_start_in_a_layout_is_read_by_it() {
     assert!(m.contains("the prisoners field `0/x`"), "{m}");
     assert_eq!(at, "test.def:7:20");
 }
+
+/// A `defection` of pawns on the last rank, with `extra` lines in its block.
+fn defection(extra: &str) -> String {
+    format!(
+        "{BASE}piece Q queen Q\ndefection {{\n  id coup\n  clause \"c\"\n  pieces P\n  ranking Q P\n  white rank 8\n  black rank 1\n{extra}}}\n"
+    )
+}
+
+#[test]
+fn a_defection_reads_its_parts() {
+    let d = read(&defection(
+        "  bare K\n  part choice \"The coup maker chooses.\" \"VI.ii.b\"\n",
+    ))
+    .unwrap();
+    let r = d.rules.iter().find(|r| r.id == "coup").unwrap();
+    assert_eq!(r.parts.len(), 1);
+    assert_eq!(r.parts[0].name, "choice");
+    assert_eq!(r.parts[0].source.as_deref(), Some("VI.ii.b"));
+    let Component::Defection {
+        ranking,
+        bare,
+        counted,
+        ..
+    } = &r.component
+    else {
+        panic!("{:?}", r.component)
+    };
+    assert_eq!(
+        (ranking.as_slice(), bare.as_slice()),
+        (&['Q', 'P'][..], &['K'][..])
+    );
+    assert_eq!(*counted, Counted::AfterSwitch);
+    let (m, _) = one_error(&defection("  part choise \"c\"\n"));
+    assert!(m.contains("`choise`") && m.contains("`choice`"), "{m}");
+    let (m, _) = one_error(&defection("  part choice \"a\"\n  part choice \"b\"\n"));
+    assert!(m.contains("the part `choice` is given twice"), "{m}");
+    let (m, _) = one_error(&defection("  part choice\n"));
+    assert!(m.contains("`part` takes a name and a clause"), "{m}");
+    let (m, _) = one_error(&defection("  counted before-switch\n"));
+    assert!(m.contains("`bare` for `counted`"), "{m}");
+    let (m, _) = one_error(&format!(
+        "{BASE}defection {{\n  clause \"c\"\n  pieces P\n  white rank 8\n  black rank 1\n}}\n"
+    ));
+    assert!(m.contains("`ranking`"), "{m}");
+    let (m, _) = one_error(&format!(
+        "{BASE}sanctuary {{\n  clause \"c\"\n  both rank 4\n  part choice \"c\"\n}}\n"
+    ));
+    assert!(m.contains("`part` is not a setting of `sanctuary`"), "{m}");
+}

@@ -178,6 +178,17 @@ fn out_rule(line: &mut impl FnMut(String), r: &Rule, def: &Definition) {
     }
     line(format!("  clause {}", quote(&r.clause)));
     let mut set = |s: String| line(format!("  {s}"));
+    for p in &r.parts {
+        match &p.source {
+            Some(so) => set(format!(
+                "part {} {} {}",
+                p.name,
+                quote(&p.clause),
+                quote(so)
+            )),
+            None => set(format!("part {} {}", p.name, quote(&p.clause))),
+        }
+    }
     match c {
         Component::DoubleStep {
             pieces,
@@ -488,6 +499,21 @@ fn out_rule(line: &mut impl FnMut(String), r: &Rule, def: &Definition) {
                 set(format!("by {}", letters(by)));
             }
             set(format!("from {}", from.word()));
+            region_lines(region, def).into_iter().for_each(&mut set);
+        }
+        Component::Defection {
+            pieces,
+            ranking,
+            region,
+            bare,
+            counted,
+        } => {
+            set(format!("pieces {}", letters(pieces)));
+            set(format!("ranking {}", letters(ranking)));
+            if !bare.is_empty() {
+                set(format!("bare {}", letters(bare)));
+                set(format!("counted {}", counted.word()));
+            }
             region_lines(region, def).into_iter().for_each(&mut set);
         }
         Component::Retake {

@@ -1108,6 +1108,7 @@ impl State {
             source: self.def.source.clone(),
             when: Vec::new(),
             component,
+            parts: Vec::new(),
             span: Span::default(),
         });
     }

@@ -349,6 +349,8 @@ pub struct Compiled {
     pub sanctuaries: Vec<super::zones::Sanctuary>,
     /// `retake` components, in the order written.
     pub retakes: Vec<super::retake::Retake>,
+    /// `defection` components, in the order written.
+    pub defections: Vec<super::defection::Defection>,
     /// `no-entry` components, in the order written.
     pub no_entries: Vec<super::zones::NoEntry>,
     /// `transparent` components: kinds that do not block attacks where they stand.
@@ -509,6 +511,7 @@ impl Compiled {
             replacing: false,
             sanctuaries: Vec::new(),
             retakes: Vec::new(),
+            defections: Vec::new(),
             no_entries: Vec::new(),
             contacts: Vec::new(),
             transparent: Vec::new(),
@@ -710,6 +713,22 @@ impl Compiled {
                     region: sides(region),
                     by: (!by.is_empty()).then(|| set(by)),
                     from: *from,
+                }),
+                Component::Defection {
+                    pieces,
+                    ranking,
+                    region,
+                    bare,
+                    counted,
+                } => c.defections.push(super::defection::Defection {
+                    tag,
+                    kinds: set(pieces),
+                    ranking: ranking.iter().filter_map(index).collect(),
+                    region: sides(region),
+                    bare: (!bare.is_empty()).then(|| set(bare)),
+                    before: *counted == model::Counted::BeforeSwitch,
+                    choice_rule: leak(&format!("{}-choice", rule.id)),
+                    bare_rule: leak(&format!("{}-bare-king", rule.id)),
                 }),
                 Component::Retake {
                     pieces,

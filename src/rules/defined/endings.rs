@@ -30,7 +30,13 @@ impl Position {
                 .def
                 .rules
                 .iter()
-                .filter(|r| r.id == rule)
+                .filter(|r| {
+                    r.id == rule
+                        || rule
+                            .strip_prefix(r.id.as_str())
+                            .and_then(|p| p.strip_prefix('-'))
+                            .is_some_and(|p| super::part_names(&r.component).contains(&p))
+                })
                 .find_map(|r| reason_of(&r.component))
                 .unwrap_or(Reason::Extinction);
             return Some(outcome(color, value, reason, rule));

@@ -298,6 +298,7 @@ impl Position {
                 format!("the {} goes to {}", b.name, self.square_name(sq)),
             ));
         }
+        steps.extend(self.defection_steps(m));
         if let Some((t, _)) = c.explosion {
             if self.is_capture(m) {
                 steps.push(Step::effect(
@@ -567,6 +568,13 @@ impl Position {
             {
                 return self.judge_gating(pattern, actions);
             }
+            TurnPattern::Actions { actions, claim }
+                if actions.len() == 2
+                    && !self.c.defections.is_empty()
+                    && matches!(actions[1], ActionPattern::Coup { .. }) =>
+            {
+                return self.judge_defection(pattern, actions, *claim);
+            }
             TurnPattern::Actions { actions, .. }
                 if actions.len() >= 2
                     && self.c.opens()
@@ -690,6 +698,14 @@ impl Position {
                 if found.is_empty() {
                     if let Some(step) = sm.capture.then(|| self.ep_only_steps(from, to)).flatten() {
                         return vec![step];
+                    }
+                    // A defection whose piece the turn must name, written without it.
+                    let unnamed = onto.iter().copied().find(|&m| {
+                        self.names_defector(m)
+                            && pattern.matches(&self.describe(Move { turned: None, ..m }))
+                    });
+                    if let Some(m) = unnamed {
+                        return vec![self.choice_refusal(m, None)];
                     }
                     let captures = self.is_capture(onto[0]);
                     let mark = mark_refusal(g, from.square(), to.square(), sm.capture, captures);
@@ -1275,6 +1291,41 @@ impl Position {
         self.board
             .piece_at(sq)
             .is_some_and(|p| p.color() == self.turn)
+    }
+
+    /// A move and the piece it makes change sides (`e8-e9; coup Nc6`): the generated turn the
+    /// pattern names, judged as any; else the move's own refusal, or, the move being one,
+    /// why that piece is not the one to name (the `defection`'s part `choice`).
+    fn judge_defection(
+        &self,
+        pattern: &TurnPattern,
+        actions: &[ActionPattern],
+        claim: Option<crate::rules::turn::Claim>,
+    ) -> Vec<Step> {
+        let ActionPattern::Coup { square, .. } = &actions[1] else {
+            return self.judge_one(pattern);
+        };
+        let mut pseudo = Vec::new();
+        self.pseudo_moves(&mut pseudo);
+        let found: Vec<Move> = pseudo
+            .iter()
+            .copied()
+            .filter(|m| pattern.matches(&self.describe(*m)))
+            .collect();
+        if !found.is_empty() {
+            return self.furthest(found);
+        }
+        let single = TurnPattern::Actions {
+            actions: vec![actions[0].clone()],
+            claim,
+        };
+        let base = pseudo
+            .into_iter()
+            .find(|m| single.matches(&self.describe(Move { turned: None, ..*m })));
+        match base {
+            Some(m) => vec![self.choice_refusal(m, Some(Sq::of(*square)))],
+            None => self.judge_one(&single),
+        }
     }
 
     /// The steps of the candidate that gets furthest (the first, on a tie).

@@ -14,6 +14,7 @@ mod compile;
 mod contact;
 #[cfg(test)]
 mod cypher_agreement;
+mod defection;
 mod en_passant;
 mod endings;
 mod invariants;
@@ -182,19 +183,32 @@ fn entry_of(def: Definition) -> Entry {
             }
         }
         rules.push(super::rule(l(&r.id), l(&r.source), l(&text)).quote(l(&r.clause)));
-        if matches!(r.component, crate::definition::Component::Castling { .. }) {
-            use position::CastleBar as B;
-            for (bar, what) in [
-                (B::Rights, "castling needs a right left on that side: neither the king nor that rook has moved"),
-                (B::Blocked, "the squares between the king and the rook, and where they go, are empty"),
-                (B::OutOfCheck, "a king in check may not castle"),
-                (B::ThroughCheck, "the king may not pass over an attacked square"),
-            ] {
-                rules.push(
-                    super::rule(l(&judge::castling_sub_id(&r.id, bar)), l(&r.source), what)
-                        .quote(l(&r.clause)),
-                );
+        // Each part is a rule of its own, quoting its own words where the definition gives
+        // them, else the component's.
+        let part = |name: &str, what: &'static str| {
+            let own = r.parts.iter().find(|p| p.name == name);
+            let source = own.and_then(|p| p.source.as_deref()).unwrap_or(&r.source);
+            let clause = own.map_or(r.clause.as_str(), |p| p.clause.as_str());
+            super::rule(l(&format!("{}-{name}", r.id)), l(source), what).quote(l(clause))
+        };
+        match &r.component {
+            crate::definition::Component::Castling { .. } => {
+                for (name, what) in [
+                    ("rights", "castling needs a right left on that side: neither the king nor that rook has moved"),
+                    ("blocked", "the squares between the king and the rook, and where they go, are empty"),
+                    ("out-of-check", "a king in check may not castle"),
+                    ("through-check", "the king may not pass over an attacked square"),
+                ] {
+                    rules.push(part(name, what));
+                }
             }
+            crate::definition::Component::Defection { bare, .. } => {
+                rules.push(part("choice", "where several of the other side's pieces share the highest rank, the turn names the one that changes sides, as `coup Nc6`; with one or none, nothing is named"));
+                if !bare.is_empty() {
+                    rules.push(part("bare-king", "a defection that leaves the other side nothing but pieces of the `bare` kinds wins for the side that made it"));
+                }
+            }
+            _ => {}
         }
     }
     let options = def
@@ -389,6 +403,11 @@ fn regions_of(def: &Definition) -> Vec<(String, &crate::definition::model::Regio
     out
 }
 
+/// The parts of a component the catalogue lists as rules of their own (`<id>-<part>`).
+fn part_names(c: &crate::definition::Component) -> &'static [&'static str] {
+    crate::definition::resolve::component_parts(c.name())
+}
+
 /// The reason a game ends for under a component, for those that end games.
 fn reason_of(c: &crate::definition::Component) -> Option<Reason> {
     use crate::definition::Component as C;
@@ -404,6 +423,7 @@ fn reason_of(c: &crate::definition::Component) -> Option<Reason> {
         C::MoveCount { .. } => Reason::FiftyMove,
         C::Pass { .. } | C::Bikjang { .. } => Reason::NoMove,
         C::FullBoard { .. } => Reason::FullBoard,
+        C::Defection { .. } => Reason::Coup,
         C::Adjacency(k) | C::Alignment(k)
             if k.effect != crate::definition::model::Effect::Illegal =>
         {
@@ -438,6 +458,7 @@ fn summary(c: &crate::definition::Component, def: &Definition) -> String {
         C::RegionMove { movement, replace: false, .. } => format!("a piece of the named kinds standing in its side's region may also move `{movement}`"),
         C::RegionMove { movement, replace: true, .. } => format!("a piece of the named kinds standing in its side's region moves only as `{movement}`, its own movement set aside"),
         C::Retake { from, .. } => retake::summary(*from),
+        C::Defection { .. } => defection::summary(),
         C::Transparent { .. } => "a piece of the named kinds standing in its side's region does not block attacks: lines of attack pass over it".into(),
         C::Sanctuary { by, from, .. } => {
             let by = if by.is_empty() { "any piece".to_string() } else { format!("a piece of {}", by.iter().map(char::to_string).collect::<Vec<_>>().join(" ")) };
@@ -947,6 +968,14 @@ impl Rules for Position {
                 role: Role::Kind(b.letter),
                 design: None,
                 to: sq.square(),
+            });
+        }
+        // The piece that changes sides is named only where the mover chooses it.
+        if let Some(t) = m.turned.filter(|_| self.names_defector(m)) {
+            turn.actions.push(Action::Coup {
+                role: self.board.piece_at(t).map_or(Role::Kind('?'), |p| p.role()),
+                design: None,
+                square: t.square(),
             });
         }
         turn

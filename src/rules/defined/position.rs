@@ -102,6 +102,8 @@ pub struct Move {
     /// A second action of the same turn, a plain move from and to: the entry a `no-entry`
     /// region's `opened-by` piece let in by leaving it.
     pub then: Option<(Sq, Sq)>,
+    /// Under `defection`: the piece of the other side that changes sides.
+    pub turned: Option<Sq>,
 }
 
 impl Move {
@@ -114,6 +116,7 @@ impl Move {
             special: Special::None,
             block: None,
             then: None,
+            turned: None,
         }
     }
 
@@ -184,6 +187,8 @@ pub struct Position {
     pub arrival: super::contact::Arrivals,
     /// The capturer the side to move may re-take (`retake`).
     pub retake: super::retake::Window,
+    /// The `defection` (its index) whose move of the last turn left the side to move bare.
+    pub bared: Option<u8>,
     /// The definition's movements laid out for the generator.
     gen: &'static Gen,
 }
@@ -403,6 +408,7 @@ impl Position {
             passes: 0,
             arrival: [None, None],
             retake: None,
+            bared: None,
             gen: gen_for(c),
         };
         pos.read_castling(&fen.castling);
@@ -858,6 +864,9 @@ impl Position {
         if c.gating.is_some() {
             self.gatings(out, begin);
         }
+        if !c.defections.is_empty() {
+            self.defections(out, begin);
+        }
         if self.c.pass.is_some() {
             self.pass(out, royals);
         }
@@ -968,6 +977,7 @@ impl Position {
                                 special: Special::Promote,
                                 block: None,
                                 then: None,
+                                turned: None,
                             });
                         }
                     }
@@ -1022,6 +1032,7 @@ impl Position {
                             special: Special::Drop { kind: face as u8 },
                             block: None,
                             then: None,
+                            turned: None,
                         });
                     }
                 }
@@ -1189,6 +1200,7 @@ impl Position {
                 special: Special::Pass,
                 block: None,
                 then: None,
+                turned: None,
             });
         }
     }
@@ -1227,6 +1239,7 @@ impl Position {
                             special: Special::None,
                             block: None,
                             then: None,
+                            turned: None,
                         });
                     } else {
                         self.push(out, kind, from, t, Special::None);
@@ -1298,6 +1311,7 @@ impl Position {
             special,
             block: None,
             then: None,
+            turned: None,
         };
         let promotion = self.gen.promoting.has(kind).then(|| {
             self.c.promotions.iter().find(|p| {
@@ -1407,6 +1421,7 @@ impl Position {
                 },
                 block: None,
                 then: None,
+                turned: None,
             });
         }
     }
@@ -1452,9 +1467,11 @@ impl Position {
             _ => self.board.cell(victim),
         };
         let window = self.window_of(m);
+        let before = self.defection_made(m).map(|_| self.clone());
         let mut changes = Changes::default();
         let captured = play_on(c, &mut self.board, us, m, &mut changes);
         self.retake = window;
+        self.bared = before.and_then(|b| b.bared_by(m, &self.board));
         if c.hands {
             self.update_hand(m, kind, victim, taken);
         }
@@ -1776,6 +1793,7 @@ impl Position {
                 out.push(Move {
                     block: Some(sq),
                     then: None,
+                    turned: None,
                     ..m
                 });
             }
@@ -1931,6 +1949,9 @@ impl Position {
         let c = self.c;
         let mover = self.turn;
         let last = mover.other();
+        if let Some(d) = self.bared {
+            return Some((last, Value::Win, c.defections[d as usize].bare_rule));
+        }
         if !c.contacts.is_empty() {
             if let Some(end) = self.contact_ending() {
                 return Some(end);
@@ -2599,6 +2620,7 @@ impl Tester {
         !moves_royal
             && !contact
             && m.then.is_none()
+            && pos.defection_made(m).is_none()
             && matches!(
                 m.special,
                 Special::None | Special::Step | Special::Drop { .. }
@@ -2703,7 +2725,7 @@ impl Royals {
 /// The cells a move changed, in order, each with what it held and what it holds: enough to
 /// count the pieces it took or made, and to take it back. Most moves change a few cells; an
 /// othello flip may change many, which go on in `more`.
-struct Changes {
+pub(super) struct Changes {
     at: [(Sq, u8, u8); 16],
     len: usize,
     more: Vec<(Sq, u8, u8)>,
@@ -2721,7 +2743,7 @@ impl Default for Changes {
 
 impl Changes {
     #[inline]
-    fn set(&mut self, board: &mut Board, sq: Sq, code: u8) {
+    pub(super) fn set(&mut self, board: &mut Board, sq: Sq, code: u8) {
         let change = (sq, board.cell(sq), code);
         if self.len < self.at.len() {
             self.at[self.len] = change;
@@ -2806,6 +2828,9 @@ fn play_one(c: &Compiled, board: &mut Board, us: Color, m: Move, changes: &mut C
         changes.set(board, at, c.piece(us, kind).code());
     }
     flip(c, board, us, m.to, changes);
+    if !c.defections.is_empty() {
+        super::defection::defect(c, board, us, m, changes);
+    }
     if captured {
         if let Some((_, immune)) = c.explosion {
             changes.set(board, m.to, cell::EMPTY);
