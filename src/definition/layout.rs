@@ -21,6 +21,8 @@ pub enum Field {
     Prisoners,
     /// A `retake` window's square, or `-`.
     Retake,
+    /// The sides that have made their one infiltration: `-`, `W`, `B` or `WB`.
+    InfiltrationUsed,
 }
 
 impl Field {
@@ -34,6 +36,7 @@ impl Field {
         "check-count",
         "prisoners",
         "retake",
+        "infiltration-used",
     ];
     pub const ALL: &'static [Field] = &[
         Field::Placement,
@@ -45,6 +48,7 @@ impl Field {
         Field::CheckCount,
         Field::Prisoners,
         Field::Retake,
+        Field::InfiltrationUsed,
     ];
 
     pub fn word(self) -> &'static str {
@@ -60,7 +64,7 @@ impl Field {
             Field::FullmoveNumber => "1",
             Field::CheckCount => "+0+0",
             Field::Prisoners => "0/0",
-            Field::Castling | Field::EnPassant | Field::Retake => "-",
+            Field::Castling | Field::EnPassant | Field::Retake | Field::InfiltrationUsed => "-",
         }
     }
 }
@@ -76,6 +80,8 @@ pub struct Standard {
     pub prisoners: Option<([u32; 2], usize)>,
     /// The `retake` field's text and its column, when given and not `-`.
     pub retake: Option<(String, usize)>,
+    /// The sides that have infiltrated, when given.
+    pub used: [bool; 2],
 }
 
 impl Standard {
@@ -191,6 +197,21 @@ pub fn standard(text: &str, layout: &[Field], kept: Option<char>) -> Result<Stan
     }
     if layout.contains(&Field::CheckCount) {
         push(&mut out, at(Field::CheckCount), Field::CheckCount);
+    }
+    if let Some((col, t)) = at(Field::InfiltrationUsed) {
+        out.used = match t {
+            "-" => [false, false],
+            "W" => [true, false],
+            "B" => [false, true],
+            "WB" => [true, true],
+            _ => {
+                return Err(FenError {
+                    column: col,
+                    width: t.chars().count().max(1),
+                    message: format!("the infiltrations field `{t}` is not -, W, B or WB"),
+                })
+            }
+        };
     }
     out.retake = at(Field::Retake)
         .filter(|(_, t)| *t != "-")

@@ -513,6 +513,19 @@ pub enum Component {
         from: Reach,
         region: Sides<Region>,
     },
+    /// After a move of a piece of `by` that ends on its side's region, the same turn may put
+    /// one of the side's pieces of `pieces`, from wherever it stands, on one of `targets`,
+    /// removing what stands there (no capture: nothing is taken into a hand); removing an
+    /// enemy royal piece wins. With `once`, each side does it once a game (the part `once`);
+    /// with `alone`, also as a turn of its own while a `by` piece stands on the region.
+    Infiltration {
+        pieces: Vec<char>,
+        by: Vec<char>,
+        region: Sides<Region>,
+        targets: Vec<Cell>,
+        once: bool,
+        alone: bool,
+    },
     /// A piece of `pieces` that ends its move on its side's region leaves the board, and the
     /// other side's piece of the highest kind in `ranking` (first the highest) changes sides
     /// where it stands; among several, the mover names one (the part `choice`). With `bare`,
@@ -717,6 +730,7 @@ impl Component {
             Component::Sanctuary { .. } => "sanctuary",
             Component::Retake { .. } => "retake",
             Component::Defection { .. } => "defection",
+            Component::Infiltration { .. } => "infiltration",
             Component::Transparent { .. } => "transparent",
             Component::NoEntry { .. } => "no-entry",
         }

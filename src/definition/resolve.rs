@@ -101,6 +101,7 @@ pub const COMPONENTS: &[&str] = &[
     "sanctuary",
     "retake",
     "defection",
+    "infiltration",
     "no-entry",
     "adjacency",
     "alignment",
@@ -171,6 +172,7 @@ pub const YES_NO_SETTINGS: &[&str] = &[
     "through-holes",
     "disarms",
     "gives-check",
+    "once",
 ];
 const YES_NO: &[&str] = &["yes", "no"];
 /// The words of `other-moved`, in the order the resolver reads them.
@@ -212,6 +214,7 @@ pub fn component_parts(component: &str) -> &'static [&'static str] {
     match component {
         "castling" => &["rights", "blocked", "out-of-check", "through-check"],
         "defection" => &["choice", "bare-king"],
+        "infiltration" => &["once"],
         _ => &[],
     }
 }
@@ -302,6 +305,9 @@ pub fn component_settings(component: &str) -> &'static [&'static str] {
         "retake" => &["pieces", "takes", "by", "from", "white", "black", "both"],
         "defection" => &[
             "pieces", "ranking", "bare", "counted", "part", "white", "black", "both",
+        ],
+        "infiltration" => &[
+            "pieces", "by", "targets", "once", "as-turn", "part", "white", "black", "both",
         ],
         "transparent" => &["pieces", "white", "black", "both"],
         "no-entry" => &["pieces", "while", "opened-by", "white", "black", "both"],
@@ -1001,6 +1007,9 @@ impl<'a> Resolver<'a> {
             Field::CheckCount => has(&|c| matches!(c, Component::CheckCount { .. })),
             Field::Prisoners => has(&|c| matches!(c, Component::Prisoners { .. })),
             Field::Retake => has(&|c| matches!(c, Component::Retake { .. })),
+            Field::InfiltrationUsed => {
+                has(&|c| matches!(c, Component::Infiltration { once: true, .. }))
+            }
         };
         let mut out: Vec<Field> = Vec::new();
         let mut ok = true;
@@ -1052,6 +1061,7 @@ impl<'a> Resolver<'a> {
             Field::EnPassant,
             Field::CheckCount,
             Field::Retake,
+            Field::InfiltrationUsed,
         ]
         .into_iter()
         .filter(|&f| kept(f) && !out.contains(&f))
@@ -2354,6 +2364,7 @@ impl<'a> Resolver<'a> {
                                 "through-holes" => s.through_holes = b,
                                 "disarms" => s.disarms = b,
                                 "gives-check" => s.gives_check = b,
+                                "once" => s.once = b,
                                 _ => s.captured_only = b,
                             }
                         }
@@ -2417,6 +2428,28 @@ impl<'a> Resolver<'a> {
                 Some(w) => s.onto = Some(w),
                 None => s.broken = true,
             },
+            "targets" => {
+                let mut cells = Vec::new();
+                for v in &st.values {
+                    match self.board_square(src, v, board) {
+                        Some(c) => cells.push(c),
+                        None => s.broken = true,
+                    }
+                }
+                if st.values.is_empty() {
+                    self.fail_help(
+                        src,
+                        st.span.clone(),
+                        "`targets` needs the squares a piece infiltrates",
+                        "squares missing",
+                        "as in `targets d1 d8`",
+                    );
+                    s.broken = true;
+                }
+                cells.sort();
+                cells.dedup();
+                s.targets = Some(cells);
+            }
             "opening" => {
                 if st.values.is_empty() {
                     self.fail_help(
@@ -3227,6 +3260,42 @@ impl<'a> Resolver<'a> {
                     }
                 }
             }
+            "infiltration" => {
+                for (given, what, help) in [
+                    (
+                        s.pieces.is_some(),
+                        "`pieces`",
+                        "name the pieces that may infiltrate: `pieces N B R Q`",
+                    ),
+                    (
+                        s.by.is_some(),
+                        "`by`",
+                        "name the pieces whose arrival opens it: `by K`",
+                    ),
+                    (
+                        s.targets.is_some(),
+                        "`targets`",
+                        "name the squares it goes to: `targets d1 d8`",
+                    ),
+                    (
+                        s.region_given,
+                        "a region",
+                        "say where the `by` piece arrives: `both rank 5`",
+                    ),
+                ] {
+                    if !given {
+                        missing.push((what, help));
+                    }
+                }
+                Component::Infiltration {
+                    pieces: letters(&s.pieces).unwrap_or_default(),
+                    by: letters(&s.by).unwrap_or_default(),
+                    region: region(s),
+                    targets: s.targets.clone().unwrap_or_default(),
+                    once: s.once.unwrap_or(false),
+                    alone: s.as_turn.unwrap_or(false),
+                }
+            }
             "defection" => {
                 if s.pieces.is_none() {
                     missing.push((
@@ -3616,6 +3685,8 @@ struct Settings {
     opened_by: Option<Vec<Letter>>,
     takes: Option<Vec<Letter>>,
     ranking: Option<Vec<Letter>>,
+    once: Option<bool>,
+    targets: Option<Vec<Cell>>,
     bare: Option<Vec<Letter>>,
     counted: Option<Counted>,
     parts: Vec<Part>,

@@ -2555,3 +2555,30 @@ fn a_defection_reads_its_parts() {
     ));
     assert!(m.contains("`part` is not a setting of `sanctuary`"), "{m}");
 }
+
+#[test]
+fn an_infiltration_needs_its_pieces_trigger_and_targets() {
+    let ok = format!(
+        "{BASE}piece N knight N\ninfiltration {{\n  id raid\n  clause \"c\"\n  pieces N\n  by K\n  targets d1 d8\n  once yes\n  both ranks 4 5\n}}\n"
+    );
+    let d = read(&ok).unwrap();
+    let Component::Infiltration {
+        targets,
+        once,
+        alone,
+        ..
+    } = &d.rules.last().unwrap().component
+    else {
+        panic!("{:?}", d.rules.last())
+    };
+    assert_eq!((targets.len(), *once, *alone), (2, true, false));
+    let (m, _) = one_error(&ok.replace("  targets d1 d8\n", ""));
+    assert!(m.contains("`targets`"), "{m}");
+    let (m, _) = one_error(&ok.replace("  by K\n", ""));
+    assert!(m.contains("`by`"), "{m}");
+    let (m, at) = one_error(&ok.replace("targets d1 d8", "targets d1 d9"));
+    assert!(m.contains("d9"), "{m}");
+    assert_eq!(at, "test.def:12:14");
+    let (m, _) = one_error(&ok.replace("  once yes\n", "  part once \"c\"\n  part onse \"d\"\n"));
+    assert!(m.contains("`onse`"), "{m}");
+}

@@ -501,6 +501,29 @@ fn out_rule(line: &mut impl FnMut(String), r: &Rule, def: &Definition) {
             set(format!("from {}", from.word()));
             region_lines(region, def).into_iter().for_each(&mut set);
         }
+        Component::Infiltration {
+            pieces,
+            by,
+            region,
+            targets,
+            once,
+            alone,
+        } => {
+            set(format!("pieces {}", letters(pieces)));
+            set(format!("by {}", letters(by)));
+            let names: Vec<String> = targets
+                .iter()
+                .map(|c| crate::definition::fen::square_name(*c))
+                .collect();
+            set(format!("targets {}", names.join(" ")));
+            if *once {
+                set("once yes".into());
+            }
+            if *alone {
+                set("alone yes".into());
+            }
+            region_lines(region, def).into_iter().for_each(&mut set);
+        }
         Component::Defection {
             pieces,
             ranking,

@@ -351,6 +351,8 @@ pub struct Compiled {
     pub retakes: Vec<super::retake::Retake>,
     /// `defection` components, in the order written.
     pub defections: Vec<super::defection::Defection>,
+    /// `infiltration` components, in the order written.
+    pub infiltrations: Vec<super::infiltration::Infiltration>,
     /// `no-entry` components, in the order written.
     pub no_entries: Vec<super::zones::NoEntry>,
     /// `transparent` components: kinds that do not block attacks where they stand.
@@ -512,6 +514,7 @@ impl Compiled {
             sanctuaries: Vec::new(),
             retakes: Vec::new(),
             defections: Vec::new(),
+            infiltrations: Vec::new(),
             no_entries: Vec::new(),
             contacts: Vec::new(),
             transparent: Vec::new(),
@@ -713,6 +716,26 @@ impl Compiled {
                     region: sides(region),
                     by: (!by.is_empty()).then(|| set(by)),
                     from: *from,
+                }),
+                Component::Infiltration {
+                    pieces,
+                    by,
+                    region,
+                    targets,
+                    once,
+                    alone,
+                } => c.infiltrations.push(super::infiltration::Infiltration {
+                    tag,
+                    kinds: set(pieces),
+                    by: set(by),
+                    region: sides(region),
+                    targets: targets
+                        .iter()
+                        .map(|c| Sq::of(Square::new(c.file, c.rank)))
+                        .collect(),
+                    once: *once,
+                    once_rule: leak(&format!("{}-once", rule.id)),
+                    alone: *alone,
                 }),
                 Component::Defection {
                     pieces,
@@ -921,8 +944,14 @@ impl Compiled {
             if c.check_count.is_some() {
                 implicit.push(F::CheckCount);
             }
-            implicit.push(F::Retake);
-            (!c.retakes.is_empty()).then_some(implicit)
+            let once = c.infiltrations.iter().any(|i| i.once);
+            if once {
+                implicit.push(F::InfiltrationUsed);
+            }
+            if !c.retakes.is_empty() {
+                implicit.push(F::Retake);
+            }
+            (!c.retakes.is_empty() || once).then_some(implicit)
         });
         c.demoted = (0..c.kinds.len()).collect();
         for p in &c.promotions {

@@ -122,7 +122,7 @@ impl Position {
         if c.defections.is_empty()
             || matches!(
                 m.special,
-                Special::Drop { .. } | Special::Pass | Special::Castle { .. }
+                Special::Drop { .. } | Special::Pass | Special::Castle { .. } | Special::Place
             )
         {
             return None;

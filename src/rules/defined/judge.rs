@@ -102,6 +102,11 @@ impl Position {
                     ));
                 }
             }
+            Special::Place => {
+                if let Some(i) = c.infiltrations.iter().position(|i| i.alone) {
+                    steps.push(self.placement_step(i, m.from, m.to));
+                }
+            }
             Special::None if self.region_move_of(m).is_some() => {
                 if let Some(rm) = self.region_move_of(m) {
                     let how = match rm.replace {
@@ -151,7 +156,12 @@ impl Position {
             ));
         }
         steps.extend(self.zone_steps(m));
-        if let Some((f2, t2)) = m.then {
+        if let (Some((f2, t2)), Some(i), true) = (m.then, self.trigger(m), m.placed) {
+            let mut after = self.clone();
+            after.apply(Move { then: None, ..m });
+            steps.push(after.placement_step(i, f2, t2));
+        }
+        if let (Some((f2, t2)), false) = (m.then, m.placed) {
             let kind = c.kind_at(self.board.cell(m.from)).unwrap_or(0);
             if let Some(n) = c.opened(kind, us, m.from, m.to).map(|i| &c.no_entries[i]) {
                 let mut after = self.clone();
@@ -577,6 +587,15 @@ impl Position {
             }
             TurnPattern::Actions { actions, .. }
                 if actions.len() >= 2
+                    && !self.c.infiltrations.is_empty()
+                    && actions
+                        .iter()
+                        .all(|a| matches!(a, ActionPattern::Move { .. })) =>
+            {
+                return self.judge_infiltration(pattern, actions);
+            }
+            TurnPattern::Actions { actions, .. }
+                if actions.len() >= 2
                     && self.c.opens()
                     && actions
                         .iter()
@@ -652,6 +671,17 @@ impl Position {
         }
         if let ActionPattern::Drop { piece, to } = action {
             return self.judge_drop(pattern, piece, Sq::of(*to));
+        }
+        if self.c.infiltrations.iter().any(|i| i.alone) {
+            let mut placed = Vec::new();
+            self.infiltrations(&mut placed, false);
+            let found: Vec<Move> = placed
+                .into_iter()
+                .filter(|m| m.special == Special::Place && pattern.matches(&self.describe(*m)))
+                .collect();
+            if !found.is_empty() {
+                return self.furthest(found);
+            }
         }
         let MoveShape::Straight(sm) = action.shape() else {
             return vec![Step::forbids(
@@ -1291,6 +1321,112 @@ impl Position {
         self.board
             .piece_at(sq)
             .is_some_and(|p| p.color() == self.turn)
+    }
+
+    /// A move and an infiltration after it (`Ke4-e5; Qd2-d10`): the generated turn the
+    /// pattern names, judged as any; else the first action's own refusal, or why it opens
+    /// no infiltration, or why the second is none (a turn whose first action lets a piece
+    /// into a `no-entry` region is an entry's to judge).
+    fn judge_infiltration(&self, pattern: &TurnPattern, actions: &[ActionPattern]) -> Vec<Step> {
+        let c = self.c;
+        let us = self.turn;
+        let mut all = Vec::new();
+        self.infiltrations(&mut all, false);
+        let found: Vec<Move> = all
+            .into_iter()
+            .filter(|m| m.then.is_some() && pattern.matches(&self.describe(*m)))
+            .collect();
+        if !found.is_empty() {
+            return self.furthest(found);
+        }
+        let single = |a: &ActionPattern| TurnPattern::Actions {
+            actions: vec![a.clone()],
+            claim: None,
+        };
+        let first_pattern = single(&actions[0]);
+        let mut pseudo = Vec::new();
+        self.pseudo_moves(&mut pseudo);
+        let Some(first) = pseudo
+            .into_iter()
+            .find(|m| first_pattern.matches(&self.describe(*m)))
+        else {
+            return self.judge_one(&first_pattern);
+        };
+        let name = self.kind_name(first.from);
+        let (f, t) = (self.square_name(first.from), self.square_name(first.to));
+        let Some(i) = self.trigger(first) else {
+            if c.opens() {
+                return self.judge_entry(pattern, actions);
+            }
+            let inf = &c.infiltrations[0];
+            return vec![Step::forbids(
+                inf.tag.rule,
+                format!(
+                    "a second action follows only a {}'s move onto the region of {}, and the {name} from {f} to {t} is none",
+                    kind_names(c, inf.by),
+                    inf.tag.rule
+                ),
+            )];
+        };
+        let inf = &c.infiltrations[i];
+        if actions.len() > 2 {
+            return vec![Step::forbids(
+                rule_id("turn-length"),
+                format!(
+                    "an infiltration is one placement after the move: a turn has at most two actions, this one has {}",
+                    actions.len()
+                ),
+            )];
+        }
+        if self.infiltration_spent(i) {
+            return vec![Step::forbids(
+                inf.once_rule,
+                format!("{us} has infiltrated once already, and does so once a game"),
+            )];
+        }
+        let next = match self.trigger_first(first) {
+            Ok((_, next)) => next,
+            Err(Shut::Contact(k, next)) => return vec![self.contact_step(k, first, &next)],
+            Err(_) => {
+                return vec![Step::forbids(
+                    rule_id("game-over"),
+                    format!(
+                        "the {name}'s move from {f} to {t} ends the game: no second action follows"
+                    ),
+                )]
+            }
+        };
+        let targets: Vec<String> = inf.targets.iter().map(|&s| self.square_name(s)).collect();
+        // Written as the placement it is but for the mark: a placement captures nothing.
+        if let MoveShape::Straight(sm) = actions[1].shape() {
+            let to = Sq::of(sm.to);
+            let from_ok = |from: Sq| match sm.from {
+                Origin::Exact(s) => Sq::of(s) == from,
+                _ => true,
+            };
+            let placement = next
+                .placements(i, us)
+                .into_iter()
+                .find(|&(from, t2)| t2 == to && from_ok(from));
+            if let (Some(_), true) = (placement, sm.capture) {
+                return vec![Step::forbids(
+                    rule_id("capture-mark"),
+                    format!(
+                        "an infiltration removes what stands on {}, and captures nothing: it is written with `-`",
+                        self.square_name(to)
+                    ),
+                )];
+            }
+        }
+        vec![Step::forbids(
+            inf.tag.rule,
+            format!(
+                "after the {name}'s move onto the region of {}, the second action puts a {} of {us}'s on {}, and this one does not",
+                inf.tag.rule,
+                kind_names(c, inf.kinds),
+                targets.join(" or ")
+            ),
+        )]
     }
 
     /// A move and the piece it makes change sides (`e8-e9; coup Nc6`): the generated turn the

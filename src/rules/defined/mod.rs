@@ -17,6 +17,7 @@ mod cypher_agreement;
 mod defection;
 mod en_passant;
 mod endings;
+mod infiltration;
 mod invariants;
 mod judge;
 mod position;
@@ -202,6 +203,9 @@ fn entry_of(def: Definition) -> Entry {
                     rules.push(part(name, what));
                 }
             }
+            crate::definition::Component::Infiltration { once: true, .. } => {
+                rules.push(part("once", "each side infiltrates at most once a game"));
+            }
             crate::definition::Component::Defection { bare, .. } => {
                 rules.push(part("choice", "where several of the other side's pieces share the highest rank, the turn names the one that changes sides, as `coup Nc6`; with one or none, nothing is named"));
                 if !bare.is_empty() {
@@ -344,6 +348,14 @@ fn keys_of(def: &Definition) -> Vec<KeyDef> {
             "the pieces in the side's hand, by letter (upper case), or - for none",
         ));
     }
+    if has(&|c| matches!(c, C::Infiltration { once: true, .. })) {
+        keys.push(key(
+            "infiltration-used",
+            true,
+            "yes or no",
+            "whether the side has made its one infiltration",
+        ));
+    }
     if has(&|c| matches!(c, C::Retake { .. })) {
         keys.push(key(
             "retake",
@@ -424,6 +436,7 @@ fn reason_of(c: &crate::definition::Component) -> Option<Reason> {
         C::Pass { .. } | C::Bikjang { .. } => Reason::NoMove,
         C::FullBoard { .. } => Reason::FullBoard,
         C::Defection { .. } => Reason::Coup,
+        C::Infiltration { .. } => Reason::Infiltration,
         C::Adjacency(k) | C::Alignment(k)
             if k.effect != crate::definition::model::Effect::Illegal =>
         {
@@ -459,6 +472,7 @@ fn summary(c: &crate::definition::Component, def: &Definition) -> String {
         C::RegionMove { movement, replace: true, .. } => format!("a piece of the named kinds standing in its side's region moves only as `{movement}`, its own movement set aside"),
         C::Retake { from, .. } => retake::summary(*from),
         C::Defection { .. } => defection::summary(),
+        C::Infiltration { once, alone, .. } => infiltration::summary(*once, *alone),
         C::Transparent { .. } => "a piece of the named kinds standing in its side's region does not block attacks: lines of attack pass over it".into(),
         C::Sanctuary { by, from, .. } => {
             let by = if by.is_empty() { "any piece".to_string() } else { format!("a piece of {}", by.iter().map(char::to_string).collect::<Vec<_>>().join(" ")) };
@@ -842,6 +856,21 @@ impl Rules for Position {
             fen.push_str(&format!(" +{}+{}", checks[0], checks[1]));
         }
         let mut pos = e.read_standard(&fen, options)?;
+        for color in Color::ALL {
+            match setup
+                .keys
+                .get(&("infiltration-used".to_string(), Some(color)))
+                .map(String::as_str)
+            {
+                None | Some("no") => {}
+                Some("yes") => pos.used[color.index()] = true,
+                Some(v) => {
+                    return Err(SetupError::key(format!(
+                        "`infiltration-used` is yes or no, not `{v}`"
+                    )))
+                }
+            }
+        }
         if let Some(sq) = key("retake").filter(|s| s != "-") {
             pos.retake = Some(pos.window_at(&sq).map_err(SetupError::key)?);
         }
@@ -914,7 +943,7 @@ impl Rules for Position {
         let role = piece.map_or(Role::Kind('?'), |p| p.role());
         let victim = match m.special {
             Special::EnPassant { victim } => self.board.piece_at(victim),
-            Special::Castle { .. } | Special::Promote => None,
+            Special::Castle { .. } | Special::Promote | Special::Place => None,
             _ => self.board.piece_at(m.to),
         };
         let (to, castle) = match m.special {
@@ -958,7 +987,11 @@ impl Rules for Position {
                     .map_or(Role::Kind('?'), |p| p.role()),
                 design: None,
                 from: from.square(),
-                legs: vec![Leg::onto(to.square(), after.board.piece_at(to))],
+                // A placement removes what stands there; it captures nothing (`-`).
+                legs: vec![Leg::onto(
+                    to.square(),
+                    after.board.piece_at(to).filter(|_| !m.placed),
+                )],
                 promotion: None,
                 castle: None,
             });
@@ -1107,6 +1140,10 @@ impl Rules for Position {
                 }
             }
             "retake" => self.retake_text(),
+            "infiltration-used" => match self.used[color.unwrap_or(Color::White).index()] {
+                true => "yes".into(),
+                false => "no".into(),
+            },
             "fen" => Position::fen(self),
             _ => String::new(),
         }

@@ -47,6 +47,9 @@ pub enum Special {
     /// A pass (`pass`): nothing moves; `from` and `to` are the square of a royal piece of the
     /// mover, or of its first piece.
     Pass,
+    /// An infiltration (`infiltration`): the piece on `from` is put on `to`, whatever stands
+    /// there removed, not captured.
+    Place,
 }
 
 /// In [`Special::Castle`]'s `gate`: the piece from the hand goes on the rook's square.
@@ -104,6 +107,8 @@ pub struct Move {
     pub then: Option<(Sq, Sq)>,
     /// Under `defection`: the piece of the other side that changes sides.
     pub turned: Option<Sq>,
+    /// The second action is a placement (`infiltration`), not a move.
+    pub placed: bool,
 }
 
 impl Move {
@@ -117,12 +122,19 @@ impl Move {
             block: None,
             then: None,
             turned: None,
+            placed: false,
         }
     }
 
     /// The second action of a turn of two, as a move of its own.
     pub fn second(self) -> Option<Move> {
-        self.then.map(|(from, to)| Move::plain(from, to))
+        self.then.map(|(from, to)| Move {
+            special: match self.placed {
+                true => Special::Place,
+                false => Special::None,
+            },
+            ..Move::plain(from, to)
+        })
     }
 
     pub fn promotion(self) -> Option<usize> {
@@ -189,6 +201,10 @@ pub struct Position {
     pub retake: super::retake::Window,
     /// The `defection` (its index) whose move of the last turn left the side to move bare.
     pub bared: Option<u8>,
+    /// Whether each side has infiltrated (`infiltration` with `once`).
+    pub used: [bool; 2],
+    /// The `infiltration` (its index) whose placement of the last turn removed a royal piece.
+    pub infiltrated: Option<u8>,
     /// The definition's movements laid out for the generator.
     gen: &'static Gen,
 }
@@ -312,6 +328,7 @@ impl Position {
         let standard = crate::definition::layout::standard(text, layout, c.kept_letter())
             .map_err(|e| SetupError::fen(e.to_string()))?;
         let mut pos = Self::read_standard(c, &standard.text, start_counts, Some(&standard))?;
+        pos.used = standard.used;
         if let Some((name, col)) = &standard.retake {
             let window = pos
                 .window_at(name)
@@ -409,6 +426,8 @@ impl Position {
             arrival: [None, None],
             retake: None,
             bared: None,
+            used: [false, false],
+            infiltrated: None,
             gen: gen_for(c),
         };
         pos.read_castling(&fen.castling);
@@ -584,6 +603,12 @@ impl Position {
                     format!("{}/{}", n(0), n(1))
                 }
                 Field::Retake => self.retake_text(),
+                Field::InfiltrationUsed => match self.used {
+                    [false, false] => "-".into(),
+                    [true, false] => "W".into(),
+                    [false, true] => "B".into(),
+                    [true, true] => "WB".into(),
+                },
             })
             .collect();
         out.join(" ")
@@ -978,6 +1003,7 @@ impl Position {
                                 block: None,
                                 then: None,
                                 turned: None,
+                                placed: false,
                             });
                         }
                     }
@@ -1033,6 +1059,7 @@ impl Position {
                             block: None,
                             then: None,
                             turned: None,
+                            placed: false,
                         });
                     }
                 }
@@ -1201,6 +1228,7 @@ impl Position {
                 block: None,
                 then: None,
                 turned: None,
+                placed: false,
             });
         }
     }
@@ -1240,6 +1268,7 @@ impl Position {
                             block: None,
                             then: None,
                             turned: None,
+                            placed: false,
                         });
                     } else {
                         self.push(out, kind, from, t, Special::None);
@@ -1312,6 +1341,7 @@ impl Position {
             block: None,
             then: None,
             turned: None,
+            placed: false,
         };
         let promotion = self.gen.promoting.has(kind).then(|| {
             self.c.promotions.iter().find(|p| {
@@ -1422,6 +1452,7 @@ impl Position {
                 block: None,
                 then: None,
                 turned: None,
+                placed: false,
             });
         }
     }
@@ -1454,6 +1485,7 @@ impl Position {
         let c = self.c;
         let us = self.turn;
         let them = us.other();
+        self.infiltrated = None;
         let moving = self.board.cell(m.from);
         let kind = m.dropped().or(c.kind_at(moving)).unwrap_or(0);
         let victim = match m.special {
@@ -1461,11 +1493,16 @@ impl Position {
             _ => m.to,
         };
         let taken = match m.special {
-            Special::Castle { .. } | Special::Drop { .. } | Special::Promote | Special::Pass => {
-                cell::EMPTY
-            }
+            Special::Castle { .. }
+            | Special::Drop { .. }
+            | Special::Promote
+            | Special::Pass
+            | Special::Place => cell::EMPTY,
             _ => self.board.cell(victim),
         };
+        if m.special == Special::Place {
+            self.place(m);
+        }
         let window = self.window_of(m);
         let before = self.defection_made(m).map(|_| self.clone());
         let mut changes = Changes::default();
@@ -1794,6 +1831,7 @@ impl Position {
                     block: Some(sq),
                     then: None,
                     turned: None,
+                    placed: false,
                     ..m
                 });
             }
@@ -1886,6 +1924,9 @@ impl Position {
         if c.opens() {
             self.with_entries(out);
         }
+        if !c.infiltrations.is_empty() {
+            self.infiltrations(out, true);
+        }
         if self.bars_pass(&out[start..]).is_some() {
             keep_from(out, start, |m| m.special != Special::Pass);
         }
@@ -1951,6 +1992,9 @@ impl Position {
         let last = mover.other();
         if let Some(d) = self.bared {
             return Some((last, Value::Win, c.defections[d as usize].bare_rule));
+        }
+        if let Some(i) = self.infiltrated {
+            return Some((last, Value::Win, c.infiltrations[i as usize].tag.rule));
         }
         if !c.contacts.is_empty() {
             if let Some(end) = self.contact_ending() {
@@ -2075,6 +2119,7 @@ impl Position {
         }
         self.checks.hash(&mut h);
         self.retake.hash(&mut h);
+        self.used.hash(&mut h);
         h.finish()
     }
 }
@@ -2795,6 +2840,13 @@ fn play_one(c: &Compiled, board: &mut Board, us: Color, m: Move, changes: &mut C
         return false;
     }
     let moving = board.cell(m.from);
+    if m.special == Special::Place {
+        // A piece removed is gone for good, as a capture's is: the move clock starts again.
+        let removed = board.cell(m.to) != cell::EMPTY;
+        changes.set(board, m.from, cell::EMPTY);
+        changes.set(board, m.to, moving);
+        return removed;
+    }
     if let Special::Castle { rook, side, .. } = m.special {
         let rook_code = board.cell(rook);
         let rank = back_rank(c, us);

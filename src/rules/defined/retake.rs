@@ -35,7 +35,12 @@ impl Position {
     /// meets.
     pub(super) fn window_of(&self, m: Move) -> Window {
         let c = self.c;
-        if c.retakes.is_empty() || matches!(m.special, Special::Drop { .. } | Special::Pass) {
+        if c.retakes.is_empty()
+            || matches!(
+                m.special,
+                Special::Drop { .. } | Special::Pass | Special::Place
+            )
+        {
             return None;
         }
         let victim = match m.special {

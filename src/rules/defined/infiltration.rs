@@ -1,0 +1,211 @@
+//! `infiltration`: after a move of some piece onto its side's region, the same turn may put
+//! one of the side's pieces on a target square, removing what stands there (Cypher Chess's
+//! infiltration: a King onto the Border lets a major piece go to d0 or d10). The first action
+//! is judged by itself, as an entry's is (`zones::exit`), the turn's end as any turn's; the
+//! generator, the judge and the explanation read the same trigger and placements.
+
+use super::compile::{KindSet, SqSet, Tag};
+use super::position::{is_of, Move, Position, Special};
+use super::zones::Shut;
+use crate::rules::board::Sq;
+use crate::rules::explain::Step;
+use crate::rules::piece::Color;
+
+/// A compiled `infiltration` component.
+#[derive(Clone, Debug)]
+pub struct Infiltration {
+    pub tag: Tag,
+    /// The pieces that may infiltrate.
+    pub kinds: KindSet,
+    /// The pieces whose arrival on the region opens it.
+    pub by: KindSet,
+    pub region: [SqSet; 2],
+    pub targets: Vec<Sq>,
+    /// Once a game per side; the part's rule id.
+    pub once: bool,
+    pub once_rule: &'static str,
+    /// Also as a turn of its own while a `by` piece stands on the region.
+    pub alone: bool,
+}
+
+impl Position {
+    /// The `infiltration` component (its index) that the first action `m` opens, once or not:
+    /// a plain move of a `by` piece ending on the region.
+    pub(super) fn trigger(&self, m: Move) -> Option<usize> {
+        let c = self.c;
+        let plain = matches!(m.special, Special::None | Special::Step) && m.block.is_none();
+        let kind = c.kind_at(self.board.cell(m.from)).filter(|_| plain)?;
+        c.infiltrations
+            .iter()
+            .position(|i| i.by.has(kind) && i.region[self.turn.index()].has(m.to))
+    }
+
+    /// Whether the side to move has used its one infiltration.
+    #[inline]
+    pub(super) fn infiltration_spent(&self, i: usize) -> bool {
+        self.c.infiltrations[i].once && self.used[self.turn.index()]
+    }
+
+    /// The first action `m` of an infiltrating turn judged by itself, as an entry's exit is
+    /// ([`Position::exit`]): the component it opens and the position it leaves.
+    pub(super) fn trigger_first(&self, m: Move) -> Result<(usize, Position), Shut> {
+        let opened = self.trigger(m).ok_or(Shut::NoExit)?;
+        self.first_alone(m, opened)
+    }
+
+    /// The placements `(from, to)` of `color`'s pieces that component `i` allows on this
+    /// board: any of its pieces of `pieces` to any target it does not stand on.
+    pub(super) fn placements(&self, i: usize, color: Color) -> Vec<(Sq, Sq)> {
+        let c = self.c;
+        let inf = &c.infiltrations[i];
+        let mut out = Vec::new();
+        for &from in &c.squares {
+            let code = self.board.cell(from);
+            if !is_of(code, color) || !c.kind_at(code).is_some_and(|k| inf.kinds.has(k)) {
+                continue;
+            }
+            for &to in &inf.targets {
+                if to != from {
+                    out.push((from, to));
+                }
+            }
+        }
+        out
+    }
+
+    /// The turns infiltration adds, legal ones only (`legal`) or all the components let
+    /// through but the end of the turn: after each trigger, each placement; and under `alone`,
+    /// the placements as turns of their own.
+    pub(super) fn infiltrations(&self, out: &mut Vec<Move>, legal: bool) {
+        let c = self.c;
+        let us = self.turn;
+        let mut firsts = Vec::new();
+        self.pseudo_moves(&mut firsts);
+        let keep = |turn: Move, out: &mut Vec<Move>| {
+            let mut end = self.clone();
+            end.apply(turn);
+            if !legal || self.legal_after(turn, &end) {
+                out.push(turn);
+            }
+        };
+        for m in firsts {
+            let Some(i) = self.trigger(m) else {
+                continue;
+            };
+            if self.infiltration_spent(i) {
+                continue;
+            }
+            let Ok((_, next)) = self.first_alone(m, i) else {
+                continue;
+            };
+            for (from, to) in next.placements(i, us) {
+                let turn = Move {
+                    then: Some((from, to)),
+                    placed: true,
+                    ..m
+                };
+                keep(turn, out);
+            }
+        }
+        for (i, inf) in c.infiltrations.iter().enumerate() {
+            if !inf.alone || self.infiltration_spent(i) || !self.stands_on_region(i) {
+                continue;
+            }
+            for (from, to) in self.placements(i, us) {
+                let turn = Move {
+                    special: Special::Place,
+                    ..Move::plain(from, to)
+                };
+                keep(turn, out);
+            }
+        }
+    }
+
+    /// Whether a `by` piece of the side to move stands on component `i`'s region.
+    pub(super) fn stands_on_region(&self, i: usize) -> bool {
+        let c = self.c;
+        let inf = &c.infiltrations[i];
+        let us = self.turn;
+        c.squares.iter().any(|&sq| {
+            let code = self.board.cell(sq);
+            is_of(code, us)
+                && inf.region[us.index()].has(sq)
+                && c.kind_at(code).is_some_and(|k| inf.by.has(k))
+        })
+    }
+
+    /// The first action `m` judged by itself for component `i`: no contact refuses it (check
+    /// waits for the end of the turn) and it does not end the game.
+    fn first_alone(&self, m: Move, i: usize) -> Result<(usize, Position), Shut> {
+        let c = self.c;
+        let mut next = self.clone();
+        next.apply(m);
+        if !c.contacts.is_empty() {
+            let spots = super::contact::Spots::of(c, &next.board);
+            for before in [true, false] {
+                if let Some(k) = self.contact_refusal(m, &next.board, &spots, before) {
+                    return Err(Shut::Contact(k, Box::new(next)));
+                }
+            }
+        }
+        if next.decided().is_some() {
+            return Err(Shut::Ends);
+        }
+        Ok((i, next))
+    }
+
+    /// The state a placement `m` (a [`Special::Place`] of the side to move) changes, before
+    /// it is played: the side's infiltration is spent, and an enemy royal piece it removes
+    /// wins for the component that made it.
+    pub(super) fn place(&mut self, m: Move) {
+        let c = self.c;
+        let code = self.board.cell(m.to);
+        let kind = c.kind_at(self.board.cell(m.from));
+        let Some(i) = c
+            .infiltrations
+            .iter()
+            .position(|i| i.targets.contains(&m.to) && kind.is_some_and(|k| i.kinds.has(k)))
+        else {
+            return;
+        };
+        if c.infiltrations[i].once {
+            self.used[self.turn.index()] = true;
+        }
+        let royal =
+            is_of(code, self.turn.other()) && c.kind_at(code).is_some_and(|k| c.royal.has(k));
+        if royal {
+            self.infiltrated = Some(i as u8);
+        }
+    }
+
+    /// The explanation's step for a placement `(from, to)` under component `i`.
+    pub(super) fn placement_step(&self, i: usize, from: Sq, to: Sq) -> Step {
+        let c = self.c;
+        let name = |sq: Sq| c.geometry.square_name(sq.square());
+        let removed = match c.kind_at(self.board.cell(to)) {
+            Some(k) => format!(", removing the {} there", c.kinds[k].name),
+            None => String::new(),
+        };
+        Step::allows(
+            c.infiltrations[i].tag.rule,
+            format!(
+                "the {} on {} infiltrates {}{removed}",
+                self.kind_name(from),
+                name(from),
+                name(to)
+            ),
+        )
+    }
+}
+
+/// The catalogue's summary of an `infiltration` component.
+pub fn summary(once: bool, alone: bool) -> String {
+    let mut s = "after a move of a piece of the `by` kinds onto its side's region, the same turn may put one of the side's pieces of the named kinds on a target square, removing what stands there; removing an enemy royal piece wins".to_string();
+    if alone {
+        s.push_str("; also as a turn of its own while such a piece stands on the region");
+    }
+    if once {
+        s.push_str("; once a game for each side");
+    }
+    s
+}
