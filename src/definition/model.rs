@@ -501,6 +501,9 @@ pub enum Component {
         region: Sides<Region>,
         by: Vec<char>,
         from: Reach,
+        /// Whether it also keeps those pieces from attacking (`attacks no`: only from
+        /// capturing, so a royal piece there may still be in check).
+        attacks: bool,
     },
     /// Right after a piece of `pieces` standing where `from` says (seen from the region)
     /// captures a piece of `takes` (none: any) on a square of its side's region, a piece of

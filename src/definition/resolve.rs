@@ -173,6 +173,7 @@ pub const YES_NO_SETTINGS: &[&str] = &[
     "disarms",
     "gives-check",
     "once",
+    "attacks",
 ];
 const YES_NO: &[&str] = &["yes", "no"];
 /// The words of `other-moved`, in the order the resolver reads them.
@@ -301,7 +302,7 @@ pub fn component_settings(component: &str) -> &'static [&'static str] {
         "flip" => &["pattern"],
         "gating" => &["shields"],
         "blocker" => &["letter", "name", "shot", "keep"],
-        "sanctuary" => &["pieces", "by", "from", "white", "black", "both"],
+        "sanctuary" => &["pieces", "by", "from", "attacks", "white", "black", "both"],
         "retake" => &["pieces", "takes", "by", "from", "white", "black", "both"],
         "defection" => &[
             "pieces", "ranking", "bare", "counted", "part", "white", "black", "both",
@@ -2365,6 +2366,7 @@ impl<'a> Resolver<'a> {
                                 "disarms" => s.disarms = b,
                                 "gives-check" => s.gives_check = b,
                                 "once" => s.once = b,
+                                "attacks" => s.attacks = b,
                                 _ => s.captured_only = b,
                             }
                         }
@@ -3359,6 +3361,7 @@ impl<'a> Resolver<'a> {
                         region: region(s),
                         by: letters(&s.by).unwrap_or_default(),
                         from: s.from.unwrap_or(Reach::Anywhere),
+                        attacks: s.attacks.unwrap_or(true),
                     }
                 } else {
                     let pieces = letters(&s.pieces).unwrap_or_else(|| {
@@ -3686,6 +3689,7 @@ struct Settings {
     takes: Option<Vec<Letter>>,
     ranking: Option<Vec<Letter>>,
     once: Option<bool>,
+    attacks: Option<bool>,
     targets: Option<Vec<Cell>>,
     bare: Option<Vec<Letter>>,
     counted: Option<Counted>,

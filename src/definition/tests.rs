@@ -1698,6 +1698,7 @@ fn sanctuaries_and_regions_kept_out_read_with_their_settings() {
             region: [square.clone(), square],
             by: vec!['K'],
             from: Reach::Inside,
+            attacks: true,
         }
     );
     assert_eq!(

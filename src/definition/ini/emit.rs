@@ -493,12 +493,16 @@ fn out_rule(line: &mut impl FnMut(String), r: &Rule, def: &Definition) {
             region,
             by,
             from,
+            attacks,
         } => {
             set(format!("pieces {}", letters(pieces)));
             if !by.is_empty() {
                 set(format!("by {}", letters(by)));
             }
             set(format!("from {}", from.word()));
+            if !attacks {
+                set("attacks no".into());
+            }
             region_lines(region, def).into_iter().for_each(&mut set);
         }
         Component::Infiltration {

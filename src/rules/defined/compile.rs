@@ -710,12 +710,14 @@ impl Compiled {
                     region,
                     by,
                     from,
+                    attacks,
                 } => c.sanctuaries.push(super::zones::Sanctuary {
                     tag,
                     kinds: set(pieces),
                     region: sides(region),
                     by: (!by.is_empty()).then(|| set(by)),
                     from: *from,
+                    attacks: *attacks,
                 }),
                 Component::Infiltration {
                     pieces,

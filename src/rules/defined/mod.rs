@@ -474,14 +474,15 @@ fn summary(c: &crate::definition::Component, def: &Definition) -> String {
         C::Defection { .. } => defection::summary(),
         C::Infiltration { once, alone, .. } => infiltration::summary(*once, *alone),
         C::Transparent { .. } => "a piece of the named kinds standing in its side's region does not block attacks: lines of attack pass over it".into(),
-        C::Sanctuary { by, from, .. } => {
+        C::Sanctuary { by, from, attacks, .. } => {
             let by = if by.is_empty() { "any piece".to_string() } else { format!("a piece of {}", by.iter().map(char::to_string).collect::<Vec<_>>().join(" ")) };
             let whence = match from {
                 crate::definition::model::Reach::Anywhere => "",
                 crate::definition::model::Reach::Inside => " standing in the region too",
                 crate::definition::model::Reach::Outside => " standing outside the region",
             };
-            format!("a piece of the named kinds standing in its side's region is not captured, nor attacked, by {by}{whence}")
+            let nor = if *attacks { ", nor attacked," } else { " (though it may be attacked)" };
+            format!("a piece of the named kinds standing in its side's region is not captured{nor} by {by}{whence}")
         }
         C::NoEntry { while_present: None, .. } => "pieces of the named kinds standing outside their side's region never move into it".into(),
         C::NoEntry { while_present: Some((whose, kinds)), .. } => format!(

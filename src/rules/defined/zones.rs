@@ -25,6 +25,8 @@ pub struct Sanctuary {
     pub by: Option<KindSet>,
     /// Where those capturers stand, seen from the protected side's region.
     pub from: Reach,
+    /// Whether it also keeps them from attacking (a royal piece there is not in check).
+    pub attacks: bool,
 }
 
 /// A region pieces of some kinds never enter from outside
@@ -100,12 +102,13 @@ impl Compiled {
         to: Sq,
         taken: Sq,
     ) -> Option<Bar<'_>> {
-        self.bar_lifting(board, kind, color, from, to, taken, usize::MAX, None)
+        self.bar_lifting(board, kind, color, from, to, taken, usize::MAX, None, false)
     }
 
     /// [`Self::bar`] with the `no-entry` component of index `lifted` (in
     /// [`Compiled::no_entries`]) set aside: the region a first action opened; and no
-    /// sanctuary holding for a capture on `open`, a `retake` window's square.
+    /// sanctuary holding for a capture on `open`, a `retake` window's square. An `attack`
+    /// (the attack test, not a move) passes the sanctuaries that only bar captures.
     #[allow(clippy::too_many_arguments)]
     pub fn bar_lifting(
         &self,
@@ -117,6 +120,7 @@ impl Compiled {
         taken: Sq,
         lifted: usize,
         open: Option<Sq>,
+        attack: bool,
     ) -> Option<Bar<'_>> {
         let side = color.index();
         let entry = self.no_entries.iter().enumerate().find_map(|(i, n)| {
@@ -138,7 +142,8 @@ impl Compiled {
         let sanctuary = victim.and_then(|victim| {
             self.sanctuaries.iter().find(|s| {
                 let region = &s.region[theirs];
-                s.kinds.has(victim)
+                (s.attacks || !attack)
+                    && s.kinds.has(victim)
                     && region.has(taken)
                     && s.by.is_none_or(|by| by.has(kind))
                     && match s.from {
@@ -182,7 +187,9 @@ impl Compiled {
         own: bool,
     ) -> bool {
         !(own && self.replaced(kind, by, from).is_some())
-            && self.bar(board, kind, by, from, target, target).is_none()
+            && self
+                .bar_lifting(board, kind, by, from, target, target, usize::MAX, None, true)
+                .is_none()
     }
 }
 
@@ -296,7 +303,7 @@ impl Position {
                 let allowed = region.has(to)
                     && c.confine_of(kind, color).is_none_or(|r| r.has(to))
                     && super::position::hop_allowed(c, &self.board, kind, from, to)
-                    && c.bar_lifting(&self.board, kind, color, from, to, to, opened, None)
+                    && c.bar_lifting(&self.board, kind, color, from, to, to, opened, None, false)
                         .is_none();
                 if allowed {
                     out.push((from, to));
@@ -317,7 +324,7 @@ impl Position {
                 Special::EnPassant { victim } => victim,
                 _ => m.to,
             };
-            c.bar_lifting(&self.board, kind, us, from, m.to, taken, usize::MAX, open)
+            c.bar_lifting(&self.board, kind, us, from, m.to, taken, usize::MAX, open, false)
                 .is_none()
         });
     }
@@ -386,7 +393,7 @@ impl Position {
             });
         }
         let open = self.retake_square(kind);
-        let bar = c.bar_lifting(&self.board, kind, us, from, to, to, usize::MAX, open)?;
+        let bar = c.bar_lifting(&self.board, kind, us, from, to, to, usize::MAX, open, false)?;
         if !reaches(&self.board) {
             return Some(super::judge::blocked_step(name, &f, &t));
         }
@@ -522,6 +529,20 @@ mod tests {
             assert!(!legal.contains(&"Rd1-d2".to_string()), "{legal:?}");
             assert!(legal.contains(&"Rd1xa1".to_string()), "{legal:?}");
         }
+    }
+
+    /// A sanctuary with `attacks no` bars captures only: the rook does not take the wazir on
+    /// the fourth rank, but a king there is in check from it and must step off the line.
+    #[test]
+    fn a_sanctuary_without_attacks_bars_captures_not_checks() {
+        let text = format!(
+            "{BASE}sanctuary {{\n  clause \"s\"\n  pieces K W\n  by R\n  attacks no\n  both rank 4\n}}\n"
+        );
+        let legal = moves(&text, "4k3/8/8/8/3w3K/8/8/3R4 w - - 0 1");
+        assert!(!legal.iter().any(|t| t.starts_with("Rd1xd4")), "{legal:?}");
+        let legal = moves(&text, "4k3/8/8/8/r6K/8/8/8 w - - 0 1");
+        assert!(!legal.contains(&"Kh4-g4".to_string()), "{legal:?}");
+        assert!(legal.contains(&"Kh4-h5".to_string()), "{legal:?}");
     }
 
     /// A sanctuary protects from capture and from check; `no-entry` keeps pieces out but lets
