@@ -148,11 +148,24 @@ pub struct Rule {
     pub span: Span,
 }
 
+impl Rule {
+    /// The rule id of the part `name`: as the definition names it, else `<id>-<name>`.
+    pub fn part_id(&self, name: &str) -> String {
+        self.parts
+            .iter()
+            .find(|p| p.name == name)
+            .and_then(|p| p.id.clone())
+            .unwrap_or_else(|| format!("{}-{name}", self.id))
+    }
+}
+
 /// A part of a component named as a rule of its own ([`Rule::parts`]).
 #[derive(Clone, Debug, PartialEq, Hash)]
 pub struct Part {
-    /// The part's name: its rule id is the component's id, `-`, the name.
+    /// The part's name.
     pub name: String,
+    /// Its rule id (`part NAME as ID`); the component's id, `-`, the name when not given.
+    pub id: Option<String>,
     pub clause: String,
     /// Where its words come from; the component's source when not given.
     pub source: Option<String>,

@@ -216,6 +216,7 @@ pub fn component_parts(component: &str) -> &'static [&'static str] {
         "castling" => &["rights", "blocked", "out-of-check", "through-check"],
         "defection" => &["choice", "bare-king"],
         "infiltration" => &["once"],
+        "no-entry" => &["one-entry"],
         _ => &[],
     }
 }
@@ -311,7 +312,15 @@ pub fn component_settings(component: &str) -> &'static [&'static str] {
             "pieces", "by", "targets", "once", "as-turn", "part", "white", "black", "both",
         ],
         "transparent" => &["pieces", "white", "black", "both"],
-        "no-entry" => &["pieces", "while", "opened-by", "white", "black", "both"],
+        "no-entry" => &[
+            "pieces",
+            "while",
+            "opened-by",
+            "part",
+            "white",
+            "black",
+            "both",
+        ],
         "adjacency" => &[
             "pieces",
             "beside",
@@ -2141,10 +2150,15 @@ impl<'a> Resolver<'a> {
     /// which the catalogue lists as the rule `<id>-<NAME>`.
     fn part(&mut self, src: usize, st: &Statement, kind: &str, s: &mut Settings) {
         let names = component_parts(kind);
-        let usage = "write `part <name> \"<clause>\"`, or `part <name> \"<clause>\" \"<source>\"`";
-        let (name, clause, source) = match st.values.as_slice() {
-            [n, c] if c.quoted => (n, c, None),
-            [n, c, so] if c.quoted && so.quoted => (n, c, Some(so)),
+        let usage = "write `part <name> \"<clause>\"`, with `as <rule-id>` after the name to give \
+                     the part an id of its own and a quoted source after the clause if need be";
+        let (name, id, clause, source) = match st.values.as_slice() {
+            [n, a, id, c] if a.text == "as" && !a.quoted && c.quoted => (n, Some(id), c, None),
+            [n, a, id, c, so] if a.text == "as" && !a.quoted && c.quoted && so.quoted => {
+                (n, Some(id), c, Some(so))
+            }
+            [n, c] if c.quoted => (n, None, c, None),
+            [n, c, so] if c.quoted && so.quoted => (n, None, c, Some(so)),
             _ => {
                 self.fail_help(
                     src,
@@ -2171,8 +2185,15 @@ impl<'a> Resolver<'a> {
             s.broken = true;
             return;
         }
+        if let Some(id) = id {
+            if !self.check_name(src, id, "a rule id") {
+                s.broken = true;
+                return;
+            }
+        }
         s.parts.push(Part {
             name: name.text.clone(),
+            id: id.map(|v| v.text.clone()),
             clause: clause.text.clone(),
             source: source.map(|v| v.text.clone()),
         });

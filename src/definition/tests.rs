@@ -2583,3 +2583,13 @@ fn an_infiltration_needs_its_pieces_trigger_and_targets() {
     let (m, _) = one_error(&ok.replace("  once yes\n", "  part once \"c\"\n  part onse \"d\"\n"));
     assert!(m.contains("`onse`"), "{m}");
 }
+
+#[test]
+fn a_part_may_have_an_id_of_its_own() {
+    let d = read(&defection("  part choice as coup-choosing \"c\"\n")).unwrap();
+    let r = d.rules.iter().find(|r| r.id == "coup").unwrap();
+    assert_eq!(r.part_id("choice"), "coup-choosing");
+    assert_eq!(r.part_id("bare-king"), "coup-bare-king");
+    let (m, _) = one_error(&defection("  part choice as Bad_Id \"c\"\n"));
+    assert!(m.contains("Bad_Id"), "{m}");
+}

@@ -179,14 +179,13 @@ fn out_rule(line: &mut impl FnMut(String), r: &Rule, def: &Definition) {
     line(format!("  clause {}", quote(&r.clause)));
     let mut set = |s: String| line(format!("  {s}"));
     for p in &r.parts {
+        let name = match &p.id {
+            Some(id) => format!("{} as {id}", p.name),
+            None => p.name.clone(),
+        };
         match &p.source {
-            Some(so) => set(format!(
-                "part {} {} {}",
-                p.name,
-                quote(&p.clause),
-                quote(so)
-            )),
-            None => set(format!("part {} {}", p.name, quote(&p.clause))),
+            Some(so) => set(format!("part {name} {} {}", quote(&p.clause), quote(so))),
+            None => set(format!("part {name} {}", quote(&p.clause))),
         }
     }
     match c {

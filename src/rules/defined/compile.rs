@@ -241,6 +241,21 @@ pub struct Castling {
     pub rooks_from: Option<[u8; 2]>,
     /// The king's file for rights gained by dropping (placement).
     pub drop_rights: Option<u8>,
+    /// The rule ids of its parts: `rights`, `blocked`, `out-of-check`, `through-check`.
+    pub parts: [&'static str; 4],
+}
+
+impl Castling {
+    /// The rule id of the part that refuses a castling for `bar`.
+    pub fn part(&self, bar: super::position::CastleBar) -> &'static str {
+        use super::position::CastleBar as B;
+        self.parts[match bar {
+            B::Rights => 0,
+            B::Blocked => 1,
+            B::OutOfCheck => 2,
+            B::ThroughCheck => 3,
+        }]
+    }
 }
 
 /// A game-ending rule's value and rule.
@@ -646,6 +661,8 @@ impl Compiled {
                         rank: rank.saturating_sub(1),
                         rooks_from: *rooks_from,
                         drop_rights: *drop_rights,
+                        parts: ["rights", "blocked", "out-of-check", "through-check"]
+                            .map(|p| leak(&rule.part_id(p))),
                     })
                 }
                 Component::Check { safety } => c.check = Some((tag, *safety)),
@@ -736,7 +753,7 @@ impl Compiled {
                         .map(|c| Sq::of(Square::new(c.file, c.rank)))
                         .collect(),
                     once: *once,
-                    once_rule: leak(&format!("{}-once", rule.id)),
+                    once_rule: leak(&rule.part_id("once")),
                     alone: *alone,
                 }),
                 Component::Defection {
@@ -752,8 +769,8 @@ impl Compiled {
                     region: sides(region),
                     bare: (!bare.is_empty()).then(|| set(bare)),
                     before: *counted == model::Counted::BeforeSwitch,
-                    choice_rule: leak(&format!("{}-choice", rule.id)),
-                    bare_rule: leak(&format!("{}-bare-king", rule.id)),
+                    choice_rule: leak(&rule.part_id("choice")),
+                    bare_rule: leak(&rule.part_id("bare-king")),
                 }),
                 Component::Retake {
                     pieces,
@@ -776,6 +793,7 @@ impl Compiled {
                     opened_by,
                 } => c.no_entries.push(super::zones::NoEntry {
                     opened_by: set(opened_by),
+                    one_entry: leak(&rule.part_id("one-entry")),
                     tag,
                     kinds: set(pieces),
                     region: sides(region),

@@ -32,10 +32,9 @@ impl Position {
                 .iter()
                 .filter(|r| {
                     r.id == rule
-                        || rule
-                            .strip_prefix(r.id.as_str())
-                            .and_then(|p| p.strip_prefix('-'))
-                            .is_some_and(|p| super::part_names(&r.component).contains(&p))
+                        || super::part_names(&r.component)
+                            .iter()
+                            .any(|p| r.part_id(p) == rule)
                 })
                 .find_map(|r| reason_of(&r.component))
                 .unwrap_or(Reason::Extinction);

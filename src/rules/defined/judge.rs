@@ -13,17 +13,6 @@ use crate::rules::turn::{ActionPattern, MoveShape, Origin, PieceRef};
 use crate::rules::Role;
 use crate::rules::{CastleSide, Rules, Sq, TurnPattern};
 
-/// The castling sub-rule ids a castling component `id` refuses with, by [`CastleBar`].
-pub fn castling_sub_id(id: &str, bar: CastleBar) -> String {
-    let suffix = match bar {
-        CastleBar::Rights => "rights",
-        CastleBar::Blocked => "blocked",
-        CastleBar::OutOfCheck => "out-of-check",
-        CastleBar::ThroughCheck => "through-check",
-    };
-    format!("{id}-{suffix}")
-}
-
 /// The refusal of a move with a piece in the way.
 pub(super) fn blocked_step(name: &str, from: &str, to: &str) -> Step {
     Step::forbids(
@@ -216,7 +205,7 @@ impl Position {
             Some(Forbid::Check) if matches!(m.special, Special::Castle { .. }) => {
                 if let Some(k) = &c.castling {
                     steps.push(Step::forbids(
-                        rule_id(&castling_sub_id(k.tag.rule, CastleBar::ThroughCheck)),
+                        k.part(CastleBar::ThroughCheck),
                         format!("the {name} may not land on {to}, an attacked square"),
                     ));
                 }
@@ -662,10 +651,7 @@ impl Position {
             if found.is_empty() {
                 let bar = bars[want as usize].unwrap_or(CastleBar::Blocked);
                 let note = castle_note(bar);
-                return vec![Step::forbids(
-                    rule_id(&castling_sub_id(k.tag.rule, bar)),
-                    note,
-                )];
+                return vec![Step::forbids(k.part(bar), note)];
             }
             return self.furthest(found);
         }
@@ -811,10 +797,7 @@ impl Position {
                 for (side, bar) in bars.iter().enumerate() {
                     if b.file == k.king_to[side] && (side == 1) == (b.file > a.file) {
                         let bar = bar.unwrap_or(CastleBar::Blocked);
-                        return Step::forbids(
-                            rule_id(&castling_sub_id(k.tag.rule, bar)),
-                            castle_note(bar),
-                        );
+                        return Step::forbids(k.part(bar), castle_note(bar));
                     }
                 }
             }
@@ -1477,7 +1460,7 @@ impl Position {
         };
         if actions.len() > 2 {
             return vec![Step::forbids(
-                rule_id("turn-length"),
+                door.one_entry,
                 format!(
                     "one piece leaving the region of {} lets one piece in: a turn has at most two actions, this one has {}",
                     door.tag.rule,

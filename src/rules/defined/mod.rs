@@ -190,7 +190,7 @@ fn entry_of(def: Definition) -> Entry {
             let own = r.parts.iter().find(|p| p.name == name);
             let source = own.and_then(|p| p.source.as_deref()).unwrap_or(&r.source);
             let clause = own.map_or(r.clause.as_str(), |p| p.clause.as_str());
-            super::rule(l(&format!("{}-{name}", r.id)), l(source), what).quote(l(clause))
+            super::rule(l(&r.part_id(name)), l(source), what).quote(l(clause))
         };
         match &r.component {
             crate::definition::Component::Castling { .. } => {
@@ -202,6 +202,9 @@ fn entry_of(def: Definition) -> Entry {
                 ] {
                     rules.push(part(name, what));
                 }
+            }
+            crate::definition::Component::NoEntry { opened_by, .. } if !opened_by.is_empty() => {
+                rules.push(part("one-entry", "one piece leaving the region lets one piece in: a turn has at most two actions"));
             }
             crate::definition::Component::Infiltration { once: true, .. } => {
                 rules.push(part("once", "each side infiltrates at most once a game"));

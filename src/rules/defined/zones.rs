@@ -41,6 +41,8 @@ pub struct NoEntry {
     pub while_present: Option<(bool, KindSet)>,
     /// `opened-by`: kinds whose leaving the region lets one piece in, the same turn.
     pub opened_by: KindSet,
+    /// The rule id of its part `one-entry`: one exit lets one piece in.
+    pub one_entry: &'static str,
 }
 
 impl NoEntry {
@@ -188,7 +190,17 @@ impl Compiled {
     ) -> bool {
         !(own && self.replaced(kind, by, from).is_some())
             && self
-                .bar_lifting(board, kind, by, from, target, target, usize::MAX, None, true)
+                .bar_lifting(
+                    board,
+                    kind,
+                    by,
+                    from,
+                    target,
+                    target,
+                    usize::MAX,
+                    None,
+                    true,
+                )
                 .is_none()
     }
 }
@@ -324,8 +336,18 @@ impl Position {
                 Special::EnPassant { victim } => victim,
                 _ => m.to,
             };
-            c.bar_lifting(&self.board, kind, us, from, m.to, taken, usize::MAX, open, false)
-                .is_none()
+            c.bar_lifting(
+                &self.board,
+                kind,
+                us,
+                from,
+                m.to,
+                taken,
+                usize::MAX,
+                open,
+                false,
+            )
+            .is_none()
         });
     }
 
