@@ -75,7 +75,9 @@ impl Position {
 
     /// The turns infiltration adds, legal ones only (`legal`) or all the components let
     /// through but the end of the turn: after each trigger, each placement; and under `alone`,
-    /// the placements as turns of their own.
+    /// the placements as turns of their own. Kept out of line: the generator of every game
+    /// calls past it.
+    #[inline(never)]
     pub(super) fn infiltrations(&self, out: &mut Vec<Move>, legal: bool) {
         let c = self.c;
         let us = self.turn;

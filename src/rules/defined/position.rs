@@ -92,8 +92,10 @@ pub enum CastleBar {
     ThroughCheck,
 }
 
-/// A move of a defined variant.
+/// A move of a defined variant. Aligned to 8 (32 bytes): at its packed 26 the move lists'
+/// copies overlap their 16-byte halves and stall (perft of chess.def 22% slower).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(align(8))]
 pub struct Move {
     pub from: Sq,
     pub to: Sq,
@@ -2824,7 +2826,21 @@ fn play_on(c: &Compiled, board: &mut Board, us: Color, m: Move, changes: &mut Ch
     }
 }
 
+/// [`play_one`] of a placement (`infiltration`): the piece goes to `m.to`, whatever stands
+/// there removed. Whether one was: a piece gone for good starts the move clock again, as a
+/// capture does. Out of line, as most games never place.
+#[cold]
+#[inline(never)]
+fn place_on(board: &mut Board, m: Move, changes: &mut Changes) -> bool {
+    let moving = board.cell(m.from);
+    let removed = board.cell(m.to) != cell::EMPTY;
+    changes.set(board, m.from, cell::EMPTY);
+    changes.set(board, m.to, moving);
+    removed
+}
+
 /// [`play_on`] of one action.
+#[inline]
 fn play_one(c: &Compiled, board: &mut Board, us: Color, m: Move, changes: &mut Changes) -> bool {
     if let Special::Drop { kind } = m.special {
         changes.set(board, m.to, c.piece(us, kind as usize).code());
@@ -2840,12 +2856,8 @@ fn play_one(c: &Compiled, board: &mut Board, us: Color, m: Move, changes: &mut C
         return false;
     }
     let moving = board.cell(m.from);
-    if m.special == Special::Place {
-        // A piece removed is gone for good, as a capture's is: the move clock starts again.
-        let removed = board.cell(m.to) != cell::EMPTY;
-        changes.set(board, m.from, cell::EMPTY);
-        changes.set(board, m.to, moving);
-        return removed;
+    if let Special::Place = m.special {
+        return place_on(board, m, changes);
     }
     if let Special::Castle { rook, side, .. } = m.special {
         let rook_code = board.cell(rook);
