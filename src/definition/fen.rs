@@ -250,6 +250,26 @@ pub fn parse_with_designs(text: &str, shape: &Shape) -> Result<Fen, FenError> {
     read(text, shape, true)
 }
 
+/// The whitespace-separated fields of a FEN, each with its starting column in characters.
+pub fn fields(text: &str) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    let mut start: Option<(usize, usize)> = None;
+    for (col, (byte, c)) in text.char_indices().enumerate() {
+        match (c.is_whitespace(), start) {
+            (true, Some((scol, sbyte))) => {
+                out.push((scol, &text[sbyte..byte]));
+                start = None;
+            }
+            (false, None) => start = Some((col, byte)),
+            _ => {}
+        }
+    }
+    if let Some((scol, sbyte)) = start {
+        out.push((scol, &text[sbyte..]));
+    }
+    out
+}
+
 fn read(text: &str, shape: &Shape, designs: bool) -> Result<Fen, FenError> {
     if !(1..=26).contains(&shape.files) || shape.ranks == 0 {
         return Err(err(
@@ -261,23 +281,7 @@ fn read(text: &str, shape: &Shape, designs: bool) -> Result<Fen, FenError> {
             ),
         ));
     }
-    // The fields with their starting column, in characters.
-    let mut fields: Vec<(usize, &str)> = Vec::new();
-    let mut start: Option<(usize, usize)> = None;
-    let chars: Vec<(usize, char)> = text.char_indices().collect();
-    for (col, &(byte, c)) in chars.iter().enumerate() {
-        match (c.is_whitespace(), start) {
-            (true, Some((scol, sbyte))) => {
-                fields.push((scol, &text[sbyte..byte]));
-                start = None;
-            }
-            (false, None) => start = Some((col, byte)),
-            _ => {}
-        }
-    }
-    if let Some((scol, sbyte)) = start {
-        fields.push((scol, &text[sbyte..]));
-    }
+    let fields = fields(text);
     let Some(&(_, placement)) = fields.first() else {
         return Err(err(
             0,

@@ -4,7 +4,7 @@
 //! keeping the others (`prisoners` as counts, `retake`) aside, with every column mapped back,
 //! so one reader serves both and an error points into the text as written.
 
-use super::fen::FenError;
+use super::fen::{fields, FenError};
 
 /// One field of a FEN layout.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -93,26 +93,6 @@ impl Standard {
         }
         e
     }
-}
-
-/// The fields of `text` with their columns, in characters.
-fn fields(text: &str) -> Vec<(usize, &str)> {
-    let mut out = Vec::new();
-    let mut start: Option<(usize, usize)> = None;
-    for (col, (byte, c)) in text.char_indices().enumerate() {
-        match (c.is_whitespace(), start) {
-            (true, Some((scol, sbyte))) => {
-                out.push((scol, &text[sbyte..byte]));
-                start = None;
-            }
-            (false, None) => start = Some((col, byte)),
-            _ => {}
-        }
-    }
-    if let Some((scol, sbyte)) = start {
-        out.push((scol, &text[sbyte..]));
-    }
-    out
 }
 
 /// Rewrites `text`, a FEN with the fields of `layout` (a FEN may stop after any field), in

@@ -47,10 +47,10 @@ impl Position {
     }
 
     /// The first action `m` of an infiltrating turn judged by itself, as an entry's exit is
-    /// ([`Position::exit`]): the component it opens and the position it leaves.
+    /// ([`Position::first_action`]): the component it opens and the position it leaves.
     pub(super) fn trigger_first(&self, m: Move) -> Result<(usize, Position), Shut> {
         let opened = self.trigger(m).ok_or(Shut::NoExit)?;
-        self.first_alone(m, opened)
+        Ok((opened, self.first_action(m)?))
     }
 
     /// The placements `(from, to)` of `color`'s pieces that component `i` allows on this
@@ -97,7 +97,7 @@ impl Position {
             if self.infiltration_spent(i) {
                 continue;
             }
-            let Ok((_, next)) = self.first_alone(m, i) else {
+            let Ok(next) = self.first_action(m) else {
                 continue;
             };
             for (from, to) in next.placements(i, us) {
@@ -134,26 +134,6 @@ impl Position {
                 && inf.region[us.index()].has(sq)
                 && c.kind_at(code).is_some_and(|k| inf.by.has(k))
         })
-    }
-
-    /// The first action `m` judged by itself for component `i`: no contact refuses it (check
-    /// waits for the end of the turn) and it does not end the game.
-    fn first_alone(&self, m: Move, i: usize) -> Result<(usize, Position), Shut> {
-        let c = self.c;
-        let mut next = self.clone();
-        next.apply(m);
-        if !c.contacts.is_empty() {
-            let spots = super::contact::Spots::of(c, &next.board);
-            for before in [true, false] {
-                if let Some(k) = self.contact_refusal(m, &next.board, &spots, before) {
-                    return Err(Shut::Contact(k, Box::new(next)));
-                }
-            }
-        }
-        if next.decided().is_some() {
-            return Err(Shut::Ends);
-        }
-        Ok((i, next))
     }
 
     /// The state a placement `m` (a [`Special::Place`] of the side to move) changes, before

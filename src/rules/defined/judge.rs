@@ -1306,6 +1306,35 @@ impl Position {
             .is_some_and(|p| p.color() == self.turn)
     }
 
+    /// A written turn of two actions against `turns`, the turns of two a component makes: the
+    /// steps of those it names, judged as any (`Err`); else the first action's own refusal
+    /// (`Err`), or the generated move the first action names (`Ok`), for the component to say
+    /// why no second follows it as written.
+    fn two_actions(
+        &self,
+        pattern: &TurnPattern,
+        actions: &[ActionPattern],
+        turns: Vec<Move>,
+    ) -> Result<Move, Vec<Step>> {
+        let found: Vec<Move> = turns
+            .into_iter()
+            .filter(|m| m.then.is_some() && pattern.matches(&self.describe(*m)))
+            .collect();
+        if !found.is_empty() {
+            return Err(self.furthest(found));
+        }
+        let first_pattern = TurnPattern::Actions {
+            actions: vec![actions[0].clone()],
+            claim: None,
+        };
+        let mut pseudo = Vec::new();
+        self.pseudo_moves(&mut pseudo);
+        pseudo
+            .into_iter()
+            .find(|m| first_pattern.matches(&self.describe(*m)))
+            .ok_or_else(|| self.judge_one(&first_pattern))
+    }
+
     /// A move and an infiltration after it (`Ke4-e5; Qd2-d10`): the generated turn the
     /// pattern names, judged as any; else the first action's own refusal, or why it opens
     /// no infiltration, or why the second is none (a turn whose first action lets a piece
@@ -1315,25 +1344,9 @@ impl Position {
         let us = self.turn;
         let mut all = Vec::new();
         self.infiltrations(&mut all, false);
-        let found: Vec<Move> = all
-            .into_iter()
-            .filter(|m| m.then.is_some() && pattern.matches(&self.describe(*m)))
-            .collect();
-        if !found.is_empty() {
-            return self.furthest(found);
-        }
-        let single = |a: &ActionPattern| TurnPattern::Actions {
-            actions: vec![a.clone()],
-            claim: None,
-        };
-        let first_pattern = single(&actions[0]);
-        let mut pseudo = Vec::new();
-        self.pseudo_moves(&mut pseudo);
-        let Some(first) = pseudo
-            .into_iter()
-            .find(|m| first_pattern.matches(&self.describe(*m)))
-        else {
-            return self.judge_one(&first_pattern);
+        let first = match self.two_actions(pattern, actions, all) {
+            Ok(first) => first,
+            Err(steps) => return steps,
         };
         let name = self.kind_name(first.from);
         let (f, t) = (self.square_name(first.from), self.square_name(first.to));
@@ -1470,25 +1483,13 @@ impl Position {
         }
         let mut legal = Vec::new();
         self.legal_moves(&mut legal);
-        let found: Vec<Move> = legal
-            .into_iter()
-            .filter(|m| m.then.is_some() && pattern.matches(&self.describe(*m)))
-            .collect();
-        if !found.is_empty() {
-            return self.furthest(found);
-        }
+        let first = match self.two_actions(pattern, actions, legal) {
+            Ok(first) => first,
+            Err(steps) => return steps,
+        };
         let single = |a: &ActionPattern| TurnPattern::Actions {
             actions: vec![a.clone()],
             claim: None,
-        };
-        let first_pattern = single(&actions[0]);
-        let mut pseudo = Vec::new();
-        self.pseudo_moves(&mut pseudo);
-        let Some(first) = pseudo
-            .into_iter()
-            .find(|m| first_pattern.matches(&self.describe(*m)))
-        else {
-            return self.judge_one(&first_pattern);
         };
         let name = self.kind_name(first.from);
         let (f, t) = (self.square_name(first.from), self.square_name(first.to));

@@ -262,6 +262,14 @@ impl Position {
             .filter(|_| plain)
             .and_then(|kind| c.opened(kind, self.turn, m.from, m.to))
             .ok_or(Shut::NoExit)?;
+        Ok((opened, self.first_action(m)?))
+    }
+
+    /// The first action `m` of a turn of two judged by itself: no contact refuses it (check
+    /// waits for the end of the turn) and it does not end the game; the position it leaves.
+    /// Entries and infiltrations judge their first actions so.
+    pub(super) fn first_action(&self, m: Move) -> Result<Position, Shut> {
+        let c = self.c;
         let mut next = self.clone();
         next.apply(m);
         if !c.contacts.is_empty() {
@@ -275,7 +283,7 @@ impl Position {
         if next.decided().is_some() {
             return Err(Shut::Ends);
         }
-        Ok((opened, next))
+        Ok(next)
     }
 
     /// The moves of `color`'s pieces (this board, whoever is to move) into the region of the
