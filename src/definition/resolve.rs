@@ -115,6 +115,18 @@ pub const COMPONENTS: &[&str] = &[
 /// child's `board` line) replaces its names with it: names made for one size never outlive it.
 pub const BOARD_SETTINGS: &[&str] = &["files", "first-rank"];
 
+/// The components a rule may be written in several statements of (one `id` written in each):
+/// those a definition holds any number of, each judging where its region says.
+const MANY: &[&str] = &[
+    "sanctuary",
+    "no-entry",
+    "transparent",
+    "region-move",
+    "adjacency",
+    "alignment",
+    "retake",
+];
+
 /// The settings every component takes.
 pub const COMMON_SETTINGS: &[&str] = &["id", "clause", "source", "when"];
 
@@ -371,6 +383,7 @@ pub fn parse(name: &str, text: &str, load: &Loader) -> Result<Definition, Errors
         loaded_by: Vec::new(),
         not_a_definition: false,
         load,
+        continued: None,
     };
     let root = r.add_source(name, text);
     let items = r.layer(root, &mut Vec::new(), 0);
@@ -431,6 +444,9 @@ enum Key {
     Piece(String),
     Option(String),
     Rule(String),
+    /// A further statement of the rule of that id (its `n`-th, from 1): one rule written in
+    /// several components of one kind.
+    More(String, usize),
     /// A statement with an unknown head or a malformed one: kept to be reported once.
     Other(usize, usize),
 }
@@ -453,6 +469,8 @@ struct Resolver<'a> {
     /// Some text read does not start with `variant`: its other errors would be noise.
     not_a_definition: bool,
     load: &'a Loader<'a>,
+    /// The clause of the rule a further statement of it continues, for one that gives none.
+    continued: Option<String>,
 }
 
 /// A piece letter named in a setting, with where it was written.
@@ -729,6 +747,8 @@ impl<'a> Resolver<'a> {
         }
         let mut items: Vec<Option<Item>> = Vec::with_capacity(statements.len());
         let mut seen: HashMap<Key, usize> = HashMap::new();
+        // Each rule id's component kind and how many statements write it.
+        let mut written: HashMap<String, (String, usize)> = HashMap::new();
         let mut from_seen: Option<usize> = None;
         for (k, stmt) in statements.iter().enumerate() {
             let head = stmt.head.text.as_str();
@@ -766,7 +786,21 @@ impl<'a> Resolver<'a> {
                     Some(v) => Key::Option(v.text.clone()),
                     None => Key::Other(src, k),
                 },
-                h if COMPONENTS.contains(&h) => Key::Rule(rule_id(stmt)),
+                h if COMPONENTS.contains(&h) => {
+                    let id = rule_id(stmt);
+                    match written.get_mut(&id) {
+                        // One rule in several statements of one kind, each a component: for
+                        // the kinds a definition may hold many of, under an id written out.
+                        Some((kind, n)) if kind == h && MANY.contains(&h) && id != h => {
+                            *n += 1;
+                            Key::More(id, *n - 1)
+                        }
+                        _ => {
+                            written.insert(id.clone(), (h.to_string(), 1));
+                            Key::Rule(id)
+                        }
+                    }
+                }
                 _ => Key::Other(src, k),
             };
             if key != Key::Holes {
@@ -789,10 +823,12 @@ impl<'a> Resolver<'a> {
                             stmt.head.span.clone(),
                             "used again",
                         )
-                        .with_help(
-                            "rule ids are unique in a definition: give one of them another \
-                             `id`",
-                        ),
+                        .with_help(format!(
+                            "a rule id names one rule: several statements write it only as \
+                             components of one kind of {}, each with its `id` line; else give \
+                             one of them another `id`",
+                            MANY.join(", ")
+                        )),
                         _ => Problem::new(
                             format!("`{head}` is given twice (first at {at})"),
                             stmt.head.span.clone(),
@@ -859,6 +895,15 @@ impl<'a> Resolver<'a> {
         }
         if let Some(slot) = index.get(&key).and_then(|&k| slots.get_mut(k)) {
             if slot.take().is_some() {
+                // The further statements of the rule go with it.
+                if let Key::Rule(id) = &key {
+                    for slot in slots.iter_mut() {
+                        if matches!(slot.as_ref().map(|i| &i.key), Some(Key::More(m, _)) if m == id)
+                        {
+                            *slot = None;
+                        }
+                    }
+                }
                 return;
             }
         }
@@ -959,6 +1004,11 @@ impl<'a> Resolver<'a> {
         for item in items {
             match &item.key {
                 Key::Rule(_) => rules.extend(self.rules(item, &board)),
+                Key::More(id, _) => {
+                    self.continued = rules.iter().find(|r| r.id == *id).map(|r| r.clause.clone());
+                    rules.extend(self.rules(item, &board));
+                    self.continued = None;
+                }
                 Key::Other(..) => self.unknown_statement(item),
                 _ => {}
             }
@@ -2078,7 +2128,7 @@ impl<'a> Resolver<'a> {
         }
         let span = self.model_span(src, &stmt.span);
         let id = s.id.clone().unwrap_or_else(|| kind.to_string());
-        let Some(clause) = s.clause.clone() else {
+        let Some(clause) = s.clause.clone().or_else(|| self.continued.clone()) else {
             if s.misspelt {
                 return None;
             }

@@ -2593,3 +2593,31 @@ fn a_part_may_have_an_id_of_its_own() {
     let (m, _) = one_error(&defection("  part choice as Bad_Id \"c\"\n"));
     assert!(m.contains("Bad_Id"), "{m}");
 }
+
+/// One rule may be written in several statements of a kind a definition holds many of, each
+/// with the `id` line; a later one may leave out the clause, which is the first's.
+#[test]
+fn a_rule_may_take_several_statements() {
+    let text = format!(
+        "{BASE}piece Q queen Q\npiece S spy Q\n\
+         sanctuary {{\n  id spy-powers\n  clause \"The Spy captures only in Court.\"\n  pieces Q\n  by S\n  both ranks 2 3 4 5 6 7\n}}\n\
+         sanctuary {{\n  id spy-powers\n  pieces Q\n  by S\n  from outside\n  both ranks 1 8\n}}\n"
+    );
+    let d = read(&text).unwrap_or_else(|e| panic!("{e}"));
+    let same: Vec<&Rule> = d.rules.iter().filter(|r| r.id == "spy-powers").collect();
+    assert_eq!(same.len(), 2);
+    assert_eq!(same[1].clause, "The Spy captures only in Court.");
+    // A child drops the whole rule with one `without`.
+    let child = "variant c\nfrom t\nwithout spy-powers\n";
+    let d = parse("c.def", child, &loader(&[("t", &text)])).unwrap_or_else(|e| panic!("{e}"));
+    assert!(d.rules.iter().all(|r| r.id != "spy-powers"));
+    // Of two kinds, or without the id written out, it is an id used twice.
+    let (m, _) = one_error(&format!(
+        "{BASE}sanctuary {{\n  id z\n  clause \"c\"\n  both rank 4\n}}\nno-entry {{\n  id z\n  clause \"c\"\n  pieces K\n  both rank 4\n}}\n"
+    ));
+    assert!(m.contains("rule id `z` is used twice"), "{m}");
+    let (m, _) = one_error(&format!(
+        "{BASE}sanctuary {{\n  clause \"c\"\n  both rank 4\n}}\nsanctuary {{\n  clause \"c\"\n  both rank 5\n}}\n"
+    ));
+    assert!(m.contains("rule id `sanctuary` is used twice"), "{m}");
+}

@@ -561,6 +561,22 @@ mod tests {
         }
     }
 
+    /// One rule in two statements: each judges its own region, and both refuse by the id.
+    #[test]
+    fn a_rule_in_two_sanctuaries_judges_both_regions() {
+        let text = format!(
+            "{BASE}sanctuary {{\n  id truce\n  clause \"s\"\n  pieces W\n  by R\n  both rank 4\n}}\n\
+             sanctuary {{\n  id truce\n  pieces W\n  by R\n  from outside\n  both rank 6\n}}\n"
+        );
+        let legal = moves(&text, "4k3/8/3w4/8/3w3K/8/8/3R4 w - - 0 1");
+        assert!(!legal.iter().any(|t| t.starts_with("Rd1xd4")), "{legal:?}");
+        let legal = moves(&text, "4k3/8/3w4/8/7K/8/8/3R4 w - - 0 1");
+        assert!(!legal.iter().any(|t| t.starts_with("Rd1xd6")), "{legal:?}");
+        // From inside rank 6 the second holds not.
+        let legal = moves(&text, "4k3/8/3w2R1/8/7K/8/8/8 w - - 0 1");
+        assert!(legal.iter().any(|t| t.starts_with("Rg6xd6")), "{legal:?}");
+    }
+
     /// A sanctuary with `attacks no` bars captures only: the rook does not take the wazir on
     /// the fourth rank, but a king there is in check from it and must step off the line.
     #[test]
