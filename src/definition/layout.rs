@@ -69,6 +69,21 @@ impl Field {
     }
 }
 
+/// The `infiltration-used` field's texts, by which sides have infiltrated (White, Black).
+const USED: [([bool; 2], &str); 4] = [
+    ([false, false], "-"),
+    ([true, false], "W"),
+    ([false, true], "B"),
+    ([true, true], "WB"),
+];
+
+/// The `infiltration-used` field for `used`, which sides have infiltrated.
+pub fn used_text(used: [bool; 2]) -> &'static str {
+    USED.iter()
+        .find(|(u, _)| *u == used)
+        .map_or("-", |&(_, t)| t)
+}
+
 /// A FEN of a layout rewritten in Fairy-Stockfish's conventions, and the fields that have no
 /// place there.
 #[derive(Clone, Debug, Default)]
@@ -179,19 +194,15 @@ pub fn standard(text: &str, layout: &[Field], kept: Option<char>) -> Result<Stan
         push(&mut out, at(Field::CheckCount), Field::CheckCount);
     }
     if let Some((col, t)) = at(Field::InfiltrationUsed) {
-        out.used = match t {
-            "-" => [false, false],
-            "W" => [true, false],
-            "B" => [false, true],
-            "WB" => [true, true],
-            _ => {
-                return Err(FenError {
-                    column: col,
-                    width: t.chars().count().max(1),
-                    message: format!("the infiltrations field `{t}` is not -, W, B or WB"),
-                })
-            }
-        };
+        out.used = USED
+            .iter()
+            .find(|(_, text)| *text == t)
+            .map(|&(used, _)| used)
+            .ok_or_else(|| FenError {
+                column: col,
+                width: t.chars().count().max(1),
+                message: format!("the infiltrations field `{t}` is not -, W, B or WB"),
+            })?;
     }
     out.retake = at(Field::Retake)
         .filter(|(_, t)| *t != "-")

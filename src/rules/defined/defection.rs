@@ -150,15 +150,15 @@ impl Position {
             })
     }
 
-    /// Whether `m`, just played (`self` is the position before it, `after` the one it
-    /// leaves), won by a defection that left the other side bare; the component's index.
-    pub(super) fn bared_by(&self, m: Move, after: &Board) -> Option<u8> {
+    /// Whether `m`, a defection under component `d` by `mover` whose board change is made
+    /// (`self` is the position it leaves but for the turn), left the other side bare; the
+    /// component's index.
+    pub(super) fn bared_by(&self, d: usize, m: Move, mover: Color) -> Option<u8> {
         let c = self.c;
-        let d = self.defection_made(m)?;
         let bare = c.defections[d].bare?;
-        let them = self.turn.other();
+        let them = mover.other();
         let only_bare = c.squares.iter().all(|&sq| {
-            let code = after.cell(sq);
+            let code = self.board.cell(sq);
             !is_of(code, them) || c.kind_at(code).is_some_and(|k| bare.has(k))
         });
         // Before the switch the other side also had the piece that changed sides.

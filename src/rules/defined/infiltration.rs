@@ -142,12 +142,7 @@ impl Position {
     pub(super) fn place(&mut self, m: Move) {
         let c = self.c;
         let code = self.board.cell(m.to);
-        let kind = c.kind_at(self.board.cell(m.from));
-        let Some(i) = c
-            .infiltrations
-            .iter()
-            .position(|i| i.targets.contains(&m.to) && kind.is_some_and(|k| i.kinds.has(k)))
-        else {
+        let Some(i) = self.placer(m) else {
             return;
         };
         if c.infiltrations[i].once {
@@ -158,6 +153,16 @@ impl Position {
         if royal {
             self.infiltrated = Some(i as u8);
         }
+    }
+
+    /// The component (its index) a placement `m` is made under: the first whose targets hold
+    /// `m.to` and whose pieces the moving one's kind.
+    pub(super) fn placer(&self, m: Move) -> Option<usize> {
+        let c = self.c;
+        let kind = c.kind_at(self.board.cell(m.from))?;
+        c.infiltrations
+            .iter()
+            .position(|i| i.targets.contains(&m.to) && i.kinds.has(kind))
     }
 
     /// The explanation's step for a placement `(from, to)` under component `i`.

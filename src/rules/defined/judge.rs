@@ -92,7 +92,7 @@ impl Position {
                 }
             }
             Special::Place => {
-                if let Some(i) = c.infiltrations.iter().position(|i| i.alone) {
+                if let Some(i) = self.placer(m) {
                     steps.push(self.placement_step(i, m.from, m.to));
                 }
             }

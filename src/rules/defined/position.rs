@@ -317,7 +317,6 @@ fn back_rank(c: &Compiled, color: Color) -> u8 {
 }
 
 impl Position {
-    /// Reads a FEN in Fairy-Stockfish's conventions.
     /// The position a FEN in the definition's layout gives.
     pub fn read_fen(
         c: &'static Compiled,
@@ -605,12 +604,7 @@ impl Position {
                     format!("{}/{}", n(0), n(1))
                 }
                 Field::Retake => self.retake_text(),
-                Field::InfiltrationUsed => match self.used {
-                    [false, false] => "-".into(),
-                    [true, false] => "W".into(),
-                    [false, true] => "B".into(),
-                    [true, true] => "WB".into(),
-                },
+                Field::InfiltrationUsed => crate::definition::layout::used_text(self.used).into(),
             })
             .collect();
         out.join(" ")
@@ -998,14 +992,9 @@ impl Position {
                         );
                         if !hits {
                             out.push(Move {
-                                from,
-                                to,
                                 promo: into as u8 + 1,
                                 special: Special::Promote,
-                                block: None,
-                                then: None,
-                                turned: None,
-                                placed: false,
+                                ..Move::plain(from, to)
                             });
                         }
                     }
@@ -1054,14 +1043,8 @@ impl Position {
                         .is_none()
                     {
                         out.push(Move {
-                            from: sq,
-                            to: sq,
-                            promo: 0,
                             special: Special::Drop { kind: face as u8 },
-                            block: None,
-                            then: None,
-                            turned: None,
-                            placed: false,
+                            ..Move::plain(sq, sq)
                         });
                     }
                 }
@@ -1223,14 +1206,8 @@ impl Position {
         });
         if let Some(sq) = at {
             out.push(Move {
-                from: sq,
-                to: sq,
-                promo: 0,
                 special: Special::Pass,
-                block: None,
-                then: None,
-                turned: None,
-                placed: false,
+                ..Move::plain(sq, sq)
             });
         }
     }
@@ -1262,16 +1239,7 @@ impl Position {
                 };
                 if to {
                     if plain {
-                        out.push(Move {
-                            from,
-                            to: t,
-                            promo: 0,
-                            special: Special::None,
-                            block: None,
-                            then: None,
-                            turned: None,
-                            placed: false,
-                        });
+                        out.push(Move::plain(from, t));
                     } else {
                         self.push(out, kind, from, t, Special::None);
                     }
@@ -1336,14 +1304,9 @@ impl Position {
     ) {
         let us = self.turn;
         let plain = Move {
-            from,
-            to,
             promo: 0,
             special,
-            block: None,
-            then: None,
-            turned: None,
-            placed: false,
+            ..Move::plain(from, to)
         };
         let promotion = self.gen.promoting.has(kind).then(|| {
             self.c.promotions.iter().find(|p| {
@@ -1443,18 +1406,13 @@ impl Position {
                 }
             }
             out.push(Move {
-                from: ks,
-                to: at(kto),
                 promo: 0,
                 special: Special::Castle {
                     rook: at(rf),
                     side,
                     gate: 0,
                 },
-                block: None,
-                then: None,
-                turned: None,
-                placed: false,
+                ..Move::plain(ks, at(kto))
             });
         }
     }
@@ -1506,11 +1464,11 @@ impl Position {
             self.place(m);
         }
         let window = self.window_of(m);
-        let before = self.defection_made(m).map(|_| self.clone());
+        let defected = self.defection_made(m);
         let mut changes = Changes::default();
         let captured = play_on(c, &mut self.board, us, m, &mut changes);
         self.retake = window;
-        self.bared = before.and_then(|b| b.bared_by(m, &self.board));
+        self.bared = defected.and_then(|d| self.bared_by(d, m, us));
         if c.hands {
             self.update_hand(m, kind, victim, taken);
         }
@@ -1832,8 +1790,6 @@ impl Position {
                 out.push(Move {
                     block: Some(sq),
                     then: None,
-                    turned: None,
-                    placed: false,
                     ..m
                 });
             }
@@ -2831,8 +2787,7 @@ fn play_on(c: &Compiled, board: &mut Board, us: Color, m: Move, changes: &mut Ch
 /// capture does. Out of line, as most games never place.
 #[cold]
 #[inline(never)]
-fn place_on(board: &mut Board, m: Move, changes: &mut Changes) -> bool {
-    let moving = board.cell(m.from);
+fn place_on(board: &mut Board, m: Move, moving: u8, changes: &mut Changes) -> bool {
     let removed = board.cell(m.to) != cell::EMPTY;
     changes.set(board, m.from, cell::EMPTY);
     changes.set(board, m.to, moving);
@@ -2857,7 +2812,7 @@ fn play_one(c: &Compiled, board: &mut Board, us: Color, m: Move, changes: &mut C
     }
     let moving = board.cell(m.from);
     if let Special::Place = m.special {
-        return place_on(board, m, changes);
+        return place_on(board, m, moving, changes);
     }
     if let Special::Castle { rook, side, .. } = m.special {
         let rook_code = board.cell(rook);
