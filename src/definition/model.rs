@@ -47,6 +47,10 @@ impl Cell {
     }
 }
 
+/// The letter that stands for every invented piece where a setting names kinds (`by K Q
+/// invented`): no piece of a definition has it.
+pub const INVENTED: char = '(';
+
 /// A set of squares of the board, for one side.
 #[derive(Clone, Debug, PartialEq, Hash, Eq, Default)]
 pub struct Region {
@@ -514,9 +518,17 @@ pub enum Component {
         region: Sides<Region>,
         by: Vec<char>,
         from: Reach,
+        /// `from ZONE...`: the capturers must stand in these zones (each side's part of them).
+        from_zones: Option<Sides<Region>>,
         /// Whether it also keeps those pieces from attacking (`attacks no`: only from
         /// capturing, so a royal piece there may still be in check).
         attacks: bool,
+    },
+    /// A named zone of the board (`zone { name court ... }`): the names `expect zone` and
+    /// `show` use, and region lines (`both zone court`) reuse.
+    Zone {
+        name: String,
+        region: Sides<Region>,
     },
     /// Right after a piece of `pieces` standing where `from` says (seen from the region)
     /// captures a piece of `takes` (none: any) on a square of its side's region, a piece of
@@ -744,6 +756,7 @@ impl Component {
             Component::Bikjang { .. } => "bikjang",
             Component::Blocker { .. } => "blocker",
             Component::Sanctuary { .. } => "sanctuary",
+            Component::Zone { .. } => "zone",
             Component::Retake { .. } => "retake",
             Component::Defection { .. } => "defection",
             Component::Infiltration { .. } => "infiltration",

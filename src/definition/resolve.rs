@@ -17,7 +17,7 @@ use super::fen;
 use super::layout::Field;
 use super::model::{
     Cell, Component, Contact, Counted, Definition, Effect, FlipPattern, Lines, Moved, Onto,
-    OptionDecl, Part, PieceDef, Reach, Region, Rule, Safety, Sides, Span, Standing, Timing, Value,
+    OptionDecl, Part, PieceDef, Reach, INVENTED, Region, Rule, Safety, Sides, Span, Standing, Timing, Value,
     Whose,
 };
 use super::parse::parse_tree;
@@ -98,6 +98,7 @@ pub const COMPONENTS: &[&str] = &[
     "pass",
     "bikjang",
     "blocker",
+    "zone",
     "sanctuary",
     "retake",
     "defection",
@@ -118,6 +119,7 @@ pub const BOARD_SETTINGS: &[&str] = &["files", "first-rank"];
 /// The components a rule may be written in several statements of (one `id` written in each):
 /// those a definition holds any number of, each judging where its region says.
 const MANY: &[&str] = &[
+    "zone",
     "sanctuary",
     "no-entry",
     "transparent",
@@ -192,7 +194,7 @@ const YES_NO: &[&str] = &["yes", "no"];
 const OTHER_MOVED: &[&str] = &["any", "yes", "no"];
 /// The word after a region line's side: what the places are.
 pub const REGION_KINDS: &[&str] = &[
-    "rank", "ranks", "file", "files", "square", "squares", "area", "areas",
+    "rank", "ranks", "file", "files", "square", "squares", "area", "areas", "zone", "zones",
 ];
 
 /// The words a setting takes, for the settings that take one of a list (as the resolver
@@ -217,6 +219,20 @@ pub fn setting_choices(setting: &str) -> Option<&'static [&'static str]> {
         _ => return None,
     })
 }
+
+/// The settings (of which component) that may name `invented`, every invented piece: the
+/// rules of zones, of re-takes, infiltration and defection, where a designer's invented piece
+/// plays as the game's other pieces do.
+const INVENTED_IN: &[(&str, &str)] = &[
+    ("sanctuary", "pieces"),
+    ("sanctuary", "by"),
+    ("retake", "pieces"),
+    ("retake", "takes"),
+    ("retake", "by"),
+    ("no-entry", "pieces"),
+    ("infiltration", "pieces"),
+    ("defection", "ranking"),
+];
 
 /// The words a region line starts with.
 const REGION_SIDES: &[&str] = &["white", "black", "both"];
@@ -316,6 +332,7 @@ pub fn component_settings(component: &str) -> &'static [&'static str] {
         "gating" => &["shields"],
         "blocker" => &["letter", "name", "shot", "keep"],
         "sanctuary" => &["pieces", "by", "from", "attacks", "white", "black", "both"],
+        "zone" => &["name", "white", "black", "both"],
         "retake" => &["pieces", "takes", "by", "from", "white", "black", "both"],
         "defection" => &[
             "pieces", "ranking", "bare", "counted", "part", "white", "black", "both",
@@ -384,6 +401,7 @@ pub fn parse(name: &str, text: &str, load: &Loader) -> Result<Definition, Errors
         not_a_definition: false,
         load,
         continued: None,
+        zones: Vec::new(),
     };
     let root = r.add_source(name, text);
     let items = r.layer(root, &mut Vec::new(), 0);
@@ -471,6 +489,8 @@ struct Resolver<'a> {
     load: &'a Loader<'a>,
     /// The clause of the rule a further statement of it continues, for one that gives none.
     continued: Option<String>,
+    /// The zones declared so far (`zone` components), which region lines and `from` name.
+    zones: Vec<(String, Sides<Vec<Cell>>)>,
 }
 
 /// A piece letter named in a setting, with where it was written.
@@ -2089,7 +2109,10 @@ impl<'a> Resolver<'a> {
             return None;
         };
         let allowed = component_settings(kind);
-        let mut s = Settings::default();
+        let mut s = Settings {
+            kind: kind.to_string(),
+            ..Settings::default()
+        };
         let mut seen: Vec<(&str, usize)> = Vec::new();
         for setting in statements.unwrap_or(&block.statements) {
             let head = setting.head.text.as_str();
@@ -2332,7 +2355,8 @@ impl<'a> Resolver<'a> {
                 }
             },
             list if LETTER_LISTS.contains(&list) => {
-                let letters = self.letters(src, st, board.pieces);
+                let invented = INVENTED_IN.contains(&(s.kind.as_str(), list));
+                let letters = self.letters(src, st, board.pieces, invented);
                 match letters {
                     Some(l) => {
                         let slot = match head {
@@ -2365,9 +2389,9 @@ impl<'a> Resolver<'a> {
                 },
                 None => s.broken = true,
             },
-            "name" => match self.single_value(src, st, "the blocker's name") {
-                Some(v) if self.check_name(src, v, "a blocker's name") => {
-                    s.blocker_name = Some(v.text.clone())
+            "name" => match self.single_value(src, st, "the name") {
+                Some(v) if self.check_name(src, v, "a name") => {
+                    s.name = Some(v.text.clone())
                 }
                 _ => s.broken = true,
             },
@@ -2549,9 +2573,37 @@ impl<'a> Resolver<'a> {
                 Some(w) => s.pattern = Some(w),
                 None => s.broken = true,
             },
-            "from" => match self.worded(src, st, Reach::WORDS, Reach::ALL) {
-                Some(w) => s.from = Some(w),
-                None => s.broken = true,
+            // `from` takes a word, or (for a sanctuary) the zones the capturers stand in.
+            "from" => match st.values.as_slice() {
+                [v] if Reach::WORDS.contains(&v.text.as_str()) || self.zones.is_empty() => {
+                    match self.worded(src, st, Reach::WORDS, Reach::ALL) {
+                        Some(w) => s.from = Some(w),
+                        None => s.broken = true,
+                    }
+                }
+                [] => {
+                    self.fail_help(
+                        src,
+                        st.span.clone(),
+                        "`from` needs a value",
+                        "here",
+                        format!("{}, or the zones the capturers stand in", quoted_or(Reach::WORDS)),
+                    );
+                    s.broken = true;
+                }
+                values => {
+                    let mut zones: Sides<Vec<Cell>> = [Vec::new(), Vec::new()];
+                    for v in values {
+                        match self.zone_named(src, v) {
+                            Some(z) => {
+                                zones[0].extend(z[0].iter().copied());
+                                zones[1].extend(z[1].iter().copied());
+                            }
+                            None => s.broken = true,
+                        }
+                    }
+                    s.from_zones = Some(zones);
+                }
             },
             "while" => {
                 let usage = "write `while own|enemy LETTER...`, as in `while enemy S` (only while \
@@ -2738,12 +2790,12 @@ impl<'a> Resolver<'a> {
             _ => &[0, 1],
         };
         let usage = "write `white rank 8`, `black ranks 1 2`, `both files d e`, `white squares \
-                     d4 e5` or `both area b2 i5`";
+                     d4 e5`, `both area b2 i5` or `both zone court`";
         let Some((kind, items)) = st.values.split_first() else {
             self.fail_help(
                 src,
                 st.span.clone(),
-                "a region line needs `rank`, `file`, `square` or `area` and the places",
+                "a region line needs `rank`, `file`, `square`, `area` or `zone` and the places",
                 "incomplete",
                 usage,
             );
@@ -2755,7 +2807,7 @@ impl<'a> Resolver<'a> {
                 src,
                 Problem::new(
                     format!(
-                        "expected `rank`, `file`, `square` or `area`, found `{}`{mean}",
+                        "expected `rank`, `file`, `square`, `area` or `zone`, found `{}`{mean}",
                         kind.text
                     ),
                     kind.span.clone(),
@@ -2796,6 +2848,14 @@ impl<'a> Resolver<'a> {
                     }
                     None => ok = false,
                 },
+                4 => match self.zone_named(src, v) {
+                    Some(z) => {
+                        for &side in sides {
+                            region[side].extend(z[side].iter().copied());
+                        }
+                    }
+                    None => ok = false,
+                },
                 _ => match self.board_square(src, v, board) {
                     Some(c) => cells.push(c),
                     None => ok = false,
@@ -2807,6 +2867,26 @@ impl<'a> Resolver<'a> {
             region[side].extend(cells.iter().copied());
         }
         ok
+    }
+
+    /// A zone declared by an earlier `zone` component, or an error naming those declared.
+    fn zone_named(&mut self, src: usize, v: &SynValue) -> Option<Sides<Vec<Cell>>> {
+        if let Some((_, z)) = self.zones.iter().find(|(n, _)| *n == v.text) {
+            return Some(z.clone());
+        }
+        let names: Vec<String> = self.zones.iter().map(|(n, _)| n.clone()).collect();
+        let mean = did_you_mean(&v.text, names.iter().map(String::as_str));
+        self.fail_help(
+            src,
+            v.span.clone(),
+            format!("no zone named `{}`{mean}", v.text),
+            "not a zone",
+            format!(
+                "a zone is declared by a `zone` component before it is named; the zones declared: {}",
+                list(&names)
+            ),
+        );
+        None
     }
 
     /// A square of the board that is not a hole, or an error.
@@ -2854,7 +2934,13 @@ impl<'a> Resolver<'a> {
     }
 
     /// Piece letters, each a piece of the definition.
-    fn letters(&mut self, src: usize, st: &Statement, pieces: &[PieceDef]) -> Option<Vec<Letter>> {
+    fn letters(
+        &mut self,
+        src: usize,
+        st: &Statement,
+        pieces: &[PieceDef],
+        invented: bool,
+    ) -> Option<Vec<Letter>> {
         if st.values.is_empty() {
             self.fail_help(
                 src,
@@ -2868,7 +2954,34 @@ impl<'a> Resolver<'a> {
         let mut out: Vec<Letter> = Vec::new();
         let mut ok = true;
         for v in &st.values {
-            match self.letter(src, v, pieces) {
+            let letter = if v.text == "invented" && !v.quoted {
+                if !invented {
+                    let takes: Vec<String> = INVENTED_IN
+                        .iter()
+                        .map(|(c, s)| format!("`{s}` of `{c}`"))
+                        .collect();
+                    self.fail_help(
+                        src,
+                        v.span.clone(),
+                        format!("`{}` does not take `invented`", st.head.text),
+                        "not here",
+                        format!(
+                            "`invented` (every invented piece) is taken by {}",
+                            takes.join(", ")
+                        ),
+                    );
+                    ok = false;
+                    continue;
+                }
+                Some(Letter {
+                    letter: INVENTED,
+                    src,
+                    span: (v.span.start, v.span.end),
+                })
+            } else {
+                self.letter(src, v, pieces)
+            };
+            match letter {
                 Some(l) if out.iter().any(|o| o.letter == l.letter) => {
                     self.fail(
                         src,
@@ -3403,6 +3516,12 @@ impl<'a> Resolver<'a> {
                 }
             }
             "retake" => {
+                if s.from_zones.is_some() {
+                    missing.push((
+                        "`from` as a word",
+                        "a re-take's capturer stands `inside` or `outside` the region, or `anywhere`",
+                    ));
+                }
                 if s.pieces.is_none() {
                     missing.push((
                         "`pieces`",
@@ -3432,6 +3551,13 @@ impl<'a> Resolver<'a> {
                         region: region(s),
                         by: letters(&s.by).unwrap_or_default(),
                         from: s.from.unwrap_or(Reach::Anywhere),
+                        from_zones: s.from_zones.clone().map(|z| {
+                            z.map(|mut cells| {
+                                cells.sort();
+                                cells.dedup();
+                                Region { cells }
+                            })
+                        }),
                         attacks: s.attacks.unwrap_or(true),
                     }
                 } else {
@@ -3449,6 +3575,34 @@ impl<'a> Resolver<'a> {
                         opened_by: letters(&s.opened_by).unwrap_or_default(),
                     }
                 }
+            }
+            "zone" => {
+                if !s.region_given {
+                    missing.push(("a region", "say where: `both files z i` or `both area a5-h5`"));
+                }
+                let name = s.name.clone().unwrap_or_else(|| {
+                    missing.push(("`name`", "name the zone as players say it: `name court`"));
+                    String::new()
+                });
+                let region = region(s);
+                match self.zones.iter().position(|(n, _)| *n == name) {
+                    // A zone resolved again under another reading is the same zone.
+                    Some(k) if self.zones[k].1 != region.clone().map(|r| r.cells) => {
+                        self.fail(
+                            src,
+                            head.clone(),
+                            format!("the zone `{name}` is declared twice"),
+                            "again",
+                        );
+                        s.broken = true;
+                    }
+                    Some(_) => {}
+                    None if !name.is_empty() => self
+                        .zones
+                        .push((name.clone(), region.clone().map(|r| r.cells))),
+                    None => {}
+                }
+                Component::Zone { name, region }
             }
             "flying-royals" => Component::FlyingRoyals,
             "transparent" => {
@@ -3593,7 +3747,7 @@ impl<'a> Resolver<'a> {
                 });
                 Component::Blocker {
                     letter,
-                    name: s.blocker_name.clone().unwrap_or_else(|| "blocker".into()),
+                    name: s.name.clone().unwrap_or_else(|| "blocker".into()),
                     shot: s.shot.unwrap_or(false),
                     keep: s.keep.unwrap_or(false),
                 }
@@ -3692,6 +3846,8 @@ struct BoardInfo<'a> {
 /// A component's settings as read, before defaults.
 #[derive(Default)]
 struct Settings {
+    /// The component whose settings these are.
+    kind: String,
     id: Option<String>,
     clause: Option<String>,
     source: Option<String>,
@@ -3742,7 +3898,7 @@ struct Settings {
     shot: Option<bool>,
     keep: Option<bool>,
     blocker_letter: Option<char>,
-    blocker_name: Option<String>,
+    name: Option<String>,
     replace: Option<bool>,
     free: Option<bool>,
     stuck: Option<bool>,
@@ -3754,6 +3910,7 @@ struct Settings {
     pattern: Option<FlipPattern>,
     by: Option<Vec<Letter>>,
     from: Option<Reach>,
+    from_zones: Option<Sides<Vec<Cell>>>,
     beside: Option<Vec<Letter>>,
     while_present: Option<(Whose, Vec<Letter>)>,
     opened_by: Option<Vec<Letter>>,

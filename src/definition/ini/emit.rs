@@ -487,12 +487,14 @@ fn out_rule(line: &mut impl FnMut(String), r: &Rule, def: &Definition) {
             set(format!("shot {}", yes(*shot)));
             set(format!("keep {}", yes(*keep)));
         }
+        // A section never declares zones, so no sanctuary it makes stands `from` one.
         Component::Sanctuary {
             pieces,
             region,
             by,
             from,
             attacks,
+            from_zones: _,
         } => {
             set(format!("pieces {}", letters(pieces)));
             if !by.is_empty() {
@@ -613,6 +615,10 @@ fn out_rule(line: &mut impl FnMut(String), r: &Rule, def: &Definition) {
         | Component::NoGivingCheck
         | Component::FlyingRoyals
         | Component::CapturesToHand => {}
+        Component::Zone { name, region } => {
+            set(format!("name {name}"));
+            region_lines(region, def).into_iter().for_each(&mut set);
+        }
         Component::Gating { shields } => {
             if !shields {
                 set("shields no".into());

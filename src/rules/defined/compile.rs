@@ -461,13 +461,15 @@ impl Compiled {
             .map(Sq::of)
             .collect();
         let index = |letter: &char| def.pieces.iter().position(|p| p.letter == *letter);
+        // The invented pieces a board may hold take the kinds after the definition's own
+        // (`with_designs`), so `invented` is every kind from there on.
+        let invented = !0u64 << def.pieces.len().min(MAX_KINDS - 1);
         let set = |letters: &[char]| {
-            KindSet(
-                letters
-                    .iter()
-                    .filter_map(index)
-                    .fold(0, |acc, i| acc | 1 << i),
-            )
+            KindSet(letters.iter().fold(0, |acc, l| match index(l) {
+                Some(i) => acc | 1 << i,
+                None if *l == crate::definition::model::INVENTED => acc | invented,
+                None => acc,
+            }))
         };
         let royal = KindSet(
             kinds
@@ -727,6 +729,7 @@ impl Compiled {
                     region,
                     by,
                     from,
+                    from_zones,
                     attacks,
                 } => c.sanctuaries.push(super::zones::Sanctuary {
                     tag,
@@ -734,6 +737,7 @@ impl Compiled {
                     region: sides(region),
                     by: (!by.is_empty()).then(|| set(by)),
                     from: *from,
+                    from_zones: from_zones.as_ref().map(sides),
                     attacks: *attacks,
                 }),
                 Component::Infiltration {
@@ -765,7 +769,7 @@ impl Compiled {
                 } => c.defections.push(super::defection::Defection {
                     tag,
                     kinds: set(pieces),
-                    ranking: ranking.iter().filter_map(index).collect(),
+                    ranking: ranking.iter().map(|l| set(std::slice::from_ref(l))).collect(),
                     region: sides(region),
                     bare: (!bare.is_empty()).then(|| set(bare)),
                     before: *counted == model::Counted::BeforeSwitch,
@@ -802,6 +806,8 @@ impl Compiled {
                         .map(|(w, l)| (*w == model::Whose::Own, set(l))),
                 }),
                 Component::FlyingRoyals => c.flying = Some(tag),
+                // A zone names squares; it judges nothing.
+                Component::Zone { .. } => {}
                 Component::Adjacency(k) | Component::Alignment(k) => {
                     let line = matches!(rule.component, Component::Alignment(_));
                     let contact = super::contact::Contact::new(tag, line, k, set, sides(&k.region));

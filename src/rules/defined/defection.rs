@@ -17,7 +17,8 @@ pub struct Defection {
     /// The pieces whose arrival makes a piece defect.
     pub kinds: KindSet,
     /// The kinds that may change sides, the highest first.
-    pub ranking: Vec<usize>,
+    /// The kinds that change sides, the highest first (`invented`: every invented piece).
+    pub ranking: Vec<KindSet>,
     /// Where each side's pieces arrive.
     pub region: [SqSet; 2],
     /// With these kinds alone a side is bare, and a defection that leaves it so wins.
@@ -43,13 +44,19 @@ impl Compiled {
     /// of the highest kind of its ranking that `them` has, but the one on `taken` (captured by
     /// the move).
     pub fn defectors(&self, d: usize, board: &Board, them: Color, taken: Option<Sq>) -> Vec<Sq> {
-        for &kind in &self.defections[d].ranking {
-            let code = self.piece(them, kind).code();
+        for &kinds in &self.defections[d].ranking {
             let found: Vec<Sq> = self
                 .squares
                 .iter()
                 .copied()
-                .filter(|&sq| board.cell(sq) == code && Some(sq) != taken)
+                .filter(|&sq| {
+                    let code = board.cell(sq);
+                    Some(sq) != taken
+                        && code != cell::EMPTY
+                        && code != cell::WALL
+                        && code & 1 == them as u8
+                        && self.kind_at(code).is_some_and(|k| kinds.has(k))
+                })
                 .collect();
             if !found.is_empty() {
                 return found;

@@ -819,7 +819,14 @@ impl Position {
         let mut target = self.clone();
         target.board.put(to.square(), Some(c.piece(them, kind)));
         let own_target = self.mine_at(to);
-        if own_target && reaches(&target) {
+        // An enemy piece of its kind there may be one a zone keeps it from taking: the
+        // square empty is asked too.
+        let empty_target = || {
+            let mut empty = self.clone();
+            empty.board.put(to.square(), None);
+            reaches(&empty)
+        };
+        if own_target && (reaches(&target) || empty_target()) {
             return Step::forbids(
                 rule_id("own-piece-on-target"),
                 format!("{t} holds a piece of {}", self.turn),

@@ -392,6 +392,21 @@ fn keys_of(def: &Definition) -> Vec<KeyDef> {
 fn regions_of(def: &Definition) -> Vec<(String, &crate::definition::model::Region)> {
     use crate::definition::Component as C;
     let mut out: Vec<(String, &crate::definition::model::Region)> = Vec::new();
+    // Zones declared by name are the zones, each side's part under the one name.
+    let named = def.rules.iter().filter_map(|r| match &r.component {
+        C::Zone { name, region } => Some((name, region)),
+        _ => None,
+    });
+    for (name, region) in named {
+        for r in region {
+            if !out.iter().any(|(n, o)| n == name && *o == r) {
+                out.push((name.clone(), r));
+            }
+        }
+    }
+    if !out.is_empty() {
+        return out;
+    }
     for r in &def.rules {
         let region = match &r.component {
             C::DoubleStep { region, .. }
@@ -441,7 +456,9 @@ fn reason_of(c: &crate::definition::Component) -> Option<Reason> {
         C::Defection { .. } => Reason::Coup,
         C::Infiltration { .. } => Reason::Infiltration,
         C::Adjacency(k) | C::Alignment(k)
-            if k.effect != crate::definition::model::Effect::Illegal =>
+            if k.effect != crate::definition::model::Effect::Illegal
+                || k.elsewhere
+                    .is_some_and(|e| e != crate::definition::model::Effect::Illegal) =>
         {
             Reason::Flip
         }
@@ -477,13 +494,15 @@ fn summary(c: &crate::definition::Component, def: &Definition) -> String {
         C::Defection { .. } => defection::summary(),
         C::Infiltration { once, alone, .. } => infiltration::summary(*once, *alone),
         C::Transparent { .. } => "a piece of the named kinds standing in its side's region does not block attacks: lines of attack pass over it".into(),
-        C::Sanctuary { by, from, attacks, .. } => {
+        C::Zone { name, .. } => format!("the squares of the region are the zone `{name}`"),
+        C::Sanctuary { by, from, from_zones, attacks, .. } => {
             let by = if by.is_empty() { "any piece".to_string() } else { format!("a piece of {}", by.iter().map(char::to_string).collect::<Vec<_>>().join(" ")) };
             let whence = match from {
                 crate::definition::model::Reach::Anywhere => "",
                 crate::definition::model::Reach::Inside => " standing in the region too",
                 crate::definition::model::Reach::Outside => " standing outside the region",
             };
+            let whence = if from_zones.is_some() { " standing in the zones named" } else { whence };
             let nor = if *attacks { ", nor attacked," } else { " (though it may be attacked)" };
             format!("a piece of the named kinds standing in its side's region is not captured{nor} by {by}{whence}")
         }
@@ -984,12 +1003,10 @@ impl Rules for Position {
             // The second action is read on the board the first leaves.
             let mut after = self.clone();
             after.apply(Move { then: None, ..m });
+            let second = after.board.piece_at(from);
             turn.actions.push(Action::Move {
-                role: after
-                    .board
-                    .piece_at(from)
-                    .map_or(Role::Kind('?'), |p| p.role()),
-                design: None,
+                role: second.map_or(Role::Kind('?'), |p| p.role()),
+                design: second.and_then(|p| p.design()),
                 from: from.square(),
                 // A placement removes what stands there; it captures nothing (`-`).
                 legs: vec![Leg::onto(
@@ -1009,9 +1026,10 @@ impl Rules for Position {
         }
         // The piece that changes sides is named only where the mover chooses it.
         if let Some(t) = m.turned.filter(|_| self.names_defector(m)) {
+            let piece = self.board.piece_at(t);
             turn.actions.push(Action::Coup {
-                role: self.board.piece_at(t).map_or(Role::Kind('?'), |p| p.role()),
-                design: None,
+                role: piece.map_or(Role::Kind('?'), |p| p.role()),
+                design: piece.and_then(|p| p.design()),
                 square: t.square(),
             });
         }

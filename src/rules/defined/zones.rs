@@ -25,6 +25,8 @@ pub struct Sanctuary {
     pub by: Option<KindSet>,
     /// Where those capturers stand, seen from the protected side's region.
     pub from: Reach,
+    /// `from ZONE...`: the capturers stand in these squares (the protected side's part).
+    pub from_zones: Option<[SqSet; 2]>,
     /// Whether it also keeps them from attacking (a royal piece there is not in check).
     pub attacks: bool,
 }
@@ -153,6 +155,7 @@ impl Compiled {
                         Reach::Inside => region.has(from),
                         Reach::Outside => !region.has(from),
                     }
+                    && s.from_zones.as_ref().is_none_or(|z| z[theirs].has(from))
             })
         });
         // The one written first refuses.
@@ -412,15 +415,29 @@ impl Position {
             hit
         };
         if !reaches(&bare) {
-            return replaced.map(|rm| {
-                Step::forbids(
+            if let Some(rm) = replaced {
+                return Some(Step::forbids(
                     rm.tag.rule,
                     format!(
                         "the {name} on {f} stands in the region of {}, where it moves only as `{}`, which does not reach {t}",
                         rm.tag.rule, rm.betza
                     ),
-                )
-            });
+                ));
+            }
+            // Where a region adds to its movement, that region's rule says how it moves there.
+            let rm = c
+                .region_moves
+                .iter()
+                .find(|rm| rm.kinds.has(kind) && rm.region[us.index()].has(from))?;
+            return Some(Step::forbids(
+                rm.tag.rule,
+                format!(
+                    "the {name} on {f} stands in the region of {}, where it moves as `{}` or as `{}`, neither of which reaches {t}",
+                    rm.tag.rule,
+                    c.def.pieces.get(kind).map_or("its design", |p| p.betza.as_str()),
+                    rm.betza
+                ),
+            ));
         }
         let open = self.retake_square(kind);
         let bar = c.bar_lifting(&self.board, kind, us, from, to, to, usize::MAX, open, false)?;
