@@ -583,6 +583,9 @@ pub enum Component {
         /// `opened-by`: a piece of these kinds moving out of the region lets one piece of
         /// `pieces` in, as the second action of the same turn.
         opened_by: Vec<char>,
+        /// `except-beside`: a piece landing next to an enemy piece of these kinds enters all
+        /// the same.
+        except_beside: Vec<char>,
     },
     /// Two royal pieces of opposite sides may not face each other on a file with no piece
     /// between: each attacks the other along it.
@@ -706,6 +709,9 @@ pub struct Contact {
     /// empty).
     pub lines: Lines,
     pub gap: u8,
+    /// Of the contacts that end a game after one turn, those of the highest priority decide,
+    /// then the first written (`priority N`, default 0).
+    pub priority: u8,
     /// With `effect win`: the other piece's attacks do not count against the turn that wins
     /// (`disarms yes`).
     pub disarms: bool,

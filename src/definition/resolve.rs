@@ -148,6 +148,7 @@ const LETTER_LISTS: &[&str] = &[
     "beside",
     "facing",
     "opened-by",
+    "except-beside",
     "takes",
     "ranking",
     "bare",
@@ -345,6 +346,7 @@ pub fn component_settings(component: &str) -> &'static [&'static str] {
             "pieces",
             "while",
             "opened-by",
+            "except-beside",
             "part",
             "white",
             "black",
@@ -360,6 +362,7 @@ pub fn component_settings(component: &str) -> &'static [&'static str] {
             "elsewhere",
             "standing",
             "disarms",
+            "priority",
             "white",
             "black",
             "both",
@@ -376,6 +379,7 @@ pub fn component_settings(component: &str) -> &'static [&'static str] {
             "lines",
             "gap",
             "disarms",
+            "priority",
             "white",
             "black",
             "both",
@@ -2372,6 +2376,7 @@ impl<'a> Resolver<'a> {
                             "by" => &mut s.by,
                             "beside" | "facing" => &mut s.beside,
                             "opened-by" => &mut s.opened_by,
+                            "except-beside" => &mut s.except_beside,
                             "takes" => &mut s.takes,
                             "ranking" => &mut s.ranking,
                             "bare" => &mut s.bare,
@@ -2663,6 +2668,13 @@ impl<'a> Resolver<'a> {
             "other-moved" => match self.single_value(src, st, &quoted_or(OTHER_MOVED)) {
                 Some(v) => match self.choice(src, v, OTHER_MOVED) {
                     Some(k) => s.other_moved = Some([None, Some(true), Some(false)][k]),
+                    None => s.broken = true,
+                },
+                None => s.broken = true,
+            },
+            "priority" => match self.single_value(src, st, "the contact's priority") {
+                Some(v) => match self.number(src, v, 0, 255) {
+                    Some(n) => s.priority = Some(n as u8),
                     None => s.broken = true,
                 },
                 None => s.broken = true,
@@ -3573,6 +3585,7 @@ impl<'a> Resolver<'a> {
                             .as_ref()
                             .map(|(w, l)| (*w, l.iter().map(|l| l.letter).collect())),
                         opened_by: letters(&s.opened_by).unwrap_or_default(),
+                        except_beside: letters(&s.except_beside).unwrap_or_default(),
                     }
                 }
             }
@@ -3673,6 +3686,7 @@ impl<'a> Resolver<'a> {
                     standing: s.standing.unwrap_or(Standing::Both),
                     lines: s.lines.unwrap_or(Lines::All),
                     gap: s.gap.unwrap_or(1),
+                    priority: s.priority.unwrap_or(0),
                     disarms: s.disarms.unwrap_or(false),
                     other_moved: s.other_moved.flatten(),
                     elsewhere: s.elsewhere,
@@ -3914,6 +3928,7 @@ struct Settings {
     beside: Option<Vec<Letter>>,
     while_present: Option<(Whose, Vec<Letter>)>,
     opened_by: Option<Vec<Letter>>,
+    except_beside: Option<Vec<Letter>>,
     takes: Option<Vec<Letter>>,
     ranking: Option<Vec<Letter>>,
     once: Option<bool>,
@@ -3932,6 +3947,7 @@ struct Settings {
     standing: Option<Standing>,
     lines: Option<Lines>,
     gap: Option<u8>,
+    priority: Option<u8>,
     region: [Vec<Cell>; 2],
     region_given: bool,
     /// The settings written, valid or not: one that is wrong is reported once, not also as

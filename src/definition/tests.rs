@@ -2259,6 +2259,7 @@ fn contacts_read_with_their_settings_and_defaults() {
             standing: Standing::Both,
             lines: Lines::All,
             gap: 1,
+            priority: 0,
             disarms: false,
             other_moved: None,
             elsewhere: None,

@@ -570,10 +570,14 @@ fn out_rule(line: &mut impl FnMut(String), r: &Rule, def: &Definition) {
             region,
             while_present,
             opened_by,
+            except_beside,
         } => {
             set(format!("pieces {}", letters(pieces)));
             if !opened_by.is_empty() {
                 set(format!("opened-by {}", letters(opened_by)));
+            }
+            if !except_beside.is_empty() {
+                set(format!("except-beside {}", letters(except_beside)));
             }
             if let Some((whose, kinds)) = while_present {
                 set(format!("while {} {}", whose.word(), letters(kinds)));
@@ -600,6 +604,9 @@ fn out_rule(line: &mut impl FnMut(String), r: &Rule, def: &Definition) {
             }
             if let Some(e) = k.elsewhere {
                 set(format!("elsewhere {}", e.word()));
+            }
+            if k.priority != 0 {
+                set(format!("priority {}", k.priority));
             }
             if let Some(m) = k.other_moved {
                 set(format!("other-moved {}", yes(m)));

@@ -795,8 +795,10 @@ impl Compiled {
                     region,
                     while_present,
                     opened_by,
+                    except_beside,
                 } => c.no_entries.push(super::zones::NoEntry {
                     opened_by: set(opened_by),
+                    except_beside: set(except_beside),
                     one_entry: leak(&rule.part_id("one-entry")),
                     tag,
                     kinds: set(pieces),

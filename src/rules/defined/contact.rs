@@ -28,6 +28,8 @@ pub struct Contact {
     /// The mailbox steps it looks along.
     pub steps: Vec<i32>,
     pub gap: u8,
+    /// Of the contacts ending a game, the highest priority decides (then the first written).
+    pub priority: u8,
     /// A winning contact whose other piece's attacks do not count against the turn.
     pub disarms: bool,
     /// Whether the second piece must (or must not) be one the turn moved.
@@ -133,6 +135,7 @@ impl Contact {
                     .collect()
             },
             gap: if line { k.gap } else { 0 },
+            priority: k.priority,
             disarms: k.disarms,
             other_moved: k.other_moved,
             elsewhere: k.elsewhere,
@@ -296,7 +299,12 @@ impl Position {
         let spots = Spots::of(c, &self.board);
         // The first component, in the order written, with a deciding contact of `color`.
         let decided = |color: Color, arrival: Arrivals, wins_only: bool| {
-            c.contacts.iter().find_map(|k| {
+            let top = c.contacts.iter().map(|k| k.priority).max().unwrap_or(0);
+            // Highest priority first, each in the order written.
+            let ordered = (0..=top)
+                .rev()
+                .flat_map(|p| c.contacts.iter().filter(move |k| k.priority == p));
+            ordered.into_iter().find_map(|k| {
                 if wins_only && k.moved != Moved::Any {
                     return None;
                 }

@@ -788,6 +788,10 @@ impl Position {
             );
         };
         if c.kinds[kind].design.is_some() {
+            // The zones hold for invented pieces as for any other.
+            if let Some(step) = self.zone_refusal(kind, from, to) {
+                return step;
+            }
             return self.design_unreached(from, to);
         }
         // The castling king going to its castling square is a castling, barred for a reason.
@@ -1358,10 +1362,15 @@ impl Position {
         let name = self.kind_name(first.from);
         let (f, t) = (self.square_name(first.from), self.square_name(first.to));
         let Some(i) = self.trigger(first) else {
-            if c.opens() {
+            // A first action by a piece that may open a region is an entry's; one by a piece
+            // that may only start an infiltration is the infiltration's to refuse.
+            let kind = c.kind_at(self.board.cell(first.from));
+            let infiltrates = kind.and_then(|k| c.infiltrations.iter().position(|f| f.by.has(k)));
+            let opens = kind.is_some_and(|k| c.no_entries.iter().any(|n| n.opened_by.has(k)));
+            if c.opens() && (opens || infiltrates.is_none()) {
                 return self.judge_entry(pattern, actions);
             }
-            let inf = &c.infiltrations[0];
+            let inf = &c.infiltrations[infiltrates.unwrap_or(0)];
             return vec![Step::forbids(
                 inf.tag.rule,
                 format!(

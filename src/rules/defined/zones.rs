@@ -43,6 +43,8 @@ pub struct NoEntry {
     pub while_present: Option<(bool, KindSet)>,
     /// `opened-by`: kinds whose leaving the region lets one piece in, the same turn.
     pub opened_by: KindSet,
+    /// `except-beside`: a piece landing next to an enemy piece of these kinds enters.
+    pub except_beside: KindSet,
     /// The rule id of its part `one-entry`: one exit lets one piece in.
     pub one_entry: &'static str,
 }
@@ -60,6 +62,23 @@ impl NoEntry {
             region.has(sq)
                 && super::position::is_of(code, side)
                 && c.kind_at(code).is_some_and(|k| kinds.has(k))
+        })
+    }
+}
+
+impl Compiled {
+    /// Whether a piece of `color` on `sq` stands next to an enemy piece of `kinds`.
+    fn beside_enemy(&self, board: &Board, sq: Sq, color: Color, kinds: KindSet) -> bool {
+        crate::rules::movement::KING_STEPS.iter().any(|&(df, dr)| {
+            let s = sq.square();
+            let (f, r) = (s.file as i32 + df as i32, s.rank as i32 + dr as i32);
+            let (files, ranks) = (self.geometry.files as i32, self.geometry.ranks as i32);
+            if f < 0 || r < 0 || f >= files || r >= ranks {
+                return false;
+            }
+            let code = board.cell(Sq::of(crate::rules::Square::new(f as u8, r as u8)));
+            super::position::is_of(code, color.other())
+                && self.kind_at(code).is_some_and(|k| kinds.has(k))
         })
     }
 }
@@ -132,7 +151,8 @@ impl Compiled {
                 && n.kinds.has(kind)
                 && n.region[side].has(to)
                 && !n.region[side].has(from)
-                && n.holds(self, board, color))
+                && n.holds(self, board, color)
+                && !(n.except_beside.0 != 0 && self.beside_enemy(board, to, color, n.except_beside)))
             .then_some(n)
         });
         let code = board.cell(taken);
