@@ -97,6 +97,16 @@ pub struct Definition {
     pub options: Vec<OptionDecl>,
     /// The rule components, in the order they judge a turn.
     pub rules: Vec<Rule>,
+    /// The designer's words for rules the engine applies (`rule not-your-turn "..."`).
+    pub words: Vec<Words>,
+}
+
+/// The words of an engine rule: its clause, and where it comes from.
+#[derive(Clone, Debug, PartialEq, Hash)]
+pub struct Words {
+    pub id: String,
+    pub clause: String,
+    pub source: Option<String>,
 }
 
 /// One kind of piece.
@@ -120,7 +130,18 @@ pub struct PieceDef {
     /// The designer's sentence for how it captures, when given apart: its captures are then
     /// the rule `<name>-capture`, quoting it, rather than `<name>-move`.
     pub capture_clause: Option<String>,
+    /// `as RULE-ID`: the rule id of its movement, in place of `<name>-move`.
+    pub rule: Option<String>,
     pub span: Span,
+}
+
+impl PieceDef {
+    /// The rule id of its movement: `<name>-move`, or the one its line gives.
+    pub fn move_rule(&self) -> String {
+        self.rule
+            .clone()
+            .unwrap_or_else(|| format!("{}-move", self.name))
+    }
 }
 
 /// A reading the rules leave open, which components read through `when`.

@@ -17,7 +17,7 @@ use super::fen;
 use super::layout::Field;
 use super::model::{
     Cell, Component, Contact, Counted, Definition, Effect, FlipPattern, Lines, Moved, Onto,
-    OptionDecl, Part, PieceDef, Reach, INVENTED, Region, Rule, Safety, Sides, Span, Standing, Timing, Value,
+    OptionDecl, Part, PieceDef, Reach, Words, INVENTED, Region, Rule, Safety, Sides, Span, Standing, Timing, Value,
     Whose,
 };
 use super::parse::parse_tree;
@@ -115,6 +115,26 @@ pub const COMPONENTS: &[&str] = &[
 /// `board` rather than to a statement of their own so that whatever replaces the board (a
 /// child's `board` line) replaces its names with it: names made for one size never outlive it.
 pub const BOARD_SETTINGS: &[&str] = &["files", "first-rank"];
+
+/// The rules the engine applies to every definition, which `rule ID "CLAUSE"` gives words;
+/// `action-by-action` only where a turn may have two actions.
+pub const ENGINE_RULES: &[&str] = &[
+    "not-your-turn",
+    "no-piece-there",
+    "own-piece-on-target",
+    "no-such-piece",
+    "no-such-action",
+    "blocked",
+    "turn-length",
+    "capture-mark",
+    "check-claim",
+    "game-over",
+    "resignation",
+    "agreement",
+    "start-position",
+    "invented-piece",
+    "action-by-action",
+];
 
 /// The components a rule may be written in several statements of (one `id` written in each):
 /// those a definition holds any number of, each judging where its region says.
@@ -245,7 +265,7 @@ pub fn component_parts(component: &str) -> &'static [&'static str] {
         "castling" => &["rights", "blocked", "out-of-check", "through-check"],
         "defection" => &["choice", "bare-king"],
         "infiltration" => &["once"],
-        "no-entry" => &["one-entry"],
+        "no-entry" => &["one-entry", "own-movement", "crossing"],
         _ => &[],
     }
 }
@@ -465,6 +485,8 @@ enum Key {
     Holes,
     Piece(String),
     Option(String),
+    /// `rule ID "clause"`: the words of one of the engine's rules.
+    Words(String),
     Rule(String),
     /// A further statement of the rule of that id (its `n`-th, from 1): one rule written in
     /// several components of one kind.
@@ -810,6 +832,10 @@ impl<'a> Resolver<'a> {
                     Some(v) => Key::Option(v.text.clone()),
                     None => Key::Other(src, k),
                 },
+                "rule" => match stmt.values.first() {
+                    Some(v) => Key::Words(v.text.clone()),
+                    None => Key::Other(src, k),
+                },
                 h if COMPONENTS.contains(&h) => {
                     let id = rule_id(stmt);
                     match written.get_mut(&id) {
@@ -1037,6 +1063,12 @@ impl<'a> Resolver<'a> {
                 _ => {}
             }
         }
+        let mut words = Vec::new();
+        for item in items.iter().filter(|i| matches!(i.key, Key::Words(_))) {
+            if let Some(w) = self.words(item, &rules) {
+                words.push(w);
+            }
+        }
         let layout = match find(Key::Fen) {
             Some(item) => Some(self.layout(item, &rules)?),
             None => None,
@@ -1070,6 +1102,60 @@ impl<'a> Resolver<'a> {
             fen: layout,
             options,
             rules,
+            words,
+        })
+    }
+
+    /// `rule ID "CLAUSE" ["SOURCE"]`: the designer's words for a rule the engine applies to
+    /// every game (or to every game with turns of two actions).
+    fn words(&mut self, item: &Item, rules: &[Rule]) -> Option<Words> {
+        let (src, stmt) = (item.src, &item.stmt);
+        if stmt.block.is_some() {
+            self.no_block(src, stmt);
+            return None;
+        }
+        let usage = "write `rule <engine-rule-id> \"<clause>\"`, with a quoted source after the \
+                     clause if need be";
+        let (id, clause, source) = match stmt.values.as_slice() {
+            [id, c] if !id.quoted && c.quoted => (id, c, None),
+            [id, c, so] if !id.quoted && c.quoted && so.quoted => (id, c, Some(so)),
+            _ => {
+                self.fail_help(src, stmt.span.clone(), "`rule` takes a rule id and a clause", "here", usage);
+                return None;
+            }
+        };
+        let compound = rules.iter().any(|r| {
+            matches!(
+                &r.component,
+                Component::Infiltration { .. } | Component::NoEntry { .. }
+            ) && match &r.component {
+                Component::NoEntry { opened_by, .. } => !opened_by.is_empty(),
+                _ => true,
+            }
+        });
+        let known: Vec<&str> = ENGINE_RULES
+            .iter()
+            .copied()
+            .filter(|r| *r != "action-by-action" || compound)
+            .collect();
+        if !known.contains(&id.text.as_str()) {
+            let mean = did_you_mean(&id.text, known.iter().copied());
+            self.fail_help(
+                src,
+                id.span.clone(),
+                format!("`{}` is no rule of the engine's here{mean}", id.text),
+                "not an engine rule",
+                format!(
+                    "a component's or a piece's clause is written with it; the engine's rules: {}",
+                    known.join(", ")
+                ),
+            );
+            return None;
+        }
+        Some(Words {
+            id: id.text.clone(),
+            clause: clause.text.clone(),
+            source: source.map(|s| s.text.clone()),
         })
     }
 
@@ -1659,7 +1745,29 @@ impl<'a> Resolver<'a> {
         };
         let (mut royal, mut pawn) = (false, false);
         let (mut clause, mut capture) = (None::<&SynValue>, None::<&SynValue>);
-        for v in &values[3..] {
+        // `as RULE-ID`: its movement's rule id, in place of `<name>-move`.
+        let mut rule = None;
+        let mut rest: Vec<&SynValue> = values[3..].iter().collect();
+        if let Some(at) = rest.iter().position(|v| v.text == "as" && !v.quoted) {
+            match rest.get(at + 1) {
+                Some(id) if !id.quoted => {
+                    ok &= self.check_name(src, id, "a rule id");
+                    rule = Some(id.text.clone());
+                }
+                _ => {
+                    self.fail_help(
+                        src,
+                        rest[at].span.clone(),
+                        "`as` names the rule id of the piece's movement",
+                        "id missing",
+                        "as in `piece N knight N as knight-field \"...\"`",
+                    );
+                    ok = false;
+                }
+            }
+            rest.drain(at..(at + 2).min(rest.len()));
+        }
+        for v in rest {
             if let Some(c) = capture.or(clause.filter(|_| !v.quoted)) {
                 self.error(
                     src,
@@ -1723,6 +1831,7 @@ impl<'a> Resolver<'a> {
             pawn,
             clause: clause.map(|c| c.text.clone()).unwrap_or_default(),
             capture_clause: capture.map(|c| c.text.clone()),
+            rule,
             span: self.model_span(src, &stmt.span),
         })
     }
@@ -3962,8 +4071,8 @@ struct Settings {
 /// The movement of a piece that never moves, in place of its Betza design.
 pub const IMMOBILE: &str = "none";
 
-const PIECE_USAGE: &str = "write `piece <letter> <name> <betza> [royal] [pawn] [\"<clause>\"] \
-                           [\"<capture clause>\"]`, as in `piece N knight N \"The knight leaps.\"`";
+const PIECE_USAGE: &str = "write `piece <letter> <name> <betza> [royal] [pawn] [as <rule-id>] \
+                           [\"<clause>\"] [\"<capture clause>\"]`, as in `piece N knight N \"The knight leaps.\"`";
 
 const OPTION_USAGE: &str = "write `option <name> {`, then `values <v>...`, `default <v>` and \
                             `reason \"...\"` one a line, then `}`";

@@ -15,6 +15,7 @@ mod consulted;
 mod coverage;
 mod csipgs_props;
 mod cypher_compound;
+mod cypher_definition;
 mod cypher_props;
 mod defined_chess;
 mod definitions;

@@ -1270,6 +1270,7 @@ impl State {
             pawn,
             clause: setting_clause,
             capture_clause: None,
+            rule: None,
             span: Span::default(),
         });
         self.types.push((letter, fsf_type.clone()));

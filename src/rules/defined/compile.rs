@@ -418,7 +418,7 @@ impl Compiled {
             .pieces
             .iter()
             .map(|p| {
-                let move_rule = leak(&format!("{}-move", p.name));
+                let move_rule = leak(&p.move_rule());
                 Kind {
                     letter: p.letter,
                     role: role_of(p.letter),
@@ -800,6 +800,8 @@ impl Compiled {
                     opened_by: set(opened_by),
                     except_beside: set(except_beside),
                     one_entry: leak(&rule.part_id("one-entry")),
+                    own_movement: leak(&rule.part_id("own-movement")),
+                    crossing: leak(&rule.part_id("crossing")),
                     tag,
                     kinds: set(pieces),
                     region: sides(region),

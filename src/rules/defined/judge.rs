@@ -1015,6 +1015,28 @@ impl Position {
         reaches
     }
 
+    /// Whether a `region-move` of the region `from` stands in takes a piece of `kind` there
+    /// to `to`.
+    fn region_move_reaches(&self, kind: usize, from: Sq, to: Sq) -> bool {
+        let us = self.turn;
+        let mut reaches = false;
+        for rm in self.c.region_moves.iter() {
+            if rm.kinds.has(kind) && rm.region[us.index()].has(from) {
+                crate::rules::movement::destinations(
+                    &rm.movement,
+                    &self.board,
+                    from,
+                    us,
+                    |code| {
+                        crate::rules::piece::Piece::from_code(code).is_some_and(|p| p.color() != us)
+                    },
+                    |t, _| reaches |= t == to,
+                );
+            }
+        }
+        reaches
+    }
+
     /// The region-move component that generates `m`, when the piece's own movement does not.
     fn region_move_of(&self, m: Move) -> Option<&'static super::compile::RegionMove> {
         let c = self.c;
@@ -1566,6 +1588,32 @@ impl Position {
                 ),
             )],
             _ => {
+                // An entry by a movement only a region-move gives where the piece stands.
+                if let MoveShape::Straight(sm) = actions[1].shape() {
+                    if let Origin::Exact(from) = sm.from {
+                        let (from, to) = (Sq::of(from), Sq::of(sm.to));
+                        let kind = c.kind_at(after.board.cell(from)).filter(|&k| {
+                            after.mine_at(from) && n.kinds.has(k) && !region.has(from)
+                        });
+                        if let Some(kind) = kind.filter(|&k| {
+                            region.has(to)
+                                && !after.movement_reaches(k, from, to)
+                                && after.region_move_reaches(k, from, to)
+                        }) {
+                            return vec![Step::forbids(
+                                n.own_movement,
+                                format!(
+                                    "a piece enters the region of {} by its own movement, `{}`, and the {} from {} reaches {} only as its region lets it move",
+                                    n.tag.rule,
+                                    c.def.pieces.get(kind).map_or("its design", |p| p.betza.as_str()),
+                                    after.kind_name(from),
+                                    after.square_name(from),
+                                    after.square_name(to)
+                                ),
+                            )];
+                        }
+                    }
+                }
                 let steps = after.judge_one(&second_pattern);
                 if steps.iter().any(|s| s.verdict == StepVerdict::Forbids) {
                     steps

@@ -139,12 +139,29 @@ fn entry_of(def: Definition) -> Entry {
             "the players",
             "the players may agree to a draw",
         ),
+        super::rule(
+            "start-position",
+            "the definition's `start`",
+            "the game starts from the definition's start position, White to move unless it says otherwise",
+        ),
     ];
+    let compound = def.rules.iter().any(|r| match &r.component {
+        crate::definition::Component::Infiltration { .. } => true,
+        crate::definition::Component::NoEntry { opened_by, .. } => !opened_by.is_empty(),
+        _ => false,
+    });
+    if compound {
+        rules.push(super::rule(
+            "action-by-action",
+            "the turns of two actions",
+            "a turn of two actions is judged action by action: the first must be legal by itself (only whether the mover's royal pieces are left attacked waits for the turn's end), a first action that ends the game ends the turn, and the second is judged on the board the first leaves",
+        ));
+    }
     let source = l(&def.source);
     for p in &def.pieces {
         rules.push(
             super::rule(
-                l(&format!("{}-move", p.name)),
+                l(&p.move_rule()),
                 source,
                 l(&match p.design.atoms().is_empty() {
                     true => format!("the {} never moves once on the board", p.name),
@@ -168,6 +185,15 @@ fn entry_of(def: Definition) -> Entry {
         }
     }
     rules.push(invented_piece());
+    // The designer's words for the engine's rules.
+    for w in &def.words {
+        if let Some(r) = rules.iter_mut().find(|r| r.id == w.id) {
+            if let Some(so) = &w.source {
+                r.source = l(so);
+            }
+            r.quote = l(&w.clause);
+        }
+    }
     for (at, r) in def.rules.iter().enumerate() {
         // A component written with per-reading lines is one rule: the first (its default
         // reading) says what it does, with how each other reading changes it.
@@ -203,8 +229,15 @@ fn entry_of(def: Definition) -> Entry {
                     rules.push(part(name, what));
                 }
             }
+            crate::definition::Component::NoEntry { .. } => {
+                rules.push(part("crossing", "a piece standing in the region may cross the squares outside it, on a line with nothing in the way, to another square of the region"));
+            }
+            _ => {}
+        }
+        match &r.component {
             crate::definition::Component::NoEntry { opened_by, .. } if !opened_by.is_empty() => {
                 rules.push(part("one-entry", "one piece leaving the region lets one piece in: a turn has at most two actions"));
+                rules.push(part("own-movement", "the piece let in enters by its own movement, not by one a region gives it where it stands"));
             }
             crate::definition::Component::Infiltration { once: true, .. } => {
                 rules.push(part("once", "each side infiltrates at most once a game"));

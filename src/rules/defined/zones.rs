@@ -47,6 +47,10 @@ pub struct NoEntry {
     pub except_beside: KindSet,
     /// The rule id of its part `one-entry`: one exit lets one piece in.
     pub one_entry: &'static str,
+    /// The rule id of its part `own-movement`: an entry is by the piece's own movement.
+    pub own_movement: &'static str,
+    /// The rule id of its part `crossing`: a piece inside crosses the outside to the region.
+    pub crossing: &'static str,
 }
 
 impl NoEntry {
@@ -510,6 +514,32 @@ impl Position {
         for n in &c.no_entries {
             let region = &n.region[us.index()];
             if n.kinds.has(kind) && region.has(m.from) && region.has(m.to) {
+                // A line from one side of the region to the other crosses the outside.
+                let (a, b) = (m.from.square(), m.to.square());
+                let (df, dr) = (
+                    b.file as i32 - a.file as i32,
+                    b.rank as i32 - a.rank as i32,
+                );
+                let line = df == 0 || dr == 0 || df.abs() == dr.abs();
+                let n_steps = df.abs().max(dr.abs());
+                let crosses = line
+                    && (1..n_steps).any(|k| {
+                        let f = a.file as i32 + df.signum() * k;
+                        let r = a.rank as i32 + dr.signum() * k;
+                        !region.has(Sq::of(crate::rules::Square::new(f as u8, r as u8)))
+                    });
+                if crosses {
+                    steps.push(Step::allows(
+                        n.crossing,
+                        format!(
+                            "the {name} on {} stands in the region of {}, and crosses the squares outside it to {}, in the region again",
+                            square(m.from),
+                            n.tag.rule,
+                            square(m.to)
+                        ),
+                    ));
+                    continue;
+                }
                 steps.push(Step::allows(
                     n.tag.rule,
                     format!(
