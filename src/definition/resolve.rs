@@ -17,8 +17,8 @@ use super::fen;
 use super::layout::Field;
 use super::model::{
     Cell, Component, Contact, Counted, Definition, Effect, FlipPattern, Lines, Moved, Onto,
-    OptionDecl, Part, PieceDef, Reach, Words, INVENTED, Region, Rule, Safety, Sides, Span, Standing, Timing, Value,
-    Whose,
+    OptionDecl, Part, PieceDef, Reach, Region, Rule, Safety, Sides, Span, Standing, Timing, Value,
+    Whose, Words, INVENTED,
 };
 use super::parse::parse_tree;
 use super::syntax::{self, Statement, Value as SynValue};
@@ -1120,7 +1120,13 @@ impl<'a> Resolver<'a> {
             [id, c] if !id.quoted && c.quoted => (id, c, None),
             [id, c, so] if !id.quoted && c.quoted && so.quoted => (id, c, Some(so)),
             _ => {
-                self.fail_help(src, stmt.span.clone(), "`rule` takes a rule id and a clause", "here", usage);
+                self.fail_help(
+                    src,
+                    stmt.span.clone(),
+                    "`rule` takes a rule id and a clause",
+                    "here",
+                    usage,
+                );
                 return None;
             }
         };
@@ -2504,9 +2510,7 @@ impl<'a> Resolver<'a> {
                 None => s.broken = true,
             },
             "name" => match self.single_value(src, st, "the name") {
-                Some(v) if self.check_name(src, v, "a name") => {
-                    s.name = Some(v.text.clone())
-                }
+                Some(v) if self.check_name(src, v, "a name") => s.name = Some(v.text.clone()),
                 _ => s.broken = true,
             },
             "king" => match self.single_value(src, st, "the royal piece that castles") {
@@ -2701,7 +2705,10 @@ impl<'a> Resolver<'a> {
                         st.span.clone(),
                         "`from` needs a value",
                         "here",
-                        format!("{}, or the zones the capturers stand in", quoted_or(Reach::WORDS)),
+                        format!(
+                            "{}, or the zones the capturers stand in",
+                            quoted_or(Reach::WORDS)
+                        ),
                     );
                     s.broken = true;
                 }
@@ -3700,7 +3707,10 @@ impl<'a> Resolver<'a> {
             }
             "zone" => {
                 if !s.region_given {
-                    missing.push(("a region", "say where: `both files z i` or `both area a5-h5`"));
+                    missing.push((
+                        "a region",
+                        "say where: `both files z i` or `both area a5-h5`",
+                    ));
                 }
                 let name = s.name.clone().unwrap_or_else(|| {
                     missing.push(("`name`", "name the zone as players say it: `name court`"));

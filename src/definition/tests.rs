@@ -445,7 +445,7 @@ fn unknown_names_suggest_the_valid_ones() {
             "{BASE}goal {{\n  clause \"x\"\n  white rnak 8\n}}\n"
         ))
         .0,
-        "expected `rank`, `file`, `square` or `area`, found `rnak`; did you mean `rank`?"
+        "expected `rank`, `file`, `square`, `area` or `zone`, found `rnak`; did you mean `rank`?"
     );
 }
 
@@ -1698,6 +1698,7 @@ fn sanctuaries_and_regions_kept_out_read_with_their_settings() {
             region: [square.clone(), square],
             by: vec!['K'],
             from: Reach::Inside,
+            from_zones: None,
             attacks: true,
         }
     );
@@ -1711,6 +1712,7 @@ fn sanctuaries_and_regions_kept_out_read_with_their_settings() {
             ],
             while_present: None,
             opened_by: Vec::new(),
+            except_beside: Vec::new(),
         }
     );
     assert_eq!(
@@ -2621,4 +2623,83 @@ fn a_rule_may_take_several_statements() {
         "{BASE}sanctuary {{\n  clause \"c\"\n  both rank 4\n}}\nsanctuary {{\n  clause \"c\"\n  both rank 5\n}}\n"
     ));
     assert!(m.contains("rule id `sanctuary` is used twice"), "{m}");
+}
+
+/// Zones are declared by name, named by later region lines and a sanctuary's `from`, and a
+/// name that is no zone is an error with the zones declared.
+#[test]
+fn zones_are_named_and_reused() {
+    let text = format!(
+        "{BASE}zone {{\n  id zones\n  name middle\n  clause \"The middle ranks.\"\n  both ranks 4 5\n}}\nzone {{\n  id zones\n  name edge\n  both ranks 1 8\n}}\nsanctuary {{\n  clause \"x\"\n  pieces P\n  from edge\n  both zone middle\n}}\n"
+    );
+    let d = read(&text).unwrap_or_else(|e| panic!("{e}"));
+    let Component::Sanctuary {
+        region, from_zones, ..
+    } = &d.rules[2].component
+    else {
+        panic!("{:?}", d.rules[2].component);
+    };
+    assert_eq!(region[0].cells.len(), 16);
+    assert_eq!(from_zones.as_ref().map(|z| z[1].cells.len()), Some(16));
+    let (message, at) = one_error(&format!(
+        "{BASE}zone {{\n  name middle\n  clause \"x\"\n  both ranks 4 5\n}}\nsanctuary {{\n  clause \"x\"\n  both zone midle\n}}\n"
+    ));
+    assert_eq!(
+        (message.as_str(), at.as_str()),
+        (
+            "no zone named `midle`; did you mean `middle`?",
+            "test.def:13:13"
+        )
+    );
+    let (message, _) = one_error(&format!(
+        "{BASE}zone {{\n  name middle\n  clause \"x\"\n}}\n"
+    ));
+    assert!(message.contains("a region"), "{message}");
+}
+
+/// `invented` names every invented piece where a rule of zones may hold for them, and is an
+/// error elsewhere; `rule` gives words only to the engine's rules; a piece's `as` names its
+/// movement's rule.
+#[test]
+fn invented_words_and_piece_ids() {
+    let d = read(&format!(
+        "{BASE}sanctuary {{\n  clause \"x\"\n  pieces P invented\n  by K invented\n  both rank 4\n}}\n"
+    ))
+    .unwrap_or_else(|e| panic!("{e}"));
+    let Component::Sanctuary { pieces, by, .. } = &d.rules[0].component else {
+        panic!();
+    };
+    assert_eq!(
+        (pieces.as_slice(), by.as_slice()),
+        (&['P', INVENTED][..], &['K', INVENTED][..])
+    );
+    let (message, at) = one_error(&format!(
+        "{BASE}adjacency {{\n  clause \"x\"\n  pieces K\n  beside invented\n}}\n"
+    ));
+    assert_eq!(
+        (message.as_str(), at.as_str()),
+        ("`beside` does not take `invented`", "test.def:9:10")
+    );
+    let d = read(&format!(
+        "{BASE}rule not-your-turn \"White moves first.\" \"the house rules\"\n"
+    ))
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(d.words[0].clause, "White moves first.");
+    let (message, _) = one_error(&format!("{BASE}rule not-your-tun \"x\"\n"));
+    assert_eq!(
+        message,
+        "`not-your-tun` is no rule of the engine's here; did you mean `not-your-turn`?"
+    );
+    let (message, _) = one_error(&format!("{BASE}rule action-by-action \"x\"\n"));
+    assert!(
+        message.contains("no rule of the engine's here"),
+        "{message}"
+    );
+    let d = read(&BASE.replace(
+        "piece P pawn fmWfcF pawn",
+        "piece P pawn fmWfcF pawn as step",
+    ))
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(d.pieces[1].move_rule(), "step");
+    assert_eq!(d.pieces[0].move_rule(), "king-move");
 }

@@ -33,12 +33,21 @@ fn every_cypher_scenario_reads_the_same_under_the_definition() {
         }
         let name = format!("scenarios/cypher/{file}");
         let src = std::fs::read_to_string(&path).expect("readable");
-        assert!(src.contains("\nvariant cypher\n"), "{name} names the built-in");
-        let defined = src.replace("\nvariant cypher\n", "\nvariant ../../variants/cypher.def\n");
+        assert!(
+            src.contains("\nvariant cypher\n"),
+            "{name} names the built-in"
+        );
+        let defined = src.replace(
+            "\nvariant cypher\n",
+            "\nvariant ../../variants/cypher.def\n",
+        );
         let (built_in, code) = report(&name, src);
         assert_eq!(code, 0, "{name} under the built-in:\n{built_in}");
         let (by_definition, code) = report(&name, defined);
-        assert_eq!(code, 0, "{name} under variants/cypher.def:\n{by_definition}");
+        assert_eq!(
+            code, 0,
+            "{name} under variants/cypher.def:\n{by_definition}"
+        );
         assert_eq!(by_definition, built_in, "{name}");
         compared += built_in.lines().filter(|l| l.starts_with("ok ")).count();
     }

@@ -769,7 +769,10 @@ impl Compiled {
                 } => c.defections.push(super::defection::Defection {
                     tag,
                     kinds: set(pieces),
-                    ranking: ranking.iter().map(|l| set(std::slice::from_ref(l))).collect(),
+                    ranking: ranking
+                        .iter()
+                        .map(|l| set(std::slice::from_ref(l)))
+                        .collect(),
                     region: sides(region),
                     bare: (!bare.is_empty()).then(|| set(bare)),
                     before: *counted == model::Counted::BeforeSwitch,

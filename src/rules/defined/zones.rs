@@ -156,7 +156,8 @@ impl Compiled {
                 && n.region[side].has(to)
                 && !n.region[side].has(from)
                 && n.holds(self, board, color)
-                && !(n.except_beside.0 != 0 && self.beside_enemy(board, to, color, n.except_beside)))
+                && !(n.except_beside.0 != 0
+                    && self.beside_enemy(board, to, color, n.except_beside)))
             .then_some(n)
         });
         let code = board.cell(taken);
@@ -516,10 +517,7 @@ impl Position {
             if n.kinds.has(kind) && region.has(m.from) && region.has(m.to) {
                 // A line from one side of the region to the other crosses the outside.
                 let (a, b) = (m.from.square(), m.to.square());
-                let (df, dr) = (
-                    b.file as i32 - a.file as i32,
-                    b.rank as i32 - a.rank as i32,
-                );
+                let (df, dr) = (b.file as i32 - a.file as i32, b.rank as i32 - a.rank as i32);
                 let line = df == 0 || dr == 0 || df.abs() == dr.abs();
                 let n_steps = df.abs().max(dr.abs());
                 let crosses = line
