@@ -1002,38 +1002,32 @@ impl Position {
     /// Whether the movement of `kind` takes the piece on `from` to `to` on this board,
     /// whatever region it is confined to.
     fn movement_reaches(&self, kind: usize, from: Sq, to: Sq) -> bool {
-        let us = self.turn;
-        let mut reaches = false;
-        crate::rules::movement::destinations(
-            &self.c.kinds[kind].movement,
-            &self.board,
-            from,
-            us,
-            |code| crate::rules::piece::Piece::from_code(code).is_some_and(|p| p.color() != us),
-            |t, _| reaches |= t == to,
-        );
-        reaches
+        self.reaches_by(&self.c.kinds[kind].movement, from, to)
     }
 
     /// Whether a `region-move` of the region `from` stands in takes a piece of `kind` there
     /// to `to`.
     fn region_move_reaches(&self, kind: usize, from: Sq, to: Sq) -> bool {
         let us = self.turn;
+        self.c.region_moves.iter().any(|rm| {
+            rm.kinds.has(kind)
+                && rm.region[us.index()].has(from)
+                && self.reaches_by(&rm.movement, from, to)
+        })
+    }
+
+    /// Whether `movement` takes a piece of the side to move from `from` to `to` on this board.
+    fn reaches_by(&self, movement: &crate::rules::movement::Movement, from: Sq, to: Sq) -> bool {
+        let us = self.turn;
         let mut reaches = false;
-        for rm in self.c.region_moves.iter() {
-            if rm.kinds.has(kind) && rm.region[us.index()].has(from) {
-                crate::rules::movement::destinations(
-                    &rm.movement,
-                    &self.board,
-                    from,
-                    us,
-                    |code| {
-                        crate::rules::piece::Piece::from_code(code).is_some_and(|p| p.color() != us)
-                    },
-                    |t, _| reaches |= t == to,
-                );
-            }
-        }
+        crate::rules::movement::destinations(
+            movement,
+            &self.board,
+            from,
+            us,
+            |code| crate::rules::piece::Piece::from_code(code).is_some_and(|p| p.color() != us),
+            |t, _| reaches |= t == to,
+        );
         reaches
     }
 
