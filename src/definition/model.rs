@@ -745,6 +745,16 @@ pub struct Contact {
 }
 
 impl Component {
+    /// Whether it makes turns of two actions: a region an exit opens (`no-entry` with
+    /// `opened-by`), or an infiltration.
+    pub fn makes_two_action_turns(&self) -> bool {
+        match self {
+            Component::Infiltration { .. } => true,
+            Component::NoEntry { opened_by, .. } => !opened_by.is_empty(),
+            _ => false,
+        }
+    }
+
     /// The component's name as a definition writes it.
     pub fn name(&self) -> &'static str {
         match self {

@@ -1130,15 +1130,7 @@ impl<'a> Resolver<'a> {
                 return None;
             }
         };
-        let compound = rules.iter().any(|r| {
-            matches!(
-                &r.component,
-                Component::Infiltration { .. } | Component::NoEntry { .. }
-            ) && match &r.component {
-                Component::NoEntry { opened_by, .. } => !opened_by.is_empty(),
-                _ => true,
-            }
-        });
+        let compound = rules.iter().any(|r| r.component.makes_two_action_turns());
         let known: Vec<&str> = ENGINE_RULES
             .iter()
             .copied()
@@ -3312,15 +3304,7 @@ impl<'a> Resolver<'a> {
                     Vec::new()
                 }
             };
-        let region = |s: &Settings| -> Sides<Region> {
-            let mut r = s.region.clone();
-            r.iter_mut().for_each(|c| {
-                c.sort();
-                c.dedup();
-            });
-            let [w, b] = r;
-            [Region { cells: w }, Region { cells: b }]
-        };
+        let region = |s: &Settings| regions(s.region.clone());
         let component = match kind {
             "double-step" => {
                 let pieces = pawn_pieces(&s.pieces, &mut missing);
@@ -3679,13 +3663,7 @@ impl<'a> Resolver<'a> {
                         region: region(s),
                         by: letters(&s.by).unwrap_or_default(),
                         from: s.from.unwrap_or(Reach::Anywhere),
-                        from_zones: s.from_zones.clone().map(|z| {
-                            z.map(|mut cells| {
-                                cells.sort();
-                                cells.dedup();
-                                Region { cells }
-                            })
-                        }),
+                        from_zones: s.from_zones.clone().map(regions),
                         attacks: s.attacks.unwrap_or(true),
                     }
                 } else {
@@ -3717,9 +3695,10 @@ impl<'a> Resolver<'a> {
                     String::new()
                 });
                 let region = region(s);
-                match self.zones.iter().position(|(n, _)| *n == name) {
+                let cells = region.clone().map(|r| r.cells);
+                match self.zones.iter().find(|(n, _)| *n == name) {
                     // A zone resolved again under another reading is the same zone.
-                    Some(k) if self.zones[k].1 != region.clone().map(|r| r.cells) => {
+                    Some((_, declared)) if *declared != cells => {
                         self.fail(
                             src,
                             head.clone(),
@@ -3729,9 +3708,7 @@ impl<'a> Resolver<'a> {
                         s.broken = true;
                     }
                     Some(_) => {}
-                    None if !name.is_empty() => self
-                        .zones
-                        .push((name.clone(), region.clone().map(|r| r.cells))),
+                    None if !name.is_empty() => self.zones.push((name.clone(), cells)),
                     None => {}
                 }
                 Component::Zone { name, region }
@@ -4112,6 +4089,15 @@ fn setting_owner(head: &str) -> Option<String> {
 fn location(source: &Source, lines: &LineIndex, pos: usize) -> String {
     let (line, col) = lines.line_col(&source.text, pos);
     format!("{}:{line}:{col}", source.name)
+}
+
+/// Each side's squares as a region: sorted, each once.
+fn regions(cells: Sides<Vec<Cell>>) -> Sides<Region> {
+    cells.map(|mut cells| {
+        cells.sort();
+        cells.dedup();
+        Region { cells }
+    })
 }
 
 /// A component's rule id: its `id` setting, or its name.

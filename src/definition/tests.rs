@@ -2655,6 +2655,13 @@ fn zones_are_named_and_reused() {
         "{BASE}zone {{\n  name middle\n  clause \"x\"\n}}\n"
     ));
     assert!(message.contains("a region"), "{message}");
+    let (message, at) = one_error(&format!(
+        "{BASE}zone {{\n  id zones\n  name middle\n  clause \"x\"\n  both ranks 4 5\n}}\nzone {{\n  id zones\n  name middle\n  both rank 3\n}}\n"
+    ));
+    assert_eq!(
+        (message.as_str(), at.as_str()),
+        ("the zone `middle` is declared twice", "test.def:12:1")
+    );
 }
 
 /// `invented` names every invented piece where a rule of zones may hold for them, and is an

@@ -89,6 +89,21 @@ pub const fn delta(df: i32, dr: i32) -> i32 {
     dr * STRIDE + df
 }
 
+/// The board squares strictly between two squares on one line (a file, a rank or a
+/// diagonal); none when they are not on one, or next to each other.
+pub fn between(from: Square, to: Square) -> Vec<Sq> {
+    let (df, dr) = (
+        i32::from(to.file) - i32::from(from.file),
+        i32::from(to.rank) - i32::from(from.rank),
+    );
+    let n = df.abs().max(dr.abs());
+    if n < 2 || !(df == 0 || dr == 0 || df.abs() == dr.abs()) {
+        return Vec::new();
+    }
+    let d = delta(df.signum(), dr.signum());
+    (1..n).map(|k| Sq::of(from).offset(k * d)).collect()
+}
+
 /// How squares are named on one board: file labels left to right, rank labels bottom to top.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Geometry {

@@ -377,6 +377,9 @@ pub struct Compiled {
     /// The kinds some contact component looks at: a move of another kind leaves contacts as
     /// they were.
     pub contact_kinds: KindSet,
+    /// The contacts in the order they decide a game's end: by `priority`, highest first,
+    /// then as written.
+    pub contact_endings: Vec<usize>,
     /// The options whose readings choose among the components, by what they decide.
     pub readings: Readings,
 }
@@ -536,6 +539,7 @@ impl Compiled {
             contacts: Vec::new(),
             transparent: Vec::new(),
             contact_kinds: KindSet::default(),
+            contact_endings: Vec::new(),
             readings: readings_of(&def),
             def: def.clone(),
         };
@@ -943,6 +947,9 @@ impl Compiled {
                 }
             }
         }
+        c.contact_endings = (0..c.contacts.len()).collect();
+        c.contact_endings
+            .sort_by_key(|&k| std::cmp::Reverse(c.contacts[k].priority));
         // A component naming a kind wins over one naming none, wherever it is written; a
         // prisoner is released by its `prisoners`, whatever drops say.
         c.drop_of.resize(c.kinds.len(), None);
@@ -1117,6 +1124,14 @@ impl Compiled {
             AttackTable::new(color, &coded)
         });
         Ok(self)
+    }
+
+    /// The movement of `kind` as its `piece` line writes it (an invented piece has none).
+    pub fn betza(&self, kind: usize) -> &str {
+        self.def
+            .pieces
+            .get(kind)
+            .map_or("its design", |p| p.betza.as_str())
     }
 
     /// The region a piece of `kind` of `color` is confined to, if any.

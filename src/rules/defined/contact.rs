@@ -297,25 +297,24 @@ impl Position {
             }
         };
         let spots = Spots::of(c, &self.board);
-        // The first component, in the order written, with a deciding contact of `color`.
+        // The first component, by priority then in the order written, with a deciding
+        // contact of `color`.
         let decided = |color: Color, arrival: Arrivals, wins_only: bool| {
-            let top = c.contacts.iter().map(|k| k.priority).max().unwrap_or(0);
-            // Highest priority first, each in the order written.
-            let ordered = (0..=top)
-                .rev()
-                .flat_map(|p| c.contacts.iter().filter(move |k| k.priority == p));
-            ordered.into_iter().find_map(|k| {
-                if wins_only && k.moved != Moved::Any {
-                    return None;
-                }
-                k.effects()
-                    .filter(|&e| e == Effect::Win || e == Effect::Loss && !wins_only)
-                    .find(|&e| {
-                        k.find_effect(c, &self.board, &spots, color, arrival, e)
-                            .is_some()
-                    })
-                    .map(|e| (color, value(e), k.tag.rule))
-            })
+            c.contact_endings
+                .iter()
+                .map(|&k| &c.contacts[k])
+                .find_map(|k| {
+                    if wins_only && k.moved != Moved::Any {
+                        return None;
+                    }
+                    k.effects()
+                        .filter(|&e| e == Effect::Win || e == Effect::Loss && !wins_only)
+                        .find(|&e| {
+                            k.find_effect(c, &self.board, &spots, color, arrival, e)
+                                .is_some()
+                        })
+                        .map(|e| (color, value(e), k.tag.rule))
+                })
         };
         if self.arrival.iter().any(Option::is_some) {
             return decided(last, self.arrival, false);

@@ -16,8 +16,8 @@ pub struct Defection {
     pub tag: Tag,
     /// The pieces whose arrival makes a piece defect.
     pub kinds: KindSet,
-    /// The kinds that may change sides, the highest first.
-    /// The kinds that change sides, the highest first (`invented`: every invented piece).
+    /// The kinds that may change sides, the highest first (`invented`: every invented piece,
+    /// at one rank).
     pub ranking: Vec<KindSet>,
     /// Where each side's pieces arrive.
     pub region: [SqSet; 2],
@@ -52,9 +52,7 @@ impl Compiled {
                 .filter(|&sq| {
                     let code = board.cell(sq);
                     Some(sq) != taken
-                        && code != cell::EMPTY
-                        && code != cell::WALL
-                        && code & 1 == them as u8
+                        && is_of(code, them)
                         && self.kind_at(code).is_some_and(|k| kinds.has(k))
                 })
                 .collect();

@@ -1599,7 +1599,7 @@ impl Position {
                                 format!(
                                     "a piece enters the region of {} by its own movement, `{}`, and the {} from {} reaches {} only as its region lets it move",
                                     n.tag.rule,
-                                    c.def.pieces.get(kind).map_or("its design", |p| p.betza.as_str()),
+                                    c.betza(kind),
                                     after.kind_name(from),
                                     after.square_name(from),
                                     after.square_name(to)

@@ -145,12 +145,11 @@ fn entry_of(def: Definition) -> Entry {
             "the game starts from the definition's start position, White to move unless it says otherwise",
         ),
     ];
-    let compound = def.rules.iter().any(|r| match &r.component {
-        crate::definition::Component::Infiltration { .. } => true,
-        crate::definition::Component::NoEntry { opened_by, .. } => !opened_by.is_empty(),
-        _ => false,
-    });
-    if compound {
+    if def
+        .rules
+        .iter()
+        .any(|r| r.component.makes_two_action_turns())
+    {
         rules.push(super::rule(
             "action-by-action",
             "the turns of two actions",
@@ -229,15 +228,12 @@ fn entry_of(def: Definition) -> Entry {
                     rules.push(part(name, what));
                 }
             }
-            crate::definition::Component::NoEntry { .. } => {
+            crate::definition::Component::NoEntry { opened_by, .. } => {
                 rules.push(part("crossing", "a piece standing in the region may cross the squares outside it, on a line with nothing in the way, to another square of the region"));
-            }
-            _ => {}
-        }
-        match &r.component {
-            crate::definition::Component::NoEntry { opened_by, .. } if !opened_by.is_empty() => {
-                rules.push(part("one-entry", "one piece leaving the region lets one piece in: a turn has at most two actions"));
-                rules.push(part("own-movement", "the piece let in enters by its own movement, not by one a region gives it where it stands"));
+                if !opened_by.is_empty() {
+                    rules.push(part("one-entry", "one piece leaving the region lets one piece in: a turn has at most two actions"));
+                    rules.push(part("own-movement", "the piece let in enters by its own movement, not by one a region gives it where it stands"));
+                }
             }
             crate::definition::Component::Infiltration { once: true, .. } => {
                 rules.push(part("once", "each side infiltrates at most once a game"));

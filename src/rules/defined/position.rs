@@ -2218,11 +2218,16 @@ pub enum DropBar {
     NotEnclosing,
 }
 
-/// Whether a piece of `us` stands on one of the eight neighbours of `sq`.
-fn next_to(board: &Board, sq: Sq, us: Color) -> bool {
+/// What stands on the eight neighbours of `sq` (a wall off the board).
+pub(super) fn neighbour_cells(board: &Board, sq: Sq) -> impl Iterator<Item = u8> + '_ {
     KING_STEPS
         .iter()
-        .any(|&s| is_of(board.cell(sq.offset(offset(s, us))), us))
+        .map(move |&(f, r)| board.cell(sq.offset(crate::rules::board::delta(f as i32, r as i32))))
+}
+
+/// Whether a piece of `us` stands on one of the eight neighbours of `sq`.
+fn next_to(board: &Board, sq: Sq, us: Color) -> bool {
+    neighbour_cells(board, sq).any(|code| is_of(code, us))
 }
 
 /// Whether a piece of `us` on `sq` would enclose enemy pieces: a run of one or more of them on
@@ -2509,10 +2514,7 @@ pub(super) fn facing_on(c: &Compiled, board: &Board, royal: Sq, color: Color) ->
 
 /// Whether a royal piece of `color` stands on a square next to `sq`.
 fn royal_near(c: &Compiled, board: &Board, sq: Sq, color: Color) -> bool {
-    KING_STEPS.iter().any(|&(f, r)| {
-        let code = board.cell(sq.offset(crate::rules::board::delta(f as i32, r as i32)));
-        royal_of(c, code, color)
-    })
+    neighbour_cells(board, sq).any(|code| royal_of(c, code, color))
 }
 
 pub(super) fn board_is_wall(board: &Board, sq: Sq) -> bool {

@@ -73,14 +73,7 @@ impl NoEntry {
 impl Compiled {
     /// Whether a piece of `color` on `sq` stands next to an enemy piece of `kinds`.
     fn beside_enemy(&self, board: &Board, sq: Sq, color: Color, kinds: KindSet) -> bool {
-        crate::rules::movement::KING_STEPS.iter().any(|&(df, dr)| {
-            let s = sq.square();
-            let (f, r) = (s.file as i32 + df as i32, s.rank as i32 + dr as i32);
-            let (files, ranks) = (self.geometry.files as i32, self.geometry.ranks as i32);
-            if f < 0 || r < 0 || f >= files || r >= ranks {
-                return false;
-            }
-            let code = board.cell(Sq::of(crate::rules::Square::new(f as u8, r as u8)));
+        super::position::neighbour_cells(board, sq).any(|code| {
             super::position::is_of(code, color.other())
                 && self.kind_at(code).is_some_and(|k| kinds.has(k))
         })
@@ -459,7 +452,7 @@ impl Position {
                 format!(
                     "the {name} on {f} stands in the region of {}, where it moves as `{}` or as `{}`, neither of which reaches {t}",
                     rm.tag.rule,
-                    c.def.pieces.get(kind).map_or("its design", |p| p.betza.as_str()),
+                    c.betza(kind),
                     rm.betza
                 ),
             ));
@@ -516,16 +509,9 @@ impl Position {
             let region = &n.region[us.index()];
             if n.kinds.has(kind) && region.has(m.from) && region.has(m.to) {
                 // A line from one side of the region to the other crosses the outside.
-                let (a, b) = (m.from.square(), m.to.square());
-                let (df, dr) = (b.file as i32 - a.file as i32, b.rank as i32 - a.rank as i32);
-                let line = df == 0 || dr == 0 || df.abs() == dr.abs();
-                let n_steps = df.abs().max(dr.abs());
-                let crosses = line
-                    && (1..n_steps).any(|k| {
-                        let f = a.file as i32 + df.signum() * k;
-                        let r = a.rank as i32 + dr.signum() * k;
-                        !region.has(Sq::of(crate::rules::Square::new(f as u8, r as u8)))
-                    });
+                let crosses = crate::rules::board::between(m.from.square(), m.to.square())
+                    .into_iter()
+                    .any(|sq| !region.has(sq));
                 if crosses {
                     steps.push(Step::allows(
                         n.crossing,

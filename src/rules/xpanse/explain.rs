@@ -24,6 +24,7 @@
 use super::paths::{next_legs, PathState};
 use super::refuse;
 use super::*;
+use crate::rules::board::between;
 use crate::rules::consulted::quietly;
 use crate::rules::explain::{Step, StepVerdict};
 use crate::rules::refusal::{origins, piece_words};
@@ -126,20 +127,6 @@ fn line_words(pos: &Xpanse, at: Sq, dir: (i8, i8)) -> String {
         (_, 0) => format!("along rank {}", g.rank_label(a.rank)),
         _ => "along a diagonal".to_string(),
     }
-}
-
-/// The board squares strictly between two squares on one line.
-fn between(from: Square, to: Square) -> Vec<Sq> {
-    let (df, dr) = (
-        i32::from(to.file) - i32::from(from.file),
-        i32::from(to.rank) - i32::from(from.rank),
-    );
-    let n = df.abs().max(dr.abs());
-    if n < 2 || !(df == 0 || dr == 0 || df.abs() == dr.abs()) {
-        return Vec::new();
-    }
-    let d = delta(df.signum(), dr.signum());
-    (1..n).map(|k| Sq::of(from).offset(k * d)).collect()
 }
 
 // ---------------------------------------------------------------------------------------
