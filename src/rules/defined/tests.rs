@@ -627,3 +627,93 @@ fn every_saved_version_of_a_definition_is_its_own_variant() {
     assert_eq!(first_moves(ids[1498]), 20);
     assert_eq!(first_moves(ids[1499]), 19);
 }
+
+/// The engine's rules that `rule ID "clause"` may give words (`ENGINE_RULES`) are the ones
+/// every catalogue has besides its pieces' and components' rules: none is left out of the
+/// statement, and none it accepts is missing from the catalogue, where its words would be lost.
+#[test]
+fn the_engine_rules_a_definition_may_word_are_its_catalogues() {
+    use crate::definition::resolve::ENGINE_RULES;
+    let load = |name: &str| {
+        crate::definition::load::bundled(name)
+            .map(|t| (name.to_string(), t.to_string()))
+            .ok_or_else(|| format!("no definition named `{name}`"))
+    };
+    let text = include_str!("../../../variants/cypher.def");
+    let def = crate::definition::parse("cypher.def", text, &load).unwrap_or_else(|e| panic!("{e}"));
+    assert!(def
+        .rules
+        .iter()
+        .any(|r| r.component.makes_two_action_turns()));
+    let mut own: Vec<String> = def.pieces.iter().map(|p| p.move_rule()).collect();
+    own.extend(def.pieces.iter().map(|p| format!("{}-capture", p.name)));
+    for r in &def.rules {
+        own.push(r.id.clone());
+        own.extend(
+            crate::definition::resolve::component_parts(r.component.name())
+                .iter()
+                .map(|p| r.part_id(p)),
+        );
+    }
+    let Variant::Defined(id) = super::register(def).expect("registered") else {
+        panic!("a definition");
+    };
+    let _bound = super::bind(id);
+    let engine: Vec<&str> = super::Position::rules()
+        .iter()
+        .map(|r| r.id)
+        .filter(|id| !own.iter().any(|o| o == id))
+        .collect();
+    let mut want = ENGINE_RULES.to_vec();
+    want.sort();
+    let mut got = engine.clone();
+    got.sort();
+    assert_eq!(got, want);
+    // The definition's words stand in the catalogue.
+    let turn = super::Position::rules()
+        .iter()
+        .find(|r| r.id == "not-your-turn")
+        .expect("not-your-turn");
+    assert!(
+        turn.source.starts_with("FIDE Laws of Chess 1.1"),
+        "{}",
+        turn.source
+    );
+    assert!(
+        turn.quote.starts_with("The game of chess is played"),
+        "{}",
+        turn.quote
+    );
+}
+
+/// A rook crossing from one tower to another is explained by the no-entry's part `crossing`,
+/// and a move within no region by no part of it.
+#[test]
+fn a_crossing_is_explained_by_its_part() {
+    use super::Position;
+    let load = |name: &str| {
+        crate::definition::load::bundled(name)
+            .map(|t| (name.to_string(), t.to_string()))
+            .ok_or_else(|| format!("no definition named `{name}`"))
+    };
+    let text = include_str!("../../../scenarios/definitions/keep.def");
+    let def = crate::definition::parse("keep.def", text, &load).unwrap_or_else(|e| panic!("{e}"));
+    let Variant::Defined(id) = super::register(def).expect("registered") else {
+        panic!("a definition");
+    };
+    let _bound = super::bind(id);
+    let options = Options::defaults(Position::options());
+    let geometry = Position::geometry_for(None).expect("a board");
+    let pos = Position::from_fen(geometry, "3k4/8/8/8/8/8/3K4/R7 w - - 0 1", &options)
+        .expect("a position");
+    let rules_of = |to: &str| -> Vec<&'static str> {
+        let (m, _) = pos
+            .legal_turns()
+            .into_iter()
+            .find(|(_, t)| t.text(&geometry) == format!("Ra1-{to}"))
+            .unwrap_or_else(|| panic!("Ra1-{to} is legal"));
+        pos.explain_legal(m).iter().map(|s| s.rule).collect()
+    };
+    assert!(rules_of("h1").contains(&"towers-gate-crossing"));
+    assert!(!rules_of("e1").iter().any(|r| r.starts_with("towers-gate")));
+}
