@@ -539,8 +539,9 @@ pub enum Component {
         region: Sides<Region>,
         by: Vec<char>,
         from: Reach,
-        /// `from ZONE...`: the capturers must stand in these zones (each side's part of them).
-        from_zones: Option<Sides<Region>>,
+        /// `from ZONE...`: the capturers must stand in these zones, by name, and their squares
+        /// (each side's part of them).
+        from_zones: Option<(Vec<String>, Sides<Region>)>,
         /// Whether it also keeps those pieces from attacking (`attacks no`: only from
         /// capturing, so a royal piece there may still be in check).
         attacks: bool,

@@ -2715,7 +2715,8 @@ impl<'a> Resolver<'a> {
                             None => s.broken = true,
                         }
                     }
-                    s.from_zones = Some(zones);
+                    let names = values.iter().map(|v| v.text.clone()).collect();
+                    s.from_zones = Some((names, zones));
                 }
             },
             "while" => {
@@ -3663,7 +3664,7 @@ impl<'a> Resolver<'a> {
                         region: region(s),
                         by: letters(&s.by).unwrap_or_default(),
                         from: s.from.unwrap_or(Reach::Anywhere),
-                        from_zones: s.from_zones.clone().map(regions),
+                        from_zones: s.from_zones.clone().map(|(n, z)| (n, regions(z))),
                         attacks: s.attacks.unwrap_or(true),
                     }
                 } else {
@@ -4020,7 +4021,7 @@ struct Settings {
     pattern: Option<FlipPattern>,
     by: Option<Vec<Letter>>,
     from: Option<Reach>,
-    from_zones: Option<Sides<Vec<Cell>>>,
+    from_zones: Option<(Vec<String>, Sides<Vec<Cell>>)>,
     beside: Option<Vec<Letter>>,
     while_present: Option<(Whose, Vec<Letter>)>,
     opened_by: Option<Vec<Letter>>,

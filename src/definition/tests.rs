@@ -2640,7 +2640,12 @@ fn zones_are_named_and_reused() {
         panic!("{:?}", d.rules[2].component);
     };
     assert_eq!(region[0].cells.len(), 16);
-    assert_eq!(from_zones.as_ref().map(|z| z[1].cells.len()), Some(16));
+    assert_eq!(
+        from_zones
+            .as_ref()
+            .map(|(n, z)| (n.clone(), z[1].cells.len())),
+        Some((vec!["edge".to_string()], 16))
+    );
     let (message, at) = one_error(&format!(
         "{BASE}zone {{\n  name middle\n  clause \"x\"\n  both ranks 4 5\n}}\nsanctuary {{\n  clause \"x\"\n  both zone midle\n}}\n"
     ));

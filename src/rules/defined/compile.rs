@@ -741,7 +741,7 @@ impl Compiled {
                     region: sides(region),
                     by: (!by.is_empty()).then(|| set(by)),
                     from: *from,
-                    from_zones: from_zones.as_ref().map(sides),
+                    from_zones: from_zones.as_ref().map(|(_, z)| sides(z)),
                     attacks: *attacks,
                 }),
                 Component::Infiltration {

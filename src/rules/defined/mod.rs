@@ -495,6 +495,18 @@ fn reason_of(c: &crate::definition::Component) -> Option<Reason> {
     })
 }
 
+/// Kind letters as a summary writes them: `invented` for every invented piece.
+fn letter_words(letters: &[char]) -> String {
+    letters
+        .iter()
+        .map(|&l| match l {
+            crate::definition::model::INVENTED => "invented".to_string(),
+            l => l.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// A component's summary for the catalogue, in the engine's words.
 fn summary(c: &crate::definition::Component, def: &Definition) -> String {
     use crate::definition::Component as C;
@@ -523,15 +535,32 @@ fn summary(c: &crate::definition::Component, def: &Definition) -> String {
         C::Defection { .. } => defection::summary(),
         C::Infiltration { once, alone, .. } => infiltration::summary(*once, *alone),
         C::Transparent { .. } => "a piece of the named kinds standing in its side's region does not block attacks: lines of attack pass over it".into(),
-        C::Zone { name, .. } => format!("the squares of the region are the zone `{name}`"),
+        C::Zone { .. } => {
+            // One rule may name several zones, each in a statement of its own.
+            let id = def.rules.iter().find(|r| r.component == *c).map(|r| r.id.as_str());
+            let names: Vec<String> = def
+                .rules
+                .iter()
+                .filter(|r| Some(r.id.as_str()) == id)
+                .filter_map(|r| match &r.component {
+                    C::Zone { name, .. } => Some(format!("`{name}`")),
+                    _ => None,
+                })
+                .collect();
+            match names.len() {
+                1 => format!("the squares of the region are the zone {}", names[0]),
+                _ => format!("the board's zones, each the squares of its region: {}", names.join(", ")),
+            }
+        }
         C::Sanctuary { by, from, from_zones, attacks, .. } => {
-            let by = if by.is_empty() { "any piece".to_string() } else { format!("a piece of {}", by.iter().map(char::to_string).collect::<Vec<_>>().join(" ")) };
+            let by = if by.is_empty() { "any piece".to_string() } else { format!("a piece of {}", letter_words(by)) };
             let whence = match from {
                 crate::definition::model::Reach::Anywhere => "",
                 crate::definition::model::Reach::Inside => " standing in the region too",
                 crate::definition::model::Reach::Outside => " standing outside the region",
             };
-            let whence = if from_zones.is_some() { " standing in the zones named" } else { whence };
+            let zones = from_zones.as_ref().map(|(names, _)| format!(" standing in {} {}", if names.len() == 1 { "the zone" } else { "the zones" }, names.join(", ")));
+            let whence = zones.as_deref().unwrap_or(whence);
             let nor = if *attacks { ", nor attacked," } else { " (though it may be attacked)" };
             format!("a piece of the named kinds standing in its side's region is not captured{nor} by {by}{whence}")
         }
@@ -539,7 +568,7 @@ fn summary(c: &crate::definition::Component, def: &Definition) -> String {
         C::NoEntry { while_present: Some((whose, kinds)), .. } => format!(
             "pieces of the named kinds standing outside their side's region never move into it while {} piece of {} stands there",
             if *whose == crate::definition::model::Whose::Own { "one of their own side's" } else { "an enemy" },
-            kinds.iter().map(char::to_string).collect::<Vec<_>>().join(" ")
+            letter_words(kinds)
         ),
         C::FlyingRoyals => "two opposing royal pieces may not face each other on a file with nothing between".into(),
         C::Adjacency(k) | C::Alignment(k) => {
