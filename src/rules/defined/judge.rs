@@ -515,11 +515,7 @@ impl Position {
         }
         let mut legal = Vec::new();
         self.legal_moves(&mut legal);
-        let found: Vec<Move> = legal
-            .iter()
-            .copied()
-            .filter(|m| pattern.matches(&self.describe(*m)))
-            .collect();
+        let found = self.matching(legal.iter().copied(), pattern);
         if !found.is_empty() {
             return self.furthest(found);
         }
@@ -643,11 +639,7 @@ impl Position {
                     "this game has no castling",
                 )];
             };
-            let found: Vec<Move> = pseudo
-                .iter()
-                .copied()
-                .filter(|m| pattern.matches(&self.describe(*m)))
-                .collect();
+            let found = self.matching(pseudo.iter().copied(), pattern);
             if found.is_empty() {
                 let bar = bars[want as usize].unwrap_or(CastleBar::Blocked);
                 let note = castle_note(bar);
@@ -661,10 +653,10 @@ impl Position {
         if self.c.infiltrations.iter().any(|i| i.alone) {
             let mut placed = Vec::new();
             self.infiltrations(&mut placed, false);
-            let found: Vec<Move> = placed
-                .into_iter()
-                .filter(|m| m.special == Special::Place && pattern.matches(&self.describe(*m)))
-                .collect();
+            let found = self.matching(
+                placed.into_iter().filter(|m| m.special == Special::Place),
+                pattern,
+            );
             if !found.is_empty() {
                 return self.furthest(found);
             }
@@ -706,11 +698,7 @@ impl Position {
                     None => vec![self.unreached(from, to, sm.capture, &bars_of(self))],
                 }
             } else {
-                let found: Vec<Move> = onto
-                    .iter()
-                    .copied()
-                    .filter(|m| pattern.matches(&self.describe(*m)))
-                    .collect();
+                let found = self.matching(onto.iter().copied(), pattern);
                 if found.is_empty() {
                     if let Some(step) = sm.capture.then(|| self.ep_only_steps(from, to)).flatten() {
                         return vec![step];
@@ -1198,10 +1186,8 @@ impl Position {
         let us = self.turn;
         let mut pseudo = Vec::new();
         self.pseudo_moves(&mut pseudo);
-        let found: Vec<Move> = pseudo
-            .into_iter()
-            .filter(|m| m.gated().is_some() && pattern.matches(&self.describe(*m)))
-            .collect();
+        let found: Vec<Move> =
+            self.matching(pseudo.into_iter().filter(|m| m.gated().is_some()), pattern);
         if !found.is_empty() {
             return self.furthest(found);
         }
@@ -1263,11 +1249,12 @@ impl Position {
         };
         let mut pseudo = Vec::new();
         self.drops(&mut pseudo);
-        let found: Vec<Move> = pseudo
-            .into_iter()
-            .filter(|m| m.dropped() == Some(kind) && m.to == to)
-            .filter(|m| pattern.matches(&self.describe(*m)))
-            .collect();
+        let found = self.matching(
+            pseudo
+                .into_iter()
+                .filter(|m| m.dropped() == Some(kind) && m.to == to),
+            pattern,
+        );
         if !found.is_empty() {
             return self.furthest(found);
         }
@@ -1343,10 +1330,8 @@ impl Position {
         actions: &[ActionPattern],
         turns: Vec<Move>,
     ) -> Result<Move, Vec<Step>> {
-        let found: Vec<Move> = turns
-            .into_iter()
-            .filter(|m| m.then.is_some() && pattern.matches(&self.describe(*m)))
-            .collect();
+        let found: Vec<Move> =
+            self.matching(turns.into_iter().filter(|m| m.then.is_some()), pattern);
         if !found.is_empty() {
             return Err(self.furthest(found));
         }
@@ -1471,11 +1456,7 @@ impl Position {
         };
         let mut pseudo = Vec::new();
         self.pseudo_moves(&mut pseudo);
-        let found: Vec<Move> = pseudo
-            .iter()
-            .copied()
-            .filter(|m| pattern.matches(&self.describe(*m)))
-            .collect();
+        let found = self.matching(pseudo.iter().copied(), pattern);
         if !found.is_empty() {
             return self.furthest(found);
         }
@@ -1490,6 +1471,14 @@ impl Position {
             Some(m) => vec![self.choice_refusal(m, Some(Sq::of(*square)))],
             None => self.judge_one(&single),
         }
+    }
+
+    /// The moves of `moves` that the written turn `pattern` names.
+    fn matching(&self, moves: impl IntoIterator<Item = Move>, pattern: &TurnPattern) -> Vec<Move> {
+        moves
+            .into_iter()
+            .filter(|m| pattern.matches(&self.describe(*m)))
+            .collect()
     }
 
     /// The steps of the candidate that gets furthest (the first, on a tie).
