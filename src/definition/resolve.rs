@@ -868,6 +868,11 @@ impl<'a> Resolver<'a> {
                             stmt.values[0].span.clone(),
                             "declared again",
                         ),
+                        Key::Words(id) => Problem::new(
+                            format!("the words of rule `{id}` are given twice (first at {at})"),
+                            stmt.values[0].span.clone(),
+                            "given again",
+                        ),
                         Key::Rule(id) => Problem::new(
                             format!("rule id `{id}` is used twice (first at {at})"),
                             stmt.head.span.clone(),
@@ -1743,14 +1748,17 @@ impl<'a> Resolver<'a> {
         };
         let (mut royal, mut pawn) = (false, false);
         let (mut clause, mut capture) = (None::<&SynValue>, None::<&SynValue>);
-        // `as RULE-ID`: its movement's rule id, in place of `<name>-move`.
+        // `as RULE-ID`: its movement's rule id, in place of `<name>-move`. A wrong one is
+        // reported, and the letter still stands for a piece, so the lines that name it are
+        // not reported as naming no piece.
         let mut rule = None;
         let mut rest: Vec<&SynValue> = values[3..].iter().collect();
         if let Some(at) = rest.iter().position(|v| v.text == "as" && !v.quoted) {
             match rest.get(at + 1) {
                 Some(id) if !id.quoted => {
-                    ok &= self.check_name(src, id, "a rule id");
-                    rule = Some(id.text.clone());
+                    if self.check_name(src, id, "a rule id") {
+                        rule = Some(id.text.clone());
+                    }
                 }
                 _ => {
                     self.fail_help(
@@ -1760,7 +1768,6 @@ impl<'a> Resolver<'a> {
                         "id missing",
                         "as in `piece N knight N as knight-field \"...\"`",
                     );
-                    ok = false;
                 }
             }
             rest.drain(at..(at + 2).min(rest.len()));

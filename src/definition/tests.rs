@@ -2714,4 +2714,17 @@ fn invented_words_and_piece_ids() {
     .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(d.pieces[1].move_rule(), "step");
     assert_eq!(d.pieces[0].move_rule(), "king-move");
+    // A piece whose `as` is wrong is still a piece: the one error is the `as`.
+    let (message, _) = one_error(&BASE.replace("piece K king K royal", "piece K king K royal as"));
+    assert_eq!(message, "`as` names the rule id of the piece's movement");
+    let (message, at) = one_error(&format!(
+        "{BASE}rule not-your-turn \"a\"\nrule not-your-turn \"b\"\n"
+    ));
+    assert_eq!(
+        (message.as_str(), at.as_str()),
+        (
+            "the words of rule `not-your-turn` are given twice (first at 6:1)",
+            "test.def:7:6"
+        )
+    );
 }
