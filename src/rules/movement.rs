@@ -525,6 +525,11 @@ impl AttackTable {
         table
     }
 
+    /// Whether some leap of the table is lame.
+    pub fn lame(&self) -> bool {
+        self.lame
+    }
+
     /// The pieces that alone stand between `target` and a rider of this table on one of its
     /// rays, or alone block the path of a lame leaper of this table that would otherwise
     /// attack it: the only pieces whose leaving could open an attack on `target` (a pinned
@@ -532,6 +537,18 @@ impl AttackTable {
     /// `target`, since then a piece that moves can also open an attack by becoming or ceasing
     /// to be a screen. Conservative: a rider's range is not counted.
     pub fn screens(&self, board: &Board, target: Sq) -> Option<Vec<Sq>> {
+        self.screens_through(board, target, |_| false)
+    }
+
+    /// [`AttackTable::screens`] where the pieces on the squares `lifted` says do not block
+    /// (a `transparent` component's) but still attack: a piece alone between `target` and a
+    /// lifted attacker shields it too.
+    pub fn screens_through(
+        &self,
+        board: &Board,
+        target: Sq,
+        lifted: impl Fn(Sq) -> bool,
+    ) -> Option<Vec<Sq>> {
         use super::board::cell::{EMPTY, WALL};
         let mut out = Vec::new();
         for e in self.leaps.iter().filter(|e| e.path_len > 0) {
@@ -541,7 +558,7 @@ impl AttackTable {
             let mut occupied = e.path[..e.path_len as usize]
                 .iter()
                 .map(|&p| target.offset(p))
-                .filter(|&s| board.cell(s) != EMPTY);
+                .filter(|&s| board.cell(s) != EMPTY && !lifted(s));
             if let (Some(only), None) = (occupied.next(), occupied.next()) {
                 if board.cell(only) != WALL {
                     out.push(only);
@@ -552,21 +569,30 @@ impl AttackTable {
             if ray.hops && Self::hopper_on(ray, board, target) {
                 return None;
             }
+            let attacks = |c: u8| ray.codes[c as usize >> 6] & (1 << (c & 63)) != 0;
+            let mut first = None;
             let mut s = target.offset(ray.dir);
-            while board.cell(s) == EMPTY {
+            loop {
+                let c = board.cell(s);
+                if c == WALL {
+                    break;
+                }
+                if c != EMPTY {
+                    if lifted(s) {
+                        if first.is_some() && attacks(c) {
+                            out.extend(first);
+                            break;
+                        }
+                    } else if first.is_none() {
+                        first = Some(s);
+                    } else {
+                        if attacks(c) {
+                            out.extend(first);
+                        }
+                        break;
+                    }
+                }
                 s = s.offset(ray.dir);
-            }
-            if board.cell(s) == WALL {
-                continue;
-            }
-            let first = s;
-            s = s.offset(ray.dir);
-            while board.cell(s) == EMPTY {
-                s = s.offset(ray.dir);
-            }
-            let c = board.cell(s);
-            if c != WALL && ray.codes[c as usize >> 6] & (1 << (c & 63)) != 0 {
-                out.push(first);
             }
         }
         Some(out)

@@ -46,6 +46,21 @@ impl SqSet {
     pub fn is_empty(&self) -> bool {
         self.0.iter().all(|w| *w == 0)
     }
+
+    /// The squares in the set, in the board's square order (the mailbox's).
+    #[inline]
+    pub fn iter(&self) -> impl Iterator<Item = Sq> + '_ {
+        self.0.iter().enumerate().flat_map(|(w, &bits)| {
+            let mut bits = bits;
+            std::iter::from_fn(move || {
+                (bits != 0).then(|| {
+                    let i = bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    Sq((w * 64 + i) as u16)
+                })
+            })
+        })
+    }
 }
 
 /// The most piece kinds a board holds, its own and invented ones: a [`KindSet`] has a bit
@@ -377,6 +392,13 @@ pub struct Compiled {
     /// The kinds some contact component looks at: a move of another kind leaves contacts as
     /// they were.
     pub contact_kinds: KindSet,
+    /// The kinds whose moving, arriving or being taken can change more than the lines it
+    /// opens (royal pieces aside, which are judged where they land): the contacts' kinds, transparent kinds and the kinds a `no-entry`
+    /// looks at (`while`, `except-beside`, `opened-by`). A plain move touching none of them
+    /// leaves a royal piece attacked only through a line it opens ([`Tester`]).
+    ///
+    /// [`Tester`]: super::position
+    pub quiet_breakers: KindSet,
     /// The contacts in the order they decide a game's end: by `priority`, highest first,
     /// then as written.
     pub contact_endings: Vec<usize>,
@@ -539,6 +561,7 @@ impl Compiled {
             contacts: Vec::new(),
             transparent: Vec::new(),
             contact_kinds: KindSet::default(),
+            quiet_breakers: KindSet::default(),
             contact_endings: Vec::new(),
             readings: readings_of(&def),
             def: def.clone(),
@@ -947,6 +970,13 @@ impl Compiled {
                 }
             }
         }
+        c.quiet_breakers = KindSet(
+            c.contact_kinds.0
+                | c.transparent.iter().fold(0, |acc, t| acc | t.1 .0)
+                | c.no_entries.iter().fold(0, |acc, n| {
+                    acc | n.while_present.map_or(0, |w| w.1 .0) | n.except_beside.0 | n.opened_by.0
+                }),
+        );
         c.contact_endings = (0..c.contacts.len()).collect();
         c.contact_endings
             .sort_by_key(|&k| std::cmp::Reverse(c.contacts[k].priority));

@@ -49,21 +49,38 @@ pub struct Arrival {
 /// The squares of the pieces of the kinds some contact looks at, found once for a board: the
 /// contacts then look at those alone (most boards hold a few).
 pub struct Spots {
-    squares: Vec<Sq>,
+    squares: SqSet,
 }
 
 impl Spots {
     pub fn of(c: &super::Compiled, board: &Board) -> Spots {
-        let squares = c
-            .squares
-            .iter()
-            .copied()
-            .filter(|&sq| {
-                c.kind_at(board.cell(sq))
-                    .is_some_and(|k| c.contact_kinds.has(k))
-            })
-            .collect();
+        let mut squares = SqSet::default();
+        for &sq in &c.squares {
+            if c.kind_at(board.cell(sq))
+                .is_some_and(|k| c.contact_kinds.has(k))
+            {
+                squares.add(sq);
+            }
+        }
         Spots { squares }
+    }
+
+    /// These spots after a move that changed the cells `changed` (each with what it holds
+    /// now, on the board after it): [`Spots::of`] that board, without reading the rest.
+    pub fn after(&self, c: &super::Compiled, changed: impl Iterator<Item = (Sq, u8)>) -> Spots {
+        let mut squares = self.squares;
+        for (sq, code) in changed {
+            if c.kind_at(code).is_some_and(|k| c.contact_kinds.has(k)) {
+                squares.add(sq);
+            } else {
+                squares.remove(sq);
+            }
+        }
+        Spots { squares }
+    }
+
+    fn iter(&self) -> impl Iterator<Item = Sq> + '_ {
+        self.squares.iter()
     }
 }
 
@@ -169,7 +186,7 @@ impl Contact {
             Whose::Own => mover,
             Whose::Enemy => mover.other(),
         };
-        for &sq in &spots.squares {
+        for sq in spots.iter() {
             let code = board.cell(sq);
             if !is_of(code, mover) || !c.kind_at(code).is_some_and(|k| self.pieces.has(k)) {
                 continue;
@@ -217,6 +234,46 @@ impl Contact {
             }
         }
         None
+    }
+
+    /// Adds to `into` each piece that alone stands on a line of this (an `alignment`'s) between
+    /// one of its `pieces` and one of its `beside`, of either side: a move that takes no such
+    /// piece away opens none of its lines.
+    pub(super) fn line_blockers(
+        &self,
+        c: &super::Compiled,
+        board: &Board,
+        spots: &Spots,
+        into: &mut SqSet,
+    ) {
+        let ours = |code: u8, kinds: KindSet| c.kind_at(code).is_some_and(|k| kinds.has(k));
+        for sq in spots.iter() {
+            if !ours(board.cell(sq), self.pieces) {
+                continue;
+            }
+            for &d in &self.steps {
+                let mut blocker = None;
+                let mut at = sq.offset(d);
+                loop {
+                    let code = board.cell(at);
+                    if code == cell::WALL {
+                        break;
+                    }
+                    if code != cell::EMPTY {
+                        match blocker {
+                            None => blocker = Some(at),
+                            Some(b) => {
+                                if ours(code, self.beside) {
+                                    into.add(b);
+                                }
+                                break;
+                            }
+                        }
+                    }
+                    at = at.offset(d);
+                }
+            }
+        }
     }
 
     /// Whether the piece on `sq` moved as `moved` asks.

@@ -456,6 +456,7 @@ impl Position {
                 pos.royals(them),
                 pos.royal_count(them),
                 pos.turn,
+                None,
             ) {
                 return Err(SetupError::new(
                     crate::rules::SetupErrorKind::OppositeCheck,
@@ -808,8 +809,6 @@ impl Position {
         let c = self.c;
         let begin = out.len();
         let us = self.turn;
-        let them = us.other();
-        let lines = &self.gen.lines[us.index()];
         for &from in &c.squares {
             let code = self.board.cell(from);
             if !self.mine(code, us) {
@@ -821,58 +820,7 @@ impl Position {
             if c.royal.has(kind) {
                 royals.push(from);
             }
-            let first = out.len();
-            match &lines[kind] {
-                Some(lines) => self.walk_lines(out, lines, kind, from),
-                None => {
-                    let k = &c.kinds[kind];
-                    destinations(
-                        &k.movement,
-                        &self.board,
-                        from,
-                        us,
-                        |t| self.mine(t, them),
-                        |to, _| {
-                            // Two atoms reaching one square make one move.
-                            if !k.overlaps || !out[first..].iter().any(|m| m.to == to) {
-                                self.push(out, kind, from, to, Special::None)
-                            }
-                        },
-                    )
-                }
-            }
-            if c.replaced(kind, us, from).is_some() {
-                out.truncate(first);
-            }
-            for rm in &c.region_moves {
-                if !rm.kinds.has(kind) || !rm.region[us.index()].has(from) {
-                    continue;
-                }
-                destinations(
-                    &rm.movement,
-                    &self.board,
-                    from,
-                    us,
-                    |t| self.mine(t, them),
-                    |to, _| {
-                        let inside = !rm.within || rm.region[us.index()].has(to);
-                        if inside && !out[first..].iter().any(|m| m.to == to) {
-                            self.push(out, kind, from, to, Special::None)
-                        }
-                    },
-                );
-            }
-            if !c.hop_limits.is_empty() {
-                self.keep_hops(out, first, kind);
-            }
-            if let Some(region) = c.confine_of(kind, us) {
-                keep_from(out, first, |m| region.has(m.to));
-            }
-            self.double_steps(out, kind, from);
-            self.en_passant_captures(out, kind, from);
-            if c.bars_moves() {
-                self.drop_barred(out, first, kind, from);
-            }
+            self.piece_moves(out, kind, from);
         }
         self.first_moves(out);
         self.castlings(out);
@@ -890,6 +838,68 @@ impl Position {
         }
         if self.c.pass.is_some() {
             self.pass(out, royals);
+        }
+    }
+
+    /// The moves of the piece of `kind` of the side to move on `from`, by its movement and
+    /// what the components add to or take from it there (the part of [`Self::generate`]
+    /// that is one piece's).
+    pub(super) fn piece_moves(&self, out: &mut Vec<Move>, kind: usize, from: Sq) {
+        let c = self.c;
+        let us = self.turn;
+        let them = us.other();
+        let lines = &self.gen.lines[us.index()];
+        let first = out.len();
+        match &lines[kind] {
+            Some(lines) => self.walk_lines(out, lines, kind, from),
+            None => {
+                let k = &c.kinds[kind];
+                destinations(
+                    &k.movement,
+                    &self.board,
+                    from,
+                    us,
+                    |t| self.mine(t, them),
+                    |to, _| {
+                        // Two atoms reaching one square make one move.
+                        if !k.overlaps || !out[first..].iter().any(|m| m.to == to) {
+                            self.push(out, kind, from, to, Special::None)
+                        }
+                    },
+                )
+            }
+        }
+        if c.replaced(kind, us, from).is_some() {
+            out.truncate(first);
+        }
+        for rm in &c.region_moves {
+            if !rm.kinds.has(kind) || !rm.region[us.index()].has(from) {
+                continue;
+            }
+            destinations(
+                &rm.movement,
+                &self.board,
+                from,
+                us,
+                |t| self.mine(t, them),
+                |to, _| {
+                    let inside = !rm.within || rm.region[us.index()].has(to);
+                    if inside && !out[first..].iter().any(|m| m.to == to) {
+                        self.push(out, kind, from, to, Special::None)
+                    }
+                },
+            );
+        }
+        if !c.hop_limits.is_empty() {
+            self.keep_hops(out, first, kind);
+        }
+        if let Some(region) = c.confine_of(kind, us) {
+            keep_from(out, first, |m| region.has(m.to));
+        }
+        self.double_steps(out, kind, from);
+        self.en_passant_captures(out, kind, from);
+        if c.bars_moves() {
+            self.drop_barred(out, first, kind, from);
         }
     }
 
@@ -1683,6 +1693,7 @@ impl Position {
             &next.board,
             |color| next.royal_count(color),
             |color| next.royals(color),
+            Seen::default(),
         )
         .or_else(|| self.forbidden_after(m, next))
     }
@@ -1696,6 +1707,7 @@ impl Position {
         board: &Board,
         royal_count: impl Fn(Color) -> u32,
         royals: impl Fn(Color) -> I,
+        seen: Seen,
     ) -> Option<Forbid> {
         let c = self.c;
         let us = self.turn;
@@ -1721,7 +1733,8 @@ impl Position {
             }
         }
         // The pieces the contact components look at, found once for the three questions.
-        let spots = (!c.contacts.is_empty()).then(|| super::contact::Spots::of(c, board));
+        let spots = (!c.contacts.is_empty())
+            .then(|| seen.spots.unwrap_or_else(|| super::contact::Spots::of(c, board)));
         if let Some(spots) = &spots {
             if let Some(k) = self.contact_refusal(m, board, spots, true) {
                 return Some(Forbid::Contact(k));
@@ -1743,7 +1756,8 @@ impl Position {
                 b
             });
             let judged = lifted.as_ref().unwrap_or(board);
-            if !royals_safe(c, judged, safety, royals(us), royal_count(us), them) {
+            let among = seen.transparent.as_ref();
+            if !royals_safe(c, judged, safety, royals(us), royal_count(us), them, among) {
                 return Some(Forbid::Check);
             }
         }
@@ -1843,10 +1857,10 @@ impl Position {
             || c.explosion.is_some()
             || c.no_giving_check.is_some()
             || c.checked_royal_captures.is_some();
-        if forbidding {
-            let tester = Tester::new(self, royals);
-            // One scratch board for the node: each tested move is played on it and taken back.
-            let mut scratch: Option<Board> = None;
+        let tester = forbidding.then(|| Tester::new(self, royals));
+        // One scratch board for the node: each tested move is played on it and taken back.
+        let mut scratch: Option<Board> = None;
+        if let Some(tester) = &tester {
             keep_from(out, start, |m| {
                 tester.admits(self, m)
                     || tester.allows(self, m, scratch.get_or_insert_with(|| self.board.clone()))
@@ -1880,7 +1894,17 @@ impl Position {
             }
         }
         if c.opens() {
-            self.with_entries(out);
+            // A turn of two actions is judged whole, as one move is: on the scratch board.
+            self.with_entries(out, |m| match &tester {
+                Some(tester) => {
+                    tester.allows(self, m, scratch.get_or_insert_with(|| self.board.clone()))
+                }
+                None => {
+                    let mut end = self.clone();
+                    end.apply(m);
+                    self.legal_after(m, &end)
+                }
+            });
         }
         if !c.infiltrations.is_empty() {
             self.infiltrations(out, true);
@@ -2293,15 +2317,17 @@ fn royals_safe(
     mut royals: impl Iterator<Item = Sq>,
     count: u32,
     by: Color,
+    among: Option<&SqSet>,
 ) -> bool {
+    let attacked = |sq: Sq| attacked_among(c, board, sq, by, among);
     match safety {
-        Safety::All => royals.all(|sq| !attacked_on(c, board, sq, by)),
-        Safety::LastOne => count >= 2 || royals.all(|sq| !attacked_on(c, board, sq, by)),
+        Safety::All => royals.all(|sq| !attacked(sq)),
+        Safety::LastOne => count >= 2 || royals.all(|sq| !attacked(sq)),
         Safety::AnyOne => {
             let mut any = false;
             for sq in royals {
                 any = true;
-                if !attacked_on(c, board, sq, by) {
+                if !attacked(sq) {
                     return true;
                 }
             }
@@ -2322,21 +2348,33 @@ fn royal_of(c: &Compiled, code: u8, color: Color) -> bool {
 /// up its own royal piece; a confined piece attacks only inside its region; a zone admits the
 /// capture or not; a `hop-limit` bars passing over or taking its immune kinds.
 pub(super) fn attacked_on(c: &Compiled, board: &Board, target: Sq, by: Color) -> bool {
-    let Some((open, lifted)) = opened(c, board, target) else {
+    attacked_among(c, board, target, by, None)
+}
+
+/// [`attacked_on`], where the transparent pieces stand among `among` when it is given (a set
+/// kept from the position before a move, with the squares the move changed).
+fn attacked_among(
+    c: &Compiled,
+    board: &Board,
+    target: Sq,
+    by: Color,
+    among: Option<&SqSet>,
+) -> bool {
+    let Some((mut open, lifted)) = opened_among(c, board, target, among) else {
         return attacked_plain(c, board, target, by);
     };
     if attacked_plain(c, &open, target, by) {
         return true;
     }
     // A transparent piece does not block, but it attacks: each of `by`'s, put back alone.
-    let mut open = open;
-    for (sq, code) in lifted {
+    for sq in lifted.iter() {
+        let code = board.cell(sq);
         if !is_of(code, by) {
             continue;
         }
-        open.set(sq, board.piece_at(sq));
+        open.set_cell(sq, code);
         let hit = attacked_plain(c, &open, target, by);
-        open.set(sq, None);
+        open.set_cell(sq, cell::EMPTY);
         if hit {
             return true;
         }
@@ -2344,35 +2382,53 @@ pub(super) fn attacked_on(c: &Compiled, board: &Board, target: Sq, by: Color) ->
     false
 }
 
+/// Whether the piece on `sq` is one a `transparent` component lets attacks pass over.
+#[inline]
+fn transparent_at(c: &Compiled, board: &Board, sq: Sq) -> bool {
+    let code = board.cell(sq);
+    c.kind_at(code).is_some_and(|kind| {
+        let side = (code & 1) as usize;
+        c.transparent
+            .iter()
+            .any(|(_, kinds, region)| kinds.has(kind) && region[side].has(sq))
+    })
+}
+
 /// `board` with the pieces a `transparent` component lets attacks pass over lifted (but the
-/// one on `target`), and those pieces with their squares; `None` when there are none.
-pub(super) fn opened(c: &Compiled, board: &Board, target: Sq) -> Option<(Board, Vec<(Sq, u8)>)> {
+/// one on `target`), and their squares; `None` when there are none.
+pub(super) fn opened(c: &Compiled, board: &Board, target: Sq) -> Option<(Board, SqSet)> {
+    opened_among(c, board, target, None)
+}
+
+/// [`opened`], the transparent pieces looked for among `among` when it is given, else on
+/// every square.
+fn opened_among(
+    c: &Compiled,
+    board: &Board,
+    target: Sq,
+    among: Option<&SqSet>,
+) -> Option<(Board, SqSet)> {
     if c.transparent.is_empty() {
         return None;
     }
-    let mut lifted = Vec::new();
-    for &sq in &c.squares {
-        let code = board.cell(sq);
-        if sq == target || code == cell::EMPTY || code == cell::WALL {
-            continue;
+    let mut lifted = SqSet::default();
+    let mut any = false;
+    let mut lift = |sq: Sq| {
+        if sq != target && transparent_at(c, board, sq) {
+            lifted.add(sq);
+            any = true;
         }
-        let Some(kind) = c.kind_at(code) else {
-            continue;
-        };
-        let side = (code & 1) as usize;
-        if c.transparent
-            .iter()
-            .any(|(_, kinds, region)| kinds.has(kind) && region[side].has(sq))
-        {
-            lifted.push((sq, code));
-        }
+    };
+    match among {
+        Some(among) => among.iter().for_each(&mut lift),
+        None => c.squares.iter().copied().for_each(&mut lift),
     }
-    if lifted.is_empty() {
+    if !any {
         return None;
     }
     let mut open = board.clone();
-    for &(sq, _) in &lifted {
-        open.set(sq, None);
+    for sq in lifted.iter() {
+        open.set_cell(sq, cell::EMPTY);
     }
     Some((open, lifted))
 }
@@ -2430,19 +2486,18 @@ fn attacked_by_region(c: &Compiled, board: &Board, target: Sq, by: Color) -> boo
     }
     for rm in &c.region_moves {
         let region = &rm.region[by.index()];
-        for &from in &c.squares {
+        let attacks_from = |from: Sq| {
             if !region.has(from) {
-                continue;
+                return false;
             }
             let code = board.cell(from);
             let theirs = code != cell::EMPTY && code != cell::WALL && (code & 1) == by as u8;
             let Some(kind) = c.kind_at(code).filter(|&k| theirs && rm.kinds.has(k)) else {
-                continue;
+                return false;
             };
             if !c.zone_admits(board, kind, by, from, target, false) {
-                continue;
+                return false;
             }
-            let kind = c.kind_at(code).unwrap_or(0);
             let mut hit = false;
             destinations(
                 &rm.movement,
@@ -2456,9 +2511,26 @@ fn attacked_by_region(c: &Compiled, board: &Board, target: Sq, by: Color) -> boo
                         && hop_allowed(c, board, kind, from, to)
                 },
             );
-            if hit {
-                return true;
-            }
+            hit
+        };
+        // A leaper attacks from the squares its leaps lead back to, and from no other.
+        let hit = if rm.movement.atoms.iter().all(|a| matches!(a.reach, Reach::Leap)) {
+            rm.movement
+                .atoms
+                .iter()
+                .flat_map(|a| a.steps.iter())
+                .filter_map(|&step| {
+                    let at = target.0 as i32 - offset(step, by);
+                    (0..crate::rules::board::CELLS as i32)
+                        .contains(&at)
+                        .then_some(Sq(at as u16))
+                })
+                .any(attacks_from)
+        } else {
+            c.squares.iter().copied().any(attacks_from)
+        };
+        if hit {
+            return true;
         }
     }
     false
@@ -2532,9 +2604,26 @@ struct Tester {
     /// attacked: any other non-royal piece's plain move (under `explosion`, one that captures
     /// nothing) leaves no royal piece attacked and needs no test. `None`: every move is tested.
     shields: Option<Vec<Sq>>,
-    /// No contact that refuses or flips stands on the board, and none can be made by lines
-    /// opening: a move of a piece no contact component looks at leaves none.
+    /// No contact that refuses or flips stands on the board: a move of a piece no contact
+    /// component looks at leaves none, unless it leaves a square of `line_blockers`.
     contacts_quiet: bool,
+    /// The pieces that alone stand between two an `alignment` looks at: leaving, one may
+    /// open a line.
+    line_blockers: SqSet,
+    /// The contacts' pieces on the board, when there are contacts.
+    spots: Option<super::contact::Spots>,
+    /// The squares of the pieces of kinds a `transparent` component names, wherever they
+    /// stand, when there is one.
+    transparent: Option<SqSet>,
+}
+
+/// What the legality test of a move takes from the position before it, with the squares the
+/// move changed, instead of reading the whole board after it; `None`: read the board.
+#[derive(Default)]
+pub(super) struct Seen {
+    spots: Option<super::contact::Spots>,
+    /// A superset of the squares of the transparent pieces.
+    transparent: Option<SqSet>,
 }
 
 impl Tester {
@@ -2549,22 +2638,38 @@ impl Tester {
             }
         }
         let shields = Self::shields(pos, &royals);
-        let contacts_quiet = c.contacts.is_empty() || {
+        let mut line_blockers = SqSet::default();
+        let spots = (!c.contacts.is_empty()).then(|| super::contact::Spots::of(c, &pos.board));
+        let contacts_quiet = spots.as_ref().is_none_or(|spots| {
             use crate::definition::model::Effect;
-            let spots = super::contact::Spots::of(c, &pos.board);
             c.contacts.iter().all(|k| {
-                !k.line
-                    && [Effect::Illegal, Effect::Win].iter().all(|&e| {
-                        k.find_effect(c, &pos.board, &spots, us, [None, None], e)
-                            .is_none()
-                    })
+                if k.line {
+                    k.line_blockers(c, &pos.board, spots, &mut line_blockers);
+                }
+                [Effect::Illegal, Effect::Win].iter().all(|&e| {
+                    k.find_effect(c, &pos.board, spots, us, [None, None], e)
+                        .is_none()
+                })
             })
-        };
+        });
+        let transparent = (!c.transparent.is_empty()).then(|| {
+            let kinds = c.transparent.iter().fold(0, |acc, t| acc | t.1 .0);
+            let mut set = SqSet::default();
+            for &sq in &c.squares {
+                if c.kind_at(pos.board.cell(sq)).is_some_and(|k| kinds >> k & 1 != 0) {
+                    set.add(sq);
+                }
+            }
+            set
+        });
         Tester {
             royals,
             theirs,
             shields,
             contacts_quiet,
+            line_blockers,
+            spots,
+            transparent,
         }
     }
 
@@ -2588,8 +2693,13 @@ impl Tester {
             })
             || !c.hop_limits.is_empty()
             || c.bikjang.is_some()
-            || !c.transparent.is_empty()
         {
+            return None;
+        }
+        let table = &c.tables[them.index()];
+        // A transparent piece does not block a line, but it attacks along one; a lame
+        // leaper's path is not read through it.
+        if !c.transparent.is_empty() && table.lame() {
             return None;
         }
         let mut shields = Vec::new();
@@ -2598,7 +2708,9 @@ impl Tester {
                 return None;
             }
             // `None` where a hopper could be screened: then any move may open an attack.
-            shields.extend(c.tables[them.index()].screens(&pos.board, royal)?);
+            shields.extend(
+                table.screens_through(&pos.board, royal, |sq| transparent_at(c, &pos.board, sq))?,
+            );
         }
         Some(shields)
     }
@@ -2622,8 +2734,19 @@ impl Tester {
                     .or(c.kind_at(pos.board.cell(m.from)))
                     .is_some_and(touches)
                 || m.promotion().is_some_and(touches));
+        // A piece whose moving or being taken changes what zones, transparency or contacts
+        // admit is judged on the board it leaves.
+        let breaks = |code: u8| c.kind_at(code).is_some_and(|k| c.quiet_breakers.has(k));
+        let breaker = c.quiet_breakers.0 != 0
+            && (match m.dropped() {
+                Some(k) => c.quiet_breakers.has(k),
+                None => breaks(pos.board.cell(m.from)),
+            } || breaks(pos.board.cell(m.to))
+                || m.promotion().is_some_and(|k| c.quiet_breakers.has(k)));
+        let contact = contact || self.line_blockers.has(m.from);
         !moves_royal
             && !contact
+            && !breaker
             && m.then.is_none()
             && pos.defection_made(m).is_none()
             && matches!(
@@ -2659,7 +2782,15 @@ impl Tester {
             };
             after_move(c, board, &changes, before, color)
         };
-        let allowed = pos.forbidder_on(m, board, count, royals).is_none();
+        let changed = || changes.list().map(|&(sq, _, new)| (sq, new));
+        let seen = Seen {
+            spots: self.spots.as_ref().map(|spots| spots.after(c, changed())),
+            transparent: self.transparent.map(|mut set| {
+                changed().for_each(|(sq, _)| set.add(sq));
+                set
+            }),
+        };
+        let allowed = pos.forbidder_on(m, board, count, royals, seen).is_none();
         changes.undo(scratch);
         allowed
     }

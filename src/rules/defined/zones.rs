@@ -6,7 +6,7 @@
 //! same reading of the component.
 
 use super::compile::{Compiled, KindSet, RegionMove, SqSet, Tag};
-use super::position::{Move, Position, Special};
+use super::position::{is_of, Move, Position, Special};
 use crate::definition::model::Reach;
 use crate::rules::board::{cell, Board, Sq};
 use crate::rules::explain::Step;
@@ -249,10 +249,36 @@ impl Position {
     /// that does not end the game), then one piece of the component's `pieces` standing
     /// outside moves into the region by its own movement, judged on the board the first
     /// leaves; the mover's royal pieces are judged at the end of the turn.
-    pub(super) fn with_entries(&self, out: &mut Vec<Move>) {
+    /// `legal` judges each whole turn, as [`Self::legal_after`] would.
+    pub(super) fn with_entries(&self, out: &mut Vec<Move>, mut legal: impl FnMut(Move) -> bool) {
+        let c = self.c;
         let us = self.turn;
         let mut firsts = Vec::new();
-        self.pseudo_moves(&mut firsts);
+        let openers = c.no_entries.iter().fold(0, |acc, n| acc | n.opened_by.0);
+        // Only a plain move of an `opened-by` piece out of its region opens one: its own
+        // moves are enough, unless a component reshapes moves after they are made.
+        if c.gating.is_some()
+            || !c.first_moves.is_empty()
+            || c.defections.iter().any(|d| d.kinds.0 & openers != 0)
+        {
+            self.pseudo_moves(&mut firsts);
+        } else {
+            for &from in &c.squares {
+                let code = self.board.cell(from);
+                let Some(kind) = c
+                    .kind_at(code)
+                    .filter(|&k| is_of(code, us) && openers >> k & 1 != 0)
+                else {
+                    continue;
+                };
+                if c.no_entries
+                    .iter()
+                    .any(|n| n.opened_by.has(kind) && n.region[us.index()].has(from))
+                {
+                    self.piece_moves(&mut firsts, kind, from);
+                }
+            }
+        }
         for m in firsts {
             let Ok((opened, next)) = self.exit(m) else {
                 continue;
@@ -262,9 +288,7 @@ impl Position {
                     then: Some((from, to)),
                     ..m
                 };
-                let mut end = self.clone();
-                end.apply(turn);
-                if self.legal_after(turn, &end) {
+                if legal(turn) {
                     out.push(turn);
                 }
             }
