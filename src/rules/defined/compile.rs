@@ -49,17 +49,34 @@ impl SqSet {
 
     /// The squares in the set, in the board's square order (the mailbox's).
     #[inline]
-    pub fn iter(&self) -> impl Iterator<Item = Sq> + '_ {
-        self.0.iter().enumerate().flat_map(|(w, &bits)| {
-            let mut bits = bits;
-            std::iter::from_fn(move || {
-                (bits != 0).then(|| {
-                    let i = bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
-                    Sq((w * 64 + i) as u16)
-                })
-            })
-        })
+    pub fn iter(&self) -> SqIter<'_> {
+        SqIter {
+            words: &self.0,
+            word: 0,
+            bits: self.0[0],
+        }
+    }
+}
+
+/// The squares of a [`SqSet`], lowest first.
+pub struct SqIter<'a> {
+    words: &'a [u64; CELLS.div_ceil(64)],
+    word: usize,
+    bits: u64,
+}
+
+impl Iterator for SqIter<'_> {
+    type Item = Sq;
+
+    #[inline]
+    fn next(&mut self) -> Option<Sq> {
+        while self.bits == 0 {
+            self.word += 1;
+            self.bits = *self.words.get(self.word)?;
+        }
+        let i = self.bits.trailing_zeros() as usize;
+        self.bits &= self.bits - 1;
+        Some(Sq((self.word * 64 + i) as u16))
     }
 }
 
