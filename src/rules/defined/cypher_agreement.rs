@@ -1,9 +1,17 @@
 //! Cypher Chess's board as a definition (`variants/cypher-board.def`: zones, the knight by
 //! zone, the sanctuaries) against the built-in `cypher`, on positions without Spies: the same
 //! legal turns and the same check, along random games from the start without Spies and on
-//! random placements, both generated from fixed seeds.
+//! random placements, both generated from fixed seeds. Then a Kings-and-Spies subset, and
+//! last the whole of `variants/cypher.def` (`the_cypher_definition_plays_as_the_built_in_*`):
+//! under the defaults, each option flipped alone and 200 random settings, on games from the
+//! start and random FENs with every state field, the same legal turns, check, outcome, FEN and
+//! outcome after each played turn, and refusal of written turns neither engine allows. Its
+//! known differences (a set-up the built-in alone refuses, four wordings of a refusal, a
+//! coup's bare King beside a flip) are counted and printed apart, each named where it is
+//! tolerated; any other fails it. A long version is ignored: run it in release with
+//! `cargo test --release --lib cypher_agreement -- --ignored --nocapture`.
 //!
-//! What the definition does not write is kept out of the comparison, exactly so:
+//! In the first comparison, what the board definition does not write is kept out, exactly so:
 //!
 //! - Spies and every flip rule: no position has a Spy (the start has none, placements put none,
 //!   and no turn makes one), and every flip involves a Spy.
