@@ -4,12 +4,16 @@
 //! The normal run checks every count up to [`FAST_LIMIT`] nodes; the ignored `perft_deep` test
 //! checks the deeper ones up to [`DEEP_LIMIT`] and prints nodes per second
 //! (`cargo test --release --test it -- perft:: --ignored --nocapture`).
+//!
+//! Cypher's counts are the built-in's, recorded so that they outlive it: every line is also
+//! counted by `variants/cypher.def` on the generic engine, the small ones in every run.
 
 use std::time::Instant;
 
 use arbiter::rules::chess::Chess;
 use arbiter::rules::cypher::Cypher;
-use arbiter::rules::{perft, Options, Rules};
+use arbiter::rules::defined::Position;
+use arbiter::rules::{perft, Options, Rules, Variant};
 
 const FAST_LIMIT: u64 = 5_000_000;
 const DEEP_LIMIT: u64 = 250_000_000;
@@ -110,22 +114,51 @@ const CHESS_INVENTED: &str = include_str!("../data/perft-chess-invented.txt");
 /// the orthodox one's speed.
 const INVENTED_FAST_LIMIT: u64 = 1_000_000;
 
+/// Cypher's counts checked by the definition in every run: the generic engine is some 25 times
+/// slower per node than the built-in, so the normal run keeps to the lines up to this size
+/// (1.7 million nodes in all) and the deep test counts the rest (213 million).
+const DEFINED_FAST_LIMIT: u64 = 200_000;
+
+/// Cypher's counts between `min` and `max`, by `variants/cypher.def`.
+fn run_defined(min: u64, max: u64) -> (u64, f64) {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/variants/cypher.def");
+    let Variant::Defined(id) = arbiter::rules::defined::load(path).expect("variants/cypher.def")
+    else {
+        panic!("a definition");
+    };
+    let _bound = arbiter::rules::defined::bind(id);
+    run::<Position>(CYPHER, min, max)
+}
+
 /// Every file's counts between `min` and `max` (for the invented pieces, between
-/// `invented.0` and `invented.1`), with the nodes and seconds of each.
-fn run_all(min: u64, max: u64, invented: (u64, u64)) -> [(&'static str, u64, f64); 3] {
+/// `invented.0` and `invented.1`; for Cypher by its definition, between `defined.0` and
+/// `defined.1`), with the nodes and seconds of each.
+fn run_all(
+    min: u64,
+    max: u64,
+    invented: (u64, u64),
+    defined: (u64, u64),
+) -> [(&'static str, u64, f64); 4] {
     let (n, s) = run::<Chess>(CHESS, min, max);
     let (m, t) = run::<Cypher>(CYPHER, min, max);
     let (i, u) = run::<Chess>(CHESS_INVENTED, invented.0, invented.1);
+    let (d, e) = run_defined(defined.0, defined.1);
     [
         ("chess", n, s),
         ("cypher", m, t),
         ("chess with invented pieces", i, u),
+        ("cypher by variants/cypher.def", d, e),
     ]
 }
 
 #[test]
 fn perft_fast() {
-    for (variant, total, _) in run_all(0, FAST_LIMIT, (0, INVENTED_FAST_LIMIT)) {
+    for (variant, total, _) in run_all(
+        0,
+        FAST_LIMIT,
+        (0, INVENTED_FAST_LIMIT),
+        (0, DEFINED_FAST_LIMIT),
+    ) {
         assert!(total > 0, "no {variant} counts checked");
     }
 }
@@ -146,8 +179,12 @@ fn cypher_start_to_depth_five() {
 #[test]
 #[ignore = "deep perft; run in release with --ignored --nocapture for nodes per second"]
 fn perft_deep() {
-    for (variant, total, secs) in run_all(FAST_LIMIT, DEEP_LIMIT, (INVENTED_FAST_LIMIT, DEEP_LIMIT))
-    {
+    for (variant, total, secs) in run_all(
+        FAST_LIMIT,
+        DEEP_LIMIT,
+        (INVENTED_FAST_LIMIT, DEEP_LIMIT),
+        (DEFINED_FAST_LIMIT, DEEP_LIMIT),
+    ) {
         println!(
             "{variant}: total {total} nodes in {secs:.3}s: {:.1} Mnps",
             total as f64 / secs / 1e6

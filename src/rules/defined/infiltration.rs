@@ -114,6 +114,20 @@ impl Position {
                 continue;
             }
             for (from, to) in self.placements(i, us) {
+                // A placement on an empty square that a legal move of the piece reaches is
+                // written as that move, which the text then means (Cypher's `Sf0-d0`): listed
+                // once, as the move.
+                let shadowed = legal
+                    && self.board.piece_at(to).is_none()
+                    && out.iter().any(|o| {
+                        o.from == from
+                            && o.to == to
+                            && o.then.is_none()
+                            && matches!(o.special, Special::None | Special::Step)
+                    });
+                if shadowed {
+                    continue;
+                }
                 let turn = Move {
                     special: Special::Place,
                     ..Move::plain(from, to)

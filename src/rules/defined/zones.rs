@@ -486,7 +486,31 @@ impl Position {
         if !reaches(&self.board) {
             return Some(super::judge::blocked_step(name, &f, &t));
         }
+        // Whether the piece's own movement, not only one its region gives it, goes there.
+        let own_reach = || {
+            let mut hit = false;
+            destinations(
+                &c.kinds[kind].movement,
+                &self.board,
+                from,
+                us,
+                |code| code & 1 == them as u8,
+                |sq, _| hit |= sq == to,
+            );
+            hit
+        };
         Some(match bar {
+            // An entry by a movement only the piece's region gives is barred by the part
+            // `own-movement` whether or not a piece leaving opens the region (Cypher's Border
+            // knight into Court by the extended L: `knight-court-entry` before the trigger).
+            Bar::NoEntry(n) if n.opened_by.0 != 0 && !own_reach() => Step::forbids(
+                n.own_movement,
+                format!(
+                    "a piece enters the region of {} by its own movement, `{}`, and the {name} from {f} reaches {t} only as its region lets it move",
+                    n.tag.rule,
+                    c.betza(kind)
+                ),
+            ),
             Bar::NoEntry(n) => Step::forbids(
                 n.tag.rule,
                 format!(
