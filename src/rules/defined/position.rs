@@ -2896,3 +2896,17 @@ fn flip(c: &Compiled, board: &mut Board, us: Color, to: Sq, changes: &mut Change
         changes.set(board, t, code ^ 1);
     }
 }
+
+/// Plays one action `m` of `us` on `board` as [`Position::apply`] plays it, and returns the
+/// cells it changed, in order: what a definition's properties read of a turn (`properties`).
+/// Off the hot paths: only an invariant search about a turn calls it.
+pub(super) fn replay_action(
+    c: &Compiled,
+    board: &mut Board,
+    us: Color,
+    m: Move,
+) -> Vec<(Sq, u8, u8)> {
+    let mut changes = Changes::default();
+    play_one(c, board, us, m, &mut changes);
+    changes.list().copied().collect()
+}
