@@ -96,20 +96,27 @@ impl Facts {
             _ => m.to,
         };
         let changes = replay_action(c, board, us, m);
-        let (mut left, mut arrived, mut taken, mut mover_gone) = (false, false, false, false);
+        let (mut left, mut taken, mut mover_gone) = (false, false, false);
+        // What stands on `m.to` once the piece arrived there.
+        let mut arrived: Option<u8> = None;
         for (sq, old, new) in changes {
             let piece = old != cell::EMPTY && old != cell::WALL;
             if piece && new == cell::EMPTY && m.special != Special::Place {
-                let how = if sq == m.from && !left && !arrived {
+                let how = if sq == m.from && !left && arrived.is_none() {
                     left = true;
                     continue;
-                } else if sq == m.to && arrived && !mover_gone {
+                } else if sq == m.to && arrived.is_some() && !mover_gone {
                     mover_gone = true;
-                    match c.defections.is_empty() {
-                        false => How::Coup,
-                        true => How::Explosion,
+                    // The piece that arrived leaves by a coup where `defect` takes it, as it
+                    // asks; else an explosion took it.
+                    let coup = arrived
+                        .and_then(|code| c.kind_at(code))
+                        .is_some_and(|k| c.defection_of(k, us, m.to).is_some());
+                    match coup {
+                        true => How::Coup,
+                        false => How::Explosion,
                     }
-                } else if sq == victim && !arrived && !taken {
+                } else if sq == victim && arrived.is_none() && !taken {
                     taken = true;
                     How::Capture
                 } else {
@@ -133,8 +140,8 @@ impl Facts {
                     by: moving,
                 });
             }
-            if sq == m.to && new != cell::EMPTY {
-                arrived = true;
+            if sq == m.to && new != cell::EMPTY && arrived.is_none() {
+                arrived = Some(new);
             }
         }
         self.actions.push(action);
@@ -434,7 +441,7 @@ impl Ctx<'_> {
             Kind::Compare(a, _, b) => {
                 let show = |t: &Term| match t.kind {
                     TermKind::Number(_) => None,
-                    _ => Some(format!("`{}` is {}", t.text, self.term(t))),
+                    _ => Some(format!("`{}` is {}{}", t.text, self.term(t), self.items(t))),
                 };
                 let parts: Vec<String> = [show(a), show(b)].into_iter().flatten().collect();
                 format!("`{}` is false: {}", f.text, parts.join(" and "))
@@ -447,6 +454,8 @@ impl Ctx<'_> {
                     within,
                     body,
                 } => self.witness(f, domain, within, body.as_deref(), true),
+                Kind::InCheck(s) => format!("{} in check", self.subject(s)),
+                Kind::Within(place) => format!("it stands in {}", place_name(place)),
                 _ => format!("`{}` holds, against `{}`", g.text, f.text),
             },
             Kind::Quantified {
@@ -467,7 +476,82 @@ impl Ctx<'_> {
                 }
                 .why(g)
             ),
+            Kind::InCheck(s) => format!("{} not in check", self.subject(s)),
+            Kind::Within(place) => format!("it does not stand in {}", place_name(place)),
             _ => format!("`{}` is false", f.text),
+        }
+    }
+
+    /// Who `in-check` is about, with `is`: `white is`, `the king on e1 is`, `it is`.
+    fn subject(&self, s: &Subject) -> String {
+        match s {
+            Subject::Side(side) => format!("{} is", self.side(*side)),
+            Subject::On(cell) => format!(
+                "the piece on {} is",
+                self.c().geometry.square_name(crate::rules::Square::new(cell.file, cell.rank))
+            ),
+            Subject::It => "it is".to_string(),
+        }
+    }
+
+    /// The pieces a fact of the turn counts, for a message: ` (the black spy on i10, by
+    /// capture)`; empty for other numbers.
+    fn items(&self, t: &Term) -> String {
+        let c = self.c();
+        let square = |sq: Sq| c.geometry.square_name(sq.square());
+        let piece = |code: u8| {
+            let kind = c.kind_at(code).map_or("piece".to_string(), |k| c.kinds[k].name.clone());
+            format!("{} {kind}", color_of(code))
+        };
+        let how = |h: How| How::WORDS[How::ALL.iter().position(|x| *x == h).unwrap_or(0)];
+        let listed: Vec<String> = match &t.kind {
+            TermKind::Removed(..) | TermKind::Captured(..) => {
+                // The removals the term counts: those a term of one removal would count.
+                self.facts
+                    .removals
+                    .iter()
+                    .filter(|r| {
+                        let alone = Facts {
+                            actions: Vec::new(),
+                            removals: vec![**r],
+                        };
+                        Ctx {
+                            facts: &alone,
+                            ..*self
+                        }
+                        .term(t)
+                            > 0
+                    })
+                    .map(|r| format!("the {} on {}, by {}", piece(r.code), square(r.sq), how(r.how)))
+                    .collect()
+            }
+            TermKind::Did { .. } => self
+                .facts
+                .actions
+                .iter()
+                .filter(|a| {
+                    let alone = Facts {
+                        actions: vec![**a],
+                        removals: Vec::new(),
+                    };
+                    Ctx {
+                        facts: &alone,
+                        ..*self
+                    }
+                    .term(t)
+                        > 0
+                })
+                .map(|a| match (a.from, a.to) {
+                    (Some(f), Some(to)) => format!("the {} from {} to {}", piece(a.mover), square(f), square(to)),
+                    (None, Some(to)) => format!("the {} onto {}", piece(a.mover), square(to)),
+                    _ => "a pass".to_string(),
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
+        match listed.is_empty() {
+            true => String::new(),
+            false => format!(" ({})", listed.join("; ")),
         }
     }
 
@@ -494,6 +578,14 @@ impl Ctx<'_> {
             }
         }
         format!("`{}` is false", f.text)
+    }
+}
+
+/// A place as a message names it.
+fn place_name(p: &Place) -> String {
+    match p.outside {
+        true => format!("outside {}", p.name),
+        false => p.name.clone(),
     }
 }
 
