@@ -934,7 +934,9 @@ fn unspanned(mut d: Definition) -> Definition {
     d.pieces.iter_mut().for_each(|p| p.span = Span::default());
     d.options.iter_mut().for_each(|o| o.span = Span::default());
     d.rules.iter_mut().for_each(|r| r.span = Span::default());
-    d.properties.iter_mut().for_each(|p| p.span = Span::default());
+    d.properties
+        .iter_mut()
+        .for_each(|p| p.span = Span::default());
     d
 }
 
@@ -2771,19 +2773,63 @@ fn properties_are_read_into_formulas() {
 fn property_errors_point_at_the_word() {
     let prop = |body: &str| format!("{BASE}property p \"c\" {{\n  {body}\n}}\n");
     let cases = [
-        ("no Q in court", "`Q` is no piece of this definition; did you mean `K` or `P`?", "7:6"),
-        ("no pawn in cort", "`cort` is no zone or square of this definition", "7:14"),
-        ("count K = 1 and in-check", "`in-check` alone is about the piece a quantifier names, and none is named here", "7:19"),
-        ("count own K = 1", "`own` is relative to a side, and none is named here", "7:9"),
-        ("did mvoe > 0", "`mvoe` is no action; did you mean `move`?", "7:7"),
-        ("removed P by capturing = 0", "`capturing` is no way of leaving the board; did you mean `capture`?", "7:16"),
+        (
+            "no Q in court",
+            "`Q` is no piece of this definition; did you mean `K` or `P`?",
+            "7:6",
+        ),
+        (
+            "no pawn in cort",
+            "`cort` is no zone or square of this definition",
+            "7:14",
+        ),
+        (
+            "count K = 1 and in-check",
+            "`in-check` alone is about the piece a quantifier names, and none is named here",
+            "7:19",
+        ),
+        (
+            "count own K = 1",
+            "`own` is relative to a side, and none is named here",
+            "7:9",
+        ),
+        (
+            "did mvoe > 0",
+            "`mvoe` is no action; did you mean `move`?",
+            "7:7",
+        ),
+        (
+            "removed P by capturing = 0",
+            "`capturing` is no way of leaving the board; did you mean `capture`?",
+            "7:16",
+        ),
         ("(count P = 1", "the `(` here is not closed", "7:3"),
         ("count P = 1 )", "a `)` closes no `(`", "7:15"),
-        ("prisoners white = 0", "this definition keeps no `prisoners`", "7:3"),
-        ("before removed P = 0", "`removed` is about the turn, not about the position before it", "7:10"),
-        ("every K", "`every` needs what holds of each: `is` or `has` and a formula", "7:3"),
-        ("count P =", "the formula ends where a number was expected", "7:12"),
-        ("cuont P = 0", "`cuont` starts no formula or number; did you mean `count`?", "7:3"),
+        (
+            "prisoners white = 0",
+            "this definition keeps no `prisoners`",
+            "7:3",
+        ),
+        (
+            "before removed P = 0",
+            "`removed` is about the turn, not about the position before it",
+            "7:10",
+        ),
+        (
+            "every K",
+            "`every` needs what holds of each: `is` or `has` and a formula",
+            "7:3",
+        ),
+        (
+            "count P =",
+            "the formula ends where a number was expected",
+            "7:12",
+        ),
+        (
+            "cuont P = 0",
+            "`cuont` starts no formula or number; did you mean `count`?",
+            "7:3",
+        ),
         ("count P \"x\"", "a formula has no quoted words", "7:11"),
     ];
     let found: Vec<(String, String)> = cases
@@ -2804,6 +2850,9 @@ fn property_errors_point_at_the_word() {
     ));
     assert_eq!(
         (m.as_str(), loc.as_str()),
-        ("property `p` is stated twice (first at 6:1)", "test.def:9:10")
+        (
+            "property `p` is stated twice (first at 6:1)",
+            "test.def:9:10"
+        )
     );
 }

@@ -530,7 +530,12 @@ pub trait Rules: Clone + Sized {
     /// [`Rules::check_invariant`] in this position, reached from `before` by the turn `m`: an
     /// invariant about turns (a definition's step `property`) reads what `m` did. By default,
     /// this position alone.
-    fn check_invariant_after(&self, before: &Self, m: Self::Move, name: &str) -> Result<(), String> {
+    fn check_invariant_after(
+        &self,
+        before: &Self,
+        m: Self::Move,
+        name: &str,
+    ) -> Result<(), String> {
         let _ = (before, m);
         self.check_invariant(name)
     }

@@ -81,8 +81,12 @@ fn under(tag: &str, def: &str, scenario: &str) -> (String, i32) {
 #[test]
 fn each_cypher_property_breaks_when_its_rule_is_broken() {
     let court_king = {
-        let k = CYPHER_DEF.find("  id court-sanctuary").expect("court-sanctuary");
-        let at = k + CYPHER_DEF[k..].find("  pieces K\n  both zone court\n").expect("its K");
+        let k = CYPHER_DEF
+            .find("  id court-sanctuary")
+            .expect("court-sanctuary");
+        let at = k + CYPHER_DEF[k..]
+            .find("  pieces K\n  both zone court\n")
+            .expect("its K");
         format!(
             "{}  pieces K\n  both area z0-z0\n{}",
             &CYPHER_DEF[..at],

@@ -38,32 +38,9 @@ pub struct Keeps {
 
 /// The words that start or join formulas: never a piece's or a zone's name in a formula.
 const KEYWORDS: &[&str] = &[
-    "not",
-    "and",
-    "or",
-    "implies",
-    "every",
-    "some",
-    "no",
-    "is",
-    "has",
-    "before",
-    "in",
-    "on",
-    "outside",
-    "from",
-    "to",
-    "by",
-    "in-check",
-    "to-move",
-    "count",
-    "removed",
-    "captured",
-    "did",
-    "(",
-    ")",
-    "+",
-    "-",
+    "not", "and", "or", "implies", "every", "some", "no", "is", "has", "before", "in", "on",
+    "outside", "from", "to", "by", "in-check", "to-move", "count", "removed", "captured", "did",
+    "(", ")", "+", "-",
 ];
 
 /// The state keys a formula may read, yes/no ones first: (word, per side).
@@ -95,7 +72,10 @@ pub fn property(ctx: &Context, stmt: &Statement) -> Result<Property, Vec<Problem
         }
     };
     let Some(block) = stmt.block.as_ref().filter(|b| !b.statements.is_empty()) else {
-        let at = stmt.block.as_ref().map_or(stmt.span.clone(), |b| b.span.clone());
+        let at = stmt
+            .block
+            .as_ref()
+            .map_or(stmt.span.clone(), |b| b.span.clone());
         return Err(vec![Problem::new(
             format!("property `{}` states no formula", name.text),
             at,
@@ -165,10 +145,12 @@ fn formula_line(ctx: &Context, line: &Statement) -> Result<(Formula, bool), Prob
         } else {
             format!("`{}` does not continue the formula", t.text)
         };
-        return Err(Problem::new(message, t.span.clone(), "unexpected here").with_help(
-            "formulas are joined by `and`, `or` and `implies`; a comparison is `TERM OP TERM` \
+        return Err(
+            Problem::new(message, t.span.clone(), "unexpected here").with_help(
+                "formulas are joined by `and`, `or` and `implies`; a comparison is `TERM OP TERM` \
              with OP one of = != < <= > >=",
-        ));
+            ),
+        );
     }
     Ok((f, p.step))
 }
@@ -260,8 +242,10 @@ impl Parser<'_> {
 
     /// The text from token `from` to the last one read.
     fn text_from(&self, from: usize) -> String {
-        let (Some(a), Some(b)) = (self.toks.get(from), self.toks.get(self.at.max(from + 1) - 1))
-        else {
+        let (Some(a), Some(b)) = (
+            self.toks.get(from),
+            self.toks.get(self.at.max(from + 1) - 1),
+        ) else {
             return String::new();
         };
         self.ctx.src[a.span.start..b.span.end].to_string()
@@ -348,8 +332,10 @@ impl Parser<'_> {
     /// Whether the token `ahead` places on starts a number.
     fn term_follows(&self, ahead: usize) -> bool {
         self.toks.get(self.at + ahead).is_some_and(|t| {
-            matches!(t.text.as_str(), "count" | "removed" | "captured" | "did" | "before")
-                || t.text.parse::<i64>().is_ok()
+            matches!(
+                t.text.as_str(),
+                "count" | "removed" | "captured" | "did" | "before"
+            ) || t.text.parse::<i64>().is_ok()
                 || KEYS[4..].iter().any(|(k, _)| *k == t.text)
         })
     }
@@ -365,7 +351,10 @@ impl Parser<'_> {
         let (domain, bound) = if self.eat("side") {
             (Domain::Side, Bound::Side)
         } else {
-            (Domain::Pieces(self.pattern("a piece or `side`")?), Bound::Piece)
+            (
+                Domain::Pieces(self.pattern("a piece or `side`")?),
+                Bound::Piece,
+            )
         };
         let within = match self.eat("in") {
             true => Some(self.place()?),
@@ -425,7 +414,10 @@ impl Parser<'_> {
             "in-check" => {
                 let subject = if self.eat("on") {
                     Subject::On(self.square()?)
-                } else if self.peek().is_some_and(|t| SideRef::WORDS.contains(&t.text.as_str())) {
+                } else if self
+                    .peek()
+                    .is_some_and(|t| SideRef::WORDS.contains(&t.text.as_str()))
+                {
                     Subject::Side(self.side()?)
                 } else {
                     self.needs_piece(&t)?;
@@ -477,7 +469,11 @@ impl Parser<'_> {
     /// A yes/no state key and its side.
     fn flag(&mut self, t: &Tok) -> Read<Kind> {
         let (flag, kept, per_side) = match t.text.as_str() {
-            "infiltration-used" => (Flag::InfiltrationUsed, self.ctx.keeps.infiltration_used, true),
+            "infiltration-used" => (
+                Flag::InfiltrationUsed,
+                self.ctx.keeps.infiltration_used,
+                true,
+            ),
             "castling" => (Flag::Castling, self.ctx.keeps.castling, true),
             "retake" => (Flag::Retake, self.ctx.keeps.retake, false),
             _ => (Flag::EnPassant, self.ctx.keeps.en_passant, false),
@@ -527,7 +523,10 @@ impl Parser<'_> {
             return Ok(());
         }
         Err(Problem::new(
-            format!("`{}` alone is about the piece a quantifier names, and none is named here", t.text),
+            format!(
+                "`{}` alone is about the piece a quantifier names, and none is named here",
+                t.text
+            ),
             t.span.clone(),
             "of which piece?",
         )
@@ -547,7 +546,10 @@ impl Parser<'_> {
         let from = self.at;
         let first = self.atom_term()?;
         let mut parts = vec![(true, first)];
-        while let Some(plus) = self.peek().map(|t| t.text.clone()).filter(|t| t == "+" || t == "-")
+        while let Some(plus) = self
+            .peek()
+            .map(|t| t.text.clone())
+            .filter(|t| t == "+" || t == "-")
         {
             self.at += 1;
             parts.push((plus == "+", self.atom_term()?));
@@ -567,7 +569,8 @@ impl Parser<'_> {
         let kind = match t.text.as_str() {
             "count" => {
                 let pattern = self.pattern("the pieces to count")?;
-                if self.peek_is("in") && self.toks.get(self.at + 1).is_some_and(|t| t.text == "hand")
+                if self.peek_is("in")
+                    && self.toks.get(self.at + 1).is_some_and(|t| t.text == "hand")
                 {
                     self.at += 2;
                     if !self.ctx.keeps.hand {
@@ -590,7 +593,10 @@ impl Parser<'_> {
             "removed" | "captured" | "did" => {
                 if self.before {
                     return Err(Problem::new(
-                        format!("`{}` is about the turn, not about the position before it", t.text),
+                        format!(
+                            "`{}` is about the turn, not about the position before it",
+                            t.text
+                        ),
                         t.span.clone(),
                         "inside `before`",
                     ));
@@ -753,7 +759,10 @@ impl Parser<'_> {
     /// `[SIDE] KINDS`: `piece`, or letters, names and `invented` joined by `|`.
     fn pattern(&mut self, what: &str) -> Read<Pattern> {
         let mut side = None;
-        if self.peek().is_some_and(|t| SideRef::WORDS.contains(&t.text.as_str())) {
+        if self
+            .peek()
+            .is_some_and(|t| SideRef::WORDS.contains(&t.text.as_str()))
+        {
             side = Some(self.side()?);
         }
         let t = self.next(what)?;
@@ -776,8 +785,12 @@ impl Parser<'_> {
                         .chain(["invented".to_string(), "piece".to_string()])
                         .collect::<Vec<_>>();
                     let mean = did_you_mean(part, known.iter().map(String::as_str));
-                    let letters: Vec<String> =
-                        self.ctx.pieces.iter().map(|p| p.letter.to_string()).collect();
+                    let letters: Vec<String> = self
+                        .ctx
+                        .pieces
+                        .iter()
+                        .map(|p| p.letter.to_string())
+                        .collect();
                     return Err(Problem::new(
                         format!("`{part}` is no piece of this definition{mean}"),
                         span,

@@ -54,7 +54,14 @@ impl Facts {
         facts
     }
 
-    fn action(&mut self, c: &Compiled, board: &mut crate::rules::Board, us: Color, m: Move, second: bool) {
+    fn action(
+        &mut self,
+        c: &Compiled,
+        board: &mut crate::rules::Board,
+        us: Color,
+        m: Move,
+        second: bool,
+    ) {
         let moving = board.cell(m.from);
         let mut action = Action {
             acts: 0,
@@ -332,7 +339,9 @@ impl Ctx<'_> {
         };
         match s {
             Subject::Side(side) => pos.royal_attacked(self.side(*side)),
-            Subject::On(cell) => piece_checked(Sq::of(crate::rules::Square::new(cell.file, cell.rank))),
+            Subject::On(cell) => {
+                piece_checked(Sq::of(crate::rules::Square::new(cell.file, cell.rank)))
+            }
             Subject::It => match self.bound {
                 Some(Bound::Piece(sq, _)) => piece_checked(sq),
                 _ => false,
@@ -398,9 +407,10 @@ impl Ctx<'_> {
                 within,
                 body,
             } => {
-                let mut each = self.domain(domain, within).into_iter().map(|b| {
-                    body.as_ref().is_none_or(|body| self.with(b).holds(body))
-                });
+                let mut each = self
+                    .domain(domain, within)
+                    .into_iter()
+                    .map(|b| body.as_ref().is_none_or(|body| self.with(b).holds(body)));
                 match quantifier {
                     Quantifier::Every => each.all(|x| x),
                     Quantifier::Some => each.any(|x| x),
@@ -420,7 +430,10 @@ impl Ctx<'_> {
         match b {
             Bound::Side(c) => format!("for {c}"),
             Bound::Piece(sq, code) => {
-                let kind = self.c().kind_at(code).map_or("piece".to_string(), |k| self.c().kinds[k].name.clone());
+                let kind = self
+                    .c()
+                    .kind_at(code)
+                    .map_or("piece".to_string(), |k| self.c().kinds[k].name.clone());
                 format!(
                     "the {} {kind} on {}",
                     color_of(code),
@@ -488,7 +501,9 @@ impl Ctx<'_> {
             Subject::Side(side) => format!("{} is", self.side(*side)),
             Subject::On(cell) => format!(
                 "the piece on {} is",
-                self.c().geometry.square_name(crate::rules::Square::new(cell.file, cell.rank))
+                self.c()
+                    .geometry
+                    .square_name(crate::rules::Square::new(cell.file, cell.rank))
             ),
             Subject::It => "it is".to_string(),
         }
@@ -500,7 +515,9 @@ impl Ctx<'_> {
         let c = self.c();
         let square = |sq: Sq| c.geometry.square_name(sq.square());
         let piece = |code: u8| {
-            let kind = c.kind_at(code).map_or("piece".to_string(), |k| c.kinds[k].name.clone());
+            let kind = c
+                .kind_at(code)
+                .map_or("piece".to_string(), |k| c.kinds[k].name.clone());
             format!("{} {kind}", color_of(code))
         };
         let how = |h: How| How::WORDS[How::ALL.iter().position(|x| *x == h).unwrap_or(0)];
@@ -522,7 +539,14 @@ impl Ctx<'_> {
                         .term(t)
                             > 0
                     })
-                    .map(|r| format!("the {} on {}, by {}", piece(r.code), square(r.sq), how(r.how)))
+                    .map(|r| {
+                        format!(
+                            "the {} on {}, by {}",
+                            piece(r.code),
+                            square(r.sq),
+                            how(r.how)
+                        )
+                    })
                     .collect()
             }
             TermKind::Did { .. } => self
@@ -542,7 +566,12 @@ impl Ctx<'_> {
                         > 0
                 })
                 .map(|a| match (a.from, a.to) {
-                    (Some(f), Some(to)) => format!("the {} from {} to {}", piece(a.mover), square(f), square(to)),
+                    (Some(f), Some(to)) => format!(
+                        "the {} from {} to {}",
+                        piece(a.mover),
+                        square(f),
+                        square(to)
+                    ),
                     (None, Some(to)) => format!("the {} onto {}", piece(a.mover), square(to)),
                     _ => "a pass".to_string(),
                 })
@@ -593,7 +622,12 @@ impl Position {
     /// Checks property `p` in this position, reached from `before` by a turn whose `facts` are
     /// given (`before` is this position itself, and the facts empty, where no turn reached
     /// it): `Err` quotes the clause and says what broke.
-    pub(super) fn property(&self, p: &Property, before: &Position, facts: &Facts) -> Result<(), String> {
+    pub(super) fn property(
+        &self,
+        p: &Property,
+        before: &Position,
+        facts: &Facts,
+    ) -> Result<(), String> {
         let ctx = Ctx {
             pos: self,
             now: self,
