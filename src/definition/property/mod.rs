@@ -36,9 +36,9 @@ pub enum Kind {
     Or(Vec<Formula>),
     Implies(Box<Formula>, Box<Formula>),
     /// `TERM OP TERM`.
-    Compare(Term, Cmp, Term),
+    Compare(Box<Term>, Cmp, Box<Term>),
     /// A count standing alone: it is not zero.
-    Nonzero(Term),
+    Nonzero(Box<Term>),
     /// `in-check SIDE`, `in-check on SQUARE`, or `in-check` of the piece a quantifier names.
     InCheck(Subject),
     /// `to-move SIDE`: that side is to move.

@@ -405,7 +405,7 @@ impl Parser<'_> {
                         if at.start == self.end {
                             "the end of the line".to_string()
                         } else {
-                            format!("`{}`", self.ctx.src[at].to_string())
+                            format!("`{}`", &self.ctx.src[at])
                         }
                     )));
                 }
@@ -457,11 +457,14 @@ impl Parser<'_> {
                     .peek()
                     .and_then(|t| Cmp::WORDS.iter().position(|w| *w == t.text))
                 else {
-                    return Ok(self.node(from, Kind::Nonzero(left)));
+                    return Ok(self.node(from, Kind::Nonzero(Box::new(left))));
                 };
                 self.at += 1;
                 let right = self.term()?;
-                Ok(self.node(from, Kind::Compare(left, Cmp::ALL[k], right)))
+                Ok(self.node(
+                    from,
+                    Kind::Compare(Box::new(left), Cmp::ALL[k], Box::new(right)),
+                ))
             }
         }
     }
