@@ -2897,9 +2897,12 @@ fn flip(c: &Compiled, board: &mut Board, us: Color, to: Sq, changes: &mut Change
     }
 }
 
-/// Plays one action `m` of `us` on `board` as [`Position::apply`] plays it, and returns the
-/// cells it changed, in order: what a definition's properties read of a turn (`properties`).
-/// Off the hot paths: only an invariant search about a turn calls it.
+/// Plays one action `m` of `us` (a move without a second action) on `board` as
+/// [`Position::apply`] plays it, and returns the cells it changed, in order: what a
+/// definition's properties read of a turn (`properties`). Off the hot paths: only an invariant
+/// search about a turn calls it, through `play_on`, so `play_one` keeps its callers.
+#[cold]
+#[inline(never)]
 pub(super) fn replay_action(
     c: &Compiled,
     board: &mut Board,
@@ -2907,6 +2910,6 @@ pub(super) fn replay_action(
     m: Move,
 ) -> Vec<(Sq, u8, u8)> {
     let mut changes = Changes::default();
-    play_one(c, board, us, m, &mut changes);
+    play_on(c, board, us, Move { then: None, ..m }, &mut changes);
     changes.list().copied().collect()
 }
