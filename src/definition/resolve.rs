@@ -838,9 +838,10 @@ impl<'a> Resolver<'a> {
                     Some(v) => Key::Words(v.text.clone()),
                     None => Key::Other(src, k),
                 },
+                // A malformed one is still a property: its reader says what is wrong.
                 "property" => match stmt.values.first() {
-                    Some(v) if !v.quoted => Key::Property(v.text.clone()),
-                    _ => Key::Other(src, k),
+                    Some(v) => Key::Property(v.text.clone()),
+                    None => Key::Other(src, k),
                 },
                 h if COMPONENTS.contains(&h) => {
                     let id = rule_id(stmt);

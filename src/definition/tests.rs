@@ -2856,3 +2856,34 @@ fn property_errors_point_at_the_word() {
         )
     );
 }
+
+/// A child inherits its parent's properties, replaces one by writing its name again and drops
+/// one with `without property`.
+#[test]
+fn properties_are_inherited_replaced_and_dropped() {
+    let parent = format!(
+        "{BASE}property a \"a\" {{\n  count K = 2\n}}\nproperty b \"b\" {{\n  count P = 0\n}}\n"
+    );
+    let load = loader(&[("parent", parent.as_str())]);
+    let child = "variant child\nfrom parent\nproperty a \"a again\" {\n  count K >= 1\n}\n\
+                 without property b\n";
+    let d = parse("child.def", child, &load).unwrap_or_else(|e| panic!("{e}"));
+    let names: Vec<(&str, &str)> = d
+        .properties
+        .iter()
+        .map(|p| (p.name.as_str(), p.clause.as_str()))
+        .collect();
+    assert_eq!(names, [("a", "a again")]);
+    let e = parse(
+        "child.def",
+        "variant child\nfrom parent\nwithout property c\n",
+        &load,
+    )
+    .expect_err("no property c");
+    assert_eq!(
+        e.messages(),
+        ["there is no inherited property `c` to drop; did you mean `a` or `b`?"]
+    );
+    let (m, _) = one_error(&format!("{BASE}property \"p\" \"c\" {{\n  no P\n}}\n"));
+    assert_eq!(m, "`property` takes a name and a clause in quotes");
+}
