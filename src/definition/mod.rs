@@ -18,6 +18,7 @@ pub mod layout;
 pub mod load;
 pub mod model;
 pub mod parse;
+pub mod property;
 pub mod resolve;
 pub mod syntax;
 #[cfg(test)]

@@ -99,6 +99,8 @@ pub struct Definition {
     pub rules: Vec<Rule>,
     /// The designer's words for rules the engine applies (`rule not-your-turn "..."`).
     pub words: Vec<Words>,
+    /// Its own invariants (`property`), in the order written.
+    pub properties: Vec<super::property::Property>,
 }
 
 /// The words of an engine rule: its clause, and where it comes from.

@@ -63,7 +63,7 @@ fn identity(name: &str) -> String {
 /// The statements a definition's top level may hold (components aside).
 pub const STATEMENTS: &[&str] = &[
     "variant", "from", "title", "source", "board", "holes", "piece", "without", "start", "fen",
-    "option",
+    "option", "property",
 ];
 
 /// The component names, as [`Component::name`] gives them.
@@ -487,6 +487,8 @@ enum Key {
     Option(String),
     /// `rule ID "clause"`: the words of one of the engine's rules.
     Words(String),
+    /// `property NAME "clause" { ... }`: one of the definition's own invariants.
+    Property(String),
     Rule(String),
     /// A further statement of the rule of that id (its `n`-th, from 1): one rule written in
     /// several components of one kind.
@@ -836,6 +838,11 @@ impl<'a> Resolver<'a> {
                     Some(v) => Key::Words(v.text.clone()),
                     None => Key::Other(src, k),
                 },
+                // A malformed one is still a property: its reader says what is wrong.
+                "property" => match stmt.values.first() {
+                    Some(v) => Key::Property(v.text.clone()),
+                    None => Key::Other(src, k),
+                },
                 h if COMPONENTS.contains(&h) => {
                     let id = rule_id(stmt);
                     match written.get_mut(&id) {
@@ -873,6 +880,12 @@ impl<'a> Resolver<'a> {
                             stmt.values[0].span.clone(),
                             "given again",
                         ),
+                        Key::Property(name) => Problem::new(
+                            format!("property `{name}` is stated twice (first at {at})"),
+                            stmt.values[0].span.clone(),
+                            "stated again",
+                        )
+                        .with_help("each property has a name of its own"),
                         Key::Rule(id) => Problem::new(
                             format!("rule id `{id}` is used twice (first at {at})"),
                             stmt.head.span.clone(),
@@ -915,14 +928,15 @@ impl<'a> Resolver<'a> {
         index: &mut HashMap<Key, usize>,
         has_parent: bool,
     ) {
-        let usage = "write `without piece <letter>`, `without option <name>` or \
-                     `without <rule-id>`";
+        let usage = "write `without piece <letter>`, `without option <name>`, \
+                     `without property <name>` or `without <rule-id>`";
         if stmt.block.is_some() {
             self.no_block(src, stmt);
         }
         let (key, value, what) = match stmt.values.as_slice() {
             [kind, v] if kind.text == "piece" => (Key::Piece(v.text.clone()), v, "piece"),
             [kind, v] if kind.text == "option" => (Key::Option(v.text.clone()), v, "option"),
+            [kind, v] if kind.text == "property" => (Key::Property(v.text.clone()), v, "property"),
             [v] => (Key::Rule(v.text.clone()), v, "rule"),
             _ => {
                 self.fail_help(
@@ -969,7 +983,9 @@ impl<'a> Resolver<'a> {
             .iter()
             .flatten()
             .filter_map(|i| match (&i.key, what) {
-                (Key::Piece(l), "piece") | (Key::Option(l), "option") => Some(l.clone()),
+                (Key::Piece(l), "piece")
+                | (Key::Option(l), "option")
+                | (Key::Property(l), "property") => Some(l.clone()),
                 (Key::Rule(l), "rule") => Some(l.clone()),
                 _ => None,
             })
@@ -1074,6 +1090,12 @@ impl<'a> Resolver<'a> {
                 words.push(w);
             }
         }
+        let mut properties = Vec::new();
+        for item in items.iter().filter(|i| matches!(i.key, Key::Property(_))) {
+            if let Some(p) = self.property(item, &board, &rules) {
+                properties.push(p);
+            }
+        }
         let layout = match find(Key::Fen) {
             Some(item) => Some(self.layout(item, &rules)?),
             None => None,
@@ -1108,7 +1130,51 @@ impl<'a> Resolver<'a> {
             options,
             rules,
             words,
+            properties,
         })
+    }
+
+    /// `property NAME "CLAUSE" { FORMULA... }`, read by [`super::property::read`] against the
+    /// pieces, zones and state the definition has.
+    fn property(
+        &mut self,
+        item: &Item,
+        board: &BoardInfo,
+        rules: &[Rule],
+    ) -> Option<super::property::Property> {
+        use super::property::read::{property, Context, Keeps};
+        let has = |f: &dyn Fn(&Component) -> bool| rules.iter().any(|r| f(&r.component));
+        let keeps = Keeps {
+            prisoners: has(&|c| matches!(c, Component::Prisoners { .. })),
+            infiltration_used: has(&|c| matches!(c, Component::Infiltration { once: true, .. })),
+            castling: has(&|c| matches!(c, Component::Castling { .. })),
+            retake: has(&|c| matches!(c, Component::Retake { .. })),
+            check_count: has(&|c| matches!(c, Component::CheckCount { .. })),
+            en_passant: has(&|c| matches!(c, Component::EnPassant { .. })),
+            hand: rules.iter().any(|r| r.component.gives_hands()),
+        };
+        let src = item.src;
+        let text = self.sources[src].text.clone();
+        let ctx = Context {
+            src: &text,
+            geometry: &board.geometry,
+            holes: board.holes,
+            pieces: board.pieces,
+            zones: &self.zones,
+            keeps,
+        };
+        match property(&ctx, &item.stmt) {
+            Ok(mut p) => {
+                p.span = self.model_span(src, &item.stmt.span);
+                Some(p)
+            }
+            Err(problems) => {
+                for p in problems {
+                    self.error(src, p);
+                }
+                None
+            }
+        }
     }
 
     /// `rule ID "CLAUSE" ["SOURCE"]`: the designer's words for a rule the engine applies to

@@ -934,6 +934,9 @@ fn unspanned(mut d: Definition) -> Definition {
     d.pieces.iter_mut().for_each(|p| p.span = Span::default());
     d.options.iter_mut().for_each(|o| o.span = Span::default());
     d.rules.iter_mut().for_each(|r| r.span = Span::default());
+    d.properties
+        .iter_mut()
+        .for_each(|p| p.span = Span::default());
     d
 }
 
@@ -2727,4 +2730,160 @@ fn invented_words_and_piece_ids() {
             "test.def:7:6"
         )
     );
+}
+
+/// A `property` is read into formulas, each name resolved: the zones, squares, pieces, sides
+/// and state keys of the definition; a line that reads the turn makes it a step property.
+#[test]
+fn properties_are_read_into_formulas() {
+    use super::property::{Kind, Quantifier};
+    let text = format!(
+        "{BASE}zone {{\n  clause \"z\"\n  name back\n  white ranks 1\n  black ranks 8\n}}\n\
+         property no-pawn-home \"no pawn on its back rank\" {{\n  no P in back\n}}\n\
+         property kept \"captures only\" {{\n  count piece = before count piece - removed piece\n  \
+         every white K is not in-check or to-move white\n}}\n"
+    );
+    let d = read(&text).unwrap_or_else(|e| panic!("{e}"));
+    let [home, kept] = d.properties.as_slice() else {
+        panic!("two properties: {:?}", d.properties);
+    };
+    assert_eq!((home.name.as_str(), home.step), ("no-pawn-home", false));
+    assert_eq!(home.clause, "no pawn on its back rank");
+    let Kind::Quantified {
+        quantifier: Quantifier::No,
+        within: Some(place),
+        ..
+    } = &home.lines[0].kind
+    else {
+        panic!("{:?}", home.lines[0]);
+    };
+    assert_eq!(place.cells[0].len(), 8);
+    assert!(place.cells[0].iter().all(|c| c.rank == 0));
+    assert!(place.cells[1].iter().all(|c| c.rank == 7));
+    assert!(kept.step, "`before` and `removed` read the turn");
+    assert_eq!(kept.lines.len(), 2);
+    assert_eq!(
+        kept.lines[1].text,
+        "every white K is not in-check or to-move white"
+    );
+}
+
+/// Every error of a formula is at its word, with the names valid there.
+#[test]
+fn property_errors_point_at_the_word() {
+    let prop = |body: &str| format!("{BASE}property p \"c\" {{\n  {body}\n}}\n");
+    let cases = [
+        (
+            "no Q in court",
+            "`Q` is no piece of this definition; did you mean `K` or `P`?",
+            "7:6",
+        ),
+        (
+            "no pawn in cort",
+            "`cort` is no zone or square of this definition",
+            "7:14",
+        ),
+        (
+            "count K = 1 and in-check",
+            "`in-check` alone is about the piece a quantifier names, and none is named here",
+            "7:19",
+        ),
+        (
+            "count own K = 1",
+            "`own` is relative to a side, and none is named here",
+            "7:9",
+        ),
+        (
+            "did mvoe > 0",
+            "`mvoe` is no action; did you mean `move`?",
+            "7:7",
+        ),
+        (
+            "removed P by capturing = 0",
+            "`capturing` is no way of leaving the board; did you mean `capture`?",
+            "7:16",
+        ),
+        ("(count P = 1", "the `(` here is not closed", "7:3"),
+        ("count P = 1 )", "a `)` closes no `(`", "7:15"),
+        (
+            "prisoners white = 0",
+            "this definition keeps no `prisoners`",
+            "7:3",
+        ),
+        (
+            "before removed P = 0",
+            "`removed` is about the turn, not about the position before it",
+            "7:10",
+        ),
+        (
+            "every K",
+            "`every` needs what holds of each: `is` or `has` and a formula",
+            "7:3",
+        ),
+        (
+            "count P =",
+            "the formula ends where a number was expected",
+            "7:12",
+        ),
+        (
+            "cuont P = 0",
+            "`cuont` starts no formula or number; did you mean `count`?",
+            "7:3",
+        ),
+        ("count P \"x\"", "a formula has no quoted words", "7:11"),
+    ];
+    let found: Vec<(String, String)> = cases
+        .iter()
+        .map(|(body, _, _)| one_error(&prop(body)))
+        .collect();
+    let wanted: Vec<(String, String)> = cases
+        .iter()
+        .map(|(_, m, at)| (m.to_string(), format!("test.def:{at}")))
+        .collect();
+    assert_eq!(found, wanted);
+    let (m, _) = one_error(&format!("{BASE}property p {{\n  no P\n}}\n"));
+    assert_eq!(m, "`property` takes a name and a clause in quotes");
+    let (m, _) = one_error(&format!("{BASE}property p \"c\"\n"));
+    assert_eq!(m, "property `p` states no formula");
+    let (m, loc) = one_error(&format!(
+        "{BASE}property p \"c\" {{\n  no P\n}}\nproperty p \"d\" {{\n  no K\n}}\n"
+    ));
+    assert_eq!(
+        (m.as_str(), loc.as_str()),
+        (
+            "property `p` is stated twice (first at 6:1)",
+            "test.def:9:10"
+        )
+    );
+}
+
+/// A child inherits its parent's properties, replaces one by writing its name again and drops
+/// one with `without property`.
+#[test]
+fn properties_are_inherited_replaced_and_dropped() {
+    let parent = format!(
+        "{BASE}property a \"a\" {{\n  count K = 2\n}}\nproperty b \"b\" {{\n  count P = 0\n}}\n"
+    );
+    let load = loader(&[("parent", parent.as_str())]);
+    let child = "variant child\nfrom parent\nproperty a \"a again\" {\n  count K >= 1\n}\n\
+                 without property b\n";
+    let d = parse("child.def", child, &load).unwrap_or_else(|e| panic!("{e}"));
+    let names: Vec<(&str, &str)> = d
+        .properties
+        .iter()
+        .map(|p| (p.name.as_str(), p.clause.as_str()))
+        .collect();
+    assert_eq!(names, [("a", "a again")]);
+    let e = parse(
+        "child.def",
+        "variant child\nfrom parent\nwithout property c\n",
+        &load,
+    )
+    .expect_err("no property c");
+    assert_eq!(
+        e.messages(),
+        ["there is no inherited property `c` to drop; did you mean `a` or `b`?"]
+    );
+    let (m, _) = one_error(&format!("{BASE}property \"p\" \"c\" {{\n  no P\n}}\n"));
+    assert_eq!(m, "`property` takes a name and a clause in quotes");
 }

@@ -641,7 +641,7 @@ pub(crate) fn invariant_search<R: Rules, S: Spend>(
         let mut next = pos.clone();
         next.play(m);
         path.push(m);
-        if let Err(broken) = next.check_invariant(name) {
+        if let Err(broken) = next.check_invariant_after(pos, m, name) {
             return Ok(Some(broken));
         }
         history.push(next.repetition_key());

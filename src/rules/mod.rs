@@ -527,6 +527,19 @@ pub trait Rules: Clone + Sized {
     /// position; the error says what broke.
     fn check_invariant(&self, name: &str) -> Result<(), String>;
 
+    /// [`Rules::check_invariant`] in this position, reached from `before` by the turn `m`: an
+    /// invariant about turns (a definition's step `property`) reads what `m` did. By default,
+    /// this position alone.
+    fn check_invariant_after(
+        &self,
+        before: &Self,
+        m: Self::Move,
+        name: &str,
+    ) -> Result<(), String> {
+        let _ = (before, m);
+        self.check_invariant(name)
+    }
+
     /// The names of the zones a square can be in; empty where the variant has none.
     fn zones() -> &'static [&'static str] {
         Self::info().zones

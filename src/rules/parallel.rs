@@ -109,7 +109,7 @@ fn walk<R: Rules, S: Spend, E: From<Stop>>(
         next.play(m);
         path.push(m);
         if let Some(name) = invariant {
-            if let Err(what) = next.check_invariant(name) {
+            if let Err(what) = next.check_invariant_after(pos, m, name) {
                 visit(Leaf::Broken { path, what })?;
                 return Ok(ControlFlow::Break(()));
             }

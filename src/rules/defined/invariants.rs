@@ -3,7 +3,8 @@
 //! reaches keeps them. They are claims to test, so a definition whose rules break one is
 //! exactly what the search should find.
 
-use super::position::Position;
+use super::position::{Move, Position};
+use super::properties::Facts;
 use crate::definition::model::{Component, Safety};
 use crate::definition::Definition;
 use crate::rules::{Color, InvariantDef};
@@ -16,6 +17,8 @@ enum Claim {
     /// No piece of the pawn kind with this letter stands on the first or last rank.
     NoneOnBackRank(char),
     CastlingConsistent,
+    /// The definition's own `property` of this index.
+    Property(usize),
 }
 
 /// The invariants of `def`, by name, with what each checks.
@@ -55,6 +58,11 @@ fn all(def: &Definition) -> Vec<(String, String, Claim)> {
             Claim::CastlingConsistent,
         ));
     }
+    // A property named as a generic invariant states it in the definition's own words.
+    for (k, p) in def.properties.iter().enumerate() {
+        out.retain(|(name, _, _)| *name != p.name);
+        out.push((p.name.clone(), p.clause.clone(), Claim::Property(k)));
+    }
     out
 }
 
@@ -70,6 +78,15 @@ pub fn catalogue(def: &Definition) -> Vec<InvariantDef> {
 }
 
 impl Position {
+    /// Checks invariant `name` in this position, reached from `before` by the turn `m`: a
+    /// property about turns reads what `m` did; every other invariant this position alone.
+    pub fn invariant_after(&self, before: &Position, m: Move, name: &str) -> Result<(), String> {
+        match self.c.def.properties.iter().find(|p| p.name == name) {
+            Some(p) if p.step => self.property(p, before, &Facts::of(before, m)),
+            _ => self.invariant(name),
+        }
+    }
+
     /// Checks invariant `name` in this position: `Err` says how it is broken.
     pub fn invariant(&self, name: &str) -> Result<(), String> {
         let Some((_, _, check)) = all(&self.c.def).into_iter().find(|(n, _, _)| n == name) else {
@@ -134,6 +151,8 @@ impl Position {
                 Ok(())
             }
             Claim::CastlingConsistent => self.castling_consistent(),
+            // No turn reached the position as far as this check knows: the turn did nothing.
+            Claim::Property(k) => self.property(&c.def.properties[k], self, &Facts::default()),
         }
     }
 

@@ -21,6 +21,7 @@ mod infiltration;
 mod invariants;
 mod judge;
 mod position;
+mod properties;
 mod registry;
 mod retake;
 #[cfg(test)]
@@ -1231,5 +1232,9 @@ impl Rules for Position {
 
     fn check_invariant(&self, name: &str) -> Result<(), String> {
         self.invariant(name)
+    }
+
+    fn check_invariant_after(&self, before: &Self, m: Move, name: &str) -> Result<(), String> {
+        self.invariant_after(before, m, name)
     }
 }

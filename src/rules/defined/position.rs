@@ -3027,3 +3027,20 @@ fn flip(c: &Compiled, board: &mut Board, us: Color, to: Sq, changes: &mut Change
         changes.set(board, t, code ^ 1);
     }
 }
+
+/// Plays one action `m` of `us` (a move without a second action) on `board` as
+/// [`Position::apply`] plays it, and returns the cells it changed, in order: what a
+/// definition's properties read of a turn (`properties`). Off the hot paths: only an invariant
+/// search about a turn calls it, through `play_on`, so `play_one` keeps its callers.
+#[cold]
+#[inline(never)]
+pub(super) fn replay_action(
+    c: &Compiled,
+    board: &mut Board,
+    us: Color,
+    m: Move,
+) -> Vec<(Sq, u8, u8)> {
+    let mut changes = Changes::default();
+    play_on(c, board, us, Move { then: None, ..m }, &mut changes);
+    changes.list().copied().collect()
+}
