@@ -38,6 +38,15 @@ fn coup_row(turn: &Turn, color: Color) -> bool {
         if legs.last().is_some_and(|l| l.to.rank == row))
 }
 
+/// The texts of `x` that `y` does not have, joined by spaces.
+fn only(x: &[String], y: &[String]) -> String {
+    x.iter()
+        .filter(|t| !y.contains(t))
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// The legal turns of `pos` but the coup-row pawn moves, as texts in each engine's own
 /// coordinates: the definition names Cypher's squares as the built-in does (its `board`
 /// block), so the texts compare as they stand.
@@ -228,13 +237,6 @@ fn agree(placement: &str, side: &str, refusals_too: bool, tally: &mut Tally) -> 
     .expect("a placement the built-in reads");
     let (a, b) = (texts(&built_in), texts(&defined));
     if a != b {
-        let only = |x: &[String], y: &[String]| {
-            x.iter()
-                .filter(|t| !y.contains(t))
-                .cloned()
-                .collect::<Vec<_>>()
-                .join(" ")
-        };
         tally.failures.push(format!(
             "{fen}: built-in only [{}], definition only [{}]",
             only(&a, &b),
@@ -631,13 +633,6 @@ fn kings_and_spies_agree(reading: Option<(&str, &str)>, games: usize) -> Tallies
             let (a, b) = (texts(&built_in), texts(&defined));
             compared += 1;
             if a != b {
-                let only = |x: &[String], y: &[String]| {
-                    x.iter()
-                        .filter(|t| !y.contains(t))
-                        .cloned()
-                        .collect::<Vec<_>>()
-                        .join(" ")
-                };
                 failures.push(format!(
                     "{fen}: built-in only [{}], definition only [{}]",
                     only(&a, &b),
@@ -737,13 +732,7 @@ const FULL_START: &str =
 
 /// `variants/cypher.def` registered, and bound to the running thread while the guard lives.
 fn full_definition() -> super::Bound {
-    let load = |name: &str| {
-        crate::definition::load::bundled(name)
-            .map(|t| (name.to_string(), t.to_string()))
-            .ok_or_else(|| format!("no definition named `{name}`"))
-    };
-    let text = include_str!("../../../variants/cypher.def");
-    let def = crate::definition::parse("cypher.def", text, &load).unwrap_or_else(|e| panic!("{e}"));
+    let def = super::tests::bundled_cypher();
     let crate::rules::Variant::Defined(id) = super::register(def).expect("registered") else {
         panic!("a definition");
     };
@@ -1075,13 +1064,6 @@ fn compare_full(
     );
     let (a, b) = (turn_texts(bl.turns()), turn_texts(dl.turns()));
     if a != b {
-        let only = |x: &[String], y: &[String]| {
-            x.iter()
-                .filter(|t| !y.contains(t))
-                .cloned()
-                .collect::<Vec<_>>()
-                .join(" ")
-        };
         tally.differ(
             setting,
             &fen,

@@ -1733,8 +1733,10 @@ impl Position {
             }
         }
         // The pieces the contact components look at, found once for the three questions.
-        let spots = (!c.contacts.is_empty())
-            .then(|| seen.spots.unwrap_or_else(|| super::contact::Spots::of(c, board)));
+        let spots = (!c.contacts.is_empty()).then(|| {
+            seen.spots
+                .unwrap_or_else(|| super::contact::Spots::of(c, board))
+        });
         if let Some(spots) = &spots {
             if let Some(k) = self.contact_refusal(m, board, spots, true) {
                 return Some(Forbid::Contact(k));
@@ -2514,7 +2516,12 @@ fn attacked_by_region(c: &Compiled, board: &Board, target: Sq, by: Color) -> boo
             hit
         };
         // A leaper attacks from the squares its leaps lead back to, and from no other.
-        let hit = if rm.movement.atoms.iter().all(|a| matches!(a.reach, Reach::Leap)) {
+        let hit = if rm
+            .movement
+            .atoms
+            .iter()
+            .all(|a| matches!(a.reach, Reach::Leap))
+        {
             rm.movement
                 .atoms
                 .iter()
@@ -2656,7 +2663,9 @@ impl Tester {
             let kinds = c.transparent.iter().fold(0, |acc, t| acc | t.1 .0);
             let mut set = SqSet::default();
             for &sq in &c.squares {
-                if c.kind_at(pos.board.cell(sq)).is_some_and(|k| kinds >> k & 1 != 0) {
+                if c.kind_at(pos.board.cell(sq))
+                    .is_some_and(|k| kinds >> k & 1 != 0)
+                {
                     set.add(sq);
                 }
             }

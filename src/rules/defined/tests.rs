@@ -628,19 +628,24 @@ fn every_saved_version_of_a_definition_is_its_own_variant() {
     assert_eq!(first_moves(ids[1499]), 19);
 }
 
-/// The engine's rules that `rule ID "clause"` may give words (`ENGINE_RULES`) are the ones
-/// every catalogue has besides its pieces' and components' rules: none is left out of the
-/// statement, and none it accepts is missing from the catalogue, where its words would be lost.
-#[test]
-fn the_engine_rules_a_definition_may_word_are_its_catalogues() {
-    use crate::definition::resolve::ENGINE_RULES;
+/// `variants/cypher.def`, read as the bundled definitions are.
+pub(super) fn bundled_cypher() -> crate::definition::Definition {
     let load = |name: &str| {
         crate::definition::load::bundled(name)
             .map(|t| (name.to_string(), t.to_string()))
             .ok_or_else(|| format!("no definition named `{name}`"))
     };
     let text = include_str!("../../../variants/cypher.def");
-    let def = crate::definition::parse("cypher.def", text, &load).unwrap_or_else(|e| panic!("{e}"));
+    crate::definition::parse("cypher.def", text, &load).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// The engine's rules that `rule ID "clause"` may give words (`ENGINE_RULES`) are the ones
+/// every catalogue has besides its pieces' and components' rules: none is left out of the
+/// statement, and none it accepts is missing from the catalogue, where its words would be lost.
+#[test]
+fn the_engine_rules_a_definition_may_word_are_its_catalogues() {
+    use crate::definition::resolve::ENGINE_RULES;
+    let def = bundled_cypher();
     assert!(def
         .rules
         .iter()
