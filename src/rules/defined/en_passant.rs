@@ -38,6 +38,7 @@ pub struct EnPassant {
 impl Position {
     /// The double steps of the piece of `kind` on `from`: straight forward over empty
     /// squares, or the component's own move.
+    #[inline]
     pub(super) fn double_steps(&self, out: &mut Vec<Move>, kind: usize, from: Sq) {
         let (c, us) = (self.c, self.turn);
         for ds in &c.double_steps {
@@ -71,6 +72,7 @@ impl Position {
 
     /// The en passant captures of the piece of `kind` on `from`, onto the squares the last
     /// move passed.
+    #[inline]
     pub(super) fn en_passant_captures(&self, out: &mut Vec<Move>, kind: usize, from: Sq) {
         let (c, us) = (self.c, self.turn);
         if let (Some(ep), Some(victim)) = (&c.en_passant, self.ep_victim) {

@@ -139,6 +139,7 @@ impl Move {
         })
     }
 
+    #[inline]
     pub fn promotion(self) -> Option<usize> {
         (self.promo > 0).then(|| self.promo as usize - 1)
     }
@@ -160,6 +161,7 @@ impl Move {
     }
 
     /// The kind a drop puts down.
+    #[inline]
     pub fn dropped(self) -> Option<usize> {
         match self.special {
             Special::Drop { kind } => Some(kind as usize),
@@ -844,6 +846,7 @@ impl Position {
     /// The moves of the piece of `kind` of the side to move on `from`, by its movement and
     /// what the components add to or take from it there (the part of [`Self::generate`]
     /// that is one piece's).
+    #[inline]
     pub(super) fn piece_moves(&self, out: &mut Vec<Move>, kind: usize, from: Sq) {
         let c = self.c;
         let us = self.turn;
@@ -2717,9 +2720,11 @@ impl Tester {
                 return None;
             }
             // `None` where a hopper could be screened: then any move may open an attack.
-            shields.extend(
-                table.screens_through(&pos.board, royal, |sq| transparent_at(c, &pos.board, sq))?,
-            );
+            shields.extend(if c.transparent.is_empty() {
+                table.screens(&pos.board, royal)?
+            } else {
+                table.screens_through(&pos.board, royal, |sq| transparent_at(c, &pos.board, sq))?
+            });
         }
         Some(shields)
     }
