@@ -6,8 +6,8 @@
 //! under the defaults, each option flipped alone and 200 random settings, on games from the
 //! start and random FENs with every state field, the same legal turns, check, outcome, FEN and
 //! outcome after each played turn, and refusal of written turns neither engine allows. Its
-//! known differences (a set-up the built-in alone refuses, four wordings of a refusal, a
-//! coup's bare King beside a flip) are counted and printed apart, each named where it is
+//! known differences (a set-up the built-in alone refuses, four wordings of a refusal) are
+//! counted and printed apart, each named where it is
 //! tolerated; any other fails it. A long version is ignored: run it in release with
 //! `cargo test --release --lib cypher_agreement -- --ignored --nocapture`.
 //!
@@ -893,24 +893,6 @@ struct FullTally {
     known: std::collections::BTreeMap<String, (usize, String)>,
 }
 
-/// Whether the outcomes `want` (the built-in's) and `got` (the definition's) of one turn
-/// differ only as the definition is known to decide them (reported, to be fixed in
-/// `Position::decided`): a coup that bares the King ends the game there for the definition
-/// before any flip the same turn makes, where the built-in ranks the mover's flips of the
-/// opponent before the coup's and lets the mover's own flip (a loss) count first under
-/// `win-and-loss = loss`.
-fn known_ending(want: Out, got: Out) -> Option<String> {
-    let (Some(w), Some(g)) = (want, got) else {
-        return None;
-    };
-    (w != g && g.2 == "coup-bare-king" && w.1 == Reason::Flip).then(|| {
-        format!(
-            "a coup's bare King beside a flip: built-in {}, definition coup-bare-king",
-            w.2
-        )
-    })
-}
-
 /// Whether the refusals `want` (the built-in's) and `got` (the definition's) of `text` differ
 /// only as the definition's judge is known to word them (reported, to be fixed in
 /// `judge.rs`): a pawn's move its movements do not reach is named by the built-in
@@ -1111,15 +1093,6 @@ fn compare_full(
         out_of(built_in.outcome_with(!bl.is_empty())),
         out_of(defined.outcome_with(!dl.is_empty())),
     );
-    if let Some(kind) = known_ending(ob, od) {
-        tally.known(
-            setting,
-            &fen,
-            kind,
-            format!("built-in {ob:?}, definition {od:?}"),
-        );
-        return false;
-    }
     if ob != od {
         tally.differ(
             setting,
@@ -1164,14 +1137,7 @@ fn compare_full(
             // Decided by the turn itself (a flip, a coup, an infiltration), not by mate.
             (out_of(nb.outcome_with(true)), out_of(nd.outcome_with(true)))
         };
-        if let Some(kind) = known_ending(ob, od) {
-            tally.known(
-                setting,
-                &fen,
-                kind,
-                format!("after {}: outcome built-in {ob:?}, definition {od:?}", a[i]),
-            );
-        } else if ob != od {
+        if ob != od {
             tally.differ(
                 setting,
                 &fen,

@@ -1733,8 +1733,10 @@ impl Position {
             }
         }
         // The pieces the contact components look at, found once for the three questions.
-        let spots = (!c.contacts.is_empty())
-            .then(|| seen.spots.unwrap_or_else(|| super::contact::Spots::of(c, board)));
+        let spots = (!c.contacts.is_empty()).then(|| {
+            seen.spots
+                .unwrap_or_else(|| super::contact::Spots::of(c, board))
+        });
         if let Some(spots) = &spots {
             if let Some(k) = self.contact_refusal(m, board, spots, true) {
                 return Some(Forbid::Contact(k));
@@ -1972,16 +1974,30 @@ impl Position {
         let c = self.c;
         let mover = self.turn;
         let last = mover.other();
+        // The endings a turn brings about together (a defection's bare win, an
+        // infiltration's, contacts) are ranked alike: the highest priority, then the first
+        // written, decides.
+        let mut first: Option<(super::contact::Rank, (Color, Value, &'static str))> = None;
+        let mut rank = |r: super::contact::Rank, end| {
+            if first.is_none_or(|(f, _)| r.0 > f.0 || r.0 == f.0 && r.1 < f.1) {
+                first = Some((r, end));
+            }
+        };
         if let Some(d) = self.bared {
-            return Some((last, Value::Win, c.defections[d as usize].bare_rule));
+            let d = &c.defections[d as usize];
+            rank((d.priority, d.tag.index), (last, Value::Win, d.bare_rule));
         }
         if let Some(i) = self.infiltrated {
-            return Some((last, Value::Win, c.infiltrations[i as usize].tag.rule));
+            let i = &c.infiltrations[i as usize];
+            rank((i.priority, i.tag.index), (last, Value::Win, i.tag.rule));
         }
         if !c.contacts.is_empty() {
-            if let Some(end) = self.contact_ending() {
-                return Some(end);
+            if let Some((r, end)) = self.contact_ending_ranked() {
+                rank(r, end);
             }
+        }
+        if let Some((_, end)) = first {
+            return Some(end);
         }
         for e in &c.extinctions {
             for color in [mover, last] {
@@ -2514,7 +2530,12 @@ fn attacked_by_region(c: &Compiled, board: &Board, target: Sq, by: Color) -> boo
             hit
         };
         // A leaper attacks from the squares its leaps lead back to, and from no other.
-        let hit = if rm.movement.atoms.iter().all(|a| matches!(a.reach, Reach::Leap)) {
+        let hit = if rm
+            .movement
+            .atoms
+            .iter()
+            .all(|a| matches!(a.reach, Reach::Leap))
+        {
             rm.movement
                 .atoms
                 .iter()
@@ -2656,7 +2677,9 @@ impl Tester {
             let kinds = c.transparent.iter().fold(0, |acc, t| acc | t.1 .0);
             let mut set = SqSet::default();
             for &sq in &c.squares {
-                if c.kind_at(pos.board.cell(sq)).is_some_and(|k| kinds >> k & 1 != 0) {
+                if c.kind_at(pos.board.cell(sq))
+                    .is_some_and(|k| kinds >> k & 1 != 0)
+                {
                     set.add(sq);
                 }
             }
