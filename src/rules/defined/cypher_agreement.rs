@@ -901,9 +901,7 @@ struct FullTally {
 /// piece; and a blocked capture of a piece that the mover's own
 /// kind could not take there (a Field major) is `blocked` to the built-in, the piece's
 /// movement to the judge, whose test of the path puts a piece of the mover's kind on the
-/// target; and an infiltration on a turn of its own (`infiltration-timing = later-turn`) once
-/// the side's is spent is `infiltration-once` to the built-in, the piece's own move's refusal
-/// to the judge, which does not try spent placements; and a move onto the mover's own piece
+/// target; and a move onto the mover's own piece
 /// is `own-piece-on-target` to the built-in wherever it is, to the judge only where the
 /// piece could go with the square empty or held by an enemy (as the module's other tests
 /// found).
@@ -916,8 +914,6 @@ fn known_refusal(text: &str, want: &str, got: &str) -> Option<String> {
         "a pawn's move out of its reach"
     } else if want == "blocked" && got.ends_with("-move") && text.contains('x') {
         "a blocked capture"
-    } else if want == "infiltration-once" {
-        "a spent infiltration on a turn of its own"
     } else if want == "own-piece-on-target" {
         "a move onto the mover's own piece"
     } else {
