@@ -577,6 +577,9 @@ pub enum Component {
         targets: Vec<Cell>,
         once: bool,
         alone: bool,
+        /// Its win's place among the game's endings after one turn (`priority N`, as a
+        /// contact's).
+        priority: u8,
     },
     /// A piece of `pieces` that ends its move on its side's region leaves the board, and the
     /// other side's piece of the highest kind in `ranking` (first the highest) changes sides
@@ -589,6 +592,9 @@ pub enum Component {
         region: Sides<Region>,
         bare: Vec<char>,
         counted: Counted,
+        /// The bare win's place among the game's endings after one turn (`priority N`, as a
+        /// contact's).
+        priority: u8,
     },
     /// Pieces of `pieces` standing in their side's region do not block attacks: a line of
     /// attack passes over them (they still attack themselves). Moves are not affected.

@@ -356,10 +356,11 @@ pub fn component_settings(component: &str) -> &'static [&'static str] {
         "zone" => &["name", "white", "black", "both"],
         "retake" => &["pieces", "takes", "by", "from", "white", "black", "both"],
         "defection" => &[
-            "pieces", "ranking", "bare", "counted", "part", "white", "black", "both",
+            "pieces", "ranking", "bare", "counted", "priority", "part", "white", "black", "both",
         ],
         "infiltration" => &[
-            "pieces", "by", "targets", "once", "as-turn", "part", "white", "black", "both",
+            "pieces", "by", "targets", "once", "as-turn", "priority", "part", "white", "black",
+            "both",
         ],
         "transparent" => &["pieces", "white", "black", "both"],
         "no-entry" => &[
@@ -2854,7 +2855,7 @@ impl<'a> Resolver<'a> {
                 },
                 None => s.broken = true,
             },
-            "priority" => match self.single_value(src, st, "the contact's priority") {
+            "priority" => match self.single_value(src, st, "the ending's priority") {
                 Some(v) => match self.number(src, v, 0, 255) {
                     Some(n) => s.priority = Some(n as u8),
                     None => s.broken = true,
@@ -3666,6 +3667,7 @@ impl<'a> Resolver<'a> {
                     targets: s.targets.clone().unwrap_or_default(),
                     once: s.once.unwrap_or(false),
                     alone: s.as_turn.unwrap_or(false),
+                    priority: s.priority.unwrap_or(0),
                 }
             }
             "defection" => {
@@ -3699,6 +3701,7 @@ impl<'a> Resolver<'a> {
                     region: region(s),
                     bare: letters(&s.bare).unwrap_or_default(),
                     counted: s.counted.unwrap_or(Counted::AfterSwitch),
+                    priority: s.priority.unwrap_or(0),
                 }
             }
             "retake" => {

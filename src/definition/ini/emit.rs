@@ -513,6 +513,7 @@ fn out_rule(line: &mut impl FnMut(String), r: &Rule, def: &Definition) {
             targets,
             once,
             alone,
+            priority,
         } => {
             set(format!("pieces {}", letters(pieces)));
             set(format!("by {}", letters(by)));
@@ -527,6 +528,9 @@ fn out_rule(line: &mut impl FnMut(String), r: &Rule, def: &Definition) {
             if *alone {
                 set("alone yes".into());
             }
+            if *priority != 0 {
+                set(format!("priority {priority}"));
+            }
             region_lines(region, def).into_iter().for_each(&mut set);
         }
         Component::Defection {
@@ -535,12 +539,16 @@ fn out_rule(line: &mut impl FnMut(String), r: &Rule, def: &Definition) {
             region,
             bare,
             counted,
+            priority,
         } => {
             set(format!("pieces {}", letters(pieces)));
             set(format!("ranking {}", letters(ranking)));
             if !bare.is_empty() {
                 set(format!("bare {}", letters(bare)));
                 set(format!("counted {}", counted.word()));
+            }
+            if *priority != 0 {
+                set(format!("priority {priority}"));
             }
             region_lines(region, def).into_iter().for_each(&mut set);
         }

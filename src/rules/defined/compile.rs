@@ -791,6 +791,7 @@ impl Compiled {
                     targets,
                     once,
                     alone,
+                    priority,
                 } => c.infiltrations.push(super::infiltration::Infiltration {
                     tag,
                     kinds: set(pieces),
@@ -803,6 +804,7 @@ impl Compiled {
                     once: *once,
                     once_rule: leak(&rule.part_id("once")),
                     alone: *alone,
+                    priority: *priority,
                 }),
                 Component::Defection {
                     pieces,
@@ -810,6 +812,7 @@ impl Compiled {
                     region,
                     bare,
                     counted,
+                    priority,
                 } => c.defections.push(super::defection::Defection {
                     tag,
                     kinds: set(pieces),
@@ -822,6 +825,7 @@ impl Compiled {
                     before: *counted == model::Counted::BeforeSwitch,
                     choice_rule: leak(&rule.part_id("choice")),
                     bare_rule: leak(&rule.part_id("bare-king")),
+                    priority: *priority,
                 }),
                 Component::Retake {
                     pieces,

@@ -87,6 +87,10 @@ impl Spots {
 /// The pieces a turn moved: a turn of two actions moves two.
 pub type Arrivals = [Option<Arrival>; 2];
 
+/// An ending's place among those one turn brings about: its component's `priority` (the
+/// highest decides) and where it is written (then the first).
+pub type Rank = (u8, usize);
+
 impl Arrival {
     /// The pieces `m` moves: none for a pass.
     pub fn of(m: Move) -> Arrivals {
@@ -344,6 +348,12 @@ impl Position {
     /// winning contact of either side (the side that moved looked at first), as a loss
     /// belongs to the turn that brought it about. The value is the side's it happens to.
     pub(super) fn contact_ending(&self) -> Option<(Color, Value, &'static str)> {
+        self.contact_ending_ranked().map(|(_, end)| end)
+    }
+
+    /// [`Self::contact_ending`] with its component's place among the endings: its priority
+    /// and where it is written.
+    pub(super) fn contact_ending_ranked(&self) -> Option<(Rank, (Color, Value, &'static str))> {
         let c = self.c;
         let last = self.turn.other();
         let value = |e: Effect| {
@@ -370,7 +380,7 @@ impl Position {
                             k.find_effect(c, &self.board, &spots, color, arrival, e)
                                 .is_some()
                         })
-                        .map(|e| (color, value(e), k.tag.rule))
+                        .map(|e| ((k.priority, k.tag.index), (color, value(e), k.tag.rule)))
                 })
         };
         if self.arrival.iter().any(Option::is_some) {

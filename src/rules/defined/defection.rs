@@ -28,6 +28,8 @@ pub struct Defection {
     /// The rule ids of its parts: naming the piece, and the win.
     pub choice_rule: &'static str,
     pub bare_rule: &'static str,
+    /// The bare win's place among the endings after one turn, as a contact's `priority`.
+    pub priority: u8,
 }
 
 impl Compiled {

@@ -26,6 +26,8 @@ pub struct Infiltration {
     pub once_rule: &'static str,
     /// Also as a turn of its own while a `by` piece stands on the region.
     pub alone: bool,
+    /// Its win's place among the endings after one turn, as a contact's `priority`.
+    pub priority: u8,
 }
 
 impl Position {

@@ -660,6 +660,24 @@ impl Position {
             if !found.is_empty() {
                 return self.furthest(found);
             }
+            // A placement the side would make on a turn of its own but for its one
+            // infiltration spent is refused by that, not by the piece's movement.
+            let us = self.turn;
+            for (i, inf) in self.c.infiltrations.iter().enumerate() {
+                if !inf.alone || !self.infiltration_spent(i) || !self.stands_on_region(i) {
+                    continue;
+                }
+                let spent = self.placements(i, us).into_iter().map(|(from, to)| Move {
+                    special: Special::Place,
+                    ..Move::plain(from, to)
+                });
+                if !self.matching(spent, pattern).is_empty() {
+                    return vec![Step::forbids(
+                        inf.once_rule,
+                        format!("{us} has infiltrated once already, and does so once a game"),
+                    )];
+                }
+            }
         }
         let MoveShape::Straight(sm) = action.shape() else {
             return vec![Step::forbids(

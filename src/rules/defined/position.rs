@@ -1977,16 +1977,30 @@ impl Position {
         let c = self.c;
         let mover = self.turn;
         let last = mover.other();
+        // The endings a turn brings about together (a defection's bare win, an
+        // infiltration's, contacts) are ranked alike: the highest priority, then the first
+        // written, decides.
+        let mut first: Option<(super::contact::Rank, (Color, Value, &'static str))> = None;
+        let mut rank = |r: super::contact::Rank, end| {
+            if first.is_none_or(|(f, _)| r.0 > f.0 || r.0 == f.0 && r.1 < f.1) {
+                first = Some((r, end));
+            }
+        };
         if let Some(d) = self.bared {
-            return Some((last, Value::Win, c.defections[d as usize].bare_rule));
+            let d = &c.defections[d as usize];
+            rank((d.priority, d.tag.index), (last, Value::Win, d.bare_rule));
         }
         if let Some(i) = self.infiltrated {
-            return Some((last, Value::Win, c.infiltrations[i as usize].tag.rule));
+            let i = &c.infiltrations[i as usize];
+            rank((i.priority, i.tag.index), (last, Value::Win, i.tag.rule));
         }
         if !c.contacts.is_empty() {
-            if let Some(end) = self.contact_ending() {
-                return Some(end);
+            if let Some((r, end)) = self.contact_ending_ranked() {
+                rank(r, end);
             }
+        }
+        if let Some((_, end)) = first {
+            return Some(end);
         }
         for e in &c.extinctions {
             for color in [mover, last] {
