@@ -1424,7 +1424,14 @@ fn the_reference_examples_read() {
         };
         let results: Vec<_> = tries
             .iter()
-            .map(|t| parse("doc.def", t, &loader(&[("shogi", SHOGI)])))
+            .map(|t| {
+                let cypher = include_str!("../../variants/cypher.def");
+                parse(
+                    "doc.def",
+                    t,
+                    &loader(&[("shogi", SHOGI), ("cypher.def", cypher)]),
+                )
+            })
             .collect();
         if !results.iter().any(Result::is_ok) {
             panic!("{block}\n{}", results.last().unwrap().as_ref().unwrap_err());
