@@ -409,13 +409,20 @@ pub struct Compiled {
     /// The kinds some contact component looks at: a move of another kind leaves contacts as
     /// they were.
     pub contact_kinds: KindSet,
-    /// The kinds whose moving, arriving or being taken can change more than the lines it
-    /// opens (royal pieces aside, which are judged where they land): the contacts' kinds, transparent kinds and the kinds a `no-entry`
-    /// looks at (`while`, `except-beside`, `opened-by`). A plain move touching none of them
-    /// leaves a royal piece attacked only through a line it opens ([`Tester`]).
+    /// The kinds whose moving, arriving or being taken changes which squares an enemy
+    /// piece may enter, so what it attacks: a `no-entry`'s `except-beside` kinds. A plain
+    /// move touching none of them (nor crossing a `while` region, nor capturing with a
+    /// transparent piece, nor nearing a contact) leaves a royal piece attacked only through a
+    /// line it opens ([`Tester`]).
     ///
     /// [`Tester`]: super::position
     pub quiet_breakers: KindSet,
+    /// The kinds a `no-entry`'s `while` looks for: moved across its region, or taken there,
+    /// one changes where the other side's pieces may enter.
+    pub while_kinds: KindSet,
+    /// The kinds a `transparent` component names: one that captures leaves a line open
+    /// through the square the captured piece blocked.
+    pub transparent_kinds: KindSet,
     /// The contacts in the order they decide a game's end: by `priority`, highest first,
     /// then as written.
     pub contact_endings: Vec<usize>,
@@ -579,6 +586,8 @@ impl Compiled {
             transparent: Vec::new(),
             contact_kinds: KindSet::default(),
             quiet_breakers: KindSet::default(),
+            while_kinds: KindSet::default(),
+            transparent_kinds: KindSet::default(),
             contact_endings: Vec::new(),
             readings: readings_of(&def),
             def: def.clone(),
@@ -991,13 +1000,19 @@ impl Compiled {
                 }
             }
         }
+        // An `opened-by` piece's leaving opens a region for the turn's second action only:
+        // what either side attacks does not change, so it breaks nothing here.
         c.quiet_breakers = KindSet(
-            c.contact_kinds.0
-                | c.transparent.iter().fold(0, |acc, t| acc | t.1 .0)
-                | c.no_entries.iter().fold(0, |acc, n| {
-                    acc | n.while_present.map_or(0, |w| w.1 .0) | n.except_beside.0 | n.opened_by.0
-                }),
+            c.no_entries
+                .iter()
+                .fold(0, |acc, n| acc | n.except_beside.0),
         );
+        c.while_kinds = KindSet(
+            c.no_entries
+                .iter()
+                .fold(0, |acc, n| acc | n.while_present.map_or(0, |w| w.1 .0)),
+        );
+        c.transparent_kinds = KindSet(c.transparent.iter().fold(0, |acc, t| acc | t.1 .0));
         c.contact_endings = (0..c.contacts.len()).collect();
         c.contact_endings
             .sort_by_key(|&k| std::cmp::Reverse(c.contacts[k].priority));

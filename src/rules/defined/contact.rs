@@ -84,6 +84,71 @@ impl Spots {
     }
 }
 
+/// Where, on a board where no contact stands, one could arise: for each piece some contact
+/// looks at, the squares next to it (or on its open lines, for an `alignment`) and the first
+/// piece on each of those lines. A plain move of a piece arriving on none of another's
+/// squares, and leaving none of its lines, makes no contact with it.
+pub struct Danger {
+    near: Vec<(Sq, SqSet, SqSet)>,
+}
+
+impl Danger {
+    pub fn of(c: &super::Compiled, board: &Board, spots: &Spots, mover: Color) -> Danger {
+        let mut near = Vec::new();
+        for sq in spots.iter() {
+            let Some(kind) = c.kind_at(board.cell(sq)) else {
+                continue;
+            };
+            let mut to = SqSet::default();
+            let mut from = SqSet::default();
+            for k in c.contacts.iter().filter(|k| k.kinds().has(kind)) {
+                // Both pieces must stand in the region: only its squares can hold a contact.
+                let region = k
+                    .region
+                    .as_ref()
+                    .filter(|_| k.elsewhere.is_none() && k.standing == Standing::Both)
+                    .map(|r| &r[mover.index()]);
+                if region.is_some_and(|r| !r.has(sq)) {
+                    continue;
+                }
+                for &d in &k.steps {
+                    let mut at = sq.offset(d);
+                    loop {
+                        let code = board.cell(at);
+                        if code == cell::WALL {
+                            break;
+                        }
+                        if region.is_none_or(|r| r.has(at)) {
+                            to.add(at);
+                        }
+                        if code != cell::EMPTY {
+                            if k.line {
+                                from.add(at);
+                            }
+                            break;
+                        }
+                        if !k.line {
+                            break;
+                        }
+                        at = at.offset(d);
+                    }
+                }
+            }
+            near.push((sq, to, from));
+        }
+        Danger { near }
+    }
+
+    /// Whether a plain move from `from` (`None`: a drop) to `to` of a piece some contact
+    /// looks at may make a contact.
+    #[inline]
+    pub fn touches(&self, from: Option<Sq>, to: Sq) -> bool {
+        self.near.iter().any(|(sq, near, lines)| {
+            Some(*sq) != from && (near.has(to) || from.is_some_and(|f| lines.has(f)))
+        })
+    }
+}
+
 /// The pieces a turn moved: a turn of two actions moves two.
 pub type Arrivals = [Option<Arrival>; 2];
 

@@ -2636,6 +2636,8 @@ struct Tester {
     line_blockers: SqSet,
     /// The contacts' pieces on the board, when there are contacts.
     spots: Option<super::contact::Spots>,
+    /// Where a contact could arise, when none stands (`contacts_quiet`).
+    danger: Option<super::contact::Danger>,
     /// The squares of the pieces of kinds a `transparent` component names, wherever they
     /// stand, when there is one.
     transparent: Option<SqSet>,
@@ -2676,6 +2678,10 @@ impl Tester {
                 })
             })
         });
+        let danger = spots
+            .as_ref()
+            .filter(|_| contacts_quiet)
+            .map(|spots| super::contact::Danger::of(c, &pos.board, spots, us));
         let transparent = (!c.transparent.is_empty()).then(|| {
             let kinds = c.transparent.iter().fold(0, |acc, t| acc | t.1 .0);
             let mut set = SqSet::default();
@@ -2695,6 +2701,7 @@ impl Tester {
             contacts_quiet,
             line_blockers,
             spots,
+            danger,
             transparent,
         }
     }
@@ -2755,23 +2762,25 @@ impl Tester {
         let moves_royal = c.kind_at(pos.board.cell(m.from)).is_some_and(royal)
             || m.promotion().is_some_and(royal)
             || m.dropped().is_some_and(royal);
-        let touches = |k: usize| c.contact_kinds.has(k);
+        let from = m.dropped().is_none().then_some(m.from);
+        let moving = m.dropped().or(c.kind_at(pos.board.cell(m.from)));
+        let taken = from.and_then(|_| c.kind_at(pos.board.cell(m.to)));
+        let became = m.promotion();
+        let any_of =
+            |set: KindSet| moving.is_some_and(|k| set.has(k)) || became.is_some_and(|k| set.has(k));
+        // A piece a contact looks at is judged where it lands if it lands where one could
+        // arise, or leaves a line one looks along.
         let contact = !c.contacts.is_empty()
             && (!self.contacts_quiet
-                || m.dropped()
-                    .or(c.kind_at(pos.board.cell(m.from)))
-                    .is_some_and(touches)
-                || m.promotion().is_some_and(touches));
-        // A piece whose moving or being taken changes what zones, transparency or contacts
-        // admit is judged on the board it leaves.
-        let breaks = |code: u8| c.kind_at(code).is_some_and(|k| c.quiet_breakers.has(k));
-        let breaker = c.quiet_breakers.0 != 0
-            && (match m.dropped() {
-                Some(k) => c.quiet_breakers.has(k),
-                None => breaks(pos.board.cell(m.from)),
-            } || breaks(pos.board.cell(m.to))
-                || m.promotion().is_some_and(|k| c.quiet_breakers.has(k)));
-        let contact = contact || self.line_blockers.has(m.from);
+                || self.line_blockers.has(m.from)
+                || any_of(c.contact_kinds)
+                    && self.danger.as_ref().is_none_or(|d| d.touches(from, m.to)));
+        // A piece whose moving or being taken changes what zones or transparency admit is
+        // judged on the board it leaves.
+        let breaker = any_of(c.quiet_breakers)
+            || taken.is_some_and(|k| c.quiet_breakers.has(k))
+            || taken.is_some() && any_of(c.transparent_kinds)
+            || c.while_kinds.0 != 0 && c.while_changed(moving, became, from, m.to, taken);
         !moves_royal
             && !contact
             && !breaker

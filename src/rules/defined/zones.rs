@@ -71,6 +71,30 @@ impl NoEntry {
 }
 
 impl Compiled {
+    /// Whether a plain move may change what a `no-entry`'s `while` finds in a region: a piece
+    /// of its kinds (`moving`, from `from`, or none for a drop; `became`, a promotion's kind)
+    /// crossing the region's edge or changing kind in it, or one `taken` on `to` in it.
+    pub fn while_changed(
+        &self,
+        moving: Option<usize>,
+        became: Option<usize>,
+        from: Option<Sq>,
+        to: Sq,
+        taken: Option<usize>,
+    ) -> bool {
+        self.no_entries.iter().any(|n| {
+            let Some((_, kinds)) = n.while_present else {
+                return false;
+            };
+            let of = |k: Option<usize>| k.is_some_and(|k| kinds.has(k));
+            n.region.iter().any(|region| {
+                let inside = region.has(to);
+                of(moving) && from.is_some_and(|f| region.has(f)) != inside
+                    || inside && (of(taken) || became.is_some() && (of(moving) || of(became)))
+            })
+        })
+    }
+
     /// Whether a piece of `color` on `sq` stands next to an enemy piece of `kinds`.
     fn beside_enemy(&self, board: &Board, sq: Sq, color: Color, kinds: KindSet) -> bool {
         super::position::neighbour_cells(board, sq).any(|code| {
