@@ -139,6 +139,15 @@ impl Danger {
         Danger { near }
     }
 
+    /// Whether a piece leaving `sq` may open a line some contact looks along: it is the
+    /// first piece on one from another piece a contact looks at.
+    #[inline]
+    pub fn lined(&self, sq: Sq) -> bool {
+        self.near
+            .iter()
+            .any(|(at, _, lines)| *at != sq && lines.has(sq))
+    }
+
     /// Whether a plain move from `from` (`None`: a drop) to `to` of a piece some contact
     /// looks at may make a contact.
     #[inline]

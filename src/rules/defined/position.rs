@@ -1736,7 +1736,7 @@ impl Position {
             }
         }
         // The pieces the contact components look at, found once for the three questions.
-        let spots = (!c.contacts.is_empty()).then(|| {
+        let spots = (!c.contacts.is_empty() && !seen.no_contact).then(|| {
             seen.spots
                 .unwrap_or_else(|| super::contact::Spots::of(c, board))
         });
@@ -2648,6 +2648,8 @@ struct Tester {
 #[derive(Default)]
 pub(super) struct Seen {
     spots: Option<super::contact::Spots>,
+    /// The move makes no contact: the contact components need not look.
+    no_contact: bool,
     /// A superset of the squares of the transparent pieces.
     transparent: Option<SqSet>,
 }
@@ -2820,8 +2822,14 @@ impl Tester {
             after_move(c, board, &changes, before, color)
         };
         let changed = || changes.list().map(|&(sq, _, new)| (sq, new));
+        let no_contact = self.makes_no_contact(pos, m, &changes, board);
         let seen = Seen {
-            spots: self.spots.as_ref().map(|spots| spots.after(c, changed())),
+            no_contact,
+            spots: self
+                .spots
+                .as_ref()
+                .filter(|_| !no_contact)
+                .map(|spots| spots.after(c, changed())),
             transparent: self.transparent.map(|mut set| {
                 changed().for_each(|(sq, _)| set.add(sq));
                 set
@@ -2830,6 +2838,36 @@ impl Tester {
         let allowed = pos.forbidder_on(m, board, count, royals, seen).is_none();
         changes.undo(scratch);
         allowed
+    }
+}
+
+impl Tester {
+    /// Whether the move that made `changes` (now on `board`) provably makes no contact: none
+    /// stood before it, no cell it empties opens a line a contact looks along, and the one
+    /// piece of a contact's kinds it puts down (if any) lands where none could arise.
+    fn makes_no_contact(&self, pos: &Position, m: Move, changes: &Changes, board: &Board) -> bool {
+        let c = pos.c;
+        let Some(danger) = &self.danger else {
+            return false;
+        };
+        let arrivals = super::contact::Arrival::of(m);
+        let mut placed = 0;
+        changes.list().all(|&(sq, _, new)| {
+            if new == cell::EMPTY {
+                return !self.line_blockers.has(sq) && !danger.lined(sq);
+            }
+            if !c
+                .kind_at(board.cell(sq))
+                .is_some_and(|k| c.contact_kinds.has(k))
+            {
+                return true;
+            }
+            placed += 1;
+            let Some(a) = arrivals.iter().flatten().find(|a| a.to == sq) else {
+                return false;
+            };
+            placed == 1 && !danger.touches(a.from, sq)
+        })
     }
 }
 
