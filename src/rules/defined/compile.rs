@@ -47,6 +47,11 @@ impl SqSet {
         self.0.iter().all(|w| *w == 0)
     }
 
+    #[inline]
+    pub fn intersects(&self, other: &SqSet) -> bool {
+        self.0.iter().zip(&other.0).any(|(a, b)| a & b != 0)
+    }
+
     /// The squares in the set, in the board's square order (the mailbox's).
     #[inline]
     pub fn iter(&self) -> SqIter<'_> {
@@ -409,16 +414,12 @@ pub struct Compiled {
     /// The kinds some contact component looks at: a move of another kind leaves contacts as
     /// they were.
     pub contact_kinds: KindSet,
-    /// The kinds whose moving, arriving or being taken changes which squares an enemy
-    /// piece may enter, so what it attacks: a `no-entry`'s `except-beside` kinds. A plain
-    /// move touching none of them (nor crossing a `while` region, nor capturing with a
-    /// transparent piece, nor nearing a contact) leaves a royal piece attacked only through a
-    /// line it opens ([`Tester`]).
+    /// The kinds a `no-entry`'s `while` looks for, and its `except-beside` kinds: moved or
+    /// taken, one may change where the other side's pieces may enter, so what they attack
+    /// there ([`Compiled::while_changed`]). With `transparent_kinds` and the contacts, what
+    /// keeps a plain move from passing the legality test unasked ([`Tester`]).
     ///
     /// [`Tester`]: super::position
-    pub quiet_breakers: KindSet,
-    /// The kinds a `no-entry`'s `while` looks for: moved across its region, or taken there,
-    /// one changes where the other side's pieces may enter.
     pub while_kinds: KindSet,
     /// The kinds a `transparent` component names: one that captures leaves a line open
     /// through the square the captured piece blocked.
@@ -585,7 +586,6 @@ impl Compiled {
             contacts: Vec::new(),
             transparent: Vec::new(),
             contact_kinds: KindSet::default(),
-            quiet_breakers: KindSet::default(),
             while_kinds: KindSet::default(),
             transparent_kinds: KindSet::default(),
             contact_endings: Vec::new(),
@@ -1001,17 +1001,10 @@ impl Compiled {
             }
         }
         // An `opened-by` piece's leaving opens a region for the turn's second action only:
-        // what either side attacks does not change, so it breaks nothing here.
-        c.quiet_breakers = KindSet(
-            c.no_entries
-                .iter()
-                .fold(0, |acc, n| acc | n.except_beside.0),
-        );
-        c.while_kinds = KindSet(
-            c.no_entries
-                .iter()
-                .fold(0, |acc, n| acc | n.while_present.map_or(0, |w| w.1 .0)),
-        );
+        // what either side attacks does not change.
+        c.while_kinds = KindSet(c.no_entries.iter().fold(0, |acc, n| {
+            acc | n.while_present.map_or(0, |w| w.1 .0) | n.except_beside.0
+        }));
         c.transparent_kinds = KindSet(c.transparent.iter().fold(0, |acc, t| acc | t.1 .0));
         c.contact_endings = (0..c.contacts.len()).collect();
         c.contact_endings

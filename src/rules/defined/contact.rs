@@ -139,6 +139,16 @@ impl Danger {
         Danger { near }
     }
 
+    /// Whether no two of the pieces stand where a contact between them could: then none
+    /// stands on the board.
+    pub fn apart(&self, spots: &Spots) -> bool {
+        self.near.iter().all(|(sq, near, _)| {
+            let mut others = spots.squares;
+            others.remove(*sq);
+            !near.intersects(&others)
+        })
+    }
+
     /// Whether a piece leaving `sq` may open a line some contact looks along: it is the
     /// first piece on one from another piece a contact looks at.
     #[inline]

@@ -98,7 +98,10 @@ impl Position {
         } else {
             for &from in &c.squares {
                 let code = self.board.cell(from);
-                if let Some(kind) = c.kind_at(code).filter(|&k| is_of(code, us) && by >> k & 1 != 0) {
+                if let Some(kind) = c
+                    .kind_at(code)
+                    .filter(|&k| is_of(code, us) && by >> k & 1 != 0)
+                {
                     self.piece_moves(&mut firsts, kind, from);
                 }
             }

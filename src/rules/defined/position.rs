@@ -1902,7 +1902,8 @@ impl Position {
             // A turn of two actions is judged whole, as one move is: on the scratch board.
             self.with_entries(out, |m| match &tester {
                 Some(tester) => {
-                    tester.allows(self, m, scratch.get_or_insert_with(|| self.board.clone()))
+                    tester.admits(self, m)
+                        || tester.allows(self, m, scratch.get_or_insert_with(|| self.board.clone()))
                 }
                 None => {
                     let mut end = self.clone();
@@ -2668,22 +2669,24 @@ impl Tester {
         let shields = Self::shields(pos, &royals);
         let mut line_blockers = SqSet::default();
         let spots = (!c.contacts.is_empty()).then(|| super::contact::Spots::of(c, &pos.board));
+        let danger = spots
+            .as_ref()
+            .map(|spots| super::contact::Danger::of(c, &pos.board, spots, us));
         let contacts_quiet = spots.as_ref().is_none_or(|spots| {
             use crate::definition::model::Effect;
+            let apart = danger.as_ref().is_some_and(|d| d.apart(spots));
             c.contacts.iter().all(|k| {
                 if k.line {
                     k.line_blockers(c, &pos.board, spots, &mut line_blockers);
                 }
-                [Effect::Illegal, Effect::Win].iter().all(|&e| {
-                    k.find_effect(c, &pos.board, spots, us, [None, None], e)
-                        .is_none()
-                })
+                apart
+                    || [Effect::Illegal, Effect::Win].iter().all(|&e| {
+                        k.find_effect(c, &pos.board, spots, us, [None, None], e)
+                            .is_none()
+                    })
             })
         });
-        let danger = spots
-            .as_ref()
-            .filter(|_| contacts_quiet)
-            .map(|spots| super::contact::Danger::of(c, &pos.board, spots, us));
+        let danger = danger.filter(|_| contacts_quiet);
         let transparent = (!c.transparent.is_empty()).then(|| {
             let kinds = c.transparent.iter().fold(0, |acc, t| acc | t.1 .0);
             let mut set = SqSet::default();
@@ -2752,48 +2755,106 @@ impl Tester {
         Some(shields)
     }
 
-    /// Whether `m` is legal without a test.
+    /// Whether `m` is legal without a test: each of its actions is quiet
+    /// ([`Tester::quiet_action`]), and a turn of two moves a piece no contact looks at second,
+    /// from a line of no royal piece the first left.
     #[inline]
     fn admits(&self, pos: &Position, m: Move) -> bool {
         let Some(shields) = &self.shields else {
             return false;
         };
         let c = pos.c;
-        let royal = |k: usize| c.royal.has(k);
-        // A piece that is or becomes royal is judged where it lands.
-        let moves_royal = c.kind_at(pos.board.cell(m.from)).is_some_and(royal)
-            || m.promotion().is_some_and(royal)
-            || m.dropped().is_some_and(royal);
+        if !matches!(
+            m.special,
+            Special::None | Special::Step | Special::Drop { .. }
+        ) || pos.defection_made(m).is_some()
+        {
+            return false;
+        }
         let from = m.dropped().is_none().then_some(m.from);
         let moving = m.dropped().or(c.kind_at(pos.board.cell(m.from)));
-        let taken = from.and_then(|_| c.kind_at(pos.board.cell(m.to)));
-        let became = m.promotion();
+        let two = m.then.is_some();
+        if !self.quiet_action(pos, shields, from, moving, m.promotion(), m.to, two) {
+            return false;
+        }
+        let Some((second, to)) = m.then else {
+            return true;
+        };
+        // Two pieces leaving one line may open it where neither alone does.
+        let kind = c.kind_at(pos.board.cell(second));
+        !m.placed
+            && kind.is_some_and(|k| !c.contact_kinds.has(k))
+            && from.is_some_and(|first| {
+                !self
+                    .royals
+                    .list()
+                    .any(|royal| same_ray(royal, first, second))
+            })
+            && self.quiet_action(pos, shields, Some(second), kind, None, to, true)
+    }
+
+    /// Whether one action, a piece of `moving` from `from` (`None`: a drop) to `to`, becoming
+    /// `became`, leaves the mover's royal pieces unattacked and makes no contact, judged on
+    /// the position before it: no royal piece moves, none was attacked, the piece leaves no
+    /// shield, nothing it moves or takes changes what zones or transparency admit where a
+    /// royal piece stands, and no contact could arise where it lands or along a line it
+    /// leaves. `two`: one of two actions, whose lines are read as if the other's piece stood.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn quiet_action(
+        &self,
+        pos: &Position,
+        shields: &[Sq],
+        from: Option<Sq>,
+        moving: Option<usize>,
+        became: Option<usize>,
+        to: Sq,
+        two: bool,
+    ) -> bool {
+        let c = pos.c;
+        let us = pos.turn;
+        let royal = |k: usize| c.royal.has(k);
+        // A piece that is or becomes royal is judged where it lands.
+        if moving.is_some_and(royal) || became.is_some_and(royal) {
+            return false;
+        }
+        if from.is_some_and(|f| shields.contains(&f)) {
+            return false;
+        }
+        let code = pos.board.cell(to);
+        let taken = from
+            .filter(|_| is_of(code, us.other()))
+            .and_then(|_| c.kind_at(code));
+        if c.explosion.is_some() && code != cell::EMPTY {
+            return false;
+        }
         let any_of =
             |set: KindSet| moving.is_some_and(|k| set.has(k)) || became.is_some_and(|k| set.has(k));
         // A piece a contact looks at is judged where it lands if it lands where one could
         // arise, or leaves a line one looks along.
-        let contact = !c.contacts.is_empty()
-            && (!self.contacts_quiet
-                || self.line_blockers.has(m.from)
-                || any_of(c.contact_kinds)
-                    && self.danger.as_ref().is_none_or(|d| d.touches(from, m.to)));
+        if !c.contacts.is_empty() {
+            let Some(danger) = self.danger.as_ref().filter(|_| self.contacts_quiet) else {
+                return false;
+            };
+            if from.is_some_and(|f| self.line_blockers.has(f) || two && danger.lined(f))
+                || any_of(c.contact_kinds) && danger.touches(from, to)
+            {
+                return false;
+            }
+        }
         // A piece whose moving or being taken changes what zones or transparency admit is
         // judged on the board it leaves.
-        let breaker = any_of(c.quiet_breakers)
-            || taken.is_some_and(|k| c.quiet_breakers.has(k))
-            || taken.is_some() && any_of(c.transparent_kinds)
-            || c.while_kinds.0 != 0 && c.while_changed(moving, became, from, m.to, taken);
-        !moves_royal
-            && !contact
-            && !breaker
-            && m.then.is_none()
-            && pos.defection_made(m).is_none()
-            && matches!(
-                m.special,
-                Special::None | Special::Step | Special::Drop { .. }
-            )
-            && (c.explosion.is_none() || pos.board.cell(m.to) == cell::EMPTY)
-            && !shields.contains(&m.from)
+        !(taken.is_some() && any_of(c.transparent_kinds)
+            || c.while_kinds.0 != 0
+                && c.while_changed(
+                    us,
+                    |region| self.royals.list().any(|r| region.has(r)),
+                    moving,
+                    became,
+                    from,
+                    to,
+                    taken,
+                ))
     }
 
     /// Whether no component forbids `m` ([`Position::forbidder_on`]), asked of the board the
@@ -2889,6 +2950,19 @@ fn after_move<'a>(
         .map(|e| e.0)
         .filter(move |&sq| royal_of(c, board.cell(sq), color) && !before.contains(sq));
     stayed.chain(came)
+}
+
+/// Whether `a` and `b` stand on one ray from `origin`: the same direction, any distance.
+fn same_ray(origin: Sq, a: Sq, b: Sq) -> bool {
+    let (o, a, b) = (origin.square(), a.square(), b.square());
+    let d = |s: crate::rules::board::Square| {
+        (
+            i32::from(s.file) - i32::from(o.file),
+            i32::from(s.rank) - i32::from(o.rank),
+        )
+    };
+    let ((af, ar), (bf, br)) = (d(a), d(b));
+    af * br == ar * bf && af.signum() == bf.signum() && ar.signum() == br.signum()
 }
 
 /// The squares of one side's royal pieces, most often one or two.

@@ -71,27 +71,47 @@ impl NoEntry {
 }
 
 impl Compiled {
-    /// Whether a plain move may change what a `no-entry`'s `while` finds in a region: a piece
-    /// of its kinds (`moving`, from `from`, or none for a drop; `became`, a promotion's kind)
-    /// crossing the region's edge or changing kind in it, or one `taken` on `to` in it.
+    /// Whether a plain move of `us` may change where an enemy piece may enter a `no-entry`'s
+    /// region, so what it attacks there, where a royal piece of `us` stands
+    /// (`royal_inside`): a piece of its `except-beside` kinds moving or taken; one of the
+    /// kinds its `while` looks for (`moving`, from `from`, or none for a drop; `became`, a
+    /// promotion's kind) crossing the region's edge or changing kind in it, or `taken` on
+    /// `to` in it.
+    #[allow(clippy::too_many_arguments)]
     pub fn while_changed(
         &self,
+        us: Color,
+        royal_inside: impl Fn(&SqSet) -> bool,
         moving: Option<usize>,
         became: Option<usize>,
         from: Option<Sq>,
         to: Sq,
         taken: Option<usize>,
     ) -> bool {
+        let them = us.other().index();
         self.no_entries.iter().any(|n| {
-            let Some((_, kinds)) = n.while_present else {
+            // It bars the enemy's pieces from their region's squares alone.
+            let region = &n.region[them];
+            if !royal_inside(region) {
+                return false;
+            }
+            let of = |kinds: KindSet, k: Option<usize>| k.is_some_and(|k| kinds.has(k));
+            if of(n.except_beside, moving)
+                || of(n.except_beside, became)
+                || of(n.except_beside, taken)
+            {
+                return true;
+            }
+            let Some((own, kinds)) = n.while_present else {
                 return false;
             };
-            let of = |k: Option<usize>| k.is_some_and(|k| kinds.has(k));
-            n.region.iter().any(|region| {
-                let inside = region.has(to);
-                of(moving) && from.is_some_and(|f| region.has(f)) != inside
-                    || inside && (of(taken) || became.is_some() && (of(moving) || of(became)))
-            })
+            let inside = region.has(to);
+            if own {
+                // It looks for the enemy's own pieces: only one taken changes what it finds.
+                return inside && of(kinds, taken);
+            }
+            of(kinds, moving) && from.is_some_and(|f| region.has(f)) != inside
+                || inside && became.is_some() && (of(kinds, moving) || of(kinds, became))
         })
     }
 
