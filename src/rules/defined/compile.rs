@@ -421,6 +421,9 @@ pub struct Compiled {
     ///
     /// [`Tester`]: super::position
     pub while_kinds: KindSet,
+    /// No contact, `while` or `except-beside`, transparency or defection: the legality test
+    /// of a plain move asks only whether it leaves a shield or moves a royal piece.
+    pub plain_quiet: bool,
     /// The kinds a `transparent` component names: one that captures leaves a line open
     /// through the square the captured piece blocked.
     pub transparent_kinds: KindSet,
@@ -587,6 +590,7 @@ impl Compiled {
             transparent: Vec::new(),
             contact_kinds: KindSet::default(),
             while_kinds: KindSet::default(),
+            plain_quiet: false,
             transparent_kinds: KindSet::default(),
             contact_endings: Vec::new(),
             readings: readings_of(&def),
@@ -1006,6 +1010,10 @@ impl Compiled {
             acc | n.while_present.map_or(0, |w| w.1 .0) | n.except_beside.0
         }));
         c.transparent_kinds = KindSet(c.transparent.iter().fold(0, |acc, t| acc | t.1 .0));
+        c.plain_quiet = c.contacts.is_empty()
+            && c.while_kinds.0 == 0
+            && c.transparent_kinds.0 == 0
+            && c.defections.is_empty();
         c.contact_endings = (0..c.contacts.len()).collect();
         c.contact_endings
             .sort_by_key(|&k| std::cmp::Reverse(c.contacts[k].priority));

@@ -822,7 +822,7 @@ impl Position {
             if c.royal.has(kind) {
                 royals.push(from);
             }
-            self.piece_moves(out, kind, from);
+            self.moves_of(out, kind, from);
         }
         self.first_moves(out);
         self.castlings(out);
@@ -846,8 +846,13 @@ impl Position {
     /// The moves of the piece of `kind` of the side to move on `from`, by its movement and
     /// what the components add to or take from it there (the part of [`Self::generate`]
     /// that is one piece's).
-    #[inline]
     pub(super) fn piece_moves(&self, out: &mut Vec<Move>, kind: usize, from: Sq) {
+        self.moves_of(out, kind, from)
+    }
+
+    /// [`Self::piece_moves`], inlined into the generator's loop.
+    #[inline(always)]
+    fn moves_of(&self, out: &mut Vec<Move>, kind: usize, from: Sq) {
         let c = self.c;
         let us = self.turn;
         let them = us.other();
@@ -2758,7 +2763,7 @@ impl Tester {
     /// Whether `m` is legal without a test: each of its actions is quiet
     /// ([`Tester::quiet_action`]), and a turn of two moves a piece no contact looks at second,
     /// from a line of no royal piece the first left.
-    #[inline]
+    #[inline(always)]
     fn admits(&self, pos: &Position, m: Move) -> bool {
         let Some(shields) = &self.shields else {
             return false;
@@ -2767,8 +2772,26 @@ impl Tester {
         if !matches!(
             m.special,
             Special::None | Special::Step | Special::Drop { .. }
-        ) || pos.defection_made(m).is_some()
-        {
+        ) {
+            return false;
+        }
+        if c.plain_quiet {
+            // No component but check looks at a plain move of a piece that is not royal.
+            let royal = |k: usize| c.royal.has(k);
+            return !(c.kind_at(pos.board.cell(m.from)).is_some_and(royal)
+                || m.promotion().is_some_and(royal)
+                || m.dropped().is_some_and(royal))
+                && m.then.is_none()
+                && (c.explosion.is_none() || pos.board.cell(m.to) == cell::EMPTY)
+                && !shields.contains(&m.from);
+        }
+        self.admits_zoned(pos, m, shields)
+    }
+
+    /// [`Tester::admits`] where contacts, zones, transparency or defections may look.
+    fn admits_zoned(&self, pos: &Position, m: Move, shields: &[Sq]) -> bool {
+        let c = pos.c;
+        if pos.defection_made(m).is_some() {
             return false;
         }
         let from = m.dropped().is_none().then_some(m.from);
