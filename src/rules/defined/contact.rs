@@ -93,7 +93,7 @@ pub struct Danger {
 }
 
 impl Danger {
-    pub fn of(c: &super::Compiled, board: &Board, spots: &Spots, mover: Color) -> Danger {
+    pub fn of(c: &super::Compiled, board: &Board, spots: &Spots) -> Danger {
         let mut near = Vec::new();
         for sq in spots.iter() {
             let Some(kind) = c.kind_at(board.cell(sq)) else {
@@ -103,11 +103,12 @@ impl Danger {
             let mut from = SqSet::default();
             for k in c.contacts.iter().filter(|k| k.kinds().has(kind)) {
                 // Both pieces must stand in the region: only its squares can hold a contact.
+                // Read for either side, where the region is the same for both.
                 let region = k
                     .region
                     .as_ref()
-                    .filter(|_| k.elsewhere.is_none() && k.standing == Standing::Both)
-                    .map(|r| &r[mover.index()]);
+                    .filter(|r| k.elsewhere.is_none() && k.standing == Standing::Both && r[0] == r[1])
+                    .map(|r| &r[0]);
                 if region.is_some_and(|r| !r.has(sq)) {
                     continue;
                 }

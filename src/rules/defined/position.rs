@@ -1855,10 +1855,19 @@ impl Position {
 
     /// Appends the legal moves.
     pub fn legal_moves(&self, out: &mut Vec<Move>) {
-        if self.decided().is_some() {
+        let c = self.c;
+        // The contacts' pieces, and where a contact could arise, found once for the node.
+        let spots = (!c.contacts.is_empty()).then(|| super::contact::Spots::of(c, &self.board));
+        let danger = spots
+            .as_ref()
+            .map(|spots| super::contact::Danger::of(c, &self.board, spots));
+        let apart = danger
+            .as_ref()
+            .zip(spots.as_ref())
+            .is_some_and(|(d, spots)| d.apart(spots));
+        if self.decided_with(apart).is_some() {
             return;
         }
-        let c = self.c;
         let start = out.len();
         let mut royals = Royals::default();
         self.generate(out, &mut royals);
@@ -1867,7 +1876,7 @@ impl Position {
             || c.explosion.is_some()
             || c.no_giving_check.is_some()
             || c.checked_royal_captures.is_some();
-        let tester = forbidding.then(|| Tester::new(self, royals));
+        let tester = forbidding.then(|| Tester::new(self, royals, spots, danger, apart));
         // One scratch board for the node: each tested move is played on it and taken back.
         let mut scratch: Option<Board> = None;
         if let Some(tester) = &tester {
@@ -1905,7 +1914,8 @@ impl Position {
         }
         if c.opens() {
             // A turn of two actions is judged whole, as one move is: on the scratch board.
-            self.with_entries(out, |m| match &tester {
+            let quiet = |m: Move| tester.as_ref().is_some_and(|t| t.leaves_apart(self, m));
+            self.with_entries(out, quiet, |m| match &tester {
                 Some(tester) => {
                     tester.admits(self, m)
                         || tester.allows(self, m, scratch.get_or_insert_with(|| self.board.clone()))
@@ -1980,6 +1990,12 @@ impl Position {
     /// pieces an extinction rule counts, a piece on its goal, the last check given. The
     /// value is the side's it happens to; the rule is the component's.
     pub fn decided(&self) -> Option<(Color, Value, &'static str)> {
+        self.decided_with(false)
+    }
+
+    /// [`Self::decided`], told whether the board's contact pieces stand apart, so that no
+    /// contact ends the game.
+    pub(super) fn decided_with(&self, apart: bool) -> Option<(Color, Value, &'static str)> {
         let c = self.c;
         let mover = self.turn;
         let last = mover.other();
@@ -2000,7 +2016,7 @@ impl Position {
             let i = &c.infiltrations[i as usize];
             rank((i.priority, i.tag.index), (last, Value::Win, i.tag.rule));
         }
-        if !c.contacts.is_empty() {
+        if !c.contacts.is_empty() && !apart {
             if let Some((r, end)) = self.contact_ending_ranked() {
                 rank(r, end);
             }
@@ -2634,6 +2650,8 @@ struct Tester {
     /// attacked: any other non-royal piece's plain move (under `explosion`, one that captures
     /// nothing) leaves no royal piece attacked and needs no test. `None`: every move is tested.
     shields: Option<Vec<Sq>>,
+    /// No two contact pieces stand where a contact between them could.
+    apart: bool,
     /// No contact that refuses or flips stands on the board: a move of a piece no contact
     /// component looks at leaves none, unless it leaves a square of `line_blockers`.
     contacts_quiet: bool,
@@ -2661,7 +2679,15 @@ pub(super) struct Seen {
 }
 
 impl Tester {
-    fn new(pos: &Position, royals: Royals) -> Tester {
+    /// The test of `pos`'s moves; `spots` and `danger` are the board's, `apart` whether its
+    /// contact pieces stand apart ([`super::contact::Danger::apart`]).
+    fn new(
+        pos: &Position,
+        royals: Royals,
+        spots: Option<super::contact::Spots>,
+        danger: Option<super::contact::Danger>,
+        apart: bool,
+    ) -> Tester {
         let c = pos.c;
         let us = pos.turn;
         let them = us.other();
@@ -2673,13 +2699,8 @@ impl Tester {
         }
         let shields = Self::shields(pos, &royals);
         let mut line_blockers = SqSet::default();
-        let spots = (!c.contacts.is_empty()).then(|| super::contact::Spots::of(c, &pos.board));
-        let danger = spots
-            .as_ref()
-            .map(|spots| super::contact::Danger::of(c, &pos.board, spots, us));
         let contacts_quiet = spots.as_ref().is_none_or(|spots| {
             use crate::definition::model::Effect;
-            let apart = danger.as_ref().is_some_and(|d| d.apart(spots));
             c.contacts.iter().all(|k| {
                 if k.line {
                     k.line_blockers(c, &pos.board, spots, &mut line_blockers);
@@ -2708,6 +2729,7 @@ impl Tester {
             royals,
             theirs,
             shields,
+            apart,
             contacts_quiet,
             line_blockers,
             spots,
@@ -2926,6 +2948,23 @@ impl Tester {
 }
 
 impl Tester {
+    /// Whether the plain move `m` leaves the contact pieces apart, as they were: it empties
+    /// no cell on a contact's line and its piece, if a contact looks at it, lands where none
+    /// could arise.
+    fn leaves_apart(&self, pos: &Position, m: Move) -> bool {
+        let c = pos.c;
+        let Some(danger) = self.danger.as_ref().filter(|_| self.apart) else {
+            return false;
+        };
+        let kind = c.kind_at(pos.board.cell(m.from));
+        matches!(m.special, Special::None | Special::Step)
+            && m.then.is_none()
+            && m.promotion().is_none()
+            && !self.line_blockers.has(m.from)
+            && !danger.lined(m.from)
+            && !(kind.is_some_and(|k| c.contact_kinds.has(k)) && danger.touches(Some(m.from), m.to))
+    }
+
     /// Whether the move that made `changes` (now on `board`) provably makes no contact: none
     /// stood before it, no cell it empties opens a line a contact looks along, and the one
     /// piece of a contact's kinds it puts down (if any) lands where none could arise.

@@ -294,7 +294,13 @@ impl Position {
     /// outside moves into the region by its own movement, judged on the board the first
     /// leaves; the mover's royal pieces are judged at the end of the turn.
     /// `legal` judges each whole turn, as [`Self::legal_after`] would.
-    pub(super) fn with_entries(&self, out: &mut Vec<Move>, mut legal: impl FnMut(Move) -> bool) {
+    /// `quiet` says of a first action that it provably leaves no contact standing.
+    pub(super) fn with_entries(
+        &self,
+        out: &mut Vec<Move>,
+        quiet: impl Fn(Move) -> bool,
+        mut legal: impl FnMut(Move) -> bool,
+    ) {
         let c = self.c;
         let us = self.turn;
         let mut firsts = Vec::new();
@@ -324,7 +330,7 @@ impl Position {
             }
         }
         for m in firsts {
-            let Ok((opened, next)) = self.exit(m) else {
+            let Ok((opened, next)) = self.exit_with(m, quiet(m)) else {
                 continue;
             };
             for (from, to) in next.entries(opened, us) {
@@ -344,6 +350,11 @@ impl Position {
     /// for the end of the turn) and which does not end the game. The component it opens, and
     /// the position it leaves; or why it opens nothing.
     pub(super) fn exit(&self, m: Move) -> Result<(usize, Position), Shut> {
+        self.exit_with(m, false)
+    }
+
+    /// [`Self::exit`], told whether `m` provably leaves no contact standing.
+    fn exit_with(&self, m: Move, quiet: bool) -> Result<(usize, Position), Shut> {
         let c = self.c;
         let plain = matches!(m.special, Special::None | Special::Step) && m.block.is_none();
         let opened = c
@@ -351,17 +362,22 @@ impl Position {
             .filter(|_| plain)
             .and_then(|kind| c.opened(kind, self.turn, m.from, m.to))
             .ok_or(Shut::NoExit)?;
-        Ok((opened, self.first_action(m)?))
+        Ok((opened, self.first_action_with(m, quiet)?))
     }
 
     /// The first action `m` of a turn of two judged by itself: no contact refuses it (check
     /// waits for the end of the turn) and it does not end the game; the position it leaves.
     /// Entries and infiltrations judge their first actions so.
     pub(super) fn first_action(&self, m: Move) -> Result<Position, Shut> {
+        self.first_action_with(m, false)
+    }
+
+    /// [`Self::first_action`], told whether `m` provably leaves no contact standing.
+    fn first_action_with(&self, m: Move, quiet: bool) -> Result<Position, Shut> {
         let c = self.c;
         let mut next = self.clone();
         next.apply(m);
-        if !c.contacts.is_empty() {
+        if !c.contacts.is_empty() && !quiet {
             let spots = super::contact::Spots::of(c, &next.board);
             for before in [true, false] {
                 if let Some(k) = self.contact_refusal(m, &next.board, &spots, before) {
@@ -369,7 +385,7 @@ impl Position {
                 }
             }
         }
-        if next.decided().is_some() {
+        if next.decided_with(quiet).is_some() {
             return Err(Shut::Ends);
         }
         Ok(next)
