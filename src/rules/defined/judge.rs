@@ -661,9 +661,16 @@ impl Position {
                 return self.furthest(found);
             }
             // A placement the side would make on a turn of its own but for its one
-            // infiltration spent is refused by that, not by the piece's movement.
+            // infiltration spent is refused by that, not by the piece's movement; a move the
+            // piece's movement makes is judged as that move.
             let us = self.turn;
+            let mut moves = Vec::new();
+            self.pseudo_moves(&mut moves);
+            let moved = !self.matching(moves.into_iter(), pattern).is_empty();
             for (i, inf) in self.c.infiltrations.iter().enumerate() {
+                if moved {
+                    break;
+                }
                 if !inf.alone || !self.infiltration_spent(i) || !self.stands_on_region(i) {
                     continue;
                 }
@@ -836,7 +843,29 @@ impl Position {
             empty.board.put(to.square(), None);
             reaches(&empty)
         };
-        if own_target && (reaches(&target) || empty_target()) {
+        // Whether the piece's pattern (its movement and the region's, zones aside) takes it
+        // to `to`, empty or holding an enemy piece (`held`): on this board (`bare` false: a
+        // piece in the way stops it), or on one with only the mover.
+        let pattern = |held: bool, bare: bool| self.pattern_reaches(kind, from, to, held, bare);
+        // Out of the region the piece is confined to, where its movement `reaches`.
+        let confined = |reaches: bool| {
+            let (tag, region) = c.confined.get(kind).copied().flatten()?;
+            (!region[self.turn.index()].has(to) && reaches).then(|| {
+                Step::forbids(
+                    tag.rule,
+                    format!("the {name} may not leave its region: {t} is outside it"),
+                )
+            })
+        };
+        // Onto its own piece where it may never stand, the region refuses first.
+        if own_target {
+            if let Some(step) = confined(pattern(false, false) || pattern(true, false)) {
+                return step;
+            }
+        }
+        if own_target
+            && (reaches(&target) || empty_target() || pattern(false, false) || pattern(true, false))
+        {
             return Step::forbids(
                 rule_id("own-piece-on-target"),
                 format!("{t} holds a piece of {}", self.turn),
@@ -866,17 +895,22 @@ impl Position {
         if !own_target && reaches(&bare) {
             return blocked_step(&name, &f, &t);
         }
+        // Its pattern reaches the piece on the target past the pieces between, though a zone
+        // would keep it from taking that piece there, or the piece is its own: the path is
+        // the first refusal.
+        let held = self.board.piece_at(to).is_some();
+        let anyhow = |bare: bool| pattern(true, bare) || pattern(false, bare);
+        if held && anyhow(true) && !anyhow(false) {
+            return blocked_step(&name, &f, &t);
+        }
         if let Some(step) = self.en_passant_refusal(kind, from, to, capture, reaches) {
             return step;
         }
         // A move the piece's movement makes, out of the region it is confined to.
-        if let Some(Some((tag, region))) = c.confined.get(kind) {
-            if !region[self.turn.index()].has(to) && self.movement_reaches(kind, from, to) {
-                return Step::forbids(
-                    tag.rule,
-                    format!("the {name} may not leave its region: {t} is outside it"),
-                );
-            }
+        if let Some(step) = confined(
+            self.movement_reaches(kind, from, to) || pattern(false, true) || pattern(true, true),
+        ) {
+            return step;
         }
         // A first move the piece would make, but whose right is gone (or barred by check).
         if let Some(fm) = c
@@ -895,15 +929,73 @@ impl Position {
                 },
             );
         }
-        let captures = capture || self.board.piece_at(to).is_some_and(|p| p.color() == them);
+        // The movement that reaches the square with it held as it is not refuses by what it
+        // does there: a capture-only step onto an empty square, a move-only one onto a piece
+        // (the capture's clause says where the piece takes). One that reaches it neither way
+        // refuses by the piece's movement.
+        if pattern(!held, true) {
+            return Step::forbids(
+                c.kinds[kind].rule(true),
+                if held {
+                    format!("the {name} cannot capture from {f} on {t}")
+                } else {
+                    format!("the {name} goes from {f} to {t} only to capture, and {t} is empty")
+                },
+            );
+        }
         Step::forbids(
-            c.kinds[kind].rule(captures),
-            if captures {
+            c.kinds[kind].rule(false),
+            if capture || held {
                 format!("the {name} cannot capture from {f} on {t}")
             } else {
                 format!("the {name} cannot go from {f} to {t}")
             },
         )
+    }
+
+    /// Whether the movement of the side to move's piece of `kind` on `from` (or the one a
+    /// `region-move` puts in its place there), with what a `region-move` adds there, takes
+    /// it to `to` with `to` empty or, if `held`, holding an enemy piece: on this board, or
+    /// (`bare`) on one holding only the mover.
+    fn pattern_reaches(&self, kind: usize, from: Sq, to: Sq, held: bool, bare: bool) -> bool {
+        let c = self.c;
+        let us = self.turn;
+        let mut board = self.board.clone();
+        if bare {
+            for &sq in &c.squares {
+                if board.is_wall(sq) {
+                    board.restore_square(sq.square());
+                } else if sq != from {
+                    board.put(sq.square(), None);
+                }
+            }
+        }
+        board.put(to.square(), held.then(|| c.piece(us.other(), kind)));
+        let region = c
+            .region_moves
+            .iter()
+            .filter(|rm| rm.kinds.has(kind) && rm.region[us.index()].has(from))
+            .map(|rm| &rm.movement);
+        let own = c
+            .replaced(kind, us, from)
+            .is_none()
+            .then_some(&c.kinds[kind].movement);
+        own.into_iter()
+            .chain(region)
+            .any(|movement| {
+                let mut reaches = false;
+                crate::rules::movement::destinations(
+                    movement,
+                    &board,
+                    from,
+                    us,
+                    |code| {
+                        crate::rules::piece::Piece::from_code(code).is_some_and(|p| p.color() != us)
+                    },
+                    |t, _| reaches |= t == to,
+                );
+                reaches
+            })
     }
 
     /// The first-move component that generates `m`, when the piece's own movement does not
