@@ -2401,6 +2401,31 @@ impl Cypher {
                 format!("{} is in check, but it is {}'s turn", turn.other(), turn),
             ));
         }
+        // Two Kings side by side on the Border, or the Court King of the side that just moved
+        // in line with the opposing Court Spy where that is refused: no turn leaves them so.
+        let last = turn.other();
+        let (kl, kt) = (kings[last.index()] as i32, kings[turn.index()] as i32);
+        if zone_of(kl) == BORDER && zone_of(kt) == BORDER && adjacent(kl, kt) {
+            return Err(SetupError::new(
+                Kind::Placement,
+                format!(
+                    "the kings on {} and {} stand next to each other on the Border (III.ii.d)",
+                    Self::name(kl),
+                    Self::name(kt)
+                ),
+            ));
+        }
+        if pos.spy_line(spies[turn.index()] as i32, kl) && !pos.opts.king_into_spy_line_loses.get()
+        {
+            return Err(SetupError::new(
+                Kind::Placement,
+                format!(
+                    "the {last} king on {} stands in line with the {turn} spy on {}, both in Court (VII.d.1; under king-into-spy-line = illegal no turn leaves it so)",
+                    Self::name(kl),
+                    Self::name(spies[turn.index()] as i32)
+                ),
+            ));
+        }
         pos.result = pos.static_result();
         Ok(pos)
     }

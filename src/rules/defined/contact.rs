@@ -107,7 +107,9 @@ impl Danger {
                 let region = k
                     .region
                     .as_ref()
-                    .filter(|r| k.elsewhere.is_none() && k.standing == Standing::Both && r[0] == r[1])
+                    .filter(|r| {
+                        k.elsewhere.is_none() && k.standing == Standing::Both && r[0] == r[1]
+                    })
                     .map(|r| &r[0]);
                 if region.is_some_and(|r| !r.has(sq)) {
                     continue;
@@ -257,6 +259,7 @@ impl Contact {
     /// among the pieces on `spots` (the board's [`Spots`]), whose effect, by where its pieces
     /// stand, is `want`: the square of the piece of `pieces`, and of the piece it touches or
     /// faces.
+    #[inline]
     pub fn find_effect(
         &self,
         c: &super::Compiled,
@@ -265,6 +268,22 @@ impl Contact {
         mover: Color,
         arrival: Arrivals,
         want: Effect,
+    ) -> Option<(Sq, Sq)> {
+        self.find_effect_where(c, board, spots, mover, arrival, want, |_, _| true)
+    }
+
+    /// [`Self::find_effect`] among the pairs of squares `keep` accepts.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    pub fn find_effect_where(
+        &self,
+        c: &super::Compiled,
+        board: &Board,
+        spots: &Spots,
+        mover: Color,
+        arrival: Arrivals,
+        want: Effect,
+        keep: impl Fn(Sq, Sq) -> bool,
     ) -> Option<(Sq, Sq)> {
         let region = self.region.as_ref().map(|r| &r[mover.index()]);
         let inside = |sq: Sq, who: Standing| {
@@ -315,7 +334,7 @@ impl Contact {
                     } else {
                         self.elsewhere
                     };
-                    if touches && effect == Some(want) {
+                    if touches && effect == Some(want) && keep(sq, at) {
                         return Some((sq, at));
                     }
                     break;
@@ -397,6 +416,120 @@ impl super::Compiled {
 }
 
 impl Position {
+    /// Why this set-up is refused by its contacts, if it is: whatever the side that just
+    /// moved moved last (nothing a contact looks at, or one of its contact pieces, into a
+    /// region or within it), a contact refuses or loses that turn, or one stood before it
+    /// that refused or lost the other side's turn before (an adjacency among the other side's
+    /// pieces and whatever it moved then, apart from the piece the last turn moved). A loss
+    /// whose pieces a win of the other side shows (the same line, seen from the Spy) is that
+    /// game's end, which the position shows. The sentence names
+    /// the contact standing.
+    pub(super) fn contact_setup_refusal(&self) -> Option<String> {
+        let c = self.c;
+        if c.contacts.is_empty() {
+            return None;
+        }
+        let spots = Spots::of(c, &self.board);
+        let last = self.turn.other();
+        // The pairs a win shows decided, as a set-up shows one (asking nothing of what
+        // moved): the loss the same pair is to the other side is that game's end.
+        let mut wins = Vec::new();
+        for color in [last, self.turn] {
+            for k in c.contacts.iter().filter(|k| k.moved == Moved::Any) {
+                if k.effects().any(|e| e == Effect::Win) {
+                    if let Some((a, b)) =
+                        k.find_effect(c, &self.board, &spots, color, [None, None], Effect::Win)
+                    {
+                        wins.push((a.min(b), a.max(b)));
+                    }
+                }
+            }
+        }
+        let histories = |color: Color| {
+            let mut out = vec![None];
+            for sq in spots.iter() {
+                if is_of(self.board.cell(sq), color) {
+                    out.push(Some(Arrival { from: None, to: sq }));
+                    out.push(Some(Arrival {
+                        from: Some(sq),
+                        to: sq,
+                    }));
+                }
+            }
+            out
+        };
+        // Before the last turn, only an adjacency is sure to have stood: the turn may have
+        // opened a line.
+        // A contact that refuses or loses: a set-up does not say what its last turn moved,
+        // so it does not show a loss that turn made (a win for either side it shows, where
+        // the contact asks nothing of what moved).
+        let refusal = |color: Color, moved: Option<Arrival>, except: Option<Sq>| {
+            let effects: &[Effect] = &[Effect::Illegal, Effect::Loss];
+            c.contacts
+                .iter()
+                .filter(|k| color == last || !k.line)
+                .find_map(|k| {
+                    effects.iter().find_map(|&want| {
+                        k.find_effect_where(
+                            c,
+                            &self.board,
+                            &spots,
+                            color,
+                            [moved, None],
+                            want,
+                            |a, b| {
+                                except.is_none_or(|e| a != e && b != e)
+                                    && !(want == Effect::Loss
+                                        && wins.contains(&(a.min(b), a.max(b))))
+                            },
+                        )
+                        .map(|pair| (k, pair))
+                    })
+                })
+        };
+        let mut standing = None;
+        for moved in histories(last) {
+            let found = refusal(last, moved, None).or_else(|| {
+                let except = moved.map(|a| a.to);
+                let mut first = None;
+                for before in histories(self.turn) {
+                    let found = refusal(self.turn, before, except)?;
+                    first.get_or_insert(found);
+                }
+                first
+            });
+            let found = found?;
+            standing.get_or_insert(found);
+        }
+        let (k, (a, b)) = standing?;
+        let name = |sq: Sq| {
+            let code = self.board.cell(sq);
+            let color = if is_of(code, Color::White) {
+                Color::White
+            } else {
+                Color::Black
+            };
+            let kind = c
+                .kind_at(code)
+                .map_or("piece", |k| c.kinds[k].name.as_str());
+            format!(
+                "the {color} {kind} on {}",
+                c.geometry.square_name(sq.square())
+            )
+        };
+        let relation = if k.line {
+            "stands in line with"
+        } else {
+            "stands next to"
+        };
+        Some(format!(
+            "{} {relation} {}, which {} forbids: no turn leaves them so",
+            name(a),
+            name(b),
+            k.tag.rule
+        ))
+    }
+
     /// The first contact component, among those asked `before` the check test or after it,
     /// that refuses `m` played into `board`: its index in [`super::Compiled::contacts`].
     pub(super) fn contact_refusal(

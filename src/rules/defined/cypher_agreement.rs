@@ -6,9 +6,8 @@
 //! under the defaults, each option flipped alone and 200 random settings, on games from the
 //! start and random FENs with every state field, the same legal turns, check, outcome, FEN and
 //! outcome after each played turn, and refusal of written turns neither engine allows. Its
-//! known differences (a set-up the built-in alone refuses, the wording of a blocked capture) are
-//! counted and printed apart, each named where it is
-//! tolerated; any other fails it. A long version is ignored: run it in release with
+//! differences are counted by kind, the first few of each printed; any fails it (none is
+//! tolerated). A long version is ignored: run it in release with
 //! `cargo test --release --lib cypher_agreement -- --ignored --nocapture`.
 //!
 //! In the first comparison, what the board definition does not write is kept out, exactly so:
@@ -878,31 +877,9 @@ struct FullTally {
     /// The differences by what differed (for a refusal, the two rules).
     kinds: std::collections::BTreeMap<String, usize>,
     first: Vec<String>,
-    /// The known differences by kind: how many, and the first.
-    known: std::collections::BTreeMap<String, (usize, String)>,
-}
-
-/// Whether the refusals `want` (the built-in's) and `got` (the definition's) of `text` differ
-/// only as the definition's judge is known to word them: none is, now.
-fn known_refusal(_text: &str, want: &str, got: &str) -> Option<String> {
-    if want == got {
-        return None;
-    }
-    None
 }
 
 impl FullTally {
-    /// A difference already known and reported, which the definition's engine does not yet
-    /// settle as the built-in does (see [`known_refusal`] and the set-ups in
-    /// [`full_agreement`]): counted by kind, its first example kept, not a failure.
-    fn known(&mut self, setting: &Setting, fen: &str, kind: String, what: String) {
-        let seen = self.known.entry(kind).or_insert((0, String::new()));
-        seen.0 += 1;
-        if seen.1.is_empty() {
-            seen.1 = format!("[{}] fen {fen}: {what}", setting.label);
-        }
-    }
-
     fn differ(&mut self, setting: &Setting, fen: &str, kind: String, what: String) {
         self.differences += 1;
         let seen = self.kinds.entry(kind).or_insert(0);
@@ -1123,18 +1100,7 @@ fn compare_full(
         }
         tally.refusals += 1;
         counts.2 += 1;
-        let known = match (&wb, &wd) {
-            (Some(Err(want)), Some(Err(got))) => known_refusal(&text, want, got),
-            _ => None,
-        };
-        if let Some(kind) = known {
-            tally.known(
-                setting,
-                &fen,
-                kind,
-                format!("{text}: built-in {wb:?}, definition {wd:?}"),
-            );
-        } else if wb != wd {
+        if wb != wd {
             let rule = |w: &Option<Written>| match w {
                 Some(Err(r)) => r.to_string(),
                 Some(Ok(_)) => "legal".into(),
@@ -1296,22 +1262,6 @@ fn full_agreement(scales: [Scale; 3], combos: usize) -> FullTally {
             let d = super::Position::from_fen(Cypher::geometry(), &fen, &setting.defined);
             match (b, d) {
                 (Err(_), Err(_)) => tally.rejected += 1,
-                // The definition refuses a set-up only for the side not to move in check; the
-                // built-in also for what no game reaches (reported): the set-ups it alone
-                // refuses are counted by its reason, and the rest compared.
-                (Err(e), Ok(_)) => {
-                    let reason = e.to_string();
-                    // Its clause, at the end of the reason in brackets.
-                    let why = reason
-                        .rsplit_once(" (")
-                        .map_or(reason.as_str(), |(_, w)| w.trim_end_matches(')'));
-                    tally.known(
-                        setting,
-                        &fen,
-                        format!("a set-up the built-in alone refuses ({why})"),
-                        reason.clone(),
-                    );
-                }
                 (Ok(b), Ok(d)) => {
                     tally.accepted += 1;
                     play_on(
@@ -1329,7 +1279,7 @@ fn full_agreement(scales: [Scale; 3], combos: usize) -> FullTally {
                 (b, d) => tally.differ(
                     setting,
                     &fen,
-                    "a set-up the definition alone refuses".into(),
+                    "a set-up one engine alone refuses".into(),
                     format!(
                         "set-up: built-in {}, definition {}",
                         b.map_or_else(|e| format!("refuses ({e})"), |_| "accepts".into()),
@@ -1377,9 +1327,6 @@ fn report(tally: &FullTally) {
     );
     println!("  outcomes by rule: {:?}", tally.ended);
     println!("  refusals by rule: {:?}", tally.refused);
-    for (kind, (n, first)) in &tally.known {
-        println!("  known, {n} times: {kind}\n    first: {first}");
-    }
     println!("  differences by kind: {:?}", tally.kinds);
     assert!(
         tally.differences == 0,

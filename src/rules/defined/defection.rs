@@ -90,6 +90,33 @@ pub(super) fn defect(
 }
 
 impl Position {
+    /// Why no game reaches this set-up by a `defection`, if none does: a piece of its kinds
+    /// stands on its side's region, where its arrival would have set the defection off and
+    /// taken it from the board.
+    pub(super) fn defection_setup_refusal(&self) -> Option<String> {
+        let c = self.c;
+        for sq in c.squares.iter().copied() {
+            let code = self.board.cell(sq);
+            let Some(kind) = c.kind_at(code) else {
+                continue;
+            };
+            let color = if is_of(code, Color::White) {
+                Color::White
+            } else {
+                Color::Black
+            };
+            if let Some(d) = c.defection_of(kind, color, sq) {
+                return Some(format!(
+                    "the {color} {} on {} stands where its arrival would have made the defection {} and taken it from the board",
+                    c.kinds[kind].name,
+                    c.geometry.square_name(sq.square()),
+                    c.defections[d].tag.rule
+                ));
+            }
+        }
+        None
+    }
+
     /// Replaces each move from `out[begin..]` that makes a defection by one move per piece
     /// that may change sides (none: the move as it is).
     pub(super) fn defections(&self, out: &mut Vec<Move>, begin: usize) {

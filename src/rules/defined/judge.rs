@@ -980,22 +980,18 @@ impl Position {
             .replaced(kind, us, from)
             .is_none()
             .then_some(&c.kinds[kind].movement);
-        own.into_iter()
-            .chain(region)
-            .any(|movement| {
-                let mut reaches = false;
-                crate::rules::movement::destinations(
-                    movement,
-                    &board,
-                    from,
-                    us,
-                    |code| {
-                        crate::rules::piece::Piece::from_code(code).is_some_and(|p| p.color() != us)
-                    },
-                    |t, _| reaches |= t == to,
-                );
-                reaches
-            })
+        own.into_iter().chain(region).any(|movement| {
+            let mut reaches = false;
+            crate::rules::movement::destinations(
+                movement,
+                &board,
+                from,
+                us,
+                |code| crate::rules::piece::Piece::from_code(code).is_some_and(|p| p.color() != us),
+                |t, _| reaches |= t == to,
+            );
+            reaches
+        })
     }
 
     /// The first-move component that generates `m`, when the piece's own movement does not

@@ -466,6 +466,18 @@ impl Position {
                 ));
             }
         }
+        // A set-up no game reaches, as the components say: a piece where it may never stand,
+        // one that would have defected, a contact no turn leaves.
+        if let Some(why) = pos
+            .confine_setup_refusal()
+            .or_else(|| pos.defection_setup_refusal())
+            .or_else(|| pos.contact_setup_refusal())
+        {
+            return Err(SetupError::new(
+                crate::rules::SetupErrorKind::Placement,
+                why,
+            ));
+        }
         Ok(pos)
     }
 

@@ -288,6 +288,35 @@ impl Compiled {
 }
 
 impl Position {
+    /// Why no game reaches this set-up by a `confine`, if none does: a piece of its kinds
+    /// stands outside the region it may never leave.
+    pub(super) fn confine_setup_refusal(&self) -> Option<String> {
+        let c = self.c;
+        for sq in c.squares.iter().copied() {
+            let code = self.board.cell(sq);
+            let Some(kind) = c.kind_at(code) else {
+                continue;
+            };
+            let color = if super::position::is_of(code, Color::White) {
+                Color::White
+            } else {
+                Color::Black
+            };
+            let Some(Some((tag, region))) = c.confined.get(kind) else {
+                continue;
+            };
+            if !region[color.index()].has(sq) {
+                return Some(format!(
+                    "the {color} {} on {} stands outside the region it may never leave ({})",
+                    c.kinds[kind].name,
+                    c.geometry.square_name(sq.square()),
+                    tag.rule
+                ));
+            }
+        }
+        None
+    }
+
     /// Adds to `out` the turns of two actions that `opened-by` allows: a piece of an
     /// `opened-by` kind leaves the region (a first action legal by itself, but for check,
     /// that does not end the game), then one piece of the component's `pieces` standing
