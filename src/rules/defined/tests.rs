@@ -722,3 +722,59 @@ fn a_crossing_is_explained_by_its_part() {
     assert!(rules_of("h1").contains(&"towers-gate-crossing"));
     assert!(!rules_of("e1").iter().any(|r| r.starts_with("towers-gate")));
 }
+
+/// A set-up no game reaches is refused by the component that says so, and the same set-up
+/// with the piece elsewhere stands (each allowing and forbidding): a `confine`, a
+/// `defection`, contacts.
+#[test]
+fn set_ups_no_game_reaches_are_refused_by_their_components() {
+    use crate::rules::{Options, Rules};
+    let read = |spec: &str, fen: &str, option: Option<(&str, &str)>| {
+        let variant = variant_of(spec).expect("a bundled definition");
+        crate::with_variant!(variant, R => {
+            let mut options = Options::defaults(R::options());
+            if let Some((name, value)) = option {
+                options.set(R::options(), R::name(), name, value).expect("an option");
+            }
+            let geometry = R::geometry_for(None).expect("a board");
+            R::from_fen(geometry, fen, &options).map(|_| ()).map_err(|e| e.message().to_string())
+        })
+    };
+    // The general outside its palace; inside it.
+    let refused = read("xiangqi", "4k4/9/9/9/9/9/9/9/9/K8 w - - 0 1", None).unwrap_err();
+    assert!(refused.contains("(palace)"), "{refused}");
+    assert_eq!(
+        read("xiangqi", "4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1", None),
+        Ok(())
+    );
+    // A white pawn on its sixth rank would have defected; on its fifth it stands.
+    let turncoat = "scenarios/definitions/turncoat.def";
+    let refused = read(turncoat, "4k3/8/3P4/8/8/8/8/4K3 b - - 0 1", None).unwrap_err();
+    assert!(refused.contains("turncoat"), "{refused}");
+    assert_eq!(
+        read(turncoat, "4k3/8/8/3P4/8/8/8/4K3 b - - 0 1", None),
+        Ok(())
+    );
+    // Spies side by side: no turn leaves them so; a square apart they stand.
+    let spies = "scenarios/definitions/spies.def";
+    let refused = read(spies, "k7/8/8/3sS3/8/8/8/6K1 w - - 0 1", None).unwrap_err();
+    assert!(refused.contains("spies-apart"), "{refused}");
+    assert_eq!(
+        read(spies, "k7/8/8/2s1S3/8/8/8/6K1 w - - 0 1", None),
+        Ok(())
+    );
+    // A King beside its own Spy is refused under either reading: a loss the set-up cannot
+    // show (what the last turn moved) is no game it stands for.
+    for reading in ["illegal", "loses"] {
+        let option = Some(("own-spy", reading));
+        let refused = read(spies, "4k3/8/8/8/8/8/3S4/4K3 b - - 0 1", option).unwrap_err();
+        assert!(
+            refused.contains("king-beside-own-spy"),
+            "{reading}: {refused}"
+        );
+        assert_eq!(
+            read(spies, "4k3/8/8/8/8/3S4/8/4K3 b - - 0 1", option),
+            Ok(())
+        );
+    }
+}
