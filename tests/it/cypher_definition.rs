@@ -103,13 +103,18 @@ fn each_cypher_property_breaks_when_its_rule_is_broken() {
              that just moved is not in check\" does not hold: the black king on e10 breaks \
              `every K in court is not in-check`: it is in check",
         ),
+        // The coup takes a pawn off on the last Field row, so only without it too does one
+        // step on into Court (a set-up with a pawn on that row is refused: no game has one).
         (
             "pawn",
-            without_block(CYPHER_DEF, "confine {\n  id pawn-not-on-court\n"),
-            "board {\n    white: Kh1 c9\n    black: Ke7\n  }",
-            "no-pawn-on-court 1",
-            "after c9-c10: \"no pawn stands on a Court square\" does not hold: the white pawn on \
-             c10 breaks `no P in court`",
+            without_block(
+                &without_block(CYPHER_DEF, "confine {\n  id pawn-not-on-court\n"),
+                "defection {\n  id coup\n",
+            ),
+            "board {\n    white: Kh1 c8\n    black: Ke7\n  }",
+            "no-pawn-on-court 3",
+            "\"no pawn stands on a Court square\" does not hold: the white pawn on c10 breaks \
+             `no P in court`",
         ),
         (
             "spy",
