@@ -1048,6 +1048,15 @@ impl Position {
     pub(super) fn drops(&self, out: &mut Vec<Move>) {
         let c = self.c;
         let us = self.turn;
+        // Most positions of a game with prisoners or hands have nothing to drop: the check
+        // test and the colours wait for a piece that may be.
+        let held = |k: usize| {
+            c.drop_component(k)
+                .is_some_and(|d| d.free || self.hand[us.index()][k] > 0)
+        };
+        if !(0..c.kinds.len()).any(held) {
+            return;
+        }
         let colours = Colours::new(self);
         let checked = self.checked_for_drops();
         for k in 0..c.kinds.len() {
