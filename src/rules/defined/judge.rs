@@ -666,7 +666,7 @@ impl Position {
             let us = self.turn;
             let mut moves = Vec::new();
             self.pseudo_moves(&mut moves);
-            let moved = !self.matching(moves.into_iter(), pattern).is_empty();
+            let moved = !self.matching(moves, pattern).is_empty();
             for (i, inf) in self.c.infiltrations.iter().enumerate() {
                 if moved {
                     break;
