@@ -504,11 +504,7 @@ impl Position {
         let (k, (a, b)) = standing?;
         let name = |sq: Sq| {
             let code = self.board.cell(sq);
-            let color = if is_of(code, Color::White) {
-                Color::White
-            } else {
-                Color::Black
-            };
+            let color = super::position::color_of(code);
             let kind = c
                 .kind_at(code)
                 .map_or("piece", |k| c.kinds[k].name.as_str());

@@ -95,26 +95,15 @@ impl Position {
     /// taken it from the board.
     pub(super) fn defection_setup_refusal(&self) -> Option<String> {
         let c = self.c;
-        for sq in c.squares.iter().copied() {
-            let code = self.board.cell(sq);
-            let Some(kind) = c.kind_at(code) else {
-                continue;
-            };
-            let color = if is_of(code, Color::White) {
-                Color::White
-            } else {
-                Color::Black
-            };
-            if let Some(d) = c.defection_of(kind, color, sq) {
-                return Some(format!(
-                    "the {color} {} on {} stands where its arrival would have made the defection {} and taken it from the board",
-                    c.kinds[kind].name,
-                    c.geometry.square_name(sq.square()),
-                    c.defections[d].tag.rule
-                ));
-            }
-        }
-        None
+        self.placed().find_map(|(sq, color, kind)| {
+            let d = c.defection_of(kind, color, sq)?;
+            Some(format!(
+                "the {color} {} on {} stands where its arrival would have made the defection {} and taken it from the board",
+                c.kinds[kind].name,
+                c.geometry.square_name(sq.square()),
+                c.defections[d].tag.rule
+            ))
+        })
     }
 
     /// Replaces each move from `out[begin..]` that makes a defection by one move per piece

@@ -88,24 +88,8 @@ impl Position {
         }
         let mut firsts = Vec::new();
         let by = c.infiltrations.iter().fold(0, |acc, i| acc | i.by.0);
-        // Only a plain move of a `by` piece triggers one: its own moves are enough, unless a
-        // component reshapes moves after they are made.
-        if c.gating.is_some()
-            || !c.first_moves.is_empty()
-            || c.defections.iter().any(|d| d.kinds.0 & by != 0)
-        {
-            self.pseudo_moves(&mut firsts);
-        } else {
-            for &from in &c.squares {
-                let code = self.board.cell(from);
-                if let Some(kind) = c
-                    .kind_at(code)
-                    .filter(|&k| is_of(code, us) && by >> k & 1 != 0)
-                {
-                    self.piece_moves(&mut firsts, kind, from);
-                }
-            }
-        }
+        // Only a plain move of a `by` piece triggers one.
+        self.moves_of_kinds(&mut firsts, by, |_, _| true);
         let keep = |turn: Move, out: &mut Vec<Move>| {
             let mut end = self.clone();
             end.apply(turn);

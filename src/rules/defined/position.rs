@@ -818,6 +818,44 @@ impl Position {
         self.generate(out, &mut Royals::default());
     }
 
+    /// The pieces on the board: each one's square, side and kind, in square order.
+    pub(super) fn placed(&self) -> impl Iterator<Item = (Sq, Color, usize)> + '_ {
+        let c = self.c;
+        c.squares.iter().copied().filter_map(move |sq| {
+            let code = self.board.cell(sq);
+            c.kind_at(code).map(|k| (sq, color_of(code), k))
+        })
+    }
+
+    /// The moves of the mover's pieces of `kinds` (a kind set's bits) on the squares `which`
+    /// takes (by kind and square), for a component that a move of one of them sets off: their
+    /// own moves, or every move where a component reshapes moves after they are made.
+    pub(super) fn moves_of_kinds(
+        &self,
+        out: &mut Vec<Move>,
+        kinds: u64,
+        which: impl Fn(usize, Sq) -> bool,
+    ) {
+        let c = self.c;
+        let us = self.turn;
+        if c.gating.is_some()
+            || !c.first_moves.is_empty()
+            || c.defections.iter().any(|d| d.kinds.0 & kinds != 0)
+        {
+            self.pseudo_moves(out);
+            return;
+        }
+        for &from in &c.squares {
+            let code = self.board.cell(from);
+            if let Some(kind) = c
+                .kind_at(code)
+                .filter(|&k| is_of(code, us) && kinds >> k & 1 != 0 && which(k, from))
+            {
+                self.piece_moves(out, kind, from);
+            }
+        }
+    }
+
     /// [`Self::pseudo_moves`], noting on the way the squares of the mover's royal pieces.
     fn generate(&self, out: &mut Vec<Move>, royals: &mut Royals) {
         let c = self.c;
@@ -2368,6 +2406,12 @@ fn enclosed_through_holes(board: &Board, sq: Sq, us: Color) -> bool {
 #[inline]
 pub(super) fn is_of(code: u8, color: Color) -> bool {
     code != cell::EMPTY && code != cell::WALL && (code & 1) == color as u8
+}
+
+/// The side of the piece `code` (a piece's code, not an empty cell's).
+#[inline]
+pub(super) fn color_of(code: u8) -> Color {
+    Color::ALL[(code & 1) as usize]
 }
 
 /// Whether royal pieces on `royals` (`count` of them) are safe from `by` as `safety` asks:

@@ -5,7 +5,7 @@
 //! let a turn do what a property forbids is what the check finds.
 
 use super::compile::Compiled;
-use super::position::{replay_action, Move, Position, Special};
+use super::position::{color_of, replay_action, Move, Position, Special};
 use crate::definition::model::{Cell, INVENTED};
 use crate::definition::property::*;
 use crate::rules::board::{cell, Sq};
@@ -169,10 +169,6 @@ struct Ctx<'a> {
 enum Bound {
     Side(Color),
     Piece(Sq, u8),
-}
-
-fn color_of(code: u8) -> Color {
-    Color::ALL[(code & 1) as usize]
 }
 
 fn cell_of(sq: Sq) -> Cell {

@@ -6,7 +6,7 @@
 //! same reading of the component.
 
 use super::compile::{Compiled, KindSet, RegionMove, SqSet, Tag};
-use super::position::{is_of, Move, Position, Special};
+use super::position::{Move, Position, Special};
 use crate::definition::model::Reach;
 use crate::rules::board::{cell, Board, Sq};
 use crate::rules::explain::Step;
@@ -292,29 +292,17 @@ impl Position {
     /// stands outside the region it may never leave.
     pub(super) fn confine_setup_refusal(&self) -> Option<String> {
         let c = self.c;
-        for sq in c.squares.iter().copied() {
-            let code = self.board.cell(sq);
-            let Some(kind) = c.kind_at(code) else {
-                continue;
-            };
-            let color = if super::position::is_of(code, Color::White) {
-                Color::White
-            } else {
-                Color::Black
-            };
-            let Some(Some((tag, region))) = c.confined.get(kind) else {
-                continue;
-            };
-            if !region[color.index()].has(sq) {
-                return Some(format!(
+        self.placed().find_map(|(sq, color, kind)| {
+            let (tag, region) = c.confined.get(kind).copied().flatten()?;
+            (!region[color.index()].has(sq)).then(|| {
+                format!(
                     "the {color} {} on {} stands outside the region it may never leave ({})",
                     c.kinds[kind].name,
                     c.geometry.square_name(sq.square()),
                     tag.rule
-                ));
-            }
-        }
-        None
+                )
+            })
+        })
     }
 
     /// Adds to `out` the turns of two actions that `opened-by` allows: a piece of an
@@ -334,30 +322,12 @@ impl Position {
         let us = self.turn;
         let mut firsts = Vec::new();
         let openers = c.no_entries.iter().fold(0, |acc, n| acc | n.opened_by.0);
-        // Only a plain move of an `opened-by` piece out of its region opens one: its own
-        // moves are enough, unless a component reshapes moves after they are made.
-        if c.gating.is_some()
-            || !c.first_moves.is_empty()
-            || c.defections.iter().any(|d| d.kinds.0 & openers != 0)
-        {
-            self.pseudo_moves(&mut firsts);
-        } else {
-            for &from in &c.squares {
-                let code = self.board.cell(from);
-                let Some(kind) = c
-                    .kind_at(code)
-                    .filter(|&k| is_of(code, us) && openers >> k & 1 != 0)
-                else {
-                    continue;
-                };
-                if c.no_entries
-                    .iter()
-                    .any(|n| n.opened_by.has(kind) && n.region[us.index()].has(from))
-                {
-                    self.piece_moves(&mut firsts, kind, from);
-                }
-            }
-        }
+        // Only a plain move of an `opened-by` piece out of its region opens one.
+        self.moves_of_kinds(&mut firsts, openers, |kind, from| {
+            c.no_entries
+                .iter()
+                .any(|n| n.opened_by.has(kind) && n.region[us.index()].has(from))
+        });
         for m in firsts {
             let Ok((opened, next)) = self.exit_with(m, quiet(m)) else {
                 continue;
