@@ -47,6 +47,14 @@ impl SqSet {
         self.0.iter().all(|w| *w == 0)
     }
 
+    /// Adds the squares of `other`, only those of `within` where it is given.
+    #[inline]
+    pub fn add_all(&mut self, other: &SqSet, within: Option<&SqSet>) {
+        for (i, w) in self.0.iter_mut().enumerate() {
+            *w |= other.0[i] & within.map_or(!0, |r| r.0[i]);
+        }
+    }
+
     #[inline]
     pub fn intersects(&self, other: &SqSet) -> bool {
         self.0.iter().zip(&other.0).any(|(a, b)| a & b != 0)
@@ -329,6 +337,8 @@ pub struct Compiled {
     pub tables: [AttackTable; 2],
     /// The squares of the board (holes left out), in [`Geometry::squares`] order.
     pub squares: Vec<Sq>,
+    /// By mailbox index: the board's squares next to each square.
+    pub neighbours: Vec<SqSet>,
     pub holes: Vec<Square>,
     pub royal: KindSet,
     pub double_steps: Vec<DoubleStep>,
@@ -508,11 +518,20 @@ impl Compiled {
             .iter()
             .map(|c| Square::new(c.file, c.rank))
             .collect();
-        let squares = geometry
+        let squares: Vec<Sq> = geometry
             .squares()
             .filter(|s| !holes.contains(s))
             .map(Sq::of)
             .collect();
+        let mut neighbours = vec![SqSet::default(); crate::rules::board::CELLS];
+        for &sq in &squares {
+            for &(df, dr) in crate::rules::movement::KING_STEPS.iter() {
+                let next = sq.offset(crate::rules::board::delta(df as i32, dr as i32));
+                if squares.contains(&next) {
+                    neighbours[sq.index()].add(next);
+                }
+            }
+        }
         let index = |letter: &char| def.pieces.iter().position(|p| p.letter == *letter);
         // The invented pieces a board may hold take the kinds after the definition's own
         // (`with_designs`), so `invented` is every kind from there on.
@@ -537,6 +556,7 @@ impl Compiled {
             kind_of,
             tables,
             squares,
+            neighbours,
             holes,
             royal,
             double_steps: Vec::new(),

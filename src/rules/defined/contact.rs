@@ -114,6 +114,10 @@ impl Danger {
                 if region.is_some_and(|r| !r.has(sq)) {
                     continue;
                 }
+                if !k.line {
+                    to.add_all(&c.neighbours[sq.index()], region);
+                    continue;
+                }
                 for &d in &k.steps {
                     let mut at = sq.offset(d);
                     loop {

@@ -2717,6 +2717,9 @@ struct Tester {
     shields: Option<Vec<Sq>>,
     /// No two contact pieces stand where a contact between them could.
     apart: bool,
+    /// A royal piece of the mover stands in a region a `no-entry` with `while` or
+    /// `except-beside` bars to the enemy: moving its kinds may change what attacks there.
+    guarded: bool,
     /// No contact that refuses or flips stands on the board: a move of a piece no contact
     /// component looks at leaves none, unless it leaves a square of `line_blockers`.
     contacts_quiet: bool,
@@ -2790,11 +2793,17 @@ impl Tester {
             }
             set
         });
+        let guarded = c.while_kinds.0 != 0
+            && c.no_entries.iter().any(|n| {
+                (n.while_present.is_some() || n.except_beside.0 != 0)
+                    && royals.list().any(|r| n.region[them.index()].has(r))
+            });
         Tester {
             royals,
             theirs,
             shields,
             apart,
+            guarded,
             contacts_quiet,
             line_blockers,
             spots,
@@ -2955,7 +2964,7 @@ impl Tester {
         // A piece whose moving or being taken changes what zones or transparency admit is
         // judged on the board it leaves.
         !(taken.is_some() && any_of(c.transparent_kinds)
-            || c.while_kinds.0 != 0
+            || self.guarded
                 && c.while_changed(
                     us,
                     |region| self.royals.list().any(|r| region.has(r)),
