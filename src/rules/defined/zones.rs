@@ -443,11 +443,16 @@ impl Position {
         let c = self.c;
         let us = self.turn;
         let open = self.retake_square(kind);
+        // Without a `no-entry` for its kind, only a capture can be barred (by a sanctuary).
+        let entry = c.no_entries.iter().any(|n| n.kinds.has(kind));
         super::position::keep_from(out, first, |m| {
             let taken = match m.special {
                 Special::EnPassant { victim } => victim,
                 _ => m.to,
             };
+            if !entry && self.board.cell(taken) == crate::rules::board::cell::EMPTY {
+                return true;
+            }
             c.bar_lifting(
                 &self.board,
                 kind,
