@@ -2638,7 +2638,8 @@ fn attacked_by_region(c: &Compiled, board: &Board, target: Sq, by: Color) -> boo
                 })
                 .any(attacks_from)
         } else {
-            c.squares.iter().copied().any(attacks_from)
+            // A rider gained in a region attacks only from a square of the region.
+            region.iter().any(attacks_from)
         };
         if hit {
             return true;
