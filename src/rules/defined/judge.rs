@@ -664,13 +664,7 @@ impl Position {
             // infiltration spent is refused by that, not by the piece's movement; a move the
             // piece's movement makes is judged as that move.
             let us = self.turn;
-            let mut moves = Vec::new();
-            self.pseudo_moves(&mut moves);
-            let moved = !self.matching(moves, pattern).is_empty();
             for (i, inf) in self.c.infiltrations.iter().enumerate() {
-                if moved {
-                    break;
-                }
                 if !inf.alone || !self.infiltration_spent(i) || !self.stands_on_region(i) {
                     continue;
                 }
@@ -679,6 +673,11 @@ impl Position {
                     ..Move::plain(from, to)
                 });
                 if !self.matching(spent, pattern).is_empty() {
+                    let mut moves = Vec::new();
+                    self.pseudo_moves(&mut moves);
+                    if !self.matching(moves, pattern).is_empty() {
+                        break;
+                    }
                     return vec![Step::forbids(
                         inf.once_rule,
                         format!("{us} has infiltrated once already, and does so once a game"),
@@ -847,6 +846,7 @@ impl Position {
         // to `to`, empty or holding an enemy piece (`held`): on this board (`bare` false: a
         // piece in the way stops it), or on one with only the mover.
         let pattern = |held: bool, bare: bool| self.pattern_reaches(kind, from, to, held, bare);
+        let anyhow = |bare: bool| pattern(true, bare) || pattern(false, bare);
         // Out of the region the piece is confined to, where its movement `reaches`.
         let confined = |reaches: bool| {
             let (tag, region) = c.confined.get(kind).copied().flatten()?;
@@ -858,14 +858,13 @@ impl Position {
             })
         };
         // Onto its own piece where it may never stand, the region refuses first.
-        if own_target {
-            if let Some(step) = confined(pattern(false, false) || pattern(true, false)) {
+        let reaches_here = own_target && anyhow(false);
+        if reaches_here {
+            if let Some(step) = confined(true) {
                 return step;
             }
         }
-        if own_target
-            && (reaches(&target) || empty_target() || pattern(false, false) || pattern(true, false))
-        {
+        if own_target && (reaches(&target) || empty_target() || reaches_here) {
             return Step::forbids(
                 rule_id("own-piece-on-target"),
                 format!("{t} holds a piece of {}", self.turn),
@@ -881,14 +880,7 @@ impl Position {
         }
         // On a board with only the mover (and the target), would it get there?
         let mut bare = self.clone();
-        for sq in c.squares.iter().copied() {
-            if bare.board.is_wall(sq) {
-                // A blocker (a board square, unlike a hole) is lifted too.
-                bare.board.restore_square(sq.square());
-            } else if sq != from && sq != to {
-                bare.board.put(sq.square(), None);
-            }
-        }
+        bare.board = self.only_piece(from);
         if self.board.cell(to) != crate::rules::board::cell::EMPTY {
             bare.board.put(to.square(), Some(c.piece(them, kind)));
         }
@@ -899,7 +891,6 @@ impl Position {
         // would keep it from taking that piece there, or the piece is its own: the path is
         // the first refusal.
         let held = self.board.piece_at(to).is_some();
-        let anyhow = |bare: bool| pattern(true, bare) || pattern(false, bare);
         if held && anyhow(true) && !anyhow(false) {
             return blocked_step(&name, &f, &t);
         }
@@ -953,6 +944,20 @@ impl Position {
         )
     }
 
+    /// This board with only the piece on `from`: every other piece, and every blocker (a
+    /// board square, unlike a hole), lifted.
+    fn only_piece(&self, from: Sq) -> crate::rules::board::Board {
+        let mut board = self.board.clone();
+        for &sq in &self.c.squares {
+            if board.is_wall(sq) {
+                board.restore_square(sq.square());
+            } else if sq != from {
+                board.put(sq.square(), None);
+            }
+        }
+        board
+    }
+
     /// Whether the movement of the side to move's piece of `kind` on `from` (or the one a
     /// `region-move` puts in its place there), with what a `region-move` adds there, takes
     /// it to `to` with `to` empty or, if `held`, holding an enemy piece: on this board, or
@@ -960,16 +965,11 @@ impl Position {
     fn pattern_reaches(&self, kind: usize, from: Sq, to: Sq, held: bool, bare: bool) -> bool {
         let c = self.c;
         let us = self.turn;
-        let mut board = self.board.clone();
-        if bare {
-            for &sq in &c.squares {
-                if board.is_wall(sq) {
-                    board.restore_square(sq.square());
-                } else if sq != from {
-                    board.put(sq.square(), None);
-                }
-            }
-        }
+        let mut board = if bare {
+            self.only_piece(from)
+        } else {
+            self.board.clone()
+        };
         board.put(to.square(), held.then(|| c.piece(us.other(), kind)));
         let region = c
             .region_moves

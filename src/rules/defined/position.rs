@@ -2721,15 +2721,13 @@ struct Tester {
     /// A royal piece of the mover stands in a region a `no-entry` with `while` or
     /// `except-beside` bars to the enemy: moving its kinds may change what attacks there.
     guarded: bool,
-    /// No contact that refuses or flips stands on the board: a move of a piece no contact
-    /// component looks at leaves none, unless it leaves a square of `line_blockers`.
-    contacts_quiet: bool,
     /// The pieces that alone stand between two an `alignment` looks at: leaving, one may
     /// open a line.
     line_blockers: SqSet,
     /// The contacts' pieces on the board, when there are contacts.
     spots: Option<super::contact::Spots>,
-    /// Where a contact could arise, when none stands (`contacts_quiet`).
+    /// Where a contact could arise, when no contact that refuses or flips stands on the
+    /// board (`None` when one does: every move of a contact piece is then tested).
     danger: Option<super::contact::Danger>,
     /// The squares of the pieces of kinds a `transparent` component names, wherever they
     /// stand, when there is one.
@@ -2805,7 +2803,6 @@ impl Tester {
             shields,
             apart,
             guarded,
-            contacts_quiet,
             line_blockers,
             spots,
             danger,
@@ -2953,7 +2950,7 @@ impl Tester {
         // A piece a contact looks at is judged where it lands if it lands where one could
         // arise, or leaves a line one looks along.
         if !c.contacts.is_empty() {
-            let Some(danger) = self.danger.as_ref().filter(|_| self.contacts_quiet) else {
+            let Some(danger) = &self.danger else {
                 return false;
             };
             if from.is_some_and(|f| self.line_blockers.has(f) || two && danger.lined(f))
