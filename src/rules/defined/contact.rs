@@ -84,6 +84,52 @@ impl Spots {
     }
 }
 
+/// The squares a turn changed, on a board where no contact stood before it (which
+/// [`Danger`] being found says): a contact after it has one of them between its two pieces
+/// or under one, so only the lines through them need be walked. At most eight; a turn that
+/// changes more is searched whole.
+#[derive(Clone, Copy)]
+pub struct Near {
+    at: [Sq; 8],
+    len: u8,
+}
+
+impl Near {
+    pub fn of(squares: impl Iterator<Item = Sq>) -> Option<Near> {
+        let mut near = Near {
+            at: [Sq(0); 8],
+            len: 0,
+        };
+        for sq in squares {
+            *near.at.get_mut(near.len as usize)? = sq;
+            near.len += 1;
+        }
+        Some(near)
+    }
+
+    fn list(&self) -> &[Sq] {
+        &self.at[..self.len as usize]
+    }
+
+    fn has(&self, sq: Sq) -> bool {
+        self.list().contains(&sq)
+    }
+
+    /// Whether a walk from `sq` along the step `d` (one step unless `line`) may meet one of
+    /// them. The mailbox's walls stop a walk before it wraps, so a square a multiple of `d`
+    /// away may not be met; the walk itself says.
+    fn may_meet(&self, sq: Sq, d: i32, line: bool) -> bool {
+        self.list().iter().any(|&x| {
+            let diff = i32::from(x.0) - i32::from(sq.0);
+            if line {
+                diff % d == 0 && diff / d > 0
+            } else {
+                diff == d
+            }
+        })
+    }
+}
+
 /// Where, on a board where no contact stands, one could arise: for each piece some contact
 /// looks at, the squares next to it (or on its open lines, for an `alignment`) and the first
 /// piece on each of those lines. A plain move of a piece arriving on none of another's
@@ -273,7 +319,7 @@ impl Contact {
         arrival: Arrivals,
         want: Effect,
     ) -> Option<(Sq, Sq)> {
-        self.find_effect_where(c, board, spots, mover, arrival, want, |_, _| true)
+        self.find_effect_where(c, board, spots, mover, arrival, want, None, |_, _| true)
     }
 
     /// [`Self::find_effect`] among the pairs of squares `keep` accepts.
@@ -287,6 +333,7 @@ impl Contact {
         mover: Color,
         arrival: Arrivals,
         want: Effect,
+        near: Option<&Near>,
         keep: impl Fn(Sq, Sq) -> bool,
     ) -> Option<(Sq, Sq)> {
         let region = self.region.as_ref().map(|r| &r[mover.index()]);
@@ -310,7 +357,11 @@ impl Contact {
             if !piece_inside && self.elsewhere.is_none() {
                 continue;
             }
+            let moved = near.is_none_or(|n| n.has(sq));
             for &d in &self.steps {
+                if !moved && near.is_some_and(|n| !n.may_meet(sq, d, self.line)) {
+                    continue;
+                }
                 let mut at = sq.offset(d);
                 let mut empty = 0u32;
                 loop {
@@ -481,6 +532,7 @@ impl Position {
                             color,
                             [moved, None],
                             want,
+                            None,
                             |a, b| {
                                 except.is_none_or(|e| a != e && b != e)
                                     && !(want == Effect::Loss
@@ -532,19 +584,31 @@ impl Position {
 
     /// The first contact component, among those asked `before` the check test or after it,
     /// that refuses `m` played into `board`: its index in [`super::Compiled::contacts`].
+    /// `near`: the squares `m` changed, when no contact stood before it.
     pub(super) fn contact_refusal(
         &self,
         m: Move,
         board: &Board,
         spots: &Spots,
         before: bool,
+        near: Option<&Near>,
     ) -> Option<usize> {
         let c = self.c;
         let arrival = Arrival::of(m);
+        let illegal = Effect::Illegal;
         c.refusing(before)
             .find(|(_, k)| {
-                k.find_effect(c, board, spots, self.turn, arrival, Effect::Illegal)
-                    .is_some()
+                k.find_effect_where(
+                    c,
+                    board,
+                    spots,
+                    self.turn,
+                    arrival,
+                    illegal,
+                    near,
+                    |_, _| true,
+                )
+                .is_some()
             })
             .map(|(i, _)| i)
     }

@@ -1805,7 +1805,7 @@ impl Position {
                 .unwrap_or_else(|| super::contact::Spots::of(c, board))
         });
         if let Some(spots) = &spots {
-            if let Some(k) = self.contact_refusal(m, board, spots, true) {
+            if let Some(k) = self.contact_refusal(m, board, spots, true, seen.near.as_ref()) {
                 return Some(Forbid::Contact(k));
             }
         }
@@ -1834,7 +1834,7 @@ impl Position {
             return Some(Forbid::GivesCheck);
         }
         if let Some(spots) = &spots {
-            if let Some(k) = self.contact_refusal(m, board, spots, false) {
+            if let Some(k) = self.contact_refusal(m, board, spots, false, seen.near.as_ref()) {
                 return Some(Forbid::Contact(k));
             }
         }
@@ -2743,6 +2743,8 @@ pub(super) struct Seen {
     no_contact: bool,
     /// A superset of the squares of the transparent pieces.
     transparent: Option<SqSet>,
+    /// The squares the move changed, when no contact stood before it.
+    near: Option<super::contact::Near>,
 }
 
 impl Tester {
@@ -3012,6 +3014,10 @@ impl Tester {
                 changed().for_each(|(sq, _)| set.add(sq));
                 set
             }),
+            near: self
+                .danger
+                .as_ref()
+                .and_then(|_| super::contact::Near::of(changed().map(|(sq, _)| sq))),
         };
         let allowed = pos.forbidder_on(m, board, count, royals, seen).is_none();
         changes.undo(scratch);

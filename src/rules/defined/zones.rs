@@ -379,7 +379,7 @@ impl Position {
         if !c.contacts.is_empty() && !quiet {
             let spots = super::contact::Spots::of(c, &next.board);
             for before in [true, false] {
-                if let Some(k) = self.contact_refusal(m, &next.board, &spots, before) {
+                if let Some(k) = self.contact_refusal(m, &next.board, &spots, before, None) {
                     return Err(Shut::Contact(k, Box::new(next)));
                 }
             }
