@@ -1936,6 +1936,15 @@ impl Position {
             || c.no_giving_check.is_some()
             || c.checked_royal_captures.is_some();
         let tester = forbidding.then(|| Tester::new(self, royals, spots, danger, apart));
+        // The first actions of turns of two, among the moves before any is judged.
+        let firsts: Vec<(Move, usize)> = if c.opens() {
+            out[start..]
+                .iter()
+                .filter_map(|&m| self.exit_opened(m).map(|opened| (m, opened)))
+                .collect()
+        } else {
+            Vec::new()
+        };
         // One scratch board for the node: each tested move is played on it and taken back.
         let mut scratch: Option<Board> = None;
         if let Some(tester) = &tester {
@@ -1974,11 +1983,19 @@ impl Position {
         if c.opens() {
             // A turn of two actions is judged whole, as one move is: on the scratch board.
             let quiet = |m: Move| tester.as_ref().is_some_and(|t| t.leaves_apart(self, m));
-            self.with_entries(out, quiet, |m| match &tester {
-                Some(tester) => {
-                    tester.admits(self, m)
-                        || tester.allows(self, m, scratch.get_or_insert_with(|| self.board.clone()))
-                }
+            let scratch = std::cell::RefCell::new(scratch);
+            let board = || {
+                std::cell::RefMut::map(scratch.borrow_mut(), |s| {
+                    s.get_or_insert_with(|| self.board.clone())
+                })
+            };
+            let refused = |m: Move| {
+                tester
+                    .as_ref()
+                    .is_some_and(|t| t.contact_refuses(self, m, &mut board()))
+            };
+            self.with_entries(out, &firsts, quiet, refused, |m| match &tester {
+                Some(tester) => tester.admits(self, m) || tester.allows(self, m, &mut board()),
                 None => {
                     let mut end = self.clone();
                     end.apply(m);
@@ -3026,6 +3043,30 @@ impl Tester {
 }
 
 impl Tester {
+    /// Whether a contact component refuses the one action `m` (a turn's first, check left
+    /// for the end of the turn), asked of the board it leaves: played on `scratch` (the
+    /// position's board) and taken back.
+    fn contact_refuses(&self, pos: &Position, m: Move, scratch: &mut Board) -> bool {
+        let c = pos.c;
+        let Some(spots) = &self.spots else {
+            return false;
+        };
+        let mut changes = Changes::default();
+        play_on(c, scratch, pos.turn, m, &mut changes);
+        let changed = || changes.list().map(|&(sq, _, new)| (sq, new));
+        let after = spots.after(c, changed());
+        let near = self
+            .danger
+            .as_ref()
+            .and_then(|_| super::contact::Near::of(changed().map(|(sq, _)| sq)));
+        let refused = [true, false].into_iter().any(|before| {
+            pos.contact_refusal(m, scratch, &after, before, near.as_ref())
+                .is_some()
+        });
+        changes.undo(scratch);
+        refused
+    }
+
     /// Whether the plain move `m` leaves the contact pieces apart, as they were: it empties
     /// no cell on a contact's line and its piece, if a contact looks at it, lands where none
     /// could arise.

@@ -315,21 +315,20 @@ impl Position {
     pub(super) fn with_entries(
         &self,
         out: &mut Vec<Move>,
+        firsts: &[(Move, usize)],
         quiet: impl Fn(Move) -> bool,
+        refused: impl FnMut(Move) -> bool,
         mut legal: impl FnMut(Move) -> bool,
     ) {
-        let c = self.c;
         let us = self.turn;
-        let mut firsts = Vec::new();
-        let openers = c.no_entries.iter().fold(0, |acc, n| acc | n.opened_by.0);
-        // Only a plain move of an `opened-by` piece out of its region opens one.
-        self.moves_of_kinds(&mut firsts, openers, |kind, from| {
-            c.no_entries
-                .iter()
-                .any(|n| n.opened_by.has(kind) && n.region[us.index()].has(from))
-        });
-        for m in firsts {
-            let Ok((opened, next)) = self.exit_with(m, quiet(m)) else {
+        let mut refused = refused;
+        for &(m, opened) in firsts {
+            let quiet = quiet(m);
+            // The contacts judge the first action on the node's board, before it is copied.
+            if !quiet && refused(m) {
+                continue;
+            }
+            let Ok(next) = self.first_action_with(m, false, quiet) else {
                 continue;
             };
             for (from, to) in next.entries(opened, us) {
@@ -344,39 +343,41 @@ impl Position {
         }
     }
 
+    /// The `no-entry` component (its index) that the move `m` opens as the first action of a
+    /// turn of two: a plain move of an `opened-by` piece out of its region.
+    pub(super) fn exit_opened(&self, m: Move) -> Option<usize> {
+        let c = self.c;
+        let plain = matches!(m.special, Special::None | Special::Step) && m.block.is_none();
+        if !plain {
+            return None;
+        }
+        let kind = c.kind_at(self.board.cell(m.from))?;
+        c.opened(kind, self.turn, m.from, m.to)
+    }
+
     /// The first action `m` of a turn of two, judged by itself: a plain move of an
     /// `opened-by` piece out of its region, which no contact component refuses (check waits
     /// for the end of the turn) and which does not end the game. The component it opens, and
     /// the position it leaves; or why it opens nothing.
     pub(super) fn exit(&self, m: Move) -> Result<(usize, Position), Shut> {
-        self.exit_with(m, false)
-    }
-
-    /// [`Self::exit`], told whether `m` provably leaves no contact standing.
-    fn exit_with(&self, m: Move, quiet: bool) -> Result<(usize, Position), Shut> {
-        let c = self.c;
-        let plain = matches!(m.special, Special::None | Special::Step) && m.block.is_none();
-        let opened = c
-            .kind_at(self.board.cell(m.from))
-            .filter(|_| plain)
-            .and_then(|kind| c.opened(kind, self.turn, m.from, m.to))
-            .ok_or(Shut::NoExit)?;
-        Ok((opened, self.first_action_with(m, quiet)?))
+        let opened = self.exit_opened(m).ok_or(Shut::NoExit)?;
+        Ok((opened, self.first_action(m)?))
     }
 
     /// The first action `m` of a turn of two judged by itself: no contact refuses it (check
     /// waits for the end of the turn) and it does not end the game; the position it leaves.
     /// Entries and infiltrations judge their first actions so.
     pub(super) fn first_action(&self, m: Move) -> Result<Position, Shut> {
-        self.first_action_with(m, false)
+        self.first_action_with(m, true, false)
     }
 
-    /// [`Self::first_action`], told whether `m` provably leaves no contact standing.
-    fn first_action_with(&self, m: Move, quiet: bool) -> Result<Position, Shut> {
+    /// [`Self::first_action`]: the contacts asked if `contacts`; `apart`: `m` provably leaves
+    /// no contact standing.
+    fn first_action_with(&self, m: Move, contacts: bool, apart: bool) -> Result<Position, Shut> {
         let c = self.c;
         let mut next = self.clone();
         next.apply(m);
-        if !c.contacts.is_empty() && !quiet {
+        if !c.contacts.is_empty() && contacts && !apart {
             let spots = super::contact::Spots::of(c, &next.board);
             for before in [true, false] {
                 if let Some(k) = self.contact_refusal(m, &next.board, &spots, before, None) {
@@ -384,7 +385,7 @@ impl Position {
                 }
             }
         }
-        if next.decided_with(quiet).is_some() {
+        if next.decided_with(apart).is_some() {
             return Err(Shut::Ends);
         }
         Ok(next)
@@ -412,20 +413,22 @@ impl Position {
             if c.replaced(kind, color, from).is_some() {
                 continue;
             }
-            let mut tos = Vec::new();
+            // Only squares of the region are entries; two atoms reaching one make one.
+            let mut tos = SqSet::default();
             destinations(
                 &c.kinds[kind].movement,
                 &self.board,
                 from,
                 color,
                 |t| super::position::is_of(t, them),
-                |to, _| tos.push(to),
+                |to, _| {
+                    if region.has(to) {
+                        tos.add(to)
+                    }
+                },
             );
-            tos.sort();
-            tos.dedup();
-            for to in tos {
-                let allowed = region.has(to)
-                    && c.confine_of(kind, color).is_none_or(|r| r.has(to))
+            for to in tos.iter() {
+                let allowed = c.confine_of(kind, color).is_none_or(|r| r.has(to))
                     && super::position::hop_allowed(c, &self.board, kind, from, to)
                     && c.bar_lifting(&self.board, kind, color, from, to, to, opened, None, false)
                         .is_none();
