@@ -431,6 +431,10 @@ pub struct Compiled {
     ///
     /// [`Tester`]: super::position
     pub while_kinds: KindSet,
+    /// The kinds some `no-entry` is `opened-by`: only their moves may begin a turn of two.
+    pub openers: KindSet,
+    /// The kinds some `no-entry` bars: another kind's move is barred only as a capture.
+    pub entry_kinds: KindSet,
     /// No contact, `while` or `except-beside`, transparency or defection: the legality test
     /// of a plain move asks only whether it leaves a shield or moves a royal piece.
     pub plain_quiet: bool,
@@ -610,6 +614,8 @@ impl Compiled {
             transparent: Vec::new(),
             contact_kinds: KindSet::default(),
             while_kinds: KindSet::default(),
+            openers: KindSet::default(),
+            entry_kinds: KindSet::default(),
             plain_quiet: false,
             transparent_kinds: KindSet::default(),
             contact_endings: Vec::new(),
@@ -1029,6 +1035,8 @@ impl Compiled {
         c.while_kinds = KindSet(c.no_entries.iter().fold(0, |acc, n| {
             acc | n.while_present.map_or(0, |w| w.1 .0) | n.except_beside.0
         }));
+        c.openers = KindSet(c.no_entries.iter().fold(0, |acc, n| acc | n.opened_by.0));
+        c.entry_kinds = KindSet(c.no_entries.iter().fold(0, |acc, n| acc | n.kinds.0));
         c.transparent_kinds = KindSet(c.transparent.iter().fold(0, |acc, t| acc | t.1 .0));
         c.plain_quiet = c.contacts.is_empty()
             && c.while_kinds.0 == 0

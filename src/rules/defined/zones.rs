@@ -351,7 +351,9 @@ impl Position {
         if !plain {
             return None;
         }
-        let kind = c.kind_at(self.board.cell(m.from))?;
+        let kind = c
+            .kind_at(self.board.cell(m.from))
+            .filter(|&k| c.openers.has(k))?;
         c.opened(kind, self.turn, m.from, m.to)
     }
 
@@ -447,7 +449,7 @@ impl Position {
         let us = self.turn;
         let open = self.retake_square(kind);
         // Without a `no-entry` for its kind, only a capture can be barred (by a sanctuary).
-        let entry = c.no_entries.iter().any(|n| n.kinds.has(kind));
+        let entry = c.entry_kinds.has(kind);
         super::position::keep_from(out, first, |m| {
             let taken = match m.special {
                 Special::EnPassant { victim } => victim,
