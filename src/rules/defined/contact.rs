@@ -336,6 +336,19 @@ impl Contact {
         near: Option<&Near>,
         keep: impl Fn(Sq, Sq) -> bool,
     ) -> Option<(Sq, Sq)> {
+        // A new contact has a changed square under one of its pieces, or between them.
+        if near.is_some_and(|n| {
+            !n.list().iter().any(|&sq| {
+                let code = board.cell(sq);
+                if code == cell::EMPTY {
+                    self.line
+                } else {
+                    c.kind_at(code).is_some_and(|k| self.kinds().has(k))
+                }
+            })
+        }) {
+            return None;
+        }
         let region = self.region.as_ref().map(|r| &r[mover.index()]);
         let inside = |sq: Sq, who: Standing| {
             let applies = self.standing == Standing::Both || self.standing == who;

@@ -42,6 +42,11 @@ impl Position {
             .position(|i| i.by.has(kind) && i.region[self.turn.index()].has(m.to))
     }
 
+    /// Whether the side to move has used every infiltration it had.
+    pub(super) fn infiltrations_spent(&self) -> bool {
+        (0..self.c.infiltrations.len()).all(|i| self.infiltration_spent(i))
+    }
+
     /// Whether the side to move has used its one infiltration.
     #[inline]
     pub(super) fn infiltration_spent(&self, i: usize) -> bool {
@@ -80,16 +85,22 @@ impl Position {
     /// the placements as turns of their own. Kept out of line: the generator of every game
     /// calls past it.
     #[inline(never)]
-    pub(super) fn infiltrations(&self, out: &mut Vec<Move>, legal: bool) {
+    pub(super) fn infiltrations(&self, out: &mut Vec<Move>, legal: bool, moves: Option<&[Move]>) {
         let c = self.c;
         let us = self.turn;
-        if (0..c.infiltrations.len()).all(|i| self.infiltration_spent(i)) {
+        if self.infiltrations_spent() {
             return;
         }
         let mut firsts = Vec::new();
-        let by = c.infiltrations.iter().fold(0, |acc, i| acc | i.by.0);
-        // Only a plain move of a `by` piece triggers one.
-        self.moves_of_kinds(&mut firsts, by, |_, _| true);
+        let firsts = match moves {
+            Some(moves) => moves,
+            None => {
+                let by = c.infiltrations.iter().fold(0, |acc, i| acc | i.by.0);
+                // Only a plain move of a `by` piece triggers one.
+                self.moves_of_kinds(&mut firsts, by, |_, _| true);
+                &firsts
+            }
+        };
         let keep = |turn: Move, out: &mut Vec<Move>| {
             let mut end = self.clone();
             end.apply(turn);
@@ -97,7 +108,7 @@ impl Position {
                 out.push(turn);
             }
         };
-        for m in firsts {
+        for &m in firsts {
             let Some(i) = self.trigger(m) else {
                 continue;
             };

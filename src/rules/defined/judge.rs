@@ -652,7 +652,7 @@ impl Position {
         }
         if self.c.infiltrations.iter().any(|i| i.alone) {
             let mut placed = Vec::new();
-            self.infiltrations(&mut placed, false);
+            self.infiltrations(&mut placed, false, None);
             let found = self.matching(
                 placed.into_iter().filter(|m| m.special == Special::Place),
                 pattern,
@@ -1461,7 +1461,7 @@ impl Position {
         let c = self.c;
         let us = self.turn;
         let mut all = Vec::new();
-        self.infiltrations(&mut all, false);
+        self.infiltrations(&mut all, false, None);
         let first = match self.two_actions(pattern, actions, all) {
             Ok(first) => first,
             Err(steps) => return steps,

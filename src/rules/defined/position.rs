@@ -1945,6 +1945,16 @@ impl Position {
         } else {
             Vec::new()
         };
+        // And those that may set off an infiltration.
+        let triggers: Vec<Move> = if !c.infiltrations.is_empty() && !self.infiltrations_spent() {
+            out[start..]
+                .iter()
+                .copied()
+                .filter(|&m| self.trigger(m).is_some())
+                .collect()
+        } else {
+            Vec::new()
+        };
         // One scratch board for the node: each tested move is played on it and taken back.
         let mut scratch: Option<Board> = None;
         if let Some(tester) = &tester {
@@ -2004,7 +2014,7 @@ impl Position {
             });
         }
         if !c.infiltrations.is_empty() {
-            self.infiltrations(out, true);
+            self.infiltrations(out, true, Some(&triggers));
         }
         if self.bars_pass(&out[start..]).is_some() {
             keep_from(out, start, |m| m.special != Special::Pass);
