@@ -139,7 +139,17 @@ impl Move {
         })
     }
 
+    /// One action of a piece from square to square: nothing special, no promotion, no
+    /// second action.
     #[inline]
+    pub fn is_single_plain(self) -> bool {
+        matches!(self.special, Special::None | Special::Step)
+            && self.promo == 0
+            && self.then.is_none()
+            && self.turned.is_none()
+            && self.block.is_none()
+    }
+
     pub fn promotion(self) -> Option<usize> {
         (self.promo > 0).then(|| self.promo as usize - 1)
     }
@@ -1958,7 +1968,23 @@ impl Position {
         // One scratch board for the node: each tested move is played on it and taken back.
         let mut scratch: Option<Board> = None;
         if let Some(tester) = &tester {
+            // A piece's moves come together: whether all its plain ones are quiet is asked
+            // once, of its square.
+            let mut piece: Option<(Sq, bool)> = None;
             keep_from(out, start, |m| {
+                if tester.shields.is_some() && m.is_single_plain() {
+                    let quiet = match piece {
+                        Some((from, quiet)) if from == m.from => quiet,
+                        _ => {
+                            let quiet = tester.quiet_piece(self, m.from);
+                            piece = Some((m.from, quiet));
+                            quiet
+                        }
+                    };
+                    if quiet {
+                        return true;
+                    }
+                }
                 tester.admits(self, m)
                     || tester.allows(self, m, scratch.get_or_insert_with(|| self.board.clone()))
             });
@@ -2909,6 +2935,31 @@ impl Tester {
                 && !shields.contains(&m.from);
         }
         self.admits_zoned(pos, m, shields)
+    }
+
+    /// Whether every plain move of one action of the piece on `from` that promotes nothing
+    /// is legal without a test ([`Tester::admits`] of each): what makes one of them need a
+    /// test depends on the piece alone (a royal or contact kind, a shield, a line blocker, a
+    /// kind a defection, a transparency or a guarded region looks at), not on its target.
+    fn quiet_piece(&self, pos: &Position, from: Sq) -> bool {
+        let c = pos.c;
+        let Some(shields) = &self.shields else {
+            return false;
+        };
+        let Some(kind) = c.kind_at(pos.board.cell(from)) else {
+            return false;
+        };
+        if c.royal.has(kind) || c.explosion.is_some() || shields.contains(&from) {
+            return false;
+        }
+        c.plain_quiet
+            || !c.defections.iter().any(|d| d.kinds.has(kind))
+                && (c.contacts.is_empty()
+                    || self.danger.is_some()
+                        && !self.line_blockers.has(from)
+                        && !c.contact_kinds.has(kind))
+                && !c.transparent_kinds.has(kind)
+                && !self.guarded
     }
 
     /// [`Tester::admits`] where contacts, zones, transparency or defections may look.
